@@ -1,0 +1,117 @@
+// Runs every suite of the project and prints one closing line `N passed, N failed, N skipped`.
+//
+// Each `test/**/*.test.ts` file is a uvu suite that runs itself (`test.run()`); it runs in
+// its own process so a crash or a leaked handle in one suite cannot hide or hang another.
+// Extra suites (type check, Solidity tests) are commands whose output is parsed for counts.
+// Usage: npm test [-- <path filter> ...]   e.g. `npm test -- test/plugins/work`
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { cpus } from "node:os";
+import { extraSuites, type SuiteCounts } from "./test-suites.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const filters = process.argv.slice(2);
+const FILE_TIMEOUT_MS = 8 * 60_000;
+const parallel = Math.max(1, Math.min(2, cpus().length));
+
+function findTests(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "fixtures") continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) found.push(...findTests(full));
+    else if (name.endsWith(".test.ts")) found.push(relative(root, full));
+  }
+  return found.sort();
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Reads uvu's summary block ("Total: n / Passed: n / Skipped: n"). */
+export function parseUvu(output: string): SuiteCounts | null {
+  const text = output.replace(ANSI, "");
+  const total = /Total:\s+(\d+)/.exec(text);
+  const passed = /Passed:\s+(\d+)/.exec(text);
+  const skipped = /Skipped:\s+(\d+)/.exec(text);
+  if (!total || !passed) return null;
+  const t = Number(total[1]);
+  const p = Number(passed[1]);
+  const s = skipped ? Number(skipped[1]) : 0;
+  return { passed: p, failed: Math.max(0, t - p - s), skipped: s };
+}
+
+interface Job {
+  name: string;
+  command: string;
+  args: string[];
+  parse: (output: string, exitCode: number) => SuiteCounts;
+}
+
+function run(job: Job): Promise<{ job: Job; counts: SuiteCounts; output: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(job.command, job.args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      output += `\n[runner] ${job.name} exceeded ${FILE_TIMEOUT_MS / 1000}s and was killed\n`;
+      try { process.kill(-child.pid!, "SIGKILL"); } catch { /* already gone */ }
+    }, FILE_TIMEOUT_MS);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const exitCode = code ?? 1;
+      const counts = job.parse(output, exitCode);
+      resolve({ job, counts, output, ms: Date.now() - started });
+    });
+  });
+}
+
+function uvuJob(file: string): Job {
+  return {
+    name: file,
+    command: process.execPath,
+    args: ["--import", "tsx", file],
+    parse: (output, exitCode) => {
+      const counts = parseUvu(output);
+      if (!counts) return { passed: 0, failed: 1, skipped: 0 }; // crashed before its summary
+      if (exitCode !== 0 && counts.failed === 0) counts.failed = 1; // crashed after it
+      return counts;
+    },
+  };
+}
+
+const matches = (name: string) => filters.length === 0 || filters.some((f) => name.includes(f));
+const jobs: Job[] = [
+  ...extraSuites(process.execPath).filter((s) => matches(s.name)),
+  ...findTests(join(root, "test")).filter(matches).map(uvuJob),
+];
+
+const totals: SuiteCounts = { passed: 0, failed: 0, skipped: 0 };
+const failedJobs: string[] = [];
+let next = 0;
+async function worker() {
+  while (next < jobs.length) {
+    const job = jobs[next++]!;
+    const { counts, output, ms } = await run(job);
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+    const mark = counts.failed > 0 ? "FAIL" : "ok  ";
+    console.log(`${mark} ${job.name} (${counts.passed} passed, ${counts.failed} failed, ${(ms / 1000).toFixed(1)}s)`);
+    if (counts.failed > 0) {
+      failedJobs.push(job.name);
+      console.log(output.replace(ANSI, "").split("\n").map((l) => `     | ${l}`).join("\n"));
+    }
+  }
+}
+await Promise.all(Array.from({ length: parallel }, worker));
+if (failedJobs.length) console.log(`\nFailed suites:\n${failedJobs.map((f) => `  ${f}`).join("\n")}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exitCode = totals.failed > 0 || jobs.length === 0 ? 1 : 0;
