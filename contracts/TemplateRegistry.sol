@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
+
+/**
+ * @title TemplateRegistry
+ * @notice Agent templates published by creators. Only the marketplace may count installs.
+ *
+ * Storage is laid out for cheap purchases and registrations: a template is two packed slots plus its URI,
+ * the URI is stored as raw 32-byte words with its length kept in the first template slot, and the per-creator
+ * list is a linked list threaded through the templates (one slot per creator instead of a growing array).
+ */
+contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
+    /// @notice Highest royalty a template may carry: 10%.
+    uint16 public constant MAX_ROYALTY_BPS = 1000;
+
+    /// @dev Two slots. Slot 0 holds what a purchase checks, slot 1 what a purchase reads and writes.
+    struct StoredTemplate {
+        // slot 0
+        address creator;
+        uint16 royaltyBps;
+        bool active;
+        uint40 createdAt;
+        uint32 uriLength;
+        // slot 1
+        uint128 price;
+        uint64 installs;
+        uint48 previousByCreator;
+    }
+
+    /// @dev One slot per creator: the newest template id and how many there are.
+    struct CreatorIndex {
+        uint48 lastId;
+        uint48 count;
+    }
+
+    /// @dev Packed with the template counter: both fit one slot.
+    address private _marketplace;
+    uint48 private _templateCount;
+
+    mapping(uint256 templateId => StoredTemplate) private _templates;
+    mapping(uint256 templateId => mapping(uint256 word => bytes32)) private _uriWords;
+    mapping(address creator => CreatorIndex) private _creators;
+
+    /// @param initialOwner The account that may set the marketplace (two-step transferable).
+    constructor(address initialOwner) Ownable(initialOwner) {}
+
+    modifier onlyCreator(uint256 templateId) {
+        address creator = _templates[templateId].creator;
+        if (creator == address(0)) revert TemplateNotFound(templateId);
+        if (creator != msg.sender) revert NotTemplateCreator(templateId, msg.sender);
+        _;
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function registerTemplate(string calldata metadataURI, uint256 price, uint16 royaltyBps)
+        external
+        returns (uint256 templateId)
+    {
+        _checkMetadata(metadataURI, price);
+        if (royaltyBps > MAX_ROYALTY_BPS) revert RoyaltyTooHigh(royaltyBps, MAX_ROYALTY_BPS);
+
+        templateId = ++_templateCount;
+        CreatorIndex memory index = _creators[msg.sender];
+        _templates[templateId] = StoredTemplate({
+            creator: msg.sender,
+            royaltyBps: royaltyBps,
+            active: true,
+            createdAt: uint40(block.timestamp),
+            uriLength: uint32(bytes(metadataURI).length),
+            price: uint128(price),
+            installs: 0,
+            previousByCreator: index.lastId
+        });
+        _creators[msg.sender] = CreatorIndex({lastId: uint48(templateId), count: index.count + 1});
+        _writeURI(templateId, metadataURI);
+
+        emit TemplateRegistered(templateId, msg.sender, metadataURI, price, royaltyBps);
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function updateTemplate(uint256 templateId, string calldata metadataURI, uint256 price)
+        external
+        onlyCreator(templateId)
+    {
+        StoredTemplate storage t = _templates[templateId];
+        if (!t.active) revert TemplateInactive(templateId);
+        _checkMetadata(metadataURI, price);
+
+        t.uriLength = uint32(bytes(metadataURI).length);
+        t.price = uint128(price);
+        _writeURI(templateId, metadataURI);
+
+        emit TemplateUpdated(templateId, metadataURI, price);
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function deactivateTemplate(uint256 templateId) external onlyCreator(templateId) {
+        StoredTemplate storage t = _templates[templateId];
+        if (!t.active) revert TemplateInactive(templateId);
+        t.active = false;
+        emit TemplateDeactivated(templateId);
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function recordInstall(uint256 templateId, address buyer) external returns (address creator, uint256 price) {
+        if (msg.sender != _marketplace) revert NotMarketplace(msg.sender);
+        StoredTemplate storage t = _templates[templateId];
+        creator = t.creator;
+        if (creator == address(0)) revert TemplateNotFound(templateId);
+        if (!t.active) revert TemplateInactive(templateId);
+        price = t.price;
+        uint64 installs = t.installs + 1;
+        t.installs = installs;
+        emit TemplateInstalled(templateId, buyer, installs);
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function getTemplate(uint256 templateId) external view returns (Template memory) {
+        StoredTemplate memory t = _templates[templateId];
+        if (t.creator == address(0)) revert TemplateNotFound(templateId);
+        return Template({
+            id: templateId,
+            creator: t.creator,
+            metadataURI: _readURI(templateId, t.uriLength),
+            price: t.price,
+            royaltyBps: t.royaltyBps,
+            active: t.active,
+            installs: t.installs,
+            createdAt: t.createdAt
+        });
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function getTemplatesByCreator(address creator) external view returns (uint256[] memory ids) {
+        CreatorIndex memory index = _creators[creator];
+        ids = new uint256[](index.count);
+        uint256 id = index.lastId;
+        for (uint256 i = index.count; i > 0; --i) {
+            ids[i - 1] = id;
+            id = _templates[id].previousByCreator;
+        }
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function royaltyOf(uint256 templateId) external view returns (address creator, uint16 royaltyBps) {
+        StoredTemplate storage t = _templates[templateId];
+        creator = t.creator;
+        if (creator == address(0)) revert TemplateNotFound(templateId);
+        royaltyBps = t.royaltyBps;
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function templateCount() external view returns (uint256) {
+        return _templateCount;
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function marketplace() external view returns (address) {
+        return _marketplace;
+    }
+
+    /// @inheritdoc ITemplateRegistry
+    function setMarketplace(address newMarketplace) external onlyOwner {
+        if (newMarketplace == address(0)) revert ZeroAddress();
+        emit MarketplaceUpdated(_marketplace, newMarketplace);
+        _marketplace = newMarketplace;
+    }
+
+    /// @notice Disabled: the registry must always have an owner. Always reverts.
+    function renounceOwnership() public view override onlyOwner {
+        revert RenounceOwnershipDisabled();
+    }
+
+    function _checkMetadata(string calldata metadataURI, uint256 price) private pure {
+        if (bytes(metadataURI).length == 0) revert EmptyMetadataURI();
+        if (price > type(uint128).max) revert PriceTooHigh(price, type(uint128).max);
+    }
+
+    /// @dev Stores the URI as whole 32-byte words (the last one zero-padded); the length lives in slot 0.
+    function _writeURI(uint256 templateId, string calldata uri) private {
+        mapping(uint256 => bytes32) storage words = _uriWords[templateId];
+        uint256 length = bytes(uri).length;
+        for (uint256 offset = 0; offset < length; offset += 32) {
+            uint256 end = offset + 32 < length ? offset + 32 : length;
+            // Converting a shorter calldata slice to bytes32 pads it on the right with zeros.
+            words[offset >> 5] = bytes32(bytes(uri[offset:end]));
+        }
+    }
+
+    function _readURI(uint256 templateId, uint256 length) private view returns (string memory uri) {
+        mapping(uint256 => bytes32) storage words = _uriWords[templateId];
+        bytes memory buffer = new bytes(length);
+        for (uint256 offset = 0; offset < length; offset += 32) {
+            bytes32 word = words[offset >> 5];
+            assembly ("memory-safe") {
+                mstore(add(add(buffer, 32), offset), word)
+            }
+        }
+        // `new bytes` reserves whole words, so the last mstore stays inside the buffer; the stored word is
+        // zero-padded, so the bytes past `length` are zero.
+        uri = string(buffer);
+    }
+}

@@ -1,0 +1,46 @@
+import { createRequire } from "node:module";
+import hardhatToolboxViem from "@nomicfoundation/hardhat-toolbox-viem";
+import { configVariable, defineConfig } from "hardhat/config";
+
+// The compiler is the npm `solc` package (exact version pinned in package.json), so compiling
+// never downloads anything (DESIGN §1).
+const require = createRequire(import.meta.url);
+const SOLC_VERSION = "0.8.28";
+const solcPath = require.resolve("solc/soljson.js");
+
+export default defineConfig({
+  plugins: [hardhatToolboxViem],
+  solidity: {
+    version: SOLC_VERSION,
+    path: solcPath,
+    settings: {
+      evmVersion: "cancun",
+      optimizer: { enabled: true, runs: 10_000 },
+    },
+  },
+  paths: {
+    sources: "contracts",
+    tests: { solidity: "contracts/test" },
+    ignition: "contracts/ignition",
+  },
+  test: {
+    solidity: {
+      fuzz: { runs: 256 },
+      invariant: { runs: 64, depth: 32, failOnRevert: false },
+    },
+  },
+  networks: {
+    localhost: {
+      type: "http",
+      chainType: "l1",
+      url: "http://127.0.0.1:8545",
+    },
+    baseSepolia: {
+      type: "http",
+      chainType: "op",
+      chainId: 84532,
+      url: configVariable("BASE_SEPOLIA_RPC_URL"),
+      accounts: [configVariable("BASE_SEPOLIA_PRIVATE_KEY")],
+    },
+  },
+});
