@@ -15,7 +15,7 @@ function missingNativeOptionals(): string[] {
     require("@nomicfoundation/edr");
     return [];
   } catch (error) {
-    return [String((error as Error).message).split("\n")[0]];
+    return [String((error as Error).message).split("\n")[0] ?? "unknown"];
   }
 }
 

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {ITemplateRegistry} from "../interfaces/ITemplateRegistry.sol";
+import {IMarketplace} from "../interfaces/IMarketplace.sol";
+
+/// @dev Test double: an attacker that re-enters the marketplace from `receive` — as a buyer receiving its
+/// refund, or as a creator receiving its share. Whatever it tries is recorded, success or not.
+contract ReentrantActor {
+    enum Attack {
+        None,
+        Purchase,
+        Withdraw,
+        WithdrawFees
+    }
+
+    IMarketplace public immutable market;
+    Attack public attack;
+    uint256 public targetTemplate;
+    uint256 public reentryAttempts;
+    uint256 public reentrySuccesses;
+    bytes public lastRevertData;
+
+    constructor(IMarketplace market_) {
+        market = market_;
+    }
+
+    function setAttack(Attack attack_, uint256 templateId) external {
+        attack = attack_;
+        targetTemplate = templateId;
+    }
+
+    function register(ITemplateRegistry registry, string calldata uri, uint256 price) external returns (uint256) {
+        return registry.registerTemplate(uri, price, 0);
+    }
+
+    function buy(uint256 templateId) external payable returns (uint256) {
+        return market.purchase{value: msg.value}(templateId);
+    }
+
+    function withdraw() external {
+        market.withdraw();
+    }
+
+    receive() external payable {
+        Attack current = attack;
+        if (current == Attack.None) return;
+        attack = Attack.None; // one attempt per payment
+        reentryAttempts += 1;
+        bool ok;
+        bytes memory data;
+        if (current == Attack.Purchase) {
+            (ok, data) = address(market).call{value: address(this).balance}(
+                abi.encodeCall(IMarketplace.purchase, (targetTemplate))
+            );
+        } else if (current == Attack.Withdraw) {
+            (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdraw, ()));
+        } else {
+            (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdrawFees, ()));
+        }
+        if (ok) reentrySuccesses += 1;
+        lastRevertData = data;
+    }
+}

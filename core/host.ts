@@ -1,0 +1,241 @@
+// The host: loads configuration and plugins, checks the plugin graph before any plugin
+// code runs, wires DI, the database and HTTP, and runs the plugin lifecycle.
+import "reflect-metadata";
+import { createServer, type Server } from "node:http";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { parse as parseYaml } from "yaml";
+import type { Logger } from "pino";
+import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
+import type { PluginContext, HostInfo } from "./plugin-api/context.ts";
+import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
+import { hostTokens } from "./plugin-api/tokens.ts";
+import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
+import { createLogger } from "./internal/logger.ts";
+import { orderPlugins } from "./internal/plugin-graph.ts";
+import { loadThirdPartyPlugin, PROJECT_ROOT } from "./internal/plugin-loader.ts";
+import { ServiceContainer } from "./internal/container.ts";
+import { createEventBus } from "./internal/event-bus.ts";
+import { createGateRegistry } from "./internal/gate-registry.ts";
+import { createSessionToken } from "./internal/session-token.ts";
+import { createWorkspacePaths, resolveWorkspaceRoot } from "./internal/workspace/paths.ts";
+import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.ts";
+import { RouteTable } from "./internal/http/plugin-router.ts";
+import { createApp } from "./internal/http/app.ts";
+import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
+import { validate } from "./internal/http/validation.ts";
+import { hostErrors } from "./plugin-api/errors.ts";
+import { builtInPlugins } from "../plugins/built-in.ts";
+
+export interface HostOptions {
+  /** Environment to read configuration from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Values that win over environment and file (tests: `{ port: 0, home: tmp }`). */
+  config?: ConfigOverrides;
+  /** Replaces the built-in plugin list. */
+  plugins?: PluginDefinition[];
+  /** Added after the built-ins (test plugins). */
+  extraPlugins?: PluginDefinition[];
+  /** Use this logger instead of creating one. */
+  logger?: Logger;
+}
+
+export interface Host {
+  start(): Promise<void>;
+  /** Idempotent graceful shutdown. */
+  stop(): Promise<void>;
+  /** Base URL once started (`http://127.0.0.1:3333`). */
+  readonly url: string;
+  readonly config: MusterConfig;
+  readonly sessionToken: string;
+  readonly logger: Logger;
+}
+
+const packageVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+function resolveOwner(config: MusterConfig, workspaceRoot: string): string {
+  if (config.owner) return config.owner;
+  const orgFile = join(workspaceRoot, "company", "org_structure.yaml");
+  try {
+    if (existsSync(orgFile)) {
+      const owner = (parseYaml(readFileSync(orgFile, "utf8")) as { org?: { owner?: unknown } })?.org?.owner;
+      if (typeof owner === "string" && owner.trim()) return owner.trim();
+    }
+  } catch {
+    // A malformed organisation file is reported by the workspace readers; the owner falls back.
+  }
+  return "owner";
+}
+
+/** Collects the plugin list: built-ins (less disabled ones), extras, then configured packages. */
+async function collectPlugins(options: HostOptions, config: MusterConfig): Promise<{ definition: PluginDefinition; source: string }[]> {
+  const builtIns = (options.plugins ?? builtInPlugins).filter((p) => !config.disabledPlugins.includes(p.id));
+  const list = [
+    ...builtIns.map((definition) => ({ definition, source: "built-in" })),
+    ...(options.extraPlugins ?? []).map((definition) => ({ definition, source: "extra" })),
+  ];
+  for (const name of config.plugins) list.push(await loadThirdPartyPlugin(name, config.home));
+  return list;
+}
+
+export function createHost(options: HostOptions = {}): Host {
+  const config = loadConfig(options.env ?? process.env, options.config);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const startedAt = Date.now();
+  let server: Server | undefined;
+  let db: OpenedDatabase | undefined;
+  let port = config.port;
+  let started: PluginDefinition[] = [];
+  let sources = new Map<string, string>();
+  const stopHooks: (() => void | Promise<void>)[] = [];
+  const contexts = new Map<string, PluginContext>();
+  const services = new ServiceContainer();
+  const events = createEventBus(logger);
+  const gate = createGateRegistry(() => (services.has(hostTokens.gateBackend) ? services.resolve(hostTokens.gateBackend) : undefined));
+  const session = createSessionToken(config.home);
+  let stopping: Promise<void> | undefined;
+  const url = () => `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+
+  const host: Host = {
+    get url() {
+      return url();
+    },
+    config,
+    sessionToken: session.value,
+    logger,
+
+    async start() {
+      const collected = await collectPlugins(options, config);
+      sources = new Map(collected.map((c) => [c.definition.id, c.source]));
+      const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION);
+
+      const workspace = createWorkspacePaths(resolveWorkspaceRoot(config.workspaceDir, config.home));
+      const hostInfo: HostInfo = { version: packageVersion, home: config.home, owner: resolveOwner(config, workspace.root), startedAt, url };
+
+      let registering = true;
+      for (const plugin of ordered) {
+        const pluginConfig = plugin.config
+          ? Object.freeze(validateConfig(plugin, config.pluginConfig[plugin.id]))
+          : Object.freeze({ ...((config.pluginConfig[plugin.id] as object) ?? {}) });
+        const ctx: PluginContext = {
+          id: plugin.id,
+          config: pluginConfig,
+          logger: logger.child({ plugin: plugin.id }),
+          events,
+          gate,
+          workspace,
+          host: hostInfo,
+          get db() {
+            if (!db) throw new Error(`Plugin "${plugin.id}" used ctx.db before the database was open (not allowed in register)`);
+            return db;
+          },
+          provide(definition) {
+            if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
+            services.register(definition, ctx);
+          },
+          resolve: (token) => services.resolve(token, `plugin "${plugin.id}"`),
+          has: (token) => services.has(token),
+          lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
+        };
+        contexts.set(plugin.id, ctx);
+        plugin.register?.(ctx);
+      }
+      registering = false;
+
+      db = await openDatabase({ path: join(config.home, "muster.db"), entities: ordered.flatMap((p) => p.entities ?? []), logger });
+      migrate(db.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
+
+      const routes = new RouteTable({
+        bodyLimitBytes: config.bodyLimitBytes,
+        requireSession: (ctx) => {
+          if (!session.matches(ctx.get("x-session-token"))) throw hostErrors.SESSION_TOKEN_REQUIRED();
+        },
+      });
+      const summaries = (): PluginSummary[] =>
+        started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
+      mountHostRoutes(routes.forPlugin("host", HOST_PATHS), {
+        version: packageVersion,
+        startedAt,
+        url,
+        databaseState: () => db?.state() ?? "error",
+        sessionToken: session.value,
+        routes: () => routes.routes,
+        plugins: summaries,
+      });
+      for (const plugin of ordered) plugin.routes?.(routes.forPlugin(plugin.id, plugin.paths ?? []), contexts.get(plugin.id)!);
+
+      for (const plugin of ordered) {
+        await plugin.onStart?.(contexts.get(plugin.id)!);
+        started.push(plugin);
+      }
+
+      const app = createApp({
+        logger,
+        routes,
+        security: {
+          development: config.development,
+          bindHost: config.host,
+          allowedHosts: config.allowedHosts,
+          allowedOrigins: config.allowedOrigins,
+          apiToken: config.apiToken,
+          port: () => port,
+        },
+      });
+      server = createServer(app.callback());
+      server.headersTimeout = 10_000;
+      server.requestTimeout = 60_000;
+      server.keepAliveTimeout = 5_000;
+      await new Promise<void>((resolveListen, rejectListen) => {
+        server!.once("error", rejectListen);
+        server!.listen(config.port, config.host, () => {
+          server!.off("error", rejectListen);
+          resolveListen();
+        });
+      });
+      port = (server.address() as AddressInfo).port;
+      logger.info({ url: url(), plugins: ordered.map((p) => p.id) }, "muster started");
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        if (server) {
+          const closed = new Promise<void>((r) => server!.close(() => r()));
+          server.closeIdleConnections();
+          // In-flight requests get a moment to finish; long streams are ended by their plugins' onStop.
+          const force = setTimeout(() => server?.closeAllConnections(), 3_000);
+          for (const plugin of [...started].reverse()) await runSafely(() => plugin.onStop?.(contexts.get(plugin.id)!), `${plugin.id}.onStop`);
+          for (const hook of [...stopHooks].reverse()) await runSafely(hook, "onStop hook");
+          await closed;
+          clearTimeout(force);
+        } else {
+          for (const plugin of [...started].reverse()) await runSafely(() => plugin.onStop?.(contexts.get(plugin.id)!), `${plugin.id}.onStop`);
+          for (const hook of [...stopHooks].reverse()) await runSafely(hook, "onStop hook");
+        }
+        events.clear();
+        services.dispose();
+        await db?.close();
+        logger.info("muster stopped");
+      })();
+      return stopping;
+    },
+  };
+
+  async function runSafely(fn: () => unknown, what: string) {
+    try {
+      await fn();
+    } catch (error) {
+      logger.error({ err: error }, `${what} failed`);
+    }
+  }
+
+  function validateConfig(plugin: PluginDefinition, raw: unknown) {
+    try {
+      return validate(plugin.config!, raw ?? {}, "body");
+    } catch (error) {
+      throw new Error(`Invalid configuration for plugin "${plugin.id}" in muster.config.json: ${(error as Error).message.replace(/^Invalid request body: /, "")}`);
+    }
+  }
+
+  return host;
+}

@@ -1,0 +1,154 @@
+// Configuration in two phases: optional user input (environment + muster.config.json)
+// in, a frozen resolved config out. Environment variables win over the file.
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  readonly code = "CONFIG_INVALID";
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** The resolved configuration every part of the host reads. */
+export interface MusterConfig {
+  port: number;
+  host: string;
+  home: string;
+  /** Explicit `WORKSPACE_DIR`, or null to use the default resolution (DESIGN §10). */
+  workspaceDir: string | null;
+  gatewayUrl: string;
+  gatewayToken: string | null;
+  vaultKey: string | null;
+  apiToken: string | null;
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** `MUSTER_OWNER`, or null to take the organisation file's owner (else `owner`). */
+  owner: string | null;
+  development: boolean;
+  /** Third-party plugin packages to load (from muster.config.json). */
+  plugins: string[];
+  /** Built-in plugin ids to leave out. */
+  disabledPlugins: string[];
+  /** Per-plugin configuration sections, validated by each plugin's own schema. */
+  pluginConfig: Record<string, unknown>;
+  /** Largest accepted JSON request body, in bytes. */
+  bodyLimitBytes: number;
+}
+
+const origin = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === v;
+  } catch {
+    return false;
+  }
+}, "must be an origin such as http://localhost:5173 (scheme, host, optional port, no path)");
+
+const csv = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
+  HOST: z.string().min(1).optional(),
+  MUSTER_HOME: z.string().min(1).optional(),
+  WORKSPACE_DIR: z.string().min(1).optional(),
+  GATEWAY_URL: z.string().regex(/^wss?:\/\//, "must be a ws:// or wss:// URL").optional(),
+  GATEWAY_TOKEN: z.string().min(1).optional(),
+  VAULT_KEY: z.string().min(1).optional(),
+  MUSTER_API_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  MUSTER_ALLOWED_ORIGINS: z.string().optional().transform(csv).pipe(z.array(origin)),
+  MUSTER_ALLOWED_HOSTS: z.string().optional().transform(csv).pipe(z.array(z.string().regex(/^[A-Za-z0-9.-]+$/, "must be host names"))),
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  MUSTER_OWNER: z.string().min(1).max(128).optional(),
+  NODE_ENV: z.string().optional(),
+});
+
+const fileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  workspaceDir: z.string().min(1).optional(),
+  gatewayUrl: z.string().optional(),
+  allowedOrigins: z.array(origin).optional(),
+  allowedHosts: z.array(z.string()).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  owner: z.string().min(1).optional(),
+  plugins: z.array(z.string().min(1)).default([]),
+  disabledPlugins: z.array(z.string().min(1)).default([]),
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+
+export type MusterConfigFile = z.input<typeof fileSchema>;
+
+function describe(error: z.ZodError, prefix: string): string {
+  return error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+/** Overrides tests and embedders pass to `createHost`, on top of env and file. */
+export type ConfigOverrides = Partial<MusterConfig>;
+
+/**
+ * Reads and validates the configuration. Throws {@link ConfigError} naming the bad
+ * variable or file field.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): MusterConfig {
+  const parsedEnv = envSchema.safeParse(env);
+  if (!parsedEnv.success) {
+    throw new ConfigError(`Invalid environment: ${describe(parsedEnv.error, "")}`);
+  }
+  const e = parsedEnv.data;
+  const home = resolve(overrides.home ?? e.MUSTER_HOME ?? ".muster");
+
+  const filePath = join(home, "muster.config.json");
+  let file: z.output<typeof fileSchema> = fileSchema.parse({});
+  if (existsSync(filePath)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(filePath, "utf8"));
+    } catch (error) {
+      throw new ConfigError(`${filePath} is not valid JSON: ${(error as Error).message}`);
+    }
+    const parsedFile = fileSchema.safeParse(raw);
+    if (!parsedFile.success) throw new ConfigError(`Invalid ${filePath}: ${describe(parsedFile.error, "")}`);
+    file = parsedFile.data;
+  }
+
+  const workspace = overrides.workspaceDir !== undefined ? overrides.workspaceDir : e.WORKSPACE_DIR ?? file.workspaceDir ?? null;
+  const config: MusterConfig = {
+    port: overrides.port ?? e.PORT ?? file.port ?? 3333,
+    host: overrides.host ?? e.HOST ?? file.host ?? "127.0.0.1",
+    home,
+    workspaceDir: workspace === null ? null : isAbsolute(workspace) ? workspace : resolve(workspace),
+    gatewayUrl: overrides.gatewayUrl ?? e.GATEWAY_URL ?? file.gatewayUrl ?? "ws://127.0.0.1:18789",
+    gatewayToken: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
+    vaultKey: overrides.vaultKey !== undefined ? overrides.vaultKey : e.VAULT_KEY ?? null,
+    apiToken: overrides.apiToken !== undefined ? overrides.apiToken : e.MUSTER_API_TOKEN ?? null,
+    allowedOrigins: overrides.allowedOrigins ?? [...e.MUSTER_ALLOWED_ORIGINS, ...(file.allowedOrigins ?? [])],
+    allowedHosts: overrides.allowedHosts ?? [...e.MUSTER_ALLOWED_HOSTS, ...(file.allowedHosts ?? [])],
+    logLevel: overrides.logLevel ?? e.LOG_LEVEL ?? file.logLevel ?? "info",
+    owner: overrides.owner !== undefined ? overrides.owner : e.MUSTER_OWNER ?? file.owner ?? null,
+    development: overrides.development ?? e.NODE_ENV === "development",
+    plugins: overrides.plugins ?? file.plugins,
+    disabledPlugins: overrides.disabledPlugins ?? file.disabledPlugins,
+    pluginConfig: { ...file.config, ...(overrides.pluginConfig ?? {}) },
+    bodyLimitBytes: overrides.bodyLimitBytes ?? 1024 * 1024,
+  };
+
+  if (!isLoopback(config.host) && !config.apiToken) {
+    throw new ConfigError(
+      `HOST=${config.host} is not a loopback address: set MUSTER_API_TOKEN (at least 16 characters) so that every request must carry it as a bearer token`,
+    );
+  }
+  return Object.freeze(config);
+}
+
+/** Whether an address or host name is loopback-only. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}

@@ -1,0 +1,129 @@
+// The embedded SQLite database: MikroORM for entities and the unit of work, the same
+// better-sqlite3 connection for raw hot reads, and a migration runner that applies each
+// plugin's migrations in plugin start order, each in its own transaction.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
+import { MikroORM } from "@mikro-orm/sqlite";
+import type BetterSqlite3 from "better-sqlite3";
+import type { Logger } from "pino";
+import type { Database } from "../plugin-api/context.ts";
+import type { Migration } from "../plugin-api/migrations.ts";
+
+export class MigrationError extends Error {
+  constructor(readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE", message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MigrationError";
+  }
+}
+
+export interface OpenDatabaseOptions {
+  path: string;
+  entities: EntitySchema<any, any>[];
+  logger: Logger;
+}
+
+export interface OpenedDatabase extends Database {
+  orm: MikroORM;
+  close(): Promise<void>;
+  /** `ok` when a trivial query answers. */
+  state(): "ok" | "error";
+}
+
+export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const orm = await MikroORM.init({
+    dbName: path,
+    entities,
+    // Columns keep the property names, so raw rows read through `sql` already have the
+    // camelCase field names of the API and need no mapping.
+    namingStrategy: EntityCaseNamingStrategy,
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+    debug: false,
+  });
+  const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;
+  sql.pragma("journal_mode = WAL");
+  sql.pragma("busy_timeout = 5000");
+  sql.pragma("foreign_keys = ON");
+  sql.pragma("synchronous = NORMAL");
+  logger.debug({ path }, "database opened");
+  return {
+    orm,
+    sql,
+    em: () => orm.em.fork() as ReturnType<Database["em"]>,
+    state() {
+      try {
+        sql.prepare("SELECT 1").get();
+        return "ok";
+      } catch {
+        return "error";
+      }
+    },
+    async close() {
+      await orm.close(true);
+    },
+  };
+}
+
+export interface PluginMigrations {
+  pluginId: string;
+  migrations: Migration[];
+}
+
+/**
+ * Applies pending migrations. Refuses to start (throws {@link MigrationError}) when a
+ * migration fails (its transaction is rolled back, so nothing of it remains), when the
+ * database records a migration this code does not know of a loaded plugin, or when a
+ * previous run left a migration marked as started but not finished.
+ */
+export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[], logger: Logger): string[] {
+  sql.exec(`CREATE TABLE IF NOT EXISTS muster_migrations (
+    id TEXT PRIMARY KEY,
+    plugin TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('started', 'applied')),
+    appliedAt TEXT NOT NULL
+  )`);
+  const rows = sql.prepare("SELECT id, plugin, state FROM muster_migrations").all() as { id: string; plugin: string; state: string }[];
+  const incomplete = rows.find((r) => r.state !== "applied");
+  if (incomplete) {
+    throw new MigrationError(
+      "MIGRATION_INCOMPLETE",
+      `Migration ${incomplete.id} was started but never finished; the database may be half-migrated. Restore a backup of ${sql.name} or repair it, then delete its row from muster_migrations.`,
+    );
+  }
+  const applied = new Set(rows.map((r) => r.id));
+  const loaded = new Set(plugins.map((p) => p.pluginId));
+  for (const plugin of plugins) {
+    const known = new Set(plugin.migrations.map((m) => `${plugin.pluginId}:${m.name}`));
+    const unknown = rows.find((r) => r.plugin === plugin.pluginId && !known.has(r.id));
+    if (unknown && loaded.has(unknown.plugin)) {
+      throw new MigrationError(
+        "MIGRATION_UNKNOWN_APPLIED",
+        `The database has migration ${unknown.id}, which plugin "${plugin.pluginId}" does not ship: it was written by a newer or different version of that plugin`,
+      );
+    }
+  }
+
+  const done: string[] = [];
+  const mark = sql.prepare("INSERT INTO muster_migrations (id, plugin, state, appliedAt) VALUES (?, ?, 'applied', ?)");
+  for (const plugin of plugins) {
+    for (const migration of plugin.migrations) {
+      const id = `${plugin.pluginId}:${migration.name}`;
+      if (applied.has(id)) continue;
+      const run = sql.transaction(() => {
+        if (typeof migration.up === "function") migration.up({ exec: (s) => void sql.exec(s) });
+        else for (const statement of [migration.up].flat()) sql.exec(statement);
+        mark.run(id, plugin.pluginId, new Date().toISOString());
+      });
+      try {
+        run();
+      } catch (error) {
+        throw new MigrationError("MIGRATION_FAILED", `Migration ${id} failed and was rolled back: ${(error as Error).message}`, { cause: error });
+      }
+      logger.info({ migration: id }, "migration applied");
+      done.push(id);
+    }
+  }
+  return done;
+}

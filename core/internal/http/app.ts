@@ -1,0 +1,94 @@
+// The Koa application: request ids and logging, the single error boundary and envelope,
+// the security layer, the plugin routes, and JSON 404/405 for everything else.
+import { randomUUID } from "node:crypto";
+import Koa, { type Context, type Next } from "koa";
+import type { Logger } from "pino";
+import { MusterError, hostErrors } from "../../plugin-api/errors.ts";
+import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
+import type { RouteTable } from "./plugin-router.ts";
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+function requestContext(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get("x-request-id");
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set("X-Request-Id", requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      // The path only: a query string could carry something that must not be logged.
+      logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
+    }
+  };
+}
+
+function errorBoundary(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const error = toMusterError(caught);
+      if (error.status >= 500) {
+        logger.error({ err: caught, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "request failed");
+      }
+      if (ctx.headerSent || !ctx.writable) return;
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      ctx.body = {
+        ok: false,
+        error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
+      };
+    }
+  };
+}
+
+/** Maps anything thrown to a `MusterError`; unknown failures become a generic 500. */
+function toMusterError(caught: unknown): MusterError {
+  if (caught instanceof MusterError) {
+    // A plugin's own 5xx keeps its code but never leaks internals beyond its message.
+    return caught;
+  }
+  const status = (caught as { status?: number; expose?: boolean })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    if (status === 413) return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the" });
+    if (status === 415) return hostErrors.UNSUPPORTED_MEDIA_TYPE();
+    return new MusterError("BAD_REQUEST", status, "The request could not be processed");
+  }
+  return hostErrors.INTERNAL_ERROR({}, { cause: caught });
+}
+
+export interface AppOptions {
+  logger: Logger;
+  security: SecurityOptions;
+  routes: RouteTable;
+}
+
+export function createApp({ logger, security, routes }: AppOptions): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errors are logged by the boundary, with the request id
+  app.use(requestContext(logger));
+  app.use(securityHeaders(security.development));
+  app.use(errorBoundary(logger));
+  app.use(accessChecks(security));
+  app.use(routes.router.routes());
+  app.use(async (ctx) => {
+    // Reached only when no route answered: tell a wrong method from an unknown path.
+    const match = routes.router.match(ctx.path, ctx.method);
+    const allowed = new Set(match.path.flatMap((layer) => layer.methods));
+    if (allowed.size > 0) {
+      if (allowed.has("GET")) allowed.add("HEAD");
+      const allow = [...allowed, "OPTIONS"].join(", ");
+      if (ctx.method === "OPTIONS") {
+        ctx.set("Allow", allow);
+        ctx.status = 204;
+        return;
+      }
+      throw hostErrors.METHOD_NOT_ALLOWED({ method: ctx.method, path: ctx.path }, { headers: { Allow: allow } });
+    }
+    throw hostErrors.NOT_FOUND({ method: ctx.method, path: ctx.path });
+  });
+  return app;
+}

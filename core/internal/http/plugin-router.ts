@@ -1,0 +1,82 @@
+// Builds each plugin's `PluginRouter` on one shared @koa/router, validating input with
+// the route's zod schemas and recording every route for the OpenAPI document.
+import Router from "@koa/router";
+import type { Context } from "koa";
+import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
+import { MusterError } from "../../plugin-api/errors.ts";
+import { readJsonBody } from "./body.ts";
+import { validate } from "./validation.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteRecord {
+  pluginId: string;
+  method: HttpMethod;
+  path: string;
+  spec: RouteSpec;
+}
+
+export interface RouterDeps {
+  bodyLimitBytes: number;
+  /** Throws 401 unless the request carries the session token. */
+  requireSession(ctx: Context): void;
+}
+
+const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export class RouteTable {
+  readonly router = new Router();
+  readonly routes: RouteRecord[] = [];
+
+  constructor(private readonly deps: RouterDeps) {}
+
+  /** The `PluginRouter` a plugin receives; paths outside its declared prefixes are refused. */
+  forPlugin(pluginId: string, prefixes: string[]): PluginRouter {
+    const add = (method: HttpMethod) =>
+      (path: string, spec: RouteSpec, handler: RouteHandler<any, any, any>): PluginRouter => {
+        if (!prefixes.some((p) => path === p || path.startsWith(`${p}/`))) {
+          throw new MusterError(
+            "PLUGIN_ROUTE_OUTSIDE_PATHS",
+            500,
+            `Plugin "${pluginId}" mounts ${method} ${path} outside its declared paths (${prefixes.join(", ") || "none"})`,
+          );
+        }
+        this.routes.push({ pluginId, method, path, spec });
+        this.router.register(path, [method], this.middleware(method, spec, handler));
+        return api;
+      };
+    const api: PluginRouter = {
+      get: add("GET"),
+      post: add("POST"),
+      put: add("PUT"),
+      patch: add("PATCH"),
+      delete: add("DELETE"),
+    } as PluginRouter;
+    return api;
+  }
+
+  private middleware(method: HttpMethod, spec: RouteSpec, handler: RouteHandler<any, any, any>) {
+    return async (ctx: Context) => {
+      if (method === "DELETE" || spec.auth === "session") this.deps.requireSession(ctx);
+      const params = spec.params ? validate(spec.params, { ...ctx.params }, "params") : { ...ctx.params };
+      const query = spec.query ? validate(spec.query, { ...ctx.query }, "query") : {};
+      const raw = method === "GET" ? undefined : await readJsonBody(ctx, this.deps.bodyLimitBytes);
+      const body = spec.body ? validate(spec.body, raw ?? {}, "body") : undefined;
+      const agentHeader = ctx.get("x-agent-id");
+      if (agentHeader && !AGENT_ID.test(agentHeader)) {
+        throw new MusterError("VALIDATION_FAILED", 400, "X-Agent-Id must be an agent id", { details: [{ path: "X-Agent-Id", reason: "not an agent id", in: "header" }] });
+      }
+      const result = await handler({
+        body,
+        query,
+        params,
+        agentId: agentHeader || null,
+        requestId: ctx.state.requestId as string,
+        koa: ctx,
+      });
+      if (spec.raw) return;
+      ctx.status = spec.status ?? 200;
+      ctx.body = result === undefined ? { ok: true } : result;
+    };
+  }
+}

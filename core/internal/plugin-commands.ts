@@ -1,0 +1,63 @@
+// `muster plugins` and `muster plugins add`: what would load and why not; installing packages.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { builtInPlugins } from "../../plugins/built-in.ts";
+import { PLUGIN_API_VERSION } from "../plugin-api/index.ts";
+import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
+import { loadConfig } from "./config.ts";
+import { loadThirdPartyPlugin } from "./plugin-loader.ts";
+import { orderPlugins, PluginGraphError } from "./plugin-graph.ts";
+
+interface Row { id: string; version: string; source: string; status: string }
+
+export async function listPlugins(): Promise<number> {
+  const config = loadConfig();
+  const rows: Row[] = [];
+  const candidates: { definition: PluginDefinition; source: string }[] = [];
+  for (const p of builtInPlugins) {
+    if (config.disabledPlugins.includes(p.id)) rows.push({ id: p.id, version: p.version, source: "built-in", status: "disabled in muster.config.json" });
+    else candidates.push({ definition: p, source: "built-in" });
+  }
+  for (const name of config.plugins) {
+    try {
+      candidates.push(await loadThirdPartyPlugin(name, config.home));
+    } catch (error) {
+      rows.push({ id: name, version: "-", source: `npm:${name}`, status: `not loaded: ${(error as Error).message}` });
+    }
+  }
+  let problem = "";
+  try {
+    orderPlugins(candidates.map((c) => c.definition), PLUGIN_API_VERSION);
+  } catch (error) {
+    problem = error instanceof PluginGraphError ? `${error.code}: ${error.message}` : String(error);
+  }
+  for (const c of candidates) rows.unshift({ id: c.definition.id, version: c.definition.version, source: c.source, status: problem ? "blocked (see below)" : "loads" });
+  const width = Math.max(...rows.map((r) => r.id.length), 2);
+  for (const r of rows) console.log(`${r.id.padEnd(width)}  ${r.version.padEnd(8)}  ${r.source.padEnd(24)}  ${r.status}`);
+  if (problem) {
+    console.log(`\nThe host would refuse to start: ${problem}`);
+    return 1;
+  }
+  return rows.some((r) => r.status.startsWith("not loaded")) ? 1 : 0;
+}
+
+/** Installs a package (name, version spec or tarball path) under MUSTER_HOME and enables it. */
+export async function addPlugin(spec: string): Promise<number> {
+  const config = loadConfig();
+  mkdirSync(config.home, { recursive: true });
+  const pkgJson = join(config.home, "package.json");
+  if (!existsSync(pkgJson)) writeFileSync(pkgJson, `${JSON.stringify({ name: "muster-home", private: true }, null, 2)}\n`);
+  const before = JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> };
+  const npm = spawnSync("npm", ["install", "--prefix", config.home, "--omit=peer", "--no-audit", "--no-fund", spec], { stdio: "inherit" });
+  if (npm.status !== 0) return npm.status ?? 1;
+  const after = JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> };
+  const added = Object.keys(after.dependencies ?? {}).find((name) => !(name in (before.dependencies ?? {}))) ?? spec;
+  const plugin = await loadThirdPartyPlugin(added, config.home);
+  const configPath = join(config.home, "muster.config.json");
+  const file = existsSync(configPath) ? (JSON.parse(readFileSync(configPath, "utf8")) as { plugins?: string[] }) : {};
+  file.plugins = [...new Set([...(file.plugins ?? []), added])];
+  writeFileSync(configPath, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`Enabled plugin "${plugin.definition.id}" (${plugin.source}); restart Muster to load it.`);
+  return 0;
+}

@@ -1,0 +1,62 @@
+// Finds third-party plugin packages (npm packages with `"muster": { "plugin": true }`)
+// in `$MUSTER_HOME/node_modules` or the project's own `node_modules`, and imports them.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
+import { PluginGraphError } from "./plugin-graph.ts";
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
+export interface LoadedPlugin {
+  definition: PluginDefinition;
+  source: string;
+}
+
+function findPackageDir(name: string, home: string): string | null {
+  for (const base of [home, PROJECT_ROOT, process.cwd()]) {
+    const dir = join(base, "node_modules", name);
+    if (existsSync(join(dir, "package.json"))) return dir;
+  }
+  return null;
+}
+
+function entryOf(pkg: Record<string, any>): string {
+  const exp = pkg.exports;
+  const pick = (e: any): string | undefined => (typeof e === "string" ? e : e?.import ?? e?.default);
+  return (exp ? pick(typeof exp === "string" || exp.import || exp.default ? exp : exp["."]) : undefined) ?? pkg.module ?? pkg.main ?? "index.js";
+}
+
+/**
+ * Lets packages installed under `$MUSTER_HOME` resolve their `muster/plugin` peer
+ * dependency to this host, as if Muster were installed beside them.
+ */
+function linkHostPackage(home: string): void {
+  const link = join(home, "node_modules", "muster");
+  try {
+    lstatSync(link);
+    return;
+  } catch {
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(PROJECT_ROOT, link, "dir");
+  }
+}
+
+export async function loadThirdPartyPlugin(name: string, home: string): Promise<LoadedPlugin> {
+  if (!NAME.test(name)) throw new PluginGraphError("PLUGIN_INVALID", `"${name}" is not an npm package name`);
+  const dir = findPackageDir(name, home);
+  if (!dir) {
+    throw new PluginGraphError("PLUGIN_INVALID", `Plugin package "${name}" is not installed (looked in ${join(home, "node_modules")} and the project's node_modules); run: muster plugins add ${name}`);
+  }
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, any>;
+  if (pkg.muster?.plugin !== true) {
+    throw new PluginGraphError("PLUGIN_INVALID", `Package "${name}" is not a Muster plugin (its package.json lacks "muster": { "plugin": true })`);
+  }
+  if (dir.startsWith(home)) linkHostPackage(home);
+  const mod = (await import(pathToFileURL(join(dir, entryOf(pkg))).href)) as { default?: PluginDefinition };
+  if (!mod.default || typeof mod.default !== "object") {
+    throw new PluginGraphError("PLUGIN_INVALID", `Package "${name}" has no default export with a plugin definition`);
+  }
+  return { definition: mod.default, source: `npm:${name}@${pkg.version ?? "?"}` };
+}

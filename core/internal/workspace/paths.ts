@@ -1,0 +1,59 @@
+// The workspace root and path handling that cannot escape it (a path check on real
+// paths, never a string prefix test).
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { WorkspacePaths } from "../../plugin-api/workspace.ts";
+import { MusterError } from "../../plugin-api/errors.ts";
+
+/** DESIGN §10: `WORKSPACE_DIR`, else `~/.openclaw/workspace` if it exists, else `$MUSTER_HOME/workspace`. */
+export function resolveWorkspaceRoot(explicit: string | null, home: string): string {
+  if (explicit) return resolve(explicit);
+  const openclaw = join(homedir(), ".openclaw", "workspace");
+  if (existsSync(openclaw)) return openclaw;
+  return join(home, "workspace");
+}
+
+const outside = (path: string) =>
+  new MusterError("PATH_OUTSIDE_WORKSPACE", 400, "The path must be a relative path inside the workspace", { details: [{ path: "path", reason: `${JSON.stringify(path.slice(0, 200))} leaves the workspace` }] });
+
+export function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** Nearest existing ancestor's real path, so not-yet-created files are checked too. */
+function realpathOfExistingPrefix(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = resolve(current, "..");
+      if (parent === current) return path;
+      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      current = parent;
+    }
+  }
+}
+
+export function createWorkspacePaths(rootDir: string): WorkspacePaths {
+  mkdirSync(rootDir, { recursive: true });
+  const root = realpathSync(rootDir);
+  return {
+    root,
+    resolve(relativePath) {
+      if (typeof relativePath !== "string" || relativePath.includes("\0") || isAbsolute(relativePath) || /^[A-Za-z]:/.test(relativePath)) {
+        throw outside(String(relativePath));
+      }
+      const lexical = resolve(root, relativePath);
+      if (!isInside(root, lexical)) throw outside(relativePath);
+      if (!isInside(root, realpathOfExistingPrefix(lexical))) throw outside(relativePath);
+      return lexical;
+    },
+    relative(absolutePath) {
+      return relative(root, absolutePath).split(sep).join("/");
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Logger } from "pino";
+import type { SqlEntityManager } from "@mikro-orm/sqlite";
+import type BetterSqlite3 from "better-sqlite3";
+import type { EventBus } from "./events.ts";
+import type { ApprovalGate } from "./gate.ts";
+import type { WorkspacePaths } from "./workspace.ts";
+import type { ServiceDefinition, ServiceToken } from "./define-service.ts";
+
+export type { Logger };
+
+/** The embedded SQLite database. */
+export interface Database {
+  /**
+   * A fresh MikroORM entity manager (its own unit of work). Use it for writes that carry
+   * invariants: `const em = ctx.db.em(); em.create(...); await em.flush()`.
+   */
+  em(): SqlEntityManager;
+  /**
+   * The underlying better-sqlite3 connection, for hot read paths that return raw rows
+   * (entity hydration costs ~12x on list reads) and for short synchronous transactions.
+   * Always use bound parameters.
+   */
+  sql: BetterSqlite3.Database;
+}
+
+/** Host-level facts a plugin may read. */
+export interface HostInfo {
+  /** The plugin-API version the host implements. */
+  version: string;
+  /** `MUSTER_HOME`, the data directory. */
+  home: string;
+  /** The configured owner (default approver and decider). */
+  owner: string;
+  /** Epoch ms when the host started. */
+  startedAt: number;
+  /** The host's base URL once listening (`http://127.0.0.1:3333`). */
+  url(): string;
+}
+
+/** What a plugin receives in `register`, `routes`, `onStart` and `onStop`. */
+export interface PluginContext<C = unknown> {
+  /** The plugin id. */
+  readonly id: string;
+  /** The plugin's resolved, frozen configuration. */
+  readonly config: Readonly<C>;
+  /** Logger with `plugin=<id>`; log fields, never interpolated values or secrets. */
+  readonly logger: Logger;
+  readonly events: EventBus;
+  readonly gate: ApprovalGate;
+  readonly workspace: WorkspacePaths;
+  readonly host: HostInfo;
+  /** Available from `routes`/`onStart` on (after migrations); throws in `register`. */
+  readonly db: Database;
+  /** Registers a service in the host container (only in `register`). */
+  provide<T>(definition: ServiceDefinition<T, any>): void;
+  /** Resolves a service registered by this or another plugin. */
+  resolve<T>(token: ServiceToken<T>): T;
+  /** Whether some loaded plugin provides this token (for optional dependencies). */
+  has(token: ServiceToken<unknown>): boolean;
+  lifecycle: {
+    /** Runs `fn` at shutdown, in reverse start order, before the database closes. */
+    onStop(fn: () => void | Promise<void>): void;
+  };
+}

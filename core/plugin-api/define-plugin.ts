@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import type { EntitySchema } from "@mikro-orm/core";
+import type { PluginContext } from "./context.ts";
+import type { PluginRouter } from "./http.ts";
+import type { Migration } from "./migrations.ts";
+
+/**
+ * A plugin is a plain description the host can inspect (id, version, host range,
+ * dependencies, owned paths) before running any of its code.
+ */
+export interface PluginDefinition<C = any> {
+  /** kebab-case; table prefix `<id>_`, error code prefix, log field `plugin=<id>`. */
+  id: string;
+  /** The plugin's own semver version. */
+  version: string;
+  /** Semver range of the plugin API it was built for (`^1.0.0`). */
+  host: string;
+  /** Plugins that must be present; they start before this one. */
+  dependsOn?: string[];
+  /** Plugins started before this one when present. */
+  optionalDependsOn?: string[];
+  /** Route prefixes this plugin owns; the host refuses overlaps between plugins. */
+  paths?: string[];
+  /** zod schema for the plugin's section of `muster.config.json`, with defaults. */
+  config?: z.ZodType<C>;
+  /** MikroORM entities (`defineEntity`). */
+  entities?: EntitySchema<any, any>[];
+  /** Schema migrations, applied in order. */
+  migrations?: Migration[];
+  /** DI only (`ctx.provide(...)`); no I/O. */
+  register?(ctx: PluginContext<C>): void;
+  /** Mounts routes; every path must start with one of `paths`. */
+  routes?(router: PluginRouter, ctx: PluginContext<C>): void;
+  onStart?(ctx: PluginContext<C>): void | Promise<void>;
+  onStop?(ctx: PluginContext<C>): void | Promise<void>;
+}
+
+/**
+ * Declares a plugin. The returned object is the definition itself; keep the plugin's
+ * `index.ts` to this call and put logic in the files it points to.
+ *
+ * @example
+ * export const notesPlugin = definePlugin({
+ *   id: "notes", version: "1.0.0", host: "^1.0.0",
+ *   paths: ["/api/notes"],
+ *   routes: (router, ctx) => mountNoteRoutes(router, ctx),
+ * });
+ */
+export function definePlugin<C>(definition: PluginDefinition<C>): PluginDefinition<C> {
+  return definition;
+}

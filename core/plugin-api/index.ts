@@ -1,0 +1,21 @@
+/**
+ * `muster/plugin`: the only module a plugin imports from the host.
+ * See the README's "Writing a plugin" section for a walkthrough.
+ */
+export { definePlugin, type PluginDefinition } from "./define-plugin.ts";
+export { defineService, token, type ServiceDefinition, type ServiceToken, type ServiceScope } from "./define-service.ts";
+export type { PluginContext, Database, HostInfo, Logger } from "./context.ts";
+export { MusterError, defineErrors, hostErrors, type ErrorDetail, type ErrorDescriptor, type MusterErrorOptions } from "./errors.ts";
+export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
+export type { EventBus, MusterEvent, EventHandler } from "./events.ts";
+export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";
+export type { WorkspacePaths } from "./workspace.ts";
+export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
+export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
+export { hostTokens } from "./tokens.ts";
+export { schemas } from "./schemas.ts";
+export { z } from "zod";
+export { defineEntity, p } from "@mikro-orm/core";
+
+/** The plugin-API version this host implements; plugins declare a `host` range against it. */
+export const PLUGIN_API_VERSION = "1.0.0";

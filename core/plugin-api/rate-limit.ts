@@ -1,0 +1,80 @@
+import { MusterError } from "./errors.ts";
+
+export interface RateLimitOptions {
+  /** Feature name, used in the error message (`chat`). */
+  feature: string;
+  /** How many calls may run at once. */
+  concurrent: number;
+  /** How many calls may start within any rolling 60 s window. */
+  perMinute: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+export interface RateLimiter {
+  /**
+   * Takes a slot or throws 429 `RATE_LIMITED` with `Retry-After`. The returned release
+   * function is idempotent; call it in `finally` (or use {@link RateLimiter.run}).
+   */
+  acquire(): () => void;
+  /** Runs `fn` holding a slot, releasing it on success, error or abort. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Current state, for health pages and tests. */
+  state(): { active: number; startedLastMinute: number };
+}
+
+/**
+ * In-memory limiter with a concurrency cap and a per-minute cap, as the spec's pairs
+ * (`chat` 5 / 20). Memory is bounded: it keeps at most `perMinute` start times.
+ */
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const now = options.now ?? Date.now;
+  const starts: number[] = [];
+  let active = 0;
+
+  const prune = (t: number) => {
+    while (starts.length > 0 && starts[0]! <= t - 60_000) starts.shift();
+  };
+
+  const limiter: RateLimiter = {
+    acquire() {
+      const t = now();
+      prune(t);
+      if (active >= options.concurrent) {
+        throw rateLimited(options.feature, 1);
+      }
+      if (starts.length >= options.perMinute) {
+        const retryAfter = Math.max(1, Math.ceil((starts[0]! + 60_000 - t) / 1000));
+        throw rateLimited(options.feature, retryAfter);
+      }
+      starts.push(t);
+      active += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        active -= 1;
+      };
+    },
+    async run(fn) {
+      const release = limiter.acquire();
+      try {
+        return await fn();
+      } finally {
+        release();
+      }
+    },
+    state() {
+      prune(now());
+      return { active, startedLastMinute: starts.length };
+    },
+  };
+  return limiter;
+}
+
+function rateLimited(feature: string, retryAfterSeconds: number): MusterError {
+  return new MusterError("RATE_LIMITED", 429, `Too many ${feature} requests; retry in ${retryAfterSeconds} s`, {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+    details: { feature, retryAfterSeconds },
+  });
+}

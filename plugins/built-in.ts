@@ -1,0 +1,5 @@
+// The built-in plugins, in the order they are listed to the host (the host orders them
+// by dependencies; unrelated plugins keep this order).
+import type { PluginDefinition } from "../core/plugin-api/define-plugin.ts";
+
+export const builtInPlugins: PluginDefinition[] = [];

@@ -1,0 +1,101 @@
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
+
+const t = suite<{ h: TestHost }>("host http");
+
+t.before(async (ctx) => {
+  ctx.h = await startTestHost();
+});
+t.after(async (ctx) => {
+  await ctx.h.stop();
+  removeHome(ctx.h.home);
+});
+
+t("GET /api/health has the spec shape plus version, uptime and database state", async ({ h }) => {
+  const { status, body, headers } = await h.json("/api/health");
+  assert.is(status, 200);
+  assert.is(body.status, "ok");
+  assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
+  assert.is(body.version, "1.0.0");
+  assert.type(body.uptimeMs, "number");
+  assert.is(body.database, "ok");
+  assert.match(headers.get("content-security-policy") ?? "", /default-src 'self'/);
+  assert.not.match(headers.get("content-security-policy") ?? "", /unsafe-eval/);
+  assert.is(headers.get("x-content-type-options"), "nosniff");
+  assert.is(headers.get("referrer-policy"), "no-referrer");
+  assert.is(headers.get("x-frame-options"), "DENY");
+  assert.match(headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+});
+
+t("unknown path is a JSON 404 with the error envelope", async ({ h }) => {
+  const { status, body, headers } = await h.json("/api/nope");
+  assert.is(status, 404);
+  assert.equal(body.ok, false);
+  assert.is(body.error.code, "NOT_FOUND");
+  assert.match(headers.get("content-type") ?? "", /application\/json/);
+  assert.ok(headers.get("content-security-policy"));
+});
+
+t("wrong method on a known path is 405 with Allow", async ({ h }) => {
+  const { status, body, headers } = await h.json("/api/health", { method: "POST", body: {} });
+  assert.is(status, 405);
+  assert.is(body.error.code, "METHOD_NOT_ALLOWED");
+  assert.match(headers.get("allow") ?? "", /GET/);
+});
+
+t("session token endpoint returns the token written to the 0600 file", async ({ h }) => {
+  const { status, body } = await h.json("/api/auth/session");
+  assert.is(status, 200);
+  assert.is(body.ok, true);
+  assert.match(body.token, /^[0-9a-f]{64}$/);
+  const { readFileSync, statSync } = await import("node:fs");
+  assert.is(readFileSync(`${h.home}/session-token`, "utf8").trim(), body.token);
+  assert.is(statSync(`${h.home}/session-token`).mode & 0o777, 0o600);
+});
+
+t("foreign Origin on /api is 403 without CORS headers; allowed origin gets them", async ({ h }) => {
+  const foreign = await h.json("/api/health", { headers: { origin: "https://evil.example" } });
+  assert.is(foreign.status, 403);
+  assert.is(foreign.body.error.code, "ORIGIN_NOT_ALLOWED");
+  assert.is(foreign.headers.get("access-control-allow-origin"), null);
+  const port = new URL(h.url).port;
+  const own = await h.json("/api/health", { headers: { origin: `http://localhost:${port}` } });
+  assert.is(own.status, 200);
+  assert.is(own.headers.get("access-control-allow-origin"), `http://localhost:${port}`);
+  const nullOrigin = await h.json("/api/health", { headers: { origin: "null" } });
+  assert.is(nullOrigin.status, 403);
+});
+
+t("foreign Host header (DNS rebinding) is refused", async ({ h }) => {
+  const { request } = await import("node:http");
+  const port = Number(new URL(h.url).port);
+  const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: "/api/health", headers: { host: "evil.example" } }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+  assert.is(result.status, 403);
+  assert.is(JSON.parse(result.body).error.code, "HOST_NOT_ALLOWED");
+  assert.not.match(result.body, /"status":"ok"/);
+});
+
+t("OpenAPI document lists the host routes", async ({ h }) => {
+  const { status, body } = await h.json("/api/openapi.json");
+  assert.is(status, 200);
+  assert.is(body.openapi, "3.1.0");
+  assert.ok(body.paths["/api/health"].get);
+  assert.ok(body.paths["/api/plugins"].get);
+});
+
+t("unknown query parameters are refused", async ({ h }) => {
+  const { status, body } = await h.json("/api/health?x=1");
+  assert.is(status, 400);
+  assert.is(body.error.code, "VALIDATION_FAILED");
+});
+
+t.run();
