@@ -1,5 +1,6 @@
 // The built-in plugins, in the order they are listed to the host (the host orders them
 // by dependencies; unrelated plugins keep this order).
 import type { PluginDefinition } from "../core/plugin-api/define-plugin.ts";
+import { activitiesPlugin } from "./activities/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin];

@@ -5,7 +5,7 @@ import {ITemplateRegistry} from "../interfaces/ITemplateRegistry.sol";
 import {IMarketplace} from "../interfaces/IMarketplace.sol";
 
 /// @dev Test double: an attacker that re-enters the marketplace from `receive` — as a buyer receiving its
-/// refund, or as a creator receiving its share. Whatever it tries is recorded, success or not.
+/// refund, or as a creator receiving its share. Every attempt is reported as an event.
 contract ReentrantActor {
     enum Attack {
         None,
@@ -17,9 +17,9 @@ contract ReentrantActor {
     IMarketplace public immutable market;
     Attack public attack;
     uint256 public targetTemplate;
-    uint256 public reentryAttempts;
-    uint256 public reentrySuccesses;
-    bytes public lastRevertData;
+
+    /// @dev An event rather than storage: pushes during a purchase carry bounded gas.
+    event ReentryAttempted(Attack attack, bool succeeded, bytes returnData);
 
     constructor(IMarketplace market_) {
         market = market_;
@@ -46,7 +46,6 @@ contract ReentrantActor {
         Attack current = attack;
         if (current == Attack.None) return;
         attack = Attack.None; // one attempt per payment
-        reentryAttempts += 1;
         bool ok;
         bytes memory data;
         if (current == Attack.Purchase) {
@@ -58,7 +57,6 @@ contract ReentrantActor {
         } else {
             (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdrawFees, ()));
         }
-        if (ok) reentrySuccesses += 1;
-        lastRevertData = data;
+        emit ReentryAttempted(current, ok, data);
     }
 }

@@ -45,9 +45,9 @@ export async function startTestHost(options: StartOptions = {}): Promise<TestHos
   const url = host.url;
   const request = (path: string, init: RequestInitJson = {}) => {
     const headers = new Headers(init.headers);
-    let body: BodyInit | undefined;
+    let body: RequestInit["body"];
     if (init.body !== undefined) {
-      if (typeof init.body === "string" || init.body instanceof Uint8Array) body = init.body as BodyInit;
+      if (typeof init.body === "string" || init.body instanceof Uint8Array) body = init.body as RequestInit["body"];
       else {
         body = JSON.stringify(init.body);
         if (!headers.has("content-type")) headers.set("content-type", "application/json");

@@ -1,0 +1,19 @@
+import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { ACTIVITIES } from "../tokens.ts";
+import { activitySchema, createActivityBody, listActivitiesQuery } from "./schemas.ts";
+
+export function mountActivityRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const activities = () => ctx.resolve(ACTIVITIES);
+
+  router.get(
+    "/api/activities",
+    { summary: "Recent activities, newest first (limit default 100, max 1000)", query: listActivitiesQuery, response: z.array(activitySchema) },
+    ({ query }) => activities().list(query),
+  );
+
+  router.post(
+    "/api/activities",
+    { summary: "Log an activity", body: createActivityBody, status: 201, response: activitySchema },
+    ({ body }) => activities().log(body),
+  );
+}
