@@ -111,7 +111,14 @@ export function createHost(options: HostOptions = {}): Host {
       const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION);
 
       const workspace = createWorkspacePaths(resolveWorkspaceRoot(config.workspaceDir, config.home));
-      const hostInfo: HostInfo = { version: packageVersion, home: config.home, owner: resolveOwner(config, workspace.root), startedAt, url };
+      const hostInfo: HostInfo = {
+        version: packageVersion,
+        home: config.home,
+        owner: resolveOwner(config, workspace.root),
+        startedAt,
+        url,
+        credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+      };
 
       let registering = true;
       for (const plugin of ordered) {

@@ -35,7 +35,16 @@ export interface HostInfo {
   startedAt: number;
   /** The host's base URL once listening (`http://127.0.0.1:3333`). */
   url(): string;
+  /**
+   * Reads a credential from the host configuration (`VAULT_KEY`, `GATEWAY_TOKEN`), or null
+   * when unset. A function rather than a field so that logging or serialising `ctx.host`
+   * never prints it. Never log, return or publish the value.
+   */
+  credential(name: HostCredential): string | null;
 }
+
+/** Credentials of the host configuration a plugin may read through `ctx.host.credential`. */
+export type HostCredential = "vaultKey" | "gatewayToken";
 
 /** What a plugin receives in `register`, `routes`, `onStart` and `onStop`. */
 export interface PluginContext<C = unknown> {

@@ -4,7 +4,7 @@
  */
 export { definePlugin, type PluginDefinition } from "./define-plugin.ts";
 export { defineService, token, type ServiceDefinition, type ServiceToken, type ServiceScope } from "./define-service.ts";
-export type { PluginContext, Database, HostInfo, Logger } from "./context.ts";
+export type { PluginContext, Database, HostInfo, HostCredential, Logger } from "./context.ts";
 export { MusterError, defineErrors, hostErrors, type ErrorDetail, type ErrorDescriptor, type MusterErrorOptions } from "./errors.ts";
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, EventHandler } from "./events.ts";
