@@ -39,6 +39,12 @@ export interface MusterConfig {
   pluginConfig: Record<string, unknown>;
   /** Largest accepted JSON request body, in bytes. */
   bodyLimitBytes: number;
+  /** Whether a new (missing or empty) workspace directory is filled from the workspace template. */
+  scaffoldWorkspace: boolean;
+  /** Workspace watcher: quiet time that coalesces a burst of writes to one file into one change. */
+  watchDebounceMs: number;
+  /** Workspace watcher: a file written without pause is still reported at least this often. */
+  watchMaxWaitMs: number;
 }
 
 const origin = z.string().refine((v) => {
@@ -78,6 +84,9 @@ const fileSchema = z.strictObject({
   allowedHosts: z.array(z.string()).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   owner: z.string().min(1).optional(),
+  scaffoldWorkspace: z.boolean().optional(),
+  watchDebounceMs: z.number().int().min(0).max(10_000).optional(),
+  watchMaxWaitMs: z.number().int().min(1).max(60_000).optional(),
   plugins: z.array(z.string().min(1)).default([]),
   disabledPlugins: z.array(z.string().min(1)).default([]),
   config: z.record(z.string(), z.unknown()).default({}),
@@ -137,6 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     disabledPlugins: overrides.disabledPlugins ?? file.disabledPlugins,
     pluginConfig: { ...file.config, ...(overrides.pluginConfig ?? {}) },
     bodyLimitBytes: overrides.bodyLimitBytes ?? 1024 * 1024,
+    scaffoldWorkspace: overrides.scaffoldWorkspace ?? file.scaffoldWorkspace ?? true,
+    watchDebounceMs: overrides.watchDebounceMs ?? file.watchDebounceMs ?? 50,
+    watchMaxWaitMs: overrides.watchMaxWaitMs ?? file.watchMaxWaitMs ?? 500,
   };
 
   if (!isLoopback(config.host) && !config.apiToken) {

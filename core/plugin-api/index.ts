@@ -9,7 +9,7 @@ export { MusterError, defineErrors, hostErrors, type ErrorDetail, type ErrorDesc
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";
-export type { WorkspacePaths } from "./workspace.ts";
+export { WORKSPACE_FILE_CHANGED, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
 export { hostTokens } from "./tokens.ts";

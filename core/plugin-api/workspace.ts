@@ -11,3 +11,20 @@ export interface WorkspacePaths {
   /** The workspace-relative path (with `/` separators) of an absolute path inside it. */
   relative(absolutePath: string): string;
 }
+
+/**
+ * Bus event the host's workspace watcher publishes (not public) for every coalesced change
+ * in a watched location. Subscribe with `ctx.events.subscribe(WORKSPACE_FILE_CHANGED, ...)`.
+ */
+export const WORKSPACE_FILE_CHANGED = "workspace.file.changed";
+
+/** Payload of {@link WORKSPACE_FILE_CHANGED}. */
+export interface WorkspaceFileChange {
+  type: "created" | "updated" | "deleted";
+  /** Workspace-relative path with `/` separators (`memory/2026-11-21.md`). */
+  path: string;
+  /** Absolute path of the file (for `deleted`, where it was). */
+  absolutePath: string;
+  /** Epoch milliseconds when the change was detected. */
+  timestamp: number;
+}
