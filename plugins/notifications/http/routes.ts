@@ -1,0 +1,40 @@
+import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import { NOTIFICATIONS } from "../tokens.ts";
+import {
+  createNotificationBody,
+  createNotificationResponse,
+  listNotificationsQuery,
+  listNotificationsResponse,
+  updateNotificationsBody,
+  updateNotificationsResponse,
+} from "./schemas.ts";
+
+export function mountNotificationRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const notifications = () => ctx.resolve(NOTIFICATIONS);
+
+  router.get(
+    "/api/notifications",
+    {
+      summary: "Visible (not dismissed) notifications, newest first (unread=true|false filter; limit default 50, max 500), and the unread count",
+      query: listNotificationsQuery,
+      response: listNotificationsResponse,
+    },
+    ({ query }) => ({ ok: true, ...notifications().list(query) }),
+  );
+
+  router.post(
+    "/api/notifications",
+    { summary: "Create a notification for the human owner", body: createNotificationBody, status: 201, response: createNotificationResponse },
+    ({ body }) => ({ ok: true, notification: notifications().create(body) }),
+  );
+
+  router.patch(
+    "/api/notifications",
+    {
+      summary: "Mark notifications read or dismissed: {action:'read'|'dismiss', ids} or {action:'read_all'|'dismiss_all'}; unknown ids: 404, nothing changed",
+      body: updateNotificationsBody,
+      response: updateNotificationsResponse,
+    },
+    ({ body }) => ({ ok: true, ...notifications().apply(body) }),
+  );
+}
