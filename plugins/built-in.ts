@@ -2,5 +2,7 @@
 // by dependencies; unrelated plugins keep this order).
 import type { PluginDefinition } from "../core/plugin-api/define-plugin.ts";
 import { activitiesPlugin } from "./activities/index.ts";
+import { notificationsPlugin } from "./notifications/index.ts";
+import { workPlugin } from "./work/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, workPlugin];

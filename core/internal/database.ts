@@ -40,6 +40,11 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
     namingStrategy: EntityCaseNamingStrategy,
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
+    // One SQLite connection serves both MikroORM and raw statements. ORM transactions span
+    // several event-loop turns, so raw statements from other requests could land inside
+    // them; with implicit transactions off, every atomic multi-statement change is a
+    // synchronous `sql.transaction()` that nothing can interleave with.
+    implicitTransactions: false,
     debug: false,
   });
   const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;

@@ -11,14 +11,16 @@ export type { Logger };
 /** The embedded SQLite database. */
 export interface Database {
   /**
-   * A fresh MikroORM entity manager (its own unit of work). Use it for writes that carry
-   * invariants: `const em = ctx.db.em(); em.create(...); await em.flush()`.
+   * A fresh MikroORM entity manager (its own unit of work) for entity writes:
+   * `const em = ctx.db.em(); em.create(...); await em.flush()`. Flushes run without an
+   * implicit transaction; never call `em.transactional()`/`em.begin()` (see `sql`).
    */
   em(): SqlEntityManager;
   /**
-   * The underlying better-sqlite3 connection, for hot read paths that return raw rows
-   * (entity hydration costs ~12x on list reads) and for short synchronous transactions.
-   * Always use bound parameters.
+   * The same better-sqlite3 connection, for hot read paths that return raw rows (entity
+   * hydration costs ~12x on list reads) and for atomic multi-statement changes as
+   * `sql.transaction(() => { ... })()`: synchronous, so no other request can interleave
+   * with it on the shared connection. Always use bound parameters.
    */
   sql: BetterSqlite3.Database;
 }

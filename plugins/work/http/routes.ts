@@ -1,0 +1,14 @@
+import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import { WORK } from "../tokens.ts";
+import { mountTaskRoutes } from "./task-routes.ts";
+import { mountCollection } from "./collection-routes.ts";
+import * as s from "./schemas.ts";
+
+export function mountWorkRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const work = () => ctx.resolve(WORK);
+  mountTaskRoutes(router, work);
+  mountCollection(router, "/api/sprints", "sprint", "sprints", { create: s.createSprintBody, update: s.updateSprintBody, record: s.sprintSchema }, work);
+  mountCollection(router, "/api/epics", "epic", "epics", { create: s.createEpicBody, update: s.updateEpicBody, record: s.epicSchema }, work);
+  mountCollection(router, "/api/stories", "story", "stories", { create: s.createStoryBody, update: s.updateStoryBody, record: s.storySchema }, work);
+  mountCollection(router, "/api/projects", "project", "projects", { create: s.createProjectBody, update: s.updateProjectBody, record: s.projectSchema }, work);
+}
