@@ -20,6 +20,8 @@ import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
 import { createSessionToken } from "./internal/session-token.ts";
 import { createWorkspacePaths, resolveWorkspaceRoot } from "./internal/workspace/paths.ts";
+import { scaffoldWorkspace } from "./internal/workspace/scaffold.ts";
+import { startWorkspaceWatcher, type WorkspaceWatcher } from "./internal/workspace/watcher.ts";
 import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.ts";
 import { RouteTable } from "./internal/http/plugin-router.ts";
 import { createApp } from "./internal/http/app.ts";
@@ -85,6 +87,7 @@ export function createHost(options: HostOptions = {}): Host {
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
+  let watcher: WorkspaceWatcher | undefined;
   let port = config.port;
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
@@ -110,7 +113,12 @@ export function createHost(options: HostOptions = {}): Host {
       sources = new Map(collected.map((c) => [c.definition.id, c.source]));
       const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION);
 
-      const workspace = createWorkspacePaths(resolveWorkspaceRoot(config.workspaceDir, config.home));
+      const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
+      if (config.scaffoldWorkspace) {
+        const scaffold = scaffoldWorkspace(workspaceRoot);
+        if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
+      }
+      const workspace = createWorkspacePaths(workspaceRoot);
       const hostInfo: HostInfo = {
         version: packageVersion,
         home: config.home,
@@ -176,6 +184,7 @@ export function createHost(options: HostOptions = {}): Host {
         await plugin.onStart?.(contexts.get(plugin.id)!);
         started.push(plugin);
       }
+      watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
 
       const app = createApp({
         logger,
@@ -206,6 +215,7 @@ export function createHost(options: HostOptions = {}): Host {
 
     stop() {
       stopping ??= (async () => {
+        await runSafely(() => watcher?.close(), "workspace watcher close");
         if (server) {
           const closed = new Promise<void>((r) => server!.close(() => r()));
           server.closeIdleConnections();

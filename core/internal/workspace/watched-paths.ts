@@ -1,0 +1,64 @@
+// Which workspace paths the watcher follows (the spec's locations) and which file names are
+// editors' scratch files. Kept apart from the watcher so the rules are testable on their own.
+import { isAbsolute, relative, sep } from "node:path";
+
+/**
+ * The watched locations, relative to the workspace: the organisation file, every project's
+ * task board directory, the daily memory directory and the knowledge base.
+ */
+export const WATCHED_LOCATIONS = ["company/org_structure.yaml", "projects/*/board/", "memory/", "company/knowledge_base/"] as const;
+
+/** Vim swap files and its write test (`4913`), backups (`~`), Emacs locks (`.#`), `*.tmp`, dotfiles. */
+export function isScratchName(name: string): boolean {
+  return (
+    name.startsWith(".") ||
+    name.endsWith("~") ||
+    name === "4913" ||
+    /\.(sw[a-p]|swx|tmp|temp|crdownload|part)$/i.test(name) ||
+    /^#.*#$/.test(name)
+  );
+}
+
+/**
+ * Whether a workspace-relative path (`/` separators) is inside a watched location, or is a
+ * directory on the way to one (`company`, `projects`, `projects/<p>`), so the watcher can
+ * prune everything else without descending into it.
+ */
+export function isWatchedRelative(rel: string): boolean {
+  if (rel === "") return true;
+  const parts = rel.split("/");
+  if (parts.some((part) => part === "" || part === ".." || isScratchName(part))) return false;
+  switch (parts[0]) {
+    case "memory":
+      return true;
+    case "company":
+      return parts.length === 1 || (parts.length === 2 && parts[1] === "org_structure.yaml") || parts[1] === "knowledge_base";
+    case "projects":
+      return parts.length <= 2 || parts[2] === "board";
+    default:
+      return false;
+  }
+}
+
+/** Whether a workspace-relative path names a file inside a watched location. */
+export function isWatchedFile(rel: string): boolean {
+  if (!isWatchedRelative(rel)) return false;
+  const parts = rel.split("/");
+  switch (parts[0]) {
+    case "memory":
+      return parts.length >= 2;
+    case "company":
+      return parts.length === 2 ? parts[1] === "org_structure.yaml" : parts.length >= 3;
+    case "projects":
+      return parts.length >= 4;
+    default:
+      return false;
+  }
+}
+
+/** Workspace-relative path with `/` separators, or null when `absolutePath` is outside `root`. */
+export function toRelative(root: string, absolutePath: string): string | null {
+  const rel = relative(root, absolutePath);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join("/");
+}
