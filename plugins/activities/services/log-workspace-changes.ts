@@ -1,0 +1,14 @@
+import { WORKSPACE_FILE_CHANGED, type EventBus, type WorkspaceFileChange } from "../../../core/plugin-api/index.ts";
+import type { ActivityService } from "./activity-service.ts";
+
+/**
+ * Logs one activity per workspace file change (agent `watcher`, action
+ * `file_created|file_updated|file_deleted`, target the workspace-relative path).
+ * Returns the unsubscribe function.
+ */
+export function logWorkspaceChanges(events: EventBus, activities: () => ActivityService): () => void {
+  return events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
+    const change = event.payload as WorkspaceFileChange;
+    activities().log({ agentId: "watcher", action: `file_${change.type}`, target: change.path });
+  });
+}
