@@ -15,6 +15,7 @@ export default defineConfig({
     path: solcPath,
     settings: {
       evmVersion: "cancun",
+      viaIR: true,
       optimizer: { enabled: true, runs: 10_000 },
     },
   },

@@ -16,6 +16,8 @@ import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
 contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
     /// @notice Highest royalty a template may carry: 10%.
     uint16 public constant MAX_ROYALTY_BPS = 1000;
+    /// @dev Namespace of the URI word slots: keccak256("muster.TemplateRegistry.uri").
+    bytes32 private constant URI_NAMESPACE = keccak256("muster.TemplateRegistry.uri");
 
     /// @dev Two slots. Slot 0 holds what a purchase checks, slot 1 what a purchase reads and writes.
     struct StoredTemplate {
@@ -42,7 +44,6 @@ contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
     uint48 private _templateCount;
 
     mapping(uint256 templateId => StoredTemplate) private _templates;
-    mapping(uint256 templateId => mapping(uint256 word => bytes32)) private _uriWords;
     mapping(address creator => CreatorIndex) private _creators;
 
     /// @param initialOwner The account that may set the marketplace (two-step transferable).
@@ -180,28 +181,41 @@ contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
         if (price > type(uint128).max) revert PriceTooHigh(price, type(uint128).max);
     }
 
-    /// @dev Stores the URI as whole 32-byte words (the last one zero-padded); the length lives in slot 0.
+    /// @dev Stores the URI as whole 32-byte words (the last one zero-padded) in consecutive slots from
+    /// {_uriBase}; the length lives in the template's first slot.
     function _writeURI(uint256 templateId, string calldata uri) private {
-        mapping(uint256 => bytes32) storage words = _uriWords[templateId];
+        uint256 base = _uriBase(templateId);
         uint256 length = bytes(uri).length;
-        for (uint256 offset = 0; offset < length; offset += 32) {
-            uint256 end = offset + 32 < length ? offset + 32 : length;
-            // Converting a shorter calldata slice to bytes32 pads it on the right with zeros.
-            words[offset >> 5] = bytes32(bytes(uri[offset:end]));
+        uint256 fullWords = length >> 5;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, fullWords) { i := add(i, 1) } {
+                sstore(add(base, i), calldataload(add(uri.offset, shl(5, i))))
+            }
+            let tail := and(length, 31)
+            if tail {
+                // Keep only the `tail` leading bytes of the last word.
+                let word := calldataload(add(uri.offset, shl(5, fullWords)))
+                sstore(add(base, fullWords), and(word, not(shr(shl(3, tail), not(0)))))
+            }
         }
     }
 
     function _readURI(uint256 templateId, uint256 length) private view returns (string memory uri) {
-        mapping(uint256 => bytes32) storage words = _uriWords[templateId];
-        bytes memory buffer = new bytes(length);
-        for (uint256 offset = 0; offset < length; offset += 32) {
-            bytes32 word = words[offset >> 5];
-            assembly ("memory-safe") {
-                mstore(add(add(buffer, 32), offset), word)
+        uint256 base = _uriBase(templateId);
+        uri = new string(length);
+        // `new string` reserves whole words, so writing whole words stays inside it; stored words are
+        // zero-padded, so the bytes past `length` are zero.
+        assembly ("memory-safe") {
+            let words := shr(5, add(length, 31))
+            for { let i := 0 } lt(i, words) { i := add(i, 1) } {
+                mstore(add(add(uri, 32), shl(5, i)), sload(add(base, i)))
             }
         }
-        // `new bytes` reserves whole words, so the last mstore stays inside the buffer; the stored word is
-        // zero-padded, so the bytes past `length` are zero.
-        uri = string(buffer);
+    }
+
+    /// @dev First slot of a template's URI words: a hash of the id under a namespace of its own, so the
+    /// words of different templates never meet and no other variable lives there.
+    function _uriBase(uint256 templateId) private pure returns (uint256) {
+        return uint256(keccak256(abi.encode(URI_NAMESPACE, templateId)));
     }
 }

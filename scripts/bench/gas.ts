@@ -1,0 +1,113 @@
+// Gas used by every marketplace operation, on Hardhat's in-process network with the project's compiler
+// settings. Prints a table and writes it between the gas markers of docs/benchmarks.md.
+//   npm run bench:gas
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, platform, release, totalmem } from "node:os";
+import { network } from "hardhat";
+import { parseEther, type Abi, type Address, type Hash } from "viem";
+import { licenseTokenAbi } from "../../sdk/src/abi/license-token.ts";
+import { marketplaceAbi } from "../../sdk/src/abi/marketplace.ts";
+import { templateRegistryAbi } from "../../sdk/src/abi/template-registry.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+const URI_80 = "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json";
+if (URI_80.length !== 80) throw new Error(`benchmark URI must be 80 characters, is ${URI_80.length}`);
+
+const connection = await network.create();
+const { viem } = connection;
+const publicClient = await viem.getPublicClient();
+const [owner, creator, buyer, buyer2, recipient] = await viem.getWalletClients();
+if (!owner || !creator || !buyer || !buyer2 || !recipient) throw new Error("need five accounts");
+
+const rows: { operation: string; gas: bigint; target?: bigint; note: string }[] = [];
+async function gasOf(hash: Hash): Promise<bigint> {
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+  return receipt.gasUsed;
+}
+async function deploy(name: string, args: unknown[]): Promise<Address> {
+  const { contract, deploymentTransaction } = await viem.sendDeploymentTransaction(name, args);
+  rows.push({ operation: `deploy ${name}`, gas: await gasOf(deploymentTransaction.hash), note: "" });
+  return contract.address;
+}
+async function call(
+  wallet: typeof owner,
+  address: Address,
+  abi: Abi,
+  functionName: string,
+  args: unknown[],
+  value = 0n,
+): Promise<bigint> {
+  const hash = await wallet.writeContract({ address, abi, functionName, args, value, chain: null, account: wallet.account });
+  return gasOf(hash);
+}
+
+const registry = await deploy("TemplateRegistry", [owner.account.address]);
+const license = await deploy("LicenseToken", [registry, owner.account.address]);
+const market = await deploy("Marketplace", [registry, license, owner.account.address]);
+await call(owner, registry, templateRegistryAbi, "setMarketplace", [market]);
+await call(owner, license, licenseTokenAbi, "setMarketplace", [market]);
+
+const price = parseEther("0.01");
+const first = await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, price, 500]);
+rows.push({ operation: "registerTemplate (creator's first, 80-char URI)", gas: first, target: 170_000n, note: "" });
+const second = await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, price, 500]);
+rows.push({ operation: "registerTemplate (steady state, 80-char URI)", gas: second, target: 170_000n, note: "" });
+for (let i = 0; i < 6; i++) await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, price, 500]);
+await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, 0n, 0]); // id 9: free
+
+const buy = (wallet: typeof owner, id: bigint, value: bigint) => call(wallet, market, marketplaceAbi, "purchase", [id], value);
+rows.push({ operation: "purchase, paid (very first: fresh fee slot, fresh buyer)", gas: await buy(buyer, 1n, price), note: "" });
+rows.push({ operation: "purchase, paid (buyer's 2nd license)", gas: await buy(buyer, 2n, price), note: "" });
+await buy(buyer, 3n, price);
+await buy(buyer, 4n, price);
+rows.push({ operation: "purchase, paid (steady state)", gas: await buy(buyer, 5n, price), target: 210_000n, note: "buyer holds 4 licenses" });
+rows.push({ operation: "purchase, paid with excess (refund)", gas: await buy(buyer, 6n, price + parseEther("0.005")), target: 210_000n, note: "" });
+rows.push({ operation: "purchase, paid (new buyer, steady fees)", gas: await buy(buyer2, 1n, price), note: "" });
+rows.push({ operation: "purchase, free", gas: await buy(buyer, 9n, 0n), note: "" });
+
+rows.push({
+  operation: "license transfer (transferFrom to a new holder)",
+  gas: await call(buyer, license, licenseTokenAbi, "transferFrom", [buyer.account.address, recipient.account.address, 1n]),
+  target: 110_000n,
+  note: "",
+});
+rows.push({
+  operation: "license transfer (to a holder of other licenses)",
+  gas: await call(buyer, license, licenseTokenAbi, "transferFrom", [buyer.account.address, buyer2.account.address, 2n]),
+  target: 110_000n,
+  note: "",
+});
+rows.push({ operation: "revokeLicense", gas: await call(owner, license, licenseTokenAbi, "revokeLicense", [3n]), note: "" });
+rows.push({ operation: "withdrawFees", gas: await call(owner, market, marketplaceAbi, "withdrawFees", []), note: "" });
+await connection.close();
+
+const fmt = (n: bigint) => n.toLocaleString("en-US");
+const table = [
+  "| operation | gas | target |",
+  "|---|---:|---:|",
+  ...rows.map((r) => `| ${r.operation}${r.note ? ` (${r.note})` : ""} | ${fmt(r.gas)} | ${r.target ? `< ${fmt(r.target)} ${r.gas < r.target ? "✔" : "✘"}` : ""} |`),
+].join("\n");
+console.log(table);
+
+const machine = `${platform()} ${release()}, ${cpus()[0]?.model ?? "unknown CPU"} x${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const section = [
+  "<!-- gas:start -->",
+  "## Marketplace contracts: gas",
+  "",
+  `Command: \`npm run bench:gas\` (Hardhat 3 in-process network, solc 0.8.28, optimizer 10,000 runs, EVM cancun). Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}. Gas is deterministic; the machine does not change it.`,
+  "",
+  table,
+  "",
+  readFileSync(new URL("./gas-notes.md", import.meta.url), "utf8").trim(),
+  "<!-- gas:end -->",
+].join("\n");
+const file = `${root}docs/benchmarks.md`;
+const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+const pattern = /<!-- gas:start -->[\s\S]*?<!-- gas:end -->/;
+const next = pattern.test(current)
+  ? current.replace(pattern, section)
+  : `${current}${current && !current.endsWith("\n") ? "\n" : ""}${current ? "\n" : ""}${section}\n`;
+mkdirSync(`${root}docs`, { recursive: true });
+writeFileSync(file, next);
+console.log("\nwrote the gas section of docs/benchmarks.md");
