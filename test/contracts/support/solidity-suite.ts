@@ -1,0 +1,7 @@
+// The Solidity fuzz and invariant suite (`contracts/test/*.t.sol`), run by `npm test` through
+// scripts/test-suites.ts: builds under the shared build lock, then runs `hardhat test solidity`.
+import { buildContracts, runHardhat } from "./build-lock.ts";
+
+await buildContracts(false);
+const { code } = await runHardhat(["test", "solidity"], { echo: true, timeoutMs: 7 * 60_000 });
+process.exitCode = code;
