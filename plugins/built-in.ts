@@ -2,7 +2,9 @@
 // by dependencies; unrelated plugins keep this order).
 import type { PluginDefinition } from "../core/plugin-api/define-plugin.ts";
 import { activitiesPlugin } from "./activities/index.ts";
+import { approvalsPlugin } from "./approvals/index.ts";
 import { notificationsPlugin } from "./notifications/index.ts";
 import { workPlugin } from "./work/index.ts";
+import { memoryPlugin } from "./memory/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, workPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin];

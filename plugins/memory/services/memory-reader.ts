@@ -1,0 +1,44 @@
+import type { Logger, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { MemoryConfig } from "../config.ts";
+import { memoryErrors } from "../errors.ts";
+import { listDailyMemory, type DailyMemoryFile } from "./daily-memory.ts";
+import { listDocuments, type WorkspaceDocument } from "./docs-scanner.ts";
+import type { DocCategory } from "./doc-category.ts";
+import { readLongTermMemory, type LongTermMemory } from "./long-term-memory.ts";
+import { parseOrgStructure, type OrgStructure } from "./org-structure.ts";
+import { readTextFile } from "./text-file.ts";
+
+export const ORG_FILE = "company/org_structure.yaml";
+
+/** Read-only access to the workspace's memory, documents and organisation file. */
+export class MemoryReader {
+  constructor(private readonly deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger }) {}
+
+  /** Daily notes `memory/YYYY-MM-DD.md`, newest first. */
+  daily(limit: number): Promise<DailyMemoryFile[]> {
+    return listDailyMemory(this.deps, limit);
+  }
+
+  /** `MEMORY.md`; 404 `MEMORY_LONGTERM_NOT_FOUND` when absent. */
+  longTerm(): Promise<LongTermMemory> {
+    return readLongTermMemory(this.deps);
+  }
+
+  /** Markdown and YAML files of the workspace, newest first. */
+  documents(options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]> {
+    return listDocuments(this.deps, options);
+  }
+
+  /**
+   * The parsed organisation file. 404 `ORG_FILE_NOT_FOUND` when absent; 422
+   * `ORG_FILE_INVALID` when it is not YAML, too large or binary.
+   */
+  async orgStructure(): Promise<{ org: OrgStructure; warnings: string[]; modifiedAt: string }> {
+    const max = this.deps.config.orgFileMaxBytes;
+    const file = await readTextFile(this.deps.workspace, ORG_FILE, { maxBytes: max, wordCountMaxBytes: 0 });
+    if (!file) throw memoryErrors.ORG_FILE_NOT_FOUND();
+    if (file.binary) throw memoryErrors.ORG_FILE_INVALID({ reason: "it is a binary file" }, { details: { code: "NOT_TEXT" } });
+    if (file.truncated) throw memoryErrors.ORG_FILE_INVALID({ reason: `it is larger than ${max} bytes` }, { details: { code: "TOO_LARGE", size: file.size } });
+    return { ...parseOrgStructure(file.content), modifiedAt: file.modifiedAt };
+  }
+}
