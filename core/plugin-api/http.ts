@@ -47,6 +47,8 @@ export interface RouteInput<B, Q, P> {
   /** The `X-Agent-Id` header when an agent makes the call; `null` for humans and tools. */
   agentId: string | null;
   requestId: string;
+  /** Aborts when the client disconnects before the response is complete. */
+  signal: AbortSignal;
   /** The underlying Koa context, for headers and raw streaming. */
   koa: Context;
 }

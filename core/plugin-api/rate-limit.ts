@@ -17,8 +17,11 @@ export interface RateLimiter {
    * function is idempotent; call it in `finally` (or use {@link RateLimiter.run}).
    */
   acquire(): () => void;
-  /** Runs `fn` holding a slot, releasing it on success, error or abort. */
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding a slot, releasing it on success, on error, and as soon as `signal`
+   * aborts (pass the route's `input.signal` so a client that disconnects frees its slot).
+   */
+  run<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
   /** Current state, for health pages and tests. */
   state(): { active: number; startedLastMinute: number };
 }
@@ -56,11 +59,13 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
         active -= 1;
       };
     },
-    async run(fn) {
+    async run(fn, { signal } = {}) {
       const release = limiter.acquire();
+      signal?.addEventListener("abort", release, { once: true });
       try {
         return await fn();
       } finally {
+        signal?.removeEventListener("abort", release);
         release();
       }
     },

@@ -66,12 +66,17 @@ export class RouteTable {
       if (agentHeader && !AGENT_ID.test(agentHeader)) {
         throw new MusterError("VALIDATION_FAILED", 400, "X-Agent-Id must be an agent id", { details: [{ path: "X-Agent-Id", reason: "not an agent id", in: "header" }] });
       }
+      const aborted = new AbortController();
+      ctx.res.once("close", () => {
+        if (!ctx.res.writableFinished) aborted.abort(new Error("client disconnected"));
+      });
       const result = await handler({
         body,
         query,
         params,
         agentId: agentHeader || null,
         requestId: ctx.state.requestId as string,
+        signal: aborted.signal,
         koa: ctx,
       });
       if (spec.raw) return;
