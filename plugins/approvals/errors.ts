@@ -1,0 +1,19 @@
+import { defineErrors } from "../../core/plugin-api/index.ts";
+
+/** The approvals plugin's error catalogue. */
+export const approvalErrors = defineErrors({
+  APPROVAL_NOT_FOUND: { status: 404, message: (p) => `No approval with id ${p.id}` },
+  APPROVAL_ALREADY_RESOLVED: { status: 409, message: (p) => `Approval ${p.id} was already ${p.status}; a decision cannot be changed` },
+  APPROVAL_EXPIRED: { status: 409, message: (p) => `Approval ${p.id} expired at ${p.expiresAt} without a decision; request the action again` },
+  APPROVAL_AGENT_FORBIDDEN: { status: 403, message: "Agents cannot decide approvals (the request carries X-Agent-Id); a human must decide" },
+  APPROVAL_SELF_DECISION: { status: 403, message: (p) => `${p.decidedBy} requested this approval and cannot decide it; another person must` },
+  APPROVAL_EXECUTOR_UNAVAILABLE: {
+    status: 409,
+    message: (p) => `No plugin currently defines the gated action "${p.kind}", so approving would run nothing; reject it or load the plugin`,
+  },
+  APPROVAL_TYPE_GATED: {
+    status: 400,
+    message: (p) => `"${p.type}" is a gated action kind; request it through the plugin that defines it, not POST /api/approvals`,
+  },
+  APPROVAL_PAYLOAD_INVALID: { status: 400, message: (p) => `The approval payload is not storable JSON: ${p.reason}` },
+});

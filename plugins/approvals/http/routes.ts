@@ -1,0 +1,42 @@
+import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import { APPROVALS } from "../tokens.ts";
+import { approvalParams, approvalResponse, createApprovalBody, decideApprovalBody, listApprovalsQuery, listApprovalsResponse } from "./schemas.ts";
+
+export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const approvals = () => ctx.resolve(APPROVALS);
+
+  router.get(
+    "/api/approvals",
+    { summary: "Pending approvals and decided history, newest first (history limit default 50, max 500)", query: listApprovalsQuery, response: listApprovalsResponse },
+    ({ query }) => ({ ok: true, ...approvals().list(query.limit) }),
+  );
+
+  router.get(
+    "/api/approvals/:id",
+    { summary: "One approval", params: approvalParams, response: approvalResponse },
+    ({ params }) => ({ ok: true, approval: approvals().get(params.id) }),
+  );
+
+  router.post(
+    "/api/approvals",
+    {
+      summary: "Request a human approval (always created pending); taskId defaults to title, command = type, approver defaults to the owner",
+      body: createApprovalBody,
+      status: 201,
+      response: approvalResponse,
+    },
+    ({ body }) => ({ ok: true, approval: approvals().create(body) }),
+  );
+
+  router.patch(
+    "/api/approvals/:id",
+    {
+      summary: "Approve or reject a pending approval (session token; not by agents nor by the requester); approving a gated action runs it once",
+      auth: "session",
+      params: approvalParams,
+      body: decideApprovalBody,
+      response: approvalResponse,
+    },
+    async ({ params, body, agentId }) => ({ ok: true, approval: await approvals().decide(params.id, { ...body, agentId }) }),
+  );
+}

@@ -1,0 +1,27 @@
+import { definePlugin } from "../../core/plugin-api/index.ts";
+import { Approval } from "./entities/approval.ts";
+import { migrations } from "./migrations.ts";
+import { mountApprovalRoutes } from "./http/routes.ts";
+import { registerApprovalServices } from "./services/register.ts";
+import { startApprovals } from "./services/lifecycle.ts";
+
+/**
+ * The human approval queue (`/api/approvals`) and the backend of the approval gate:
+ * `ctx.gate.request(...)` in any plugin creates a pending approval here.
+ */
+export const approvalsPlugin = definePlugin({
+  id: "approvals",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Hard dependencies: every decision and failed execution must be reported as an activity
+  // and a notification; without them the gate stays unavailable (fail closed).
+  dependsOn: ["activities", "notifications"],
+  paths: ["/api/approvals"],
+  entities: [Approval],
+  migrations,
+  register: registerApprovalServices,
+  routes: mountApprovalRoutes,
+  onStart: startApprovals,
+});
+
+export default approvalsPlugin;

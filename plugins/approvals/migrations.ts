@@ -1,0 +1,34 @@
+import { defineMigration } from "../../core/plugin-api/index.ts";
+
+export const migrations = [
+  defineMigration({
+    name: "001-approvals",
+    up: [
+      `CREATE TABLE approvals_approvals (
+        id TEXT PRIMARY KEY,
+        taskId TEXT NOT NULL,
+        title TEXT NOT NULL,
+        requestedBy TEXT NOT NULL,
+        approver TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+        command TEXT,
+        context TEXT,
+        description TEXT,
+        gated INTEGER NOT NULL DEFAULT 0 CHECK (gated IN (0, 1)),
+        payload TEXT,
+        payloadHash TEXT,
+        reason TEXT,
+        decidedBy TEXT,
+        createdAt TEXT NOT NULL,
+        resolvedAt TEXT,
+        expiresAt TEXT,
+        executionStatus TEXT NOT NULL DEFAULT 'none' CHECK (executionStatus IN ('none', 'running', 'succeeded', 'failed')),
+        executionResult TEXT,
+        executionError TEXT,
+        executedAt TEXT
+      )`,
+      "CREATE INDEX approvals_pending ON approvals_approvals (status, createdAt DESC)",
+      "CREATE INDEX approvals_history ON approvals_approvals (status, resolvedAt DESC)",
+    ],
+  }),
+];

@@ -1,0 +1,228 @@
+import { randomUUID } from "node:crypto";
+import { hostErrors, MusterError, z, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "../../../core/plugin-api/index.ts";
+import { approvalErrors } from "../errors.ts";
+import { clip, hashPayload, isExpired, toApprovalRecord, type ApprovalRecord, type ApprovalRow } from "./approval-record.ts";
+import type { ApprovalReports } from "./approval-reports.ts";
+import type { ApprovalStore, NewApprovalRow } from "./approval-store.ts";
+import { runExecutor } from "./run-executor.ts";
+
+/** The body of `POST /api/approvals` (DESIGN §5 mapping). */
+export interface NewApproval {
+  title: string;
+  type: string;
+  requestedBy: string;
+  context: string;
+  taskId?: string;
+  approver?: string;
+  payload?: unknown;
+  expiresAt?: string;
+}
+
+export interface Decision {
+  status: "approved" | "rejected";
+  reason?: string;
+  /** Default: the configured owner. */
+  decidedBy?: string;
+  /** The `X-Agent-Id` of the request; agents may not decide. */
+  agentId?: string | null;
+}
+
+export interface ApprovalServiceDeps {
+  db: () => Database;
+  store: ApprovalStore;
+  reports: ApprovalReports;
+  gate: ApprovalGate;
+  /** The configured owner: default approver and decider. */
+  owner: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Largest stored payload (the JSON text), as large as the biggest HTTP body. */
+const PAYLOAD_MAX = 1024 * 1024;
+
+const gateOptions = z.strictObject({
+  requestedBy: z.string().trim().min(1).max(128),
+  title: z.string().min(1).max(500),
+  taskId: z.string().min(1).max(500).optional(),
+  context: z.string().max(10_000).optional(),
+  expiresAt: z.date().optional(),
+});
+
+/** Compares people loosely enough that `Odin` cannot decide what `odin` requested. */
+const samePerson = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The human approval queue and the backend of the approval gate (DESIGN §8). Approvals are
+ * created `pending` only; a decision is one conditional update, so concurrent deciders get
+ * exactly one transition; an approved gated action runs once, after the transition, with
+ * the stored payload whose hash is re-checked.
+ */
+export class ApprovalService {
+  constructor(private readonly deps: ApprovalServiceDeps) {}
+
+  private now(): string {
+    return (this.deps.now?.() ?? new Date()).toISOString();
+  }
+
+  /** `POST /api/approvals`: a plain approval; approving it records the decision and runs nothing. */
+  create(input: NewApproval): ApprovalRecord {
+    if (this.deps.gate.action(input.type)) throw approvalErrors.APPROVAL_TYPE_GATED({ type: input.type });
+    const payload = input.payload === undefined ? null : this.serialise(input.payload);
+    return this.insert({
+      taskId: input.taskId ?? input.title,
+      title: input.title,
+      requestedBy: input.requestedBy,
+      approver: input.approver ?? this.deps.owner,
+      command: input.type,
+      context: input.context,
+      description: null,
+      gated: 0,
+      payload,
+      payloadHash: payload === null ? null : hashPayload(payload),
+      expiresAt: this.futureExpiry(input.expiresAt),
+    });
+  }
+
+  /** The gate backend: a pending approval for a defined action kind, holding the exact payload. */
+  requestGated(kind: string, payload: unknown, options: GateRequestOptions): GateRequestResult {
+    const action = this.deps.gate.action(kind);
+    if (!action) throw new MusterError("GATE_UNKNOWN_KIND", 400, `No gated action of kind "${kind}" is defined`);
+    const parsed = gateOptions.safeParse(options);
+    if (!parsed.success) {
+      throw hostErrors.VALIDATION_FAILED({}, { details: parsed.error.issues.map((i) => ({ path: i.path.join(".") || "options", reason: i.message })) });
+    }
+    const o = parsed.data;
+    const text = this.serialise(payload === undefined ? null : payload);
+    let description: string | null = null;
+    try {
+      // Described from the stored text, so the human reads exactly what the executor will get.
+      description = clip(String(action.describe(JSON.parse(text))), 2000);
+    } catch (error) {
+      this.deps.logger.warn({ kind, err: error }, "gated action describe() failed");
+    }
+    const record = this.insert({
+      taskId: o.taskId ?? o.title,
+      title: o.title,
+      requestedBy: o.requestedBy,
+      approver: this.deps.owner,
+      command: kind,
+      context: o.context ?? null,
+      description,
+      gated: 1,
+      payload: text,
+      payloadHash: hashPayload(text),
+      expiresAt: o.expiresAt ? this.futureExpiry(Number.isNaN(o.expiresAt.getTime()) ? "invalid" : o.expiresAt.toISOString()) : null,
+    });
+    return { approvalId: record.id, status: "pending" };
+  }
+
+  /** `{ pending, history }`, newest first; history limited to `limit`. Expired approvals are moved to history first. */
+  list(limit: number): { pending: ApprovalRecord[]; history: ApprovalRecord[] } {
+    this.sweepExpired();
+    return { pending: this.deps.store.pending().map(toApprovalRecord), history: this.deps.store.history(limit).map(toApprovalRecord) };
+  }
+
+  get(id: string): ApprovalRecord {
+    this.sweepExpired();
+    const row = this.deps.store.get(id);
+    if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
+    return toApprovalRecord(row);
+  }
+
+  /**
+   * Decides a pending approval. Refuses agents (403), the requester (403), unknown ids (404),
+   * decided (409 `APPROVAL_ALREADY_RESOLVED`) and expired (409 `APPROVAL_EXPIRED`) approvals.
+   * Approving a gated action then runs its executor once and records the outcome; the
+   * returned record includes it.
+   */
+  async decide(id: string, decision: Decision): Promise<ApprovalRecord> {
+    if (decision.agentId) throw approvalErrors.APPROVAL_AGENT_FORBIDDEN();
+    const decidedBy = decision.decidedBy ?? this.deps.owner;
+    this.sweepExpired();
+    const now = this.now();
+    const { store } = this.deps;
+    const decide = this.deps.db().sql.transaction((): ApprovalRow => {
+      const row = store.get(id);
+      if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
+      this.assertPending(row);
+      if (samePerson(decidedBy, row.requestedBy)) throw approvalErrors.APPROVAL_SELF_DECISION({ decidedBy });
+      const approving = decision.status === "approved";
+      if (approving && row.gated === 1 && !this.deps.gate.action(row.command ?? "")) {
+        throw approvalErrors.APPROVAL_EXECUTOR_UNAVAILABLE({ kind: row.command });
+      }
+      const won = store.transition(
+        { id, status: decision.status, reason: decision.reason ?? null, decidedBy, resolvedAt: now, startExecution: approving && row.gated === 1 },
+        now,
+      );
+      const after = store.get(id)!;
+      if (!won) this.assertPending(after);
+      return after;
+    });
+    const decided = decide();
+    this.deps.reports.decided(toApprovalRecord(decided));
+    if (decided.status !== "approved" || decided.gated !== 1) return toApprovalRecord(decided);
+    return this.execute(decided, decidedBy);
+  }
+
+  /** Rejects expired pending approvals (never runs anything) and reports each. */
+  sweepExpired(): number {
+    const expired = this.deps.store.expireDue(this.now());
+    for (const row of expired) this.deps.reports.decided(toApprovalRecord(row));
+    return expired.length;
+  }
+
+  /** At start-up: executions a previous process did not finish are marked failed and reported, never re-run. */
+  recoverInterrupted(): number {
+    const rows = this.deps.store.failInterrupted(this.now());
+    for (const row of rows) this.deps.reports.executionFailed(toApprovalRecord(row));
+    return rows.length;
+  }
+
+  private async execute(row: ApprovalRow, decidedBy: string): Promise<ApprovalRecord> {
+    const outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger);
+    this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
+    const record = toApprovalRecord(this.deps.store.get(row.id)!);
+    if (record.executionStatus === "succeeded") this.deps.reports.executed(record);
+    else this.deps.reports.executionFailed(record);
+    return record;
+  }
+
+  private assertPending(row: ApprovalRow): void {
+    if (row.status === "pending") {
+      if (row.expiresAt !== null && row.expiresAt <= this.now()) throw approvalErrors.APPROVAL_EXPIRED({ id: row.id, expiresAt: row.expiresAt });
+      return;
+    }
+    if (isExpired(row)) throw approvalErrors.APPROVAL_EXPIRED({ id: row.id, expiresAt: row.expiresAt });
+    throw approvalErrors.APPROVAL_ALREADY_RESOLVED({ id: row.id, status: row.status });
+  }
+
+  private insert(fields: Omit<NewApprovalRow, "id" | "createdAt">): ApprovalRecord {
+    const row: NewApprovalRow = { id: randomUUID(), createdAt: this.now(), ...fields };
+    this.deps.store.insert(row);
+    const record = toApprovalRecord(this.deps.store.get(row.id)!);
+    this.deps.reports.created(record);
+    return record;
+  }
+
+  private serialise(payload: unknown): string {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(payload);
+    } catch (error) {
+      throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: (error as Error).message });
+    }
+    if (text === undefined) throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: "it has no JSON form" });
+    if (text.length > PAYLOAD_MAX) throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: `it is larger than ${PAYLOAD_MAX} characters` });
+    return text;
+  }
+
+  /** An expiry must lie in the future: an approval that could never be approved is a client mistake. */
+  private futureExpiry(expiresAt: string | undefined): string | null {
+    if (expiresAt === undefined) return null;
+    if (expiresAt === "invalid" || expiresAt <= this.now()) {
+      throw hostErrors.VALIDATION_FAILED({}, { details: [{ path: "expiresAt", reason: "must be a valid instant in the future" }] });
+    }
+    return expiresAt;
+  }
+}

@@ -1,0 +1,35 @@
+import { defineService, hostTokens, type PluginContext } from "../../../core/plugin-api/index.ts";
+import { ACTIVITIES } from "../../activities/tokens.ts";
+import { NOTIFICATIONS } from "../../notifications/tokens.ts";
+import { APPROVALS } from "../tokens.ts";
+import { ApprovalReports } from "./approval-reports.ts";
+import { ApprovalService } from "./approval-service.ts";
+import { ApprovalStore } from "./approval-store.ts";
+
+/** Provides the approval service and, under `hostTokens.gateBackend`, the gate's backend. */
+export function registerApprovalServices(ctx: PluginContext): void {
+  ctx.provide(
+    defineService({
+      token: APPROVALS,
+      deps: { activities: ACTIVITIES, notifications: NOTIFICATIONS },
+      create: ({ activities, notifications }, c) =>
+        new ApprovalService({
+          db: () => c.db,
+          store: new ApprovalStore(() => c.db),
+          reports: new ApprovalReports({ events: c.events, activities, notifications, logger: c.logger }),
+          gate: c.gate,
+          owner: c.host.owner,
+          logger: c.logger,
+        }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: hostTokens.gateBackend,
+      deps: { approvals: APPROVALS },
+      create: ({ approvals }) => ({
+        createGatedApproval: async (kind, payload, options) => approvals.requestGated(kind, payload, options),
+      }),
+    }),
+  );
+}
