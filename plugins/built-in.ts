@@ -6,5 +6,7 @@ import { approvalsPlugin } from "./approvals/index.ts";
 import { notificationsPlugin } from "./notifications/index.ts";
 import { workPlugin } from "./work/index.ts";
 import { memoryPlugin } from "./memory/index.ts";
+import { streamPlugin } from "./stream/index.ts";
+import { vaultPlugin } from "./vault/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin];

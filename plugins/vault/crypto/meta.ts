@@ -1,0 +1,48 @@
+// The vault_meta rows: salt, scrypt parameters, key check value and key id. Shared by
+// the running server and `muster vault rotate`, which opens the database file itself.
+import { randomUUID } from "node:crypto";
+import type { Database } from "../../../core/plugin-api/index.ts";
+import { DEFAULT_KDF, deriveKey, keyCheckValue, newSalt, parseKdfParams, SALT_BYTES, type KdfParams } from "./kdf.ts";
+
+type Sql = Database["sql"];
+
+export interface VaultMeta {
+  salt: Buffer;
+  kdf: KdfParams;
+  keyCheck: string;
+  /** Random id of the current key; a rotation changes it, so a running server notices. */
+  keyId: string;
+}
+
+/** `null` when the vault was never initialised; `"invalid"` when the rows are damaged. */
+export function readMeta(sql: Sql): VaultMeta | null | "invalid" {
+  const rows = sql.prepare("SELECT key, value FROM vault_meta").all() as { key: string; value: string }[];
+  if (rows.length === 0) return null;
+  const m = new Map(rows.map((r) => [r.key, r.value]));
+  const salt = m.get("salt");
+  const kdf = parseKdfParams(m.get("kdf"));
+  const keyCheck = m.get("keyCheck");
+  const keyId = m.get("keyId");
+  if (!salt || !new RegExp(`^[0-9a-f]{${SALT_BYTES * 2}}$`).test(salt) || !kdf || !keyCheck || !keyId) return "invalid";
+  return { salt: Buffer.from(salt, "hex"), kdf, keyCheck, keyId };
+}
+
+/** Replaces the meta rows; call inside the transaction that re-encrypts (if any). */
+export function writeMeta(sql: Sql, meta: VaultMeta): void {
+  const put = sql.prepare("INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  put.run("salt", meta.salt.toString("hex"));
+  put.run("kdf", JSON.stringify(meta.kdf));
+  put.run("keyCheck", meta.keyCheck);
+  put.run("keyId", meta.keyId);
+}
+
+export function currentKeyId(sql: Sql): string | undefined {
+  return (sql.prepare("SELECT value FROM vault_meta WHERE key = 'keyId'").get() as { value: string } | undefined)?.value;
+}
+
+/** A fresh key from a passphrase: new salt, default parameters, its check value and id. */
+export async function freshKey(passphrase: string): Promise<{ key: Buffer; meta: VaultMeta }> {
+  const salt = newSalt();
+  const key = await deriveKey(passphrase, salt, DEFAULT_KDF);
+  return { key, meta: { salt, kdf: DEFAULT_KDF, keyCheck: keyCheckValue(key), keyId: randomUUID() } };
+}

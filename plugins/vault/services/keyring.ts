@@ -1,0 +1,117 @@
+// Holds the vault key: derived once at start-up, checked against the stored key check
+// value, and re-validated against the stored key id on every use.
+import type { Database, HostInfo, Logger, MusterError } from "../../../core/plugin-api/index.ts";
+import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
+import { currentKeyId, freshKey, readMeta, writeMeta } from "../crypto/meta.ts";
+import { vaultErrors } from "../errors.ts";
+
+/** Which configuration variable the passphrase came from (never the passphrase itself). */
+export type PassphraseSource = "VAULT_KEY" | "GATEWAY_TOKEN";
+
+export interface VaultStatus {
+  state: "unlocked" | "locked" | "wrong-key";
+  source: PassphraseSource | null;
+  /** How many times scrypt ran in this process: once per start (a diagnostic). */
+  keyDerivations: number;
+}
+
+/** The passphrase the host is configured with: `VAULT_KEY`, else `GATEWAY_TOKEN`. */
+export function configuredPassphrase(host: HostInfo): { value: string; source: PassphraseSource } | null {
+  const vaultKey = host.credential("vaultKey");
+  if (vaultKey) return { value: vaultKey, source: "VAULT_KEY" };
+  const gatewayToken = host.credential("gatewayToken");
+  if (gatewayToken) return { value: gatewayToken, source: "GATEWAY_TOKEN" };
+  return null;
+}
+
+export class VaultKeyring {
+  private key: Buffer | null = null;
+  private keyId: string | null = null;
+  private lockError: MusterError = vaultErrors.VAULT_LOCKED();
+  private derivations = 0;
+  private source: PassphraseSource | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: () => Database;
+      logger: Logger;
+      passphrase: () => { value: string; source: PassphraseSource } | null;
+    },
+  ) {}
+
+  /**
+   * Derives the key once. A vault never used before gets a random salt and a key check
+   * value; a wrong passphrase leaves the vault locked and every stored row untouched.
+   */
+  async unlock(): Promise<void> {
+    const passphrase = this.deps.passphrase();
+    if (!passphrase) {
+      this.deps.logger.warn({ variable: "VAULT_KEY" }, "vault locked: no passphrase configured (set VAULT_KEY or GATEWAY_TOKEN)");
+      return;
+    }
+    this.source = passphrase.source;
+    const sql = this.deps.db().sql;
+    const meta = readMeta(sql);
+    if (meta === "invalid") {
+      return this.refuse("The vault is locked: its key metadata (table vault_meta) is damaged, so the passphrase cannot be checked. Stored secrets were not touched");
+    }
+    if (meta === null) {
+      const count = (sql.prepare("SELECT COUNT(*) AS n FROM vault_secrets").get() as { n: number }).n;
+      if (count > 0) {
+        return this.refuse("The vault is locked: secrets exist but their key metadata (table vault_meta) is missing. Stored secrets were not touched");
+      }
+      const { key, meta: fresh } = await freshKey(passphrase.value);
+      this.derivations++;
+      sql.transaction(() => writeMeta(sql, fresh))();
+      this.open(key, fresh.keyId);
+      this.deps.logger.info({ source: passphrase.source }, "vault initialised with a new key");
+      return;
+    }
+    const key = await deriveKey(passphrase.value, meta.salt, meta.kdf);
+    this.derivations++;
+    if (!matchesKeyCheck(key, meta.keyCheck)) {
+      return this.refuse(
+        `The vault is locked: the passphrase in ${passphrase.source} is not the one the secrets are stored under (key check failed). Restart with the right passphrase in VAULT_KEY; stored secrets were not touched`,
+      );
+    }
+    this.open(key, meta.keyId);
+    this.deps.logger.info({ source: passphrase.source }, "vault unlocked");
+  }
+
+  /**
+   * The key for one operation, or the lock error (503). The stored key id is compared on
+   * every use: if `muster vault rotate` re-keyed the database under a running server, the
+   * server locks its vault instead of mixing ciphertexts of two keys.
+   */
+  requireKey(): Buffer {
+    if (!this.key) throw this.lockError;
+    if (currentKeyId(this.deps.db().sql) !== this.keyId) {
+      this.refuse("The vault was re-keyed (muster vault rotate) after this server started; restart Muster with VAULT_KEY set to the new passphrase");
+      throw this.lockError;
+    }
+    return this.key;
+  }
+
+  status(): VaultStatus {
+    const state = this.key ? "unlocked" : this.lockError.code === "VAULT_LOCKED" ? "locked" : "wrong-key";
+    return { state, source: this.source, keyDerivations: this.derivations };
+  }
+
+  /** Forgets the key (at shutdown). */
+  close(): void {
+    this.key?.fill(0);
+    this.key = null;
+  }
+
+  private open(key: Buffer, keyId: string) {
+    this.key = key;
+    this.keyId = keyId;
+  }
+
+  private refuse(reason: string) {
+    this.key?.fill(0);
+    this.key = null;
+    this.lockError = vaultErrors.VAULT_WRONG_KEY({ reason });
+    this.deps.logger.error({ code: "VAULT_WRONG_KEY", source: this.source }, reason);
+  }
+}

@@ -1,0 +1,187 @@
+// Secret records: encrypted on write, decrypted on explicit reads only. Every write and
+// every plaintext read is a synchronous SQLite transaction (no await inside), so two
+// requests for the same name cannot interleave on the shared connection.
+import { randomUUID } from "node:crypto";
+import type { Database, EventBus, Logger } from "../../../core/plugin-api/index.ts";
+import type { ActivityService } from "../../activities/services/activity-service.ts";
+import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
+import { vaultErrors } from "../errors.ts";
+import type { ChildEnvironment } from "./child-environment.ts";
+import type { VaultKeyring } from "./keyring.ts";
+import { isProtectedVariable } from "./protected-env.ts";
+
+/** A secret as the API shows it: metadata only, never the value. */
+export interface SecretMetadata {
+  id: string;
+  name: string;
+  description: string | null;
+  category: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  lastAccessedAt: string | null;
+}
+
+type SecretRow = SecretMetadata & Sealed;
+
+export interface SaveSecretInput {
+  name: string;
+  value: string;
+  /** Omitted: unchanged on update, null on create. */
+  description?: string | null;
+  /** Omitted: unchanged on update, `api_key` on create. */
+  category?: string;
+  /** Used on create only; the creator of an existing secret does not change. */
+  createdBy: string;
+}
+
+const METADATA = "id, name, description, category, createdBy, createdAt, updatedAt, lastAccessedAt";
+
+export class SecretStore {
+  /** Decrypted values for redaction, rebuilt lazily after any write. */
+  private plainCache: { name: string; value: string }[] | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: () => Database;
+      keyring: VaultKeyring;
+      environment: ChildEnvironment;
+      activities: ActivityService;
+      events: EventBus;
+      logger: Logger;
+    },
+  ) {}
+
+  private get sql() {
+    return this.deps.db().sql;
+  }
+
+  /** All secrets' metadata, by name. */
+  list(): SecretMetadata[] {
+    this.deps.keyring.requireKey();
+    return this.sql.prepare(`SELECT ${METADATA} FROM vault_secrets ORDER BY name`).all() as SecretMetadata[];
+  }
+
+  /** Creates the secret, or re-encrypts it under a fresh IV when the name exists. */
+  save(input: SaveSecretInput, actor: string): { secret: SecretMetadata; created: boolean } {
+    const key = this.deps.keyring.requireKey();
+    const sql = this.sql;
+    const result = sql.transaction(() => {
+      const now = new Date().toISOString();
+      const existing = sql.prepare("SELECT id FROM vault_secrets WHERE name = ?").get(input.name) as { id: string } | undefined;
+      const id = existing?.id ?? randomUUID();
+      const sealed = seal(key, { id, name: input.name }, input.value);
+      if (existing) {
+        sql
+          .prepare(
+            `UPDATE vault_secrets SET ciphertext = @ciphertext, iv = @iv, tag = @tag, updatedAt = @now,
+               description = CASE WHEN @keepDescription = 1 THEN description ELSE @description END,
+               category = COALESCE(@category, category)
+             WHERE id = @id`,
+          )
+          .run({ ...sealed, id, now, keepDescription: input.description === undefined ? 1 : 0, description: input.description ?? null, category: input.category ?? null });
+      } else {
+        sql
+          .prepare(
+            `INSERT INTO vault_secrets (id, name, description, category, createdBy, ciphertext, iv, tag, createdAt, updatedAt, lastAccessedAt)
+             VALUES (@id, @name, @description, @category, @createdBy, @ciphertext, @iv, @tag, @now, @now, NULL)`,
+          )
+          .run({ ...sealed, id, now, name: input.name, description: input.description ?? null, category: input.category ?? "api_key", createdBy: input.createdBy });
+      }
+      this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
+      return { secret: sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`).get(id) as SecretMetadata, created: !existing };
+    })();
+    this.plainCache = null;
+    this.deps.environment.refresh(input.name, input.value);
+    const { id, name, category, createdBy } = result.secret;
+    this.deps.events.publish(`vault.secret.${result.created ? "created" : "updated"}`, { id, name, category, createdBy }, { public: true });
+    return result;
+  }
+
+  /** Deletes by name (404 when unknown) and drops variables injected from it. */
+  remove(name: string, actor: string): SecretMetadata {
+    this.deps.keyring.requireKey();
+    const sql = this.sql;
+    const removed = sql.transaction(() => {
+      const row = sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`).get(name) as SecretMetadata | undefined;
+      if (!row) return undefined;
+      sql.prepare("DELETE FROM vault_secrets WHERE id = ?").run(row.id);
+      this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
+      return row;
+    })();
+    if (!removed) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
+    this.plainCache = null;
+    this.deps.environment.forget(name);
+    this.deps.events.publish("vault.secret.deleted", { id: removed.id, name }, { public: true });
+    return removed;
+  }
+
+  /**
+   * Decrypts one secret and sets its `lastAccessedAt`; with `audit`, the activity entry is
+   * written in the same transaction, so an access that cannot be audited does not happen.
+   * Returns null for an unknown name. A value that does not authenticate is reported as
+   * corrupted for this secret only.
+   */
+  read(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
+    const key = this.deps.keyring.requireKey();
+    const sql = this.sql;
+    const row = sql.prepare(`SELECT ${METADATA}, ciphertext, iv, tag FROM vault_secrets WHERE name = ?`).get(name) as SecretRow | undefined;
+    if (!row) return null;
+    const value = this.decrypt(key, row);
+    sql.transaction(() => {
+      sql.prepare("UPDATE vault_secrets SET lastAccessedAt = ? WHERE id = ?").run(new Date().toISOString(), row.id);
+      if (audit) this.deps.activities.log({ agentId: audit.actor, action: audit.action, target: name, details: audit.details ?? null });
+    })();
+    return value;
+  }
+
+  /** Reveals a plaintext value to a human (404 when unknown). */
+  reveal(name: string, actor: string): string {
+    const value = this.read(name, { actor, action: "vault_secret_revealed" });
+    if (value === null) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
+    this.deps.events.publish("vault.secret.revealed", { name, by: actor }, { public: false });
+    return value;
+  }
+
+  /** Puts a secret into the child-process environment under `envVar`. */
+  inject(name: string, envVar: string, actor: string): void {
+    if (isProtectedVariable(envVar)) throw vaultErrors.VAULT_ENV_VAR_PROTECTED({ envVar });
+    const value = this.read(name, { actor, action: "vault_secret_injected", details: `envVar=${envVar}` });
+    if (value === null) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
+    this.deps.environment.inject(envVar, name, value);
+    this.deps.events.publish("vault.secret.injected", { name, envVar }, { public: false });
+  }
+
+  /** Every readable secret value, for redaction; empty while the vault is locked. */
+  knownValues(): { name: string; value: string }[] {
+    let key: Buffer;
+    try {
+      key = this.deps.keyring.requireKey();
+    } catch {
+      return [];
+    }
+    if (!this.plainCache) {
+      const rows = this.sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as (Sealed & { id: string; name: string })[];
+      const values: { name: string; value: string }[] = [];
+      for (const row of rows) {
+        try {
+          values.push({ name: row.name, value: open(key, row, row) });
+        } catch {
+          // A corrupted secret cannot leak through redaction either; it is reported when read.
+        }
+      }
+      this.plainCache = values;
+    }
+    return this.plainCache;
+  }
+
+  private decrypt(key: Buffer, row: SecretRow): string {
+    try {
+      return open(key, row, row);
+    } catch (error) {
+      if (!(error instanceof SealBrokenError)) throw error;
+      this.deps.logger.error({ code: "VAULT_SECRET_CORRUPTED", secret: row.name, id: row.id }, "a stored secret failed authentication");
+      throw vaultErrors.VAULT_SECRET_CORRUPTED({ name: row.name });
+    }
+  }
+}

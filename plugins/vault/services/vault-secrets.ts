@@ -1,0 +1,36 @@
+import type { ChildEnvironment } from "./child-environment.ts";
+import type { VaultKeyring, VaultStatus } from "./keyring.ts";
+import { redactValues } from "./redact.ts";
+import type { SecretStore } from "./secret-store.ts";
+
+/**
+ * What other plugins use (token `vault.secrets`): read a secret by name for an
+ * integration, and scrub stored secret values out of outgoing text.
+ */
+export class VaultSecrets {
+  constructor(private readonly deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring }) {}
+
+  /**
+   * The plaintext of a secret, or null when no secret has that name. Sets its
+   * `lastAccessedAt`. Throws `VAULT_LOCKED`/`VAULT_WRONG_KEY` (503) while the vault is
+   * locked and `VAULT_SECRET_CORRUPTED` when the stored value does not authenticate.
+   * Never log or return the value.
+   */
+  get(name: string): string | null {
+    return this.deps.store.read(name);
+  }
+
+  /**
+   * Replaces every stored (and injected) secret value found in `text` with
+   * `[redacted:<NAME>]`. Values shorter than 4 characters are left alone. While the vault
+   * is locked no value is known and the text is returned unchanged.
+   */
+  redact(text: string): string {
+    return redactValues(text, [...this.deps.store.knownValues(), ...this.deps.environment.values()]);
+  }
+
+  /** Locked, wrong key or unlocked, and where the passphrase came from. */
+  status(): VaultStatus {
+    return this.deps.keyring.status();
+  }
+}
