@@ -49,7 +49,7 @@ export async function addPlugin(spec: string): Promise<number> {
   const pkgJson = join(config.home, "package.json");
   if (!existsSync(pkgJson)) writeFileSync(pkgJson, `${JSON.stringify({ name: "muster-home", private: true }, null, 2)}\n`);
   const before = JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> };
-  const npm = spawnSync("npm", ["install", "--prefix", config.home, "--omit=peer", "--no-audit", "--no-fund", spec], { stdio: "inherit" });
+  const npm = spawnSync("npm", ["install", "--prefix", config.home, "--legacy-peer-deps", "--no-audit", "--no-fund", spec], { stdio: "inherit" });
   if (npm.status !== 0) return npm.status ?? 1;
   const after = JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> };
   const added = Object.keys(after.dependencies ?? {}).find((name) => !(name in (before.dependencies ?? {}))) ?? spec;
