@@ -1,0 +1,20 @@
+import { z } from "../../core/plugin-api/index.ts";
+
+/** The `stream` section of `muster.config.json`. */
+export const streamConfigSchema = z.strictObject({
+  /** Keep-alive `ping` frame interval (the spec's 30 s). */
+  pingIntervalMs: z.number().int().min(10).max(3_600_000).default(30_000),
+  /** Concurrent SSE connections; one more is answered 503 `STREAM_TOO_MANY_CLIENTS`. */
+  maxClients: z.number().int().min(1).max(100_000).default(100),
+  /** Frames kept for `Last-Event-ID` replay (the newest ones). */
+  replaySize: z.number().int().min(0).max(100_000).default(1_000),
+  /** Byte budget of the replay ring; the oldest frames go first when it is exceeded. */
+  replayMaxBytes: z.number().int().min(0).max(256 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Bytes a client may have unsent (Node buffer plus socket) before the next frame; a client
+   * this far behind is disconnected so it never holds memory or delays the others.
+   */
+  maxBufferedBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
+});
+
+export type StreamConfig = z.output<typeof streamConfigSchema>;

@@ -1,0 +1,6 @@
+import { defineErrors } from "../../core/plugin-api/index.ts";
+
+/** Errors of the `stream` plugin. */
+export const streamErrors = defineErrors({
+  STREAM_TOO_MANY_CLIENTS: { status: 503, message: (p) => `The live stream already serves ${p.limit} clients; retry later` },
+});

@@ -1,0 +1,153 @@
+import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { WORKSPACE_FILE_CHANGED, type EventBus, type Logger, type WorkspaceFileChange } from "../../../core/plugin-api/index.ts";
+import type { StreamConfig } from "../config.ts";
+import { streamErrors } from "../errors.ts";
+import { encodeFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";
+import { ReplayRing } from "./replay-ring.ts";
+
+const HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+/** What the hub reports about itself. */
+export interface StreamStats {
+  clients: number;
+  /** Sequence number of the newest frame. */
+  lastSeq: number;
+  replayFrames: number;
+  /** Clients disconnected because they fell too far behind. */
+  droppedSlowClients: number;
+}
+
+/**
+ * Fans frames out to every SSE client. Each frame is encoded once and the same buffer is
+ * written to every socket; a client whose unsent bytes exceed `maxBufferedBytes` is
+ * disconnected instead of being waited for, so a slow reader never delays the others.
+ */
+export class SseHub {
+  /** Distinguishes this process's frame ids from a previous one's. */
+  readonly bootId = randomBytes(4).toString("hex");
+  private readonly clients = new Set<ServerResponse>();
+  private readonly ring: ReplayRing;
+  private seq = 0;
+  private dropped = 0;
+  private ping: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: { config: StreamConfig; logger: Logger }) {
+    this.ring = new ReplayRing(deps.config.replaySize, deps.config.replayMaxBytes);
+  }
+
+  /** Subscribes to the bus: public events and workspace file changes. Returns the unsubscribe function. */
+  attach(events: EventBus): () => void {
+    const offAll = events.subscribe("*", (event) => {
+      if (event.public) this.broadcast({ type: "event", name: event.name, payload: event.payload, timestamp: event.timestamp });
+    });
+    const offFiles = events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
+      const change = event.payload as WorkspaceFileChange;
+      this.broadcast({ type: "file_change", event: { type: change.type, path: change.path, timestamp: change.timestamp } });
+    });
+    return () => {
+      offAll();
+      offFiles();
+    };
+  }
+
+  /**
+   * Takes over a response as an SSE stream: headers, the `connected` frame, then the frames
+   * missed since `lastEventId`. Throws 503 `STREAM_TOO_MANY_CLIENTS` at the cap (nothing
+   * written yet, so the error envelope can still be sent).
+   */
+  open(res: ServerResponse, lastEventId: string | undefined): void {
+    if (this.closed || this.clients.size >= this.deps.config.maxClients) {
+      throw streamErrors.STREAM_TOO_MANY_CLIENTS({ limit: this.deps.config.maxClients }, { headers: { "Retry-After": "5" } });
+    }
+    const socket = res.socket;
+    socket?.setTimeout(0);
+    socket?.setNoDelay(true);
+    socket?.setKeepAlive(true, 30_000);
+    res.writeHead(200, HEADERS);
+    this.clients.add(res);
+    res.once("close", () => this.release(res));
+    res.on("error", () => this.release(res));
+
+    res.write(encodeFrame(formatId(this.bootId, this.seq), { type: "connected", timestamp: Date.now() }));
+    for (const frame of this.missed(lastEventId)) res.write(frame.bytes);
+    this.ping ??= setInterval(() => this.sendPing(), this.deps.config.pingIntervalMs).unref();
+  }
+
+  /** Encodes a message once, keeps it for replay and writes it to every client. */
+  broadcast(message: StreamMessage): void {
+    if (this.closed) return;
+    let bytes: Buffer;
+    try {
+      bytes = encodeFrame(formatId(this.bootId, this.seq + 1), message);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, type: message.type, name: message.type === "event" ? message.name : undefined }, "stream message not serialisable; skipped");
+      return;
+    }
+    this.seq++;
+    this.ring.push({ seq: this.seq, bytes });
+    for (const res of this.clients) this.send(res, bytes);
+  }
+
+  stats(): StreamStats {
+    return { clients: this.clients.size, lastSeq: this.seq, replayFrames: this.ring.size, droppedSlowClients: this.dropped };
+  }
+
+  /** Ends every stream (host shutdown) and refuses new ones. */
+  close(): void {
+    this.closed = true;
+    if (this.ping) clearInterval(this.ping);
+    this.ping = undefined;
+    for (const res of [...this.clients]) {
+      this.clients.delete(res);
+      // Ending the response leaves a keep-alive socket behind; ending the socket lets the
+      // server's close() finish at once instead of waiting for its idle timeout.
+      res.end(() => res.socket?.end());
+    }
+  }
+
+  private missed(lastEventId: string | undefined) {
+    const last = parseLastEventId(lastEventId);
+    if (!last) return [];
+    // An id from another process (a restart): everything this process has kept was missed.
+    if (last.bootId !== this.bootId) return this.ring.after(0);
+    return last.seq >= this.seq ? [] : this.ring.after(last.seq);
+  }
+
+  private sendPing(): void {
+    if (this.clients.size === 0) return;
+    const bytes = encodeFrame(formatId(this.bootId, this.seq), { type: "ping", timestamp: Date.now() });
+    for (const res of this.clients) this.send(res, bytes);
+  }
+
+  private send(res: ServerResponse, bytes: Buffer): void {
+    if (res.writableLength > this.deps.config.maxBufferedBytes) {
+      this.drop(res);
+      return;
+    }
+    res.write(bytes);
+  }
+
+  private drop(res: ServerResponse): void {
+    this.dropped++;
+    this.release(res);
+    this.deps.logger.info({ buffered: res.writableLength }, "slow stream client disconnected");
+    // A reset frees the kernel buffers at once; a graceful close would wait for the reader.
+    const socket = res.socket;
+    if (socket && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+    else res.destroy();
+  }
+
+  private release(res: ServerResponse): void {
+    if (!this.clients.delete(res)) return;
+    if (this.clients.size === 0 && this.ping) {
+      clearInterval(this.ping);
+      this.ping = undefined;
+    }
+  }
+}
