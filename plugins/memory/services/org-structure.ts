@@ -56,6 +56,17 @@ export const DEFAULT_ESCALATION: EscalationStep[] = [
 type Json = Record<string, unknown>;
 const isMap = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Whether a value (from YAML aliases) contains itself; such data cannot be serialised. */
+function isCircular(value: unknown, ancestors = new Set<object>()): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (ancestors.has(value)) return true;
+  ancestors.add(value);
+  const children = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : Object.values(value);
+  const found = children.some((child) => isCircular(child, ancestors));
+  ancestors.delete(value);
+  return found;
+}
+
 class Reader {
   readonly warnings: string[] = [];
 
@@ -151,7 +162,7 @@ function readEscalation(r: Reader, value: unknown): EscalationStep[] {
  * and `details.column` when the YAML does not parse.
  */
 export function parseOrgStructure(text: string): { org: OrgStructure; warnings: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const at = error.linePos?.[0];
@@ -167,6 +178,7 @@ export function parseOrgStructure(text: string): { org: OrgStructure; warnings: 
   } catch (cause) {
     throw memoryErrors.ORG_FILE_INVALID({ reason: (cause as Error).message.split("\n")[0] }, { details: { code: "YAML_TO_JS" } });
   }
+  if (isCircular(root)) throw memoryErrors.ORG_FILE_INVALID({ reason: "an alias refers to its own ancestor" }, { details: { code: "CIRCULAR_ALIAS" } });
   if (!isMap(root)) throw memoryErrors.ORG_FILE_INVALID({ reason: "the document must be a mapping with an `org` key" }, { details: { code: "NOT_A_MAPPING" } });
   // The reference writes everything under `org:`; a file without it is read from its root.
   const source = root.org === undefined ? root : root.org;

@@ -78,15 +78,17 @@ export async function readTextFile(workspace: WorkspacePaths, relativePath: stri
     let offset = 0;
     let binary = false;
     const chunk = Buffer.alloc(CHUNK);
-    while (offset < limits.wordCountMaxBytes) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, limits.wordCountMaxBytes - offset), offset);
+    const readUpTo = Math.max(limits.wordCountMaxBytes, keep.length);
+    while (offset < readUpTo) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, readUpTo - offset), offset);
       if (bytesRead === 0) break;
       if (offset < BINARY_SNIFF && chunk.subarray(0, Math.min(bytesRead, BINARY_SNIFF - offset)).includes(0)) {
         binary = true;
         break;
       }
       if (kept < keep.length) kept += chunk.copy(keep, kept, 0, Math.min(bytesRead, keep.length - kept));
-      for (let i = 0; i < bytesRead; i++) {
+      const countable = Math.max(0, Math.min(bytesRead, limits.wordCountMaxBytes - offset));
+      for (let i = 0; i < countable; i++) {
         const space = isSpace(chunk[i]!);
         if (!space && !inWord) words += 1;
         inWord = !space;

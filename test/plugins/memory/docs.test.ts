@@ -1,0 +1,122 @@
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+
+const t = suite<{ h: TestHost; outside: string }>("memory: workspace documents");
+
+const write = (h: TestHost, rel: string, content: string | Uint8Array, minutesAgo: number) => {
+  const abs = join(h.workspace, rel);
+  mkdirSync(join(abs, ".."), { recursive: true });
+  writeFileSync(abs, content);
+  const when = new Date(Date.now() - minutesAgo * 60_000);
+  utimesSync(abs, when, when);
+};
+
+t.before(async (ctx) => {
+  ctx.h = await startTestHost({ config: { scaffoldWorkspace: false, pluginConfig: { memory: { docsContentMaxBytes: 512 } } } });
+  rmSync(ctx.h.workspace, { recursive: true, force: true });
+  mkdirSync(ctx.h.workspace, { recursive: true });
+  ctx.outside = mkdtempSync(join(tmpdir(), "muster-outside-"));
+  writeFileSync(join(ctx.outside, "leak.md"), "TOP SECRET");
+  const h = ctx.h;
+  write(h, "memory/2026-11-21.md", "daily", 1);
+  write(h, "company/knowledge_base/insights/tips.md", "insight", 2);
+  write(h, "meetings/transcript-01.md", "transcript", 3);
+  write(h, "company/knowledge_base/decisions/adr-0001.md", "knowledge first", 4);
+  write(h, "architecture/adr-0002-sqlite.md", "an adr", 5);
+  write(h, "reports/weekly.yaml", "week: 47", 6);
+  write(h, "projects/demo/board/tasks.yml", "- id: T1", 7);
+  write(h, "roadmap.md", "not an ADR", 8);
+  write(h, "notes.txt", "not a document", 0);
+  write(h, "image.png", "binary", 0);
+  write(h, ".git/HEAD.md", "hidden", 0);
+  write(h, "node_modules/pkg/README.md", "vendor", 0);
+  write(h, "blob.md", Buffer.from([0x00, 0x01, 0x02]), 9);
+  write(h, "big.md", "word ".repeat(1000), 10);
+  symlinkSync(join(ctx.outside, "leak.md"), join(h.workspace, "leak.md"));
+  symlinkSync(ctx.outside, join(h.workspace, "linked-dir"));
+});
+t.after(async (ctx) => {
+  await ctx.h.stop();
+  removeHome(ctx.h.home);
+  rmSync(ctx.outside, { recursive: true, force: true });
+});
+
+t("markdown and YAML (.yaml and .yml) only, newest first, categories from the path", async ({ h }) => {
+  const res = await h.json("/api/docs");
+  assert.is(res.status, 200);
+  assert.ok(Array.isArray(res.body));
+  const byPath = Object.fromEntries(res.body.map((d: any) => [d.path, d.category]));
+  assert.equal(res.body.map((d: any) => d.path), [
+    "memory/2026-11-21.md",
+    "company/knowledge_base/insights/tips.md",
+    "meetings/transcript-01.md",
+    "company/knowledge_base/decisions/adr-0001.md",
+    "architecture/adr-0002-sqlite.md",
+    "reports/weekly.yaml",
+    "projects/demo/board/tasks.yml",
+    "roadmap.md",
+    "blob.md",
+    "big.md",
+  ]);
+  assert.equal(byPath, {
+    "memory/2026-11-21.md": "Journal",
+    "company/knowledge_base/insights/tips.md": "Insights",
+    "meetings/transcript-01.md": "Transcription",
+    "company/knowledge_base/decisions/adr-0001.md": "Insights",
+    "architecture/adr-0002-sqlite.md": "ADR",
+    "reports/weekly.yaml": "Report",
+    "projects/demo/board/tasks.yml": "Other",
+    "roadmap.md": "Other",
+    "blob.md": "Other",
+    "big.md": "Other",
+  });
+  const first = res.body[0];
+  assert.equal(Object.keys(first).sort(), ["binary", "category", "content", "modifiedAt", "name", "path", "size", "truncated", "wordCount"]);
+  assert.is(first.name, "2026-11-21.md");
+  assert.is(first.content, "daily");
+  assert.not.ok(JSON.stringify(res.body).includes("TOP SECRET"));
+});
+
+t("content is capped per document and flagged; binary files are flagged with empty content", async ({ h }) => {
+  const res = await h.json("/api/docs");
+  const big = res.body.find((d: any) => d.path === "big.md");
+  assert.is(big.truncated, true);
+  assert.is(big.content.length, 512);
+  assert.is(big.wordCount, 1000);
+  const blob = res.body.find((d: any) => d.path === "blob.md");
+  assert.is(blob.binary, true);
+  assert.is(blob.content, "");
+});
+
+t("limit and category filter; bad values refused", async ({ h }) => {
+  const two = await h.json("/api/docs?limit=2");
+  assert.is(two.body.length, 2);
+  const adr = await h.json("/api/docs?category=ADR");
+  assert.equal(adr.body.map((d: any) => d.path), ["architecture/adr-0002-sqlite.md"]);
+  for (const q of ["limit=0", "limit=201", "category=Secrets", "category=adr", "dir=..%2F..", "limit=-1"]) {
+    const res = await h.json(`/api/docs?${q}`);
+    assert.is(res.status, 400, q);
+    assert.is(res.body.error.code, "VALIDATION_FAILED", q);
+  }
+});
+
+t("an empty workspace lists nothing", async ({ h }) => {
+  const empty = await startTestHost({ config: { scaffoldWorkspace: false } });
+  try {
+    rmSync(empty.workspace, { recursive: true, force: true });
+    mkdirSync(empty.workspace);
+    const res = await empty.json("/api/docs");
+    assert.is(res.status, 200);
+    assert.equal(res.body, []);
+  } finally {
+    await empty.stop();
+    removeHome(empty.home);
+  }
+  assert.ok(h.url);
+});
+
+t.run();
