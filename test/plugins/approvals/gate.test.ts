@@ -1,0 +1,344 @@
+// The approval gate through HTTP, with a test plugin that defines a gated action and counts
+// its executions: nothing runs without an explicit approval, and an approval runs it once.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { definePlugin, z, type MusterEvent, type PluginDefinition } from "../../../core/plugin-api/index.ts";
+import { activitiesPlugin } from "../../../plugins/activities/index.ts";
+import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
+import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
+import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+
+const KIND = "gate-test.send";
+interface Run {
+  payload: any;
+  decision: { approvalId: string; decidedBy: string };
+}
+const runs: Run[] = [];
+const events: MusterEvent[] = [];
+
+/** Defines `gate-test.send`, counts executions, and exposes `POST /api/gate-test` to request it. */
+const gateTestPlugin = definePlugin({
+  id: "gate-test",
+  version: "1.0.0",
+  host: "^1.0.0",
+  dependsOn: ["approvals"],
+  paths: ["/api/gate-test"],
+  register(ctx) {
+    ctx.gate.define<{ text: string; fail?: boolean; delayMs?: number }>(KIND, {
+      describe: (p) => `Send "${p.text}" to the outside world`,
+      async execute(payload, decision) {
+        runs.push({ payload, decision });
+        if (payload.delayMs) await new Promise((r) => setTimeout(r, payload.delayMs));
+        if (payload.fail) throw new Error("upstream refused the message");
+        return { sent: true, echo: payload.text };
+      },
+    });
+  },
+  onStart(ctx) {
+    ctx.events.subscribe("approvals.*", (event) => void events.push(event));
+  },
+  routes(router, ctx) {
+    router.post(
+      "/api/gate-test",
+      {
+        summary: "Request the gated test action",
+        status: 201,
+        body: z.strictObject({ payload: z.json(), requestedBy: z.string(), title: z.string(), expiresAt: z.string().optional() }),
+      },
+      async ({ body }) => ({
+        ok: true,
+        ...(await ctx.gate.request(KIND, body.payload, {
+          requestedBy: body.requestedBy,
+          title: body.title,
+          expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
+        })),
+      }),
+    );
+  },
+});
+
+const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin];
+const t = suite<{ h: TestHost }>("approvals gate");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function request(h: TestHost, payload: unknown, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await h.json("/api/gate-test", { method: "POST", body: { payload, requestedBy: "odin", title: "Post to the network", ...extra } });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.is(res.body.status, "pending");
+  return res.body.approvalId;
+}
+const decide = (h: TestHost, id: string, body: Record<string, unknown>, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
+  h.json(`/api/approvals/${id}`, { method: "PATCH", body, ...init });
+const approval = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
+const runsOf = (id: string) => runs.filter((r) => r.decision.approvalId === id);
+function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
+  const db = new BetterSqlite3(join(h.home, "muster.db"));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+t.before(async (ctx) => {
+  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin] });
+});
+t.after(async (ctx) => {
+  await ctx.h.stop();
+  removeHome(ctx.h.home);
+});
+
+t("a gated request is pending, stores the exact payload and its SHA-256, and runs nothing", async ({ h }) => {
+  const payload = { text: "héllo 🚀", nested: { list: [1, 2.5, null, true] }, __proto__x: "kept" };
+  const id = await request(h, payload);
+  const a = await approval(h, id);
+  assert.is(a.status, "pending");
+  assert.is(a.command, KIND);
+  assert.is(a.gated, true);
+  assert.is(a.taskId, "Post to the network");
+  assert.is(a.approver, "owner");
+  assert.equal(a.payload, payload);
+  const { createHash } = await import("node:crypto");
+  assert.is(a.payloadHash, createHash("sha256").update(JSON.stringify(payload)).digest("hex"));
+  assert.is(a.description, 'Send "héllo 🚀" to the outside world');
+  assert.is(a.executionStatus, "none");
+  await sleep(50);
+  assert.is(runsOf(id).length, 0);
+  const list = await h.json("/api/approvals");
+  assert.ok(list.body.pending.some((p: any) => p.id === id));
+});
+
+t("approving runs the executor once with the exact stored payload and records the result", async ({ h }) => {
+  const payload = { text: "ship it", n: 1 };
+  const id = await request(h, payload);
+  const res = await decide(h, id, { status: "approved", reason: "looks right" });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.ok, true);
+  const a = res.body.approval;
+  assert.is(a.status, "approved");
+  assert.is(a.decidedBy, "owner");
+  assert.is(a.approver, "owner");
+  assert.is(a.reason, "looks right");
+  assert.ok(a.resolvedAt);
+  assert.is(a.executionStatus, "succeeded");
+  assert.equal(a.executionResult, { sent: true, echo: "ship it" });
+  assert.ok(a.executedAt);
+  assert.is(runsOf(id).length, 1);
+  assert.equal(runsOf(id)[0]!.payload, payload);
+  assert.equal(runsOf(id)[0]!.decision, { approvalId: id, decidedBy: "owner" });
+  const list = await h.json("/api/approvals");
+  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
+  assert.is(list.body.history[0].id, id);
+  // Reported: bus events without the payload, an activity and a notification.
+  await sleep(20);
+  const names = events.filter((e) => (e.payload as any).id === id).map((e) => e.name);
+  assert.equal(names, ["approvals.approval.created", "approvals.approval.approved", "approvals.approval.executed"]);
+  for (const e of events) {
+    assert.is(e.public, true);
+    assert.not.ok("payload" in (e.payload as object), "events never carry the payload");
+    assert.not.ok("executionResult" in (e.payload as object));
+  }
+  const activities = (await h.json("/api/activities?limit=1000")).body.filter((x: any) => x.target === id).map((x: any) => x.action);
+  assert.equal(activities.sort(), ["approval_executed", "approval_requested", "approval_resolved"]);
+  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
+  assert.ok(notes.some((n: any) => n.title === "Approval approved: Post to the network" && n.type === "approval"));
+  // Deciding again is a conflict and runs nothing more.
+  const again = await decide(h, id, { status: "rejected" });
+  assert.is(again.status, 409);
+  assert.is(again.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+  const twice = await decide(h, id, { status: "approved" });
+  assert.is(twice.status, 409);
+  assert.is(runsOf(id).length, 1);
+  assert.is((await approval(h, id)).status, "approved");
+});
+
+t("rejecting never runs the executor; approving afterwards is a conflict", async ({ h }) => {
+  const id = await request(h, { text: "nope" });
+  const res = await decide(h, id, { status: "rejected", reason: "not now", decidedBy: "frigg" });
+  assert.is(res.status, 200);
+  assert.is(res.body.approval.status, "rejected");
+  assert.is(res.body.approval.decidedBy, "frigg");
+  assert.is(res.body.approval.approver, "frigg");
+  assert.is(res.body.approval.executionStatus, "none");
+  const after = await decide(h, id, { status: "approved" });
+  assert.is(after.status, 409);
+  assert.is(after.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+  await sleep(50);
+  assert.is(runsOf(id).length, 0);
+});
+
+t("two simultaneous decisions: one 200, one 409, one execution", async ({ h }) => {
+  for (const second of ["approved", "rejected"] as const) {
+    const id = await request(h, { text: "race", delayMs: 100 });
+    const [a, b] = await Promise.all([decide(h, id, { status: "approved" }), decide(h, id, { status: second })]);
+    const statuses = [a.status, b.status].sort();
+    assert.equal(statuses, [200, 409], `${a.status} ${b.status}`);
+    const loser = a.status === 409 ? a : b;
+    assert.is(loser.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+    const winner = a.status === 200 ? a : b;
+    assert.is(runsOf(id).length, winner.body.approval.status === "approved" ? 1 : 0);
+  }
+  // Ten at once.
+  const id = await request(h, { text: "stampede", delayMs: 50 });
+  const all = await Promise.all(Array.from({ length: 10 }, () => decide(h, id, { status: "approved" })));
+  assert.is(all.filter((r) => r.status === 200).length, 1);
+  assert.is(all.filter((r) => r.status === 409).length, 9);
+  assert.is(runsOf(id).length, 1);
+});
+
+t("an agent (X-Agent-Id) cannot decide: 403, nothing changes", async ({ h }) => {
+  const id = await request(h, { text: "agent tries" });
+  const res = await decide(h, id, { status: "approved", decidedBy: "daniel" }, { session: true, headers: { "x-agent-id": "loki" } });
+  assert.is(res.status, 403);
+  assert.is(res.body.error.code, "APPROVAL_AGENT_FORBIDDEN");
+  assert.is((await approval(h, id)).status, "pending");
+  assert.is(runsOf(id).length, 0);
+});
+
+t("the requester cannot decide its own request: 403, nothing changes", async ({ h }) => {
+  const id = await request(h, { text: "self" });
+  for (const decidedBy of ["odin", "Odin", " odin "]) {
+    const res = await decide(h, id, { status: "approved", decidedBy });
+    assert.is(res.status, 403, decidedBy);
+    assert.is(res.body.error.code, "APPROVAL_SELF_DECISION");
+  }
+  // The default decider is the owner: an owner's own request needs another decider.
+  const own = await request(h, { text: "owner asks" }, { requestedBy: "owner" });
+  const res = await decide(h, own, { status: "approved" });
+  assert.is(res.status, 403);
+  assert.is(res.body.error.code, "APPROVAL_SELF_DECISION");
+  assert.is((await approval(h, id)).status, "pending");
+  assert.is((await approval(h, own)).status, "pending");
+  assert.is(runsOf(id).length + runsOf(own).length, 0);
+  const other = await decide(h, own, { status: "approved", decidedBy: "frigg" });
+  assert.is(other.status, 200);
+  assert.is(runsOf(own).length, 1);
+});
+
+t("deciding needs the session token: 401 without or with a wrong one, nothing changes", async ({ h }) => {
+  const id = await request(h, { text: "no token" });
+  const none = await decide(h, id, { status: "approved" }, {});
+  assert.is(none.status, 401);
+  assert.is(none.body.error.code, "SESSION_TOKEN_REQUIRED");
+  for (const token of ["", "x", "0".repeat(64), h.token.slice(0, -1)]) {
+    const wrong = await decide(h, id, { status: "approved" }, { headers: { "x-session-token": token } });
+    assert.is(wrong.status, 401, `token ${token.length}`);
+  }
+  assert.is((await approval(h, id)).status, "pending");
+  assert.is(runsOf(id).length, 0);
+});
+
+t("an expired approval cannot be approved and never runs; it shows as rejected and expired", async ({ h }) => {
+  const id = await request(h, { text: "late" }, { expiresAt: new Date(Date.now() + 300).toISOString() });
+  const before = await approval(h, id);
+  assert.is(before.status, "pending");
+  assert.ok(before.expiresAt);
+  await sleep(450);
+  const res = await decide(h, id, { status: "approved" });
+  assert.is(res.status, 409);
+  assert.is(res.body.error.code, "APPROVAL_EXPIRED");
+  const a = await approval(h, id);
+  assert.is(a.status, "rejected");
+  assert.is(a.expired, true);
+  assert.is(a.decidedBy, null);
+  assert.is(a.resolvedAt, a.expiresAt);
+  assert.is(a.executionStatus, "none");
+  const list = await h.json("/api/approvals");
+  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
+  assert.ok(list.body.history.some((p: any) => p.id === id && p.expired));
+  const reject = await decide(h, id, { status: "rejected" });
+  assert.is(reject.status, 409);
+  assert.is(reject.body.error.code, "APPROVAL_EXPIRED");
+  assert.is(runsOf(id).length, 0);
+  const past = await h.json("/api/gate-test", { method: "POST", body: { payload: { text: "x" }, requestedBy: "odin", title: "t", expiresAt: new Date(Date.now() - 1000).toISOString() } });
+  assert.is(past.status, 400);
+  assert.is(past.body.error.code, "VALIDATION_FAILED");
+});
+
+t("an executor that throws: recorded as failed, urgent notification, execution_failed event", async ({ h }) => {
+  const id = await request(h, { text: "boom", fail: true });
+  const res = await decide(h, id, { status: "approved" });
+  assert.is(res.status, 200);
+  assert.is(res.body.approval.status, "approved");
+  assert.is(res.body.approval.executionStatus, "failed");
+  assert.is(res.body.approval.executionError, "upstream refused the message");
+  assert.is(res.body.approval.executionResult, null);
+  assert.is(runsOf(id).length, 1);
+  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
+  const failure = notes.find((n: any) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
+  assert.ok(failure);
+  assert.is(failure.priority, "urgent");
+  await sleep(20);
+  assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id));
+  const again = await decide(h, id, { status: "approved" });
+  assert.is(again.status, 409);
+  assert.is(runsOf(id).length, 1);
+});
+
+t("a payload changed in the database after the request is refused, never executed", async ({ h }) => {
+  const id = await request(h, { text: "original" });
+  withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payload = ? WHERE id = ?").run(JSON.stringify({ text: "tampered" }), id));
+  const res = await decide(h, id, { status: "approved" });
+  assert.is(res.status, 200);
+  assert.is(res.body.approval.executionStatus, "failed");
+  assert.match(res.body.approval.executionError, /PAYLOAD_INTEGRITY/);
+  assert.is(runsOf(id).length, 0);
+  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
+  assert.ok(notes.some((n: any) => n.priority === "urgent" && /PAYLOAD_INTEGRITY/.test(n.body)));
+  // A tampered hash is refused the same way.
+  const id2 = await request(h, { text: "hash" });
+  withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payloadHash = ? WHERE id = ?").run("0".repeat(64), id2));
+  const res2 = await decide(h, id2, { status: "approved" });
+  assert.is(res2.body.approval.executionStatus, "failed");
+  assert.is(runsOf(id2).length, 0);
+});
+
+t("a database failure during the decision fails closed: 500, nothing runs, still pending", async ({ h }) => {
+  const id = await request(h, { text: "db down" });
+  withDb(h, (db) => db.exec("CREATE TRIGGER fault BEFORE UPDATE ON approvals_approvals BEGIN SELECT RAISE(ABORT, 'injected fault'); END"));
+  try {
+    const res = await decide(h, id, { status: "approved" });
+    assert.is(res.status, 500);
+    assert.is(res.body.error.code, "INTERNAL_ERROR");
+    assert.not.match(JSON.stringify(res.body), /injected|approvals_approvals|SQL/i);
+  } finally {
+    withDb(h, (db) => db.exec("DROP TRIGGER fault"));
+  }
+  assert.is((await approval(h, id)).status, "pending");
+  assert.is(runsOf(id).length, 0);
+});
+
+t("pending approvals survive a restart and nothing runs at start-up; interrupted executions become failed", async (ctx) => {
+  const pendingId = await request(ctx.h, { text: "after restart" });
+  const interruptedId = await request(ctx.h, { text: "interrupted" });
+  // Simulate a crash in the middle of an execution.
+  withDb(ctx.h, (db) =>
+    db.prepare("UPDATE approvals_approvals SET status = 'approved', decidedBy = 'owner', resolvedAt = ?, executionStatus = 'running' WHERE id = ?").run(new Date().toISOString(), interruptedId),
+  );
+  const runsBefore = runs.length;
+  ctx.h = await ctx.h.restart();
+  await sleep(100);
+  assert.is(runs.length, runsBefore, "nothing executed at start-up");
+  assert.is((await approval(ctx.h, pendingId)).status, "pending");
+  const interrupted = await approval(ctx.h, interruptedId);
+  assert.is(interrupted.executionStatus, "failed");
+  assert.match(interrupted.executionError, /not retried/);
+  const res = await decide(ctx.h, pendingId, { status: "approved" });
+  assert.is(res.status, 200);
+  assert.is(res.body.approval.executionStatus, "succeeded");
+  assert.is(runsOf(pendingId).length, 1);
+  assert.is(runsOf(interruptedId).length, 0);
+});
+
+t("a gated kind cannot be requested through POST /api/approvals (it would run nothing)", async ({ h }) => {
+  const before = (await h.json("/api/approvals?limit=500")).body;
+  const res = await h.json("/api/approvals", { method: "POST", body: { title: "t", type: KIND, requestedBy: "odin", context: "c", payload: { text: "x" } } });
+  assert.is(res.status, 400);
+  assert.is(res.body.error.code, "APPROVAL_TYPE_GATED");
+  const after = (await h.json("/api/approvals?limit=500")).body;
+  assert.is(after.pending.length, before.pending.length);
+});
+
+t.run();
