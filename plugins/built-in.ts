@@ -8,5 +8,6 @@ import { workPlugin } from "./work/index.ts";
 import { memoryPlugin } from "./memory/index.ts";
 import { streamPlugin } from "./stream/index.ts";
 import { vaultPlugin } from "./vault/index.ts";
+import { searchPlugin } from "./search/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin];

@@ -1,0 +1,15 @@
+import { z } from "../../core/plugin-api/index.ts";
+
+/** The `search` section of `muster.config.json`. */
+export const searchConfigSchema = z.strictObject({
+  /** Files larger than this are not indexed (bytes). */
+  maxFileBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(1024 * 1024),
+  /** At most this many files are indexed; the walk stops (and says so in the stats) beyond it. */
+  maxFiles: z.number().int().min(1).max(1_000_000).default(100_000),
+  /** Changes made by watcher events are persisted this long after the last one (ms). */
+  saveDelayMs: z.number().int().min(0).max(600_000).default(5_000),
+  /** How long a search waits for the index being loaded at start before answering 503 (ms). */
+  readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
+});
+
+export type SearchConfig = z.output<typeof searchConfigSchema>;

@@ -1,0 +1,32 @@
+/** Which workspace files are searchable, and which directories the walk never enters. */
+
+const SEARCHABLE = /\.(md|ya?ml)$/i;
+
+/** Dependency, build and tool directories: large, generated, never agent knowledge. */
+const SKIPPED_DIRECTORIES = new Set(["node_modules", "bower_components", "jspm_packages", "vendor", "venv", "__pycache__", "site-packages"]);
+
+/** Whether a file name has a searchable extension (`.md`, `.yaml`, `.yml`). */
+export function isSearchableName(name: string): boolean {
+  return SEARCHABLE.test(name);
+}
+
+/** `markdown` or `yaml`, the file index entry's `type`. */
+export function fileTypeOf(name: string): "markdown" | "yaml" {
+  return /\.md$/i.test(name) ? "markdown" : "yaml";
+}
+
+/** Whether the walk skips a directory of this name (hidden ones included). */
+export function isSkippedDirectory(name: string): boolean {
+  return name.startsWith(".") || SKIPPED_DIRECTORIES.has(name);
+}
+
+/**
+ * Whether a workspace-relative path (from a watcher event) may be indexed: searchable
+ * extension, not a hidden file, and no hidden or skipped directory on the way.
+ */
+export function isIndexablePath(path: string): boolean {
+  const segments = path.split("/");
+  const name = segments.pop() ?? "";
+  if (!name || name.startsWith(".") || !isSearchableName(name)) return false;
+  return segments.every((s) => s !== "" && s !== "." && s !== ".." && !isSkippedDirectory(s));
+}

@@ -1,0 +1,40 @@
+import MiniSearch, { type Options, type SearchOptions } from "minisearch";
+import type { SearchDocument } from "./document.ts";
+
+const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
+const WORD_CHAR = /[\p{L}\p{N}]/gu;
+
+/** The words of a query that can match anything (tokens with at least one letter or digit). */
+export function queryTerms(q: string): string[] {
+  return tokenize(q).filter((t) => /[\p{L}\p{N}]/u.test(t));
+}
+
+/** Whether a query has the 2 letters or digits the spec's "at least 2 characters" means. */
+export function isLongEnough(q: string): boolean {
+  return (q.trim().match(WORD_CHAR)?.length ?? 0) >= 2;
+}
+
+/** The minisearch options every index instance (built or loaded) must share. */
+export const INDEX_OPTIONS: Options<SearchDocument> = {
+  idField: "id",
+  fields: ["title", "name", "content"],
+  storeFields: ["title", "category"],
+  // Watcher churn discards documents one by one; vacuum in the background in small batches.
+  autoVacuum: { batchSize: 2_000, batchWait: 5, minDirtCount: 200, minDirtFactor: 0.1 },
+};
+
+/** Bumped whenever INDEX_OPTIONS or the document shape change, so old indexes are rebuilt. */
+export const INDEX_FORMAT = "minisearch-7/1";
+
+/**
+ * Ranking: the title counts 4x and the file name 2x the body; every word of at least 3
+ * letters also matches as a prefix, and words of 4 letters or more tolerate typos
+ * (edit distance 20% of the length, at most 2).
+ */
+export const SEARCH_OPTIONS: SearchOptions = {
+  boost: { title: 4, name: 2 },
+  prefix: (term) => term.length >= 3,
+  fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
+  maxFuzzy: 2,
+  combineWith: "AND",
+};

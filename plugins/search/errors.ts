@@ -1,0 +1,13 @@
+import { defineErrors } from "../../core/plugin-api/index.ts";
+
+/** The search plugin's error catalogue. */
+export const searchErrors = defineErrors({
+  SEARCH_QUERY_TOO_SHORT: {
+    status: 400,
+    message: "q must contain at least 2 letters or digits (punctuation and spaces do not count)",
+  },
+  SEARCH_INDEX_UNAVAILABLE: {
+    status: 503,
+    message: (p) => String(p.reason ?? "The search index is still being built; retry shortly"),
+  },
+});

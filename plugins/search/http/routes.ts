@@ -1,0 +1,30 @@
+import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import { searchErrors } from "../errors.ts";
+import { isLongEnough } from "../domain/query.ts";
+import { SEARCH } from "../tokens.ts";
+import { reindexResponse, searchQuery, searchResponse } from "./schemas.ts";
+
+export function mountSearchRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const index = () => ctx.resolve(SEARCH);
+
+  router.get(
+    "/api/search",
+    {
+      summary: "Full-text search over the workspace's markdown and YAML files (title boosted, prefix and typo tolerant)",
+      query: searchQuery,
+      response: searchResponse,
+    },
+    async ({ query }) => {
+      const q = query.q.trim();
+      if (!isLongEnough(q)) throw searchErrors.SEARCH_QUERY_TOO_SHORT({}, { details: [{ path: "q", reason: "needs at least 2 letters or digits", in: "query" }] });
+      const { total, results } = await index().search(q, { category: query.category, limit: query.limit });
+      return { ok: true, query: q, count: results.length, total, results, stats: index().stats() };
+    },
+  );
+
+  router.post(
+    "/api/search",
+    { summary: "Rebuild the whole search index from the workspace", response: reindexResponse },
+    async () => ({ ok: true, ...(await index().reindex()) }),
+  );
+}

@@ -1,0 +1,51 @@
+import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { CATEGORIES } from "../domain/categories.ts";
+
+export const searchQuery = z.strictObject({
+  q: z.string().max(500).describe("At least 2 letters or digits; words of 3+ letters match as prefixes, 4+ tolerate typos"),
+  category: z.enum(CATEGORIES).optional().describe("Only files of this category (derived from the path)"),
+  limit: schemas.limit(20, 100),
+});
+
+const searchResult = z.object({
+  path: z.string().describe("Workspace-relative path"),
+  score: z.number().describe("Relevance, higher is better"),
+  excerpt: z.string().describe("Up to 240 characters of the file around the first match"),
+  title: z.string(),
+  category: z.enum(CATEGORIES),
+});
+
+const refreshReport = z.object({
+  kind: z.enum(["build", "load", "reindex"]),
+  read: z.number().int(),
+  unchanged: z.number().int(),
+  removed: z.number().int(),
+  truncated: z.boolean(),
+  durationMs: z.number(),
+  finishedAt: z.string(),
+});
+
+export const searchStats = z.object({
+  totalFiles: z.number().int(),
+  indexedAt: z.string().nullable(),
+  state: z.enum(["loading", "ready"]),
+  lastRefresh: refreshReport.nullable(),
+  skipped: z.object({ tooLarge: z.number().int(), binary: z.number().int(), invalidUtf8: z.number().int(), symlinksOutside: z.number().int() }),
+  malformed: z.object({ count: z.number().int(), files: z.array(z.object({ path: z.string(), problem: z.string() })) }),
+  eventsApplied: z.number().int(),
+});
+
+export const searchResponse = z.object({
+  ok: z.literal(true),
+  query: z.string(),
+  count: z.number().int().describe("Number of results returned"),
+  total: z.number().int().describe("Number of matching files before `limit`"),
+  results: z.array(searchResult),
+  stats: searchStats,
+});
+
+export const reindexResponse = z.object({
+  ok: z.literal(true),
+  filesIndexed: z.number().int(),
+  duration: z.number().describe("Milliseconds"),
+});

@@ -1,0 +1,406 @@
+import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import MiniSearch, { type SearchResult } from "minisearch";
+import type { Database, Logger, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { SearchConfig } from "../config.ts";
+import { searchErrors } from "../errors.ts";
+import type { Category } from "../domain/categories.ts";
+import { decodeText, parseFile, type SearchDocument } from "../domain/document.ts";
+import { makeExcerpt } from "../domain/excerpt.ts";
+import { isIndexablePath } from "../domain/path-rules.ts";
+import { INDEX_FORMAT, INDEX_OPTIONS, SEARCH_OPTIONS, queryTerms } from "../domain/query.ts";
+import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
+import { IndexStore, type FileRow } from "./index-store.ts";
+import { readBounded, readBoundedSync } from "./read-file.ts";
+
+export interface SearchHit {
+  path: string;
+  score: number;
+  excerpt: string;
+  title: string;
+  category: Category;
+}
+
+/** What the last full build, start-up load or re-index did. */
+export interface RefreshReport {
+  kind: "build" | "load" | "reindex";
+  /** Files read and (re)indexed. */
+  read: number;
+  /** Files left as they were because size and mtime matched the file index. */
+  unchanged: number;
+  /** Index entries dropped because their file is gone or no longer indexable. */
+  removed: number;
+  /** True when `maxFiles` stopped the walk. */
+  truncated: boolean;
+  durationMs: number;
+  finishedAt: string;
+}
+
+export interface SearchStats {
+  totalFiles: number;
+  indexedAt: string | null;
+  state: "loading" | "ready";
+  lastRefresh: RefreshReport | null;
+  skipped: { tooLarge: number; binary: number; invalidUtf8: number; symlinksOutside: number };
+  /** Files whose YAML or front matter does not parse; their text is indexed anyway. */
+  malformed: { count: number; files: { path: string; problem: string }[] };
+  /** Watcher events applied since start. */
+  eventsApplied: number;
+}
+
+type SkipReason = "tooLarge" | "binary" | "invalidUtf8";
+type Loaded = { kind: "indexed"; document: SearchDocument; row: FileRow; problem?: string } | { kind: "skipped"; reason: SkipReason } | { kind: "missing" };
+
+class Stopped extends Error {}
+
+const BATCH = 64;
+const MAX_REPORTED_PROBLEMS = 20;
+const iso = (ms: number) => new Date(Math.floor(ms)).toISOString();
+
+export interface SearchIndexDeps {
+  db: () => Database;
+  workspace: WorkspacePaths;
+  logger: Logger;
+  config: SearchConfig;
+}
+
+/**
+ * The workspace full-text index (minisearch). All changes run one at a time through a
+ * queue; searches read the current instance and never wait for a rebuild, which builds a
+ * new instance and swaps it in. Changes are persisted with the file index (see
+ * {@link IndexStore}) right after builds and `saveDelayMs` after watcher events.
+ */
+export class SearchIndex {
+  private index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+  private rows = new Map<string, FileRow>();
+  private readonly store: IndexStore;
+  private queue: Promise<unknown> = Promise.resolve();
+  private ready: Promise<void> | undefined;
+  private isReady = false;
+  private running: Promise<{ filesIndexed: number; duration: number }> | undefined;
+  private stopped = false;
+  private dirty = new Set<string>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private indexedAt: string | null = null;
+  private lastRefresh: RefreshReport | null = null;
+  private readonly skipped = new Map<string, SkipReason>();
+  private readonly problems = new Map<string, string>();
+  private symlinksOutside = 0;
+  private eventsApplied = 0;
+
+  constructor(private readonly deps: SearchIndexDeps) {
+    this.store = new IndexStore(deps.db);
+  }
+
+  /** Loads the persisted index and refreshes it in the background (the server is not held up). */
+  start(): void {
+    this.ready ??= this.enqueue(() => this.loadOrBuild()).then(
+      () => void (this.isReady = true),
+      (error) => {
+        this.isReady = true;
+        if (!(error instanceof Stopped)) this.deps.logger.error({ err: error }, "search index could not be loaded; it starts empty (POST /api/search rebuilds it)");
+      },
+    );
+  }
+
+  /** Searches the index; waits (bounded) for the start-up load. */
+  async search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }> {
+    await this.whenReady();
+    const filter = options.category ? (r: SearchResult) => r.category === options.category : undefined;
+    const terms = queryTerms(q);
+    let hits = this.index.search(q, { ...SEARCH_OPTIONS, filter });
+    // Several words that never occur together: rank the files holding any of them.
+    if (hits.length === 0 && terms.length > 1) hits = this.index.search(q, { ...SEARCH_OPTIONS, combineWith: "OR", filter });
+    const results = hits.slice(0, options.limit).map((hit) => ({
+      path: hit.id as string,
+      score: Math.round(hit.score * 1000) / 1000,
+      excerpt: this.excerpt(hit.id as string, hit.terms, terms),
+      title: hit.title as string,
+      category: hit.category as Category,
+    }));
+    return { total: hits.length, results };
+  }
+
+  /** Rebuilds the whole index from the workspace; concurrent calls share one run. */
+  reindex(): Promise<{ filesIndexed: number; duration: number }> {
+    this.running ??= this.enqueue(async () => {
+      const report = await this.build("reindex");
+      return { filesIndexed: this.index.documentCount, duration: report.durationMs };
+    }).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Applies a watcher event (`workspace.file.changed`) for one workspace-relative path. */
+  fileChanged(change: { type: string; path: string }): Promise<void> {
+    if (typeof change?.path !== "string" || !isIndexablePath(change.path)) return Promise.resolve();
+    return this.enqueue(async () => {
+      if (change.type === "deleted") this.drop(change.path);
+      else await this.indexOne(change.path);
+      this.eventsApplied += 1;
+      this.indexedAt = new Date().toISOString();
+      this.scheduleSave();
+    });
+  }
+
+  stats(): SearchStats {
+    const count = (reason: SkipReason) => [...this.skipped.values()].filter((r) => r === reason).length;
+    return {
+      totalFiles: this.index.documentCount,
+      indexedAt: this.indexedAt,
+      state: this.isReady ? "ready" : "loading",
+      lastRefresh: this.lastRefresh,
+      skipped: { tooLarge: count("tooLarge"), binary: count("binary"), invalidUtf8: count("invalidUtf8"), symlinksOutside: this.symlinksOutside },
+      malformed: {
+        count: this.problems.size,
+        files: [...this.problems].slice(0, MAX_REPORTED_PROBLEMS).map(([path, problem]) => ({ path, problem })),
+      },
+      eventsApplied: this.eventsApplied,
+    };
+  }
+
+  /** Stops background work and persists pending changes (the database is still open). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.saveTimer);
+    await this.queue.catch(() => undefined);
+    if (this.dirty.size > 0 && this.isReady) this.persist(false);
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.stopped) throw new Stopped("search index stopped");
+      return task();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async whenReady(): Promise<void> {
+    if (this.isReady) return;
+    if (!this.ready) throw searchErrors.SEARCH_INDEX_UNAVAILABLE();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(searchErrors.SEARCH_INDEX_UNAVAILABLE({}, { headers: { "Retry-After": "2" } })), this.deps.config.readyTimeoutMs);
+    });
+    try {
+      await Promise.race([this.ready, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async loadOrBuild(): Promise<void> {
+    const started = performance.now();
+    const persisted = this.store.loadIndex();
+    const rows = this.store.loadRows();
+    if (persisted?.format === INDEX_FORMAT) {
+      try {
+        const loaded = await MiniSearch.loadJSONAsync<SearchDocument>(persisted.json, INDEX_OPTIONS);
+        if (loaded.documentCount === rows.size && [...rows.keys()].every((path) => loaded.has(path))) {
+          this.index = loaded;
+          this.rows = rows;
+          await this.refresh(started);
+          return;
+        }
+        this.deps.logger.warn({ documents: loaded.documentCount, rows: rows.size }, "persisted search index does not match the file index; rebuilding");
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, "persisted search index is unreadable; rebuilding");
+      }
+    }
+    this.rows = rows; // Keeps createdAt of files indexed before.
+    await this.build("build");
+  }
+
+  /** After a load: re-reads files whose size or mtime changed, drops vanished ones. */
+  private async refresh(started: number): Promise<void> {
+    const walk = await this.walk();
+    const changed: FoundFile[] = [];
+    const seen = new Set<string>();
+    let unchanged = 0;
+    for (const file of walk.files) {
+      seen.add(file.path);
+      const row = this.rows.get(file.path);
+      if (row && row.size === file.size && row.lastModified === iso(file.mtimeMs)) unchanged += 1;
+      else changed.push(file);
+    }
+    let removed = 0;
+    for (const path of [...this.rows.keys()]) {
+      if (!seen.has(path)) removed += this.drop(path) ? 1 : 0;
+    }
+    for (let i = 0; i < changed.length; i += BATCH) {
+      if (this.stopped) throw new Stopped("search index stopped");
+      const batch = changed.slice(i, i + BATCH);
+      const loaded = await Promise.all(batch.map((f) => this.load(f)));
+      loaded.forEach((result, j) => this.apply(batch[j]!.path, result));
+      if (i + BATCH < changed.length) await yieldToEventLoop();
+    }
+    if (changed.length > 0 || removed > 0) this.persist(false);
+    this.indexedAt = new Date().toISOString();
+    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started);
+  }
+
+  /** Reads every searchable file into a new index and swaps it in. */
+  private async build(kind: "build" | "reindex"): Promise<RefreshReport> {
+    const started = performance.now();
+    const walk = await this.walk();
+    const fresh = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+    const rows = new Map<string, FileRow>();
+    this.skipped.clear();
+    this.problems.clear();
+    for (let i = 0; i < walk.files.length; i += BATCH) {
+      if (this.stopped) throw new Stopped("search index stopped");
+      const batch = walk.files.slice(i, i + BATCH);
+      const loaded = await Promise.all(batch.map((f) => this.load(f)));
+      const documents: SearchDocument[] = [];
+      loaded.forEach((result, j) => {
+        const path = batch[j]!.path;
+        if (result.kind === "indexed") {
+          documents.push(result.document);
+          rows.set(path, result.row);
+          this.noteProblem(path, result.problem);
+        } else if (result.kind === "skipped") this.skipped.set(path, result.reason);
+      });
+      fresh.addAll(documents);
+      // Let queries (answered from the previous index) and other requests through.
+      await yieldToEventLoop();
+    }
+    const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
+    this.index = fresh;
+    this.rows = rows;
+    this.indexedAt = new Date().toISOString();
+    this.persist(true);
+    const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started);
+    this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
+    return report;
+  }
+
+  private async walk() {
+    const root = this.deps.workspace.root;
+    const walk = await walkWorkspace({ root, maxFiles: this.deps.config.maxFiles });
+    this.symlinksOutside = walk.symlinksOutside;
+    if (walk.truncated) this.deps.logger.warn({ maxFiles: this.deps.config.maxFiles }, "workspace has more searchable files than search.maxFiles; the rest is not indexed");
+    return walk;
+  }
+
+  /** Re-reads one file (watcher event) and updates or drops its entry. */
+  private async indexOne(path: string): Promise<void> {
+    let absolutePath: string;
+    try {
+      absolutePath = this.deps.workspace.resolve(path);
+    } catch {
+      return; // Outside the workspace (or through a link leaving it): never indexed.
+    }
+    const info = await stat(absolutePath).catch(() => undefined);
+    if (!info?.isFile()) {
+      this.drop(path);
+      return;
+    }
+    this.apply(path, await this.load({ path, absolutePath, size: info.size, mtimeMs: info.mtimeMs }));
+  }
+
+  private apply(path: string, result: Loaded): void {
+    if (result.kind !== "indexed") {
+      this.drop(path);
+      if (result.kind === "skipped") this.skipped.set(path, result.reason);
+      return;
+    }
+    if (this.index.has(path)) this.index.replace(result.document);
+    else this.index.add(result.document);
+    this.rows.set(path, result.row);
+    this.skipped.delete(path);
+    this.noteProblem(path, result.problem);
+    this.dirty.add(path);
+  }
+
+  /** Removes a path from the index; true when it was there. */
+  private drop(path: string): boolean {
+    this.skipped.delete(path);
+    this.problems.delete(path);
+    if (!this.index.has(path)) return false;
+    this.index.discard(path);
+    this.rows.delete(path);
+    this.dirty.add(path);
+    return true;
+  }
+
+  private noteProblem(path: string, problem: string | undefined): void {
+    if (!problem) {
+      this.problems.delete(path);
+      return;
+    }
+    this.problems.set(path, problem);
+    this.deps.logger.warn({ path, problem }, "search: file indexed as plain text");
+  }
+
+  private async load(file: FoundFile): Promise<Loaded> {
+    const max = this.deps.config.maxFileBytes;
+    if (file.size > max) return { kind: "skipped", reason: "tooLarge" };
+    let bytes: Buffer | "too-large";
+    try {
+      bytes = await readBounded(file.absolutePath, max, file.size);
+    } catch {
+      return { kind: "missing" };
+    }
+    if (bytes === "too-large") return { kind: "skipped", reason: "tooLarge" };
+    const text = decodeText(bytes);
+    if (text === "binary") return { kind: "skipped", reason: "binary" };
+    if (text === "invalid-utf8") return { kind: "skipped", reason: "invalidUtf8" };
+    const parsed = parseFile(file.path, text);
+    const now = new Date().toISOString();
+    const previous = this.rows.get(file.path);
+    const row: FileRow = {
+      id: previous?.id ?? randomUUID(),
+      path: file.path,
+      type: parsed.type,
+      size: file.size,
+      lastModified: iso(file.mtimeMs),
+      createdAt: previous?.createdAt ?? now,
+      title: parsed.document.title,
+      category: parsed.document.category,
+      indexedAt: now,
+    };
+    return { kind: "indexed", document: parsed.document, row, problem: parsed.problem };
+  }
+
+  private excerpt(path: string, matched: string[], queryWords: string[]): string {
+    try {
+      // resolve() re-checks the real path, so a link planted after indexing cannot leak
+      // text from outside the workspace.
+      const bytes = readBoundedSync(this.deps.workspace.resolve(path), this.deps.config.maxFileBytes, this.rows.get(path)?.size);
+      const text = bytes === "too-large" ? undefined : decodeText(bytes);
+      return text === undefined || text === "binary" || text === "invalid-utf8" ? "" : makeExcerpt(text, matched, queryWords);
+    } catch {
+      return ""; // Deleted since it was indexed; the next event or re-index drops it.
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.deps.config.saveDelayMs === 0) {
+      this.persist(false);
+      return;
+    }
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.enqueue(async () => this.persist(false)).catch(() => undefined);
+    }, this.deps.config.saveDelayMs);
+    this.saveTimer.unref();
+  }
+
+  private persist(replaceAll: boolean): void {
+    try {
+      this.store.save({ format: INDEX_FORMAT, json: JSON.stringify(this.index), rows: this.rows, changed: this.dirty, replaceAll });
+      this.dirty.clear();
+    } catch (error) {
+      // The in-memory index stays correct; a restart re-reads what was not saved.
+      this.deps.logger.error({ err: error }, "search index could not be saved");
+    }
+  }
+
+  private report(fields: Omit<RefreshReport, "durationMs" | "finishedAt">, started: number): RefreshReport {
+    this.lastRefresh = { ...fields, durationMs: Math.round(performance.now() - started), finishedAt: new Date().toISOString() };
+    return this.lastRefresh;
+  }
+}
+
