@@ -25,7 +25,7 @@ export interface RouteSpec<
   params?: P;
   /** Response body schema, for the OpenAPI document. */
   response?: z.ZodType;
-  /** Success status, 200 unless given (201 for creations). */
+  /** Success status, 200 unless given (201 for creations). A handler that sets `koa.status` itself overrides it. */
   status?: number;
   auth?: RouteAuth;
   /** OpenAPI tags; the plugin id is always added. */

@@ -70,6 +70,7 @@ export class RouteTable {
       ctx.res.once("close", () => {
         if (!ctx.res.writableFinished) aborted.abort(new Error("client disconnected"));
       });
+      const statusBefore = ctx.status;
       const result = await handler({
         body,
         query,
@@ -80,7 +81,9 @@ export class RouteTable {
         koa: ctx,
       });
       if (spec.raw) return;
-      ctx.status = spec.status ?? 200;
+      // A handler may pick another success status itself (create-or-update answering 200
+      // for an update, health answering 503): an explicit `koa.status` wins over the spec.
+      ctx.status = ctx.status !== statusBefore ? ctx.status : spec.status ?? 200;
       ctx.body = result === undefined ? { ok: true } : result;
     };
   }
