@@ -35,9 +35,12 @@ export async function deployMusterMarketplace(
   const deploymentId = options.deploymentId ?? `chain-${chainId}`;
   if (options.freshJournal) rmSync(join(IGNITION_DIR, "deployments", deploymentId), { recursive: true, force: true });
 
-  const { registry, licenseToken, marketplace } = await connection.ignition.deploy(MusterMarketplace, {
-    deploymentId,
-  });
+  // Ignition types the result from generated artifact types, which tsc does not see here.
+  const deployed = (await connection.ignition.deploy(MusterMarketplace, { deploymentId })) as unknown as Record<
+    "registry" | "licenseToken" | "marketplace",
+    { address: `0x${string}` }
+  >;
+  const { registry, licenseToken, marketplace } = deployed;
   const record: DeploymentRecord = {
     chainId,
     templateRegistry: registry.address,

@@ -19,6 +19,7 @@ const publicClient = await viem.getPublicClient();
 const [owner, creator, buyer, buyer2, recipient] = await viem.getWalletClients();
 if (!owner || !creator || !buyer || !buyer2 || !recipient) throw new Error("need five accounts");
 
+type Wallet = Awaited<ReturnType<typeof viem.getWalletClients>>[number];
 const rows: { operation: string; gas: bigint; target?: bigint; note: string }[] = [];
 async function gasOf(hash: Hash): Promise<bigint> {
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
@@ -31,7 +32,7 @@ async function deploy(name: string, args: unknown[]): Promise<Address> {
   return contract.address;
 }
 async function call(
-  wallet: typeof owner,
+  wallet: Wallet,
   address: Address,
   abi: Abi,
   functionName: string,
@@ -56,7 +57,7 @@ rows.push({ operation: "registerTemplate (steady state, 80-char URI)", gas: seco
 for (let i = 0; i < 6; i++) await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, price, 500]);
 await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, 0n, 0]); // id 9: free
 
-const buy = (wallet: typeof owner, id: bigint, value: bigint) => call(wallet, market, marketplaceAbi, "purchase", [id], value);
+const buy = (wallet: Wallet, id: bigint, value: bigint) => call(wallet, market, marketplaceAbi, "purchase", [id], value);
 rows.push({ operation: "purchase, paid (very first: fresh fee slot, fresh buyer)", gas: await buy(buyer, 1n, price), note: "" });
 rows.push({ operation: "purchase, paid (buyer's 2nd license)", gas: await buy(buyer, 2n, price), note: "" });
 await buy(buyer, 3n, price);
