@@ -9,5 +9,6 @@ import { memoryPlugin } from "./memory/index.ts";
 import { streamPlugin } from "./stream/index.ts";
 import { vaultPlugin } from "./vault/index.ts";
 import { searchPlugin } from "./search/index.ts";
+import { feedbackPlugin } from "./feedback/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin];

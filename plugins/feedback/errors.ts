@@ -1,0 +1,6 @@
+import { defineErrors } from "../../core/plugin-api/index.ts";
+
+/** Error catalogue of the feedback plugin. */
+export const feedbackErrors = defineErrors({
+  FEEDBACK_FILE_UNWRITABLE: { status: 409, message: (p) => `The learnings file ${p.path} is not a regular file that can be appended to` },
+});

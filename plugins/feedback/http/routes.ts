@@ -1,0 +1,28 @@
+import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { FEEDBACK } from "../tokens.ts";
+import { createFeedbackBody, feedbackEntrySchema, listFeedbackQuery } from "./schemas.ts";
+
+export function mountFeedbackRoutes(router: PluginRouter, ctx: PluginContext): void {
+  const feedback = () => ctx.resolve(FEEDBACK);
+
+  router.get(
+    "/api/feedback",
+    {
+      summary: "Feedback entries, newest first (agent and type filters; limit default 50, max 500)",
+      query: listFeedbackQuery,
+      response: z.object({ ok: z.literal(true), entries: z.array(feedbackEntrySchema) }),
+    },
+    ({ query }) => ({ ok: true, entries: feedback().list(query) }),
+  );
+
+  router.post(
+    "/api/feedback",
+    {
+      summary: "Give an agent feedback; it is stored and appended to the agent's learnings file",
+      body: createFeedbackBody,
+      status: 201,
+      response: z.object({ ok: z.literal(true), entry: feedbackEntrySchema }),
+    },
+    ({ body }) => ({ ok: true, entry: feedback().create(body) }),
+  );
+}

@@ -1,0 +1,5 @@
+import { token } from "../../core/plugin-api/index.ts";
+import type { FeedbackService } from "./services/feedback-service.ts";
+
+/** Feedback entries. Depend on the `feedback` plugin to use it. */
+export const FEEDBACK = token<FeedbackService>("feedback.service");
