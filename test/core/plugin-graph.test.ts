@@ -58,8 +58,8 @@ t("plugins start in dependency order, stable otherwise; optional deps order when
     ran.filter((r) => r.endsWith(".start")),
     ["beta.start", "alpha.start", "zeta.start"],
   );
-  const listed = await (await fetch(`${host.url}/api/plugins`)).json();
-  assert.equal(listed.plugins.map((p: { id: string }) => p.id), ["beta", "alpha", "zeta"]);
+  const listed = (await (await fetch(`${host.url}/api/plugins`)).json()) as { plugins: { id: string; state: string }[] };
+  assert.equal(listed.plugins.map((p) => p.id), ["beta", "alpha", "zeta"]);
   assert.is(listed.plugins[0].state, "started");
   await host.stop();
 });
