@@ -11,10 +11,14 @@ export const streamConfigSchema = z.strictObject({
   /** Byte budget of the replay ring; the oldest frames go first when it is exceeded. */
   replayMaxBytes: z.number().int().min(0).max(256 * 1024 * 1024).default(1024 * 1024),
   /**
-   * Bytes a client may have unsent (Node buffer plus socket) before the next frame; a client
-   * this far behind is disconnected so it never holds memory or delays the others.
+   * Unsent bytes (Node buffer plus socket) above which a client counts as behind. A client
+   * that stays behind for `maxLagMs` is disconnected, so it never holds memory or delays others.
    */
   maxBufferedBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
+  /** How long a client may stay behind before it is disconnected (a burst alone does not count). */
+  maxLagMs: z.number().int().min(10).max(600_000).default(10_000),
+  /** Unsent bytes that disconnect a client at once, whatever its lag (the per-client memory bound). */
+  maxBufferedBytesHard: z.number().int().min(1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
 });
 
 export type StreamConfig = z.output<typeof streamConfigSchema>;

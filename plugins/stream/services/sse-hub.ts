@@ -22,15 +22,22 @@ export interface StreamStats {
   droppedSlowClients: number;
 }
 
+/** Per-client state: since when its unsent bytes have stayed above `maxBufferedBytes`. */
+interface ClientState {
+  behindSince: number | null;
+}
+
 /**
  * Fans frames out to every SSE client. Each frame is encoded once and the same buffer is
- * written to every socket; a client whose unsent bytes exceed `maxBufferedBytes` is
- * disconnected instead of being waited for, so a slow reader never delays the others.
+ * written to every socket without waiting for any of them. A client whose unsent bytes stay
+ * above `maxBufferedBytes` for `maxLagMs` (or exceed `maxBufferedBytesHard` at once) is
+ * disconnected, so a slow reader never delays the others nor holds memory; a fast reader
+ * that merely received a large burst in one tick drains and is kept.
  */
 export class SseHub {
   /** Distinguishes this process's frame ids from a previous one's. */
   readonly bootId = randomBytes(4).toString("hex");
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Map<ServerResponse, ClientState>();
   private readonly ring: ReplayRing;
   private seq = 0;
   private dropped = 0;
@@ -70,9 +77,11 @@ export class SseHub {
     socket?.setNoDelay(true);
     socket?.setKeepAlive(true, 30_000);
     res.writeHead(200, HEADERS);
-    this.clients.add(res);
+    const state: ClientState = { behindSince: null };
+    this.clients.set(res, state);
     res.once("close", () => this.release(res));
     res.on("error", () => this.release(res));
+    res.on("drain", () => (state.behindSince = null));
 
     res.write(encodeFrame(formatId(this.bootId, this.seq), { type: "connected", timestamp: Date.now() }));
     for (const frame of this.missed(lastEventId)) res.write(frame.bytes);
@@ -91,7 +100,8 @@ export class SseHub {
     }
     this.seq++;
     this.ring.push({ seq: this.seq, bytes });
-    for (const res of this.clients) this.send(res, bytes);
+    const now = Date.now();
+    for (const [res, state] of this.clients) this.send(res, state, bytes, now);
   }
 
   stats(): StreamStats {
@@ -103,7 +113,7 @@ export class SseHub {
     this.closed = true;
     if (this.ping) clearInterval(this.ping);
     this.ping = undefined;
-    for (const res of [...this.clients]) {
+    for (const res of [...this.clients.keys()]) {
       this.clients.delete(res);
       // Ending the response leaves a keep-alive socket behind; ending the socket lets the
       // server's close() finish at once instead of waiting for its idle timeout.
@@ -122,13 +132,21 @@ export class SseHub {
   private sendPing(): void {
     if (this.clients.size === 0) return;
     const bytes = encodeFrame(formatId(this.bootId, this.seq), { type: "ping", timestamp: Date.now() });
-    for (const res of this.clients) this.send(res, bytes);
+    const now = Date.now();
+    for (const [res, state] of this.clients) this.send(res, state, bytes, now);
   }
 
-  private send(res: ServerResponse, bytes: Buffer): void {
-    if (res.writableLength > this.deps.config.maxBufferedBytes) {
-      this.drop(res);
-      return;
+  private send(res: ServerResponse, state: ClientState, bytes: Buffer, now: number): void {
+    const { maxBufferedBytes, maxBufferedBytesHard, maxLagMs } = this.deps.config;
+    const buffered = res.writableLength;
+    if (buffered > maxBufferedBytes) {
+      state.behindSince ??= now;
+      if (buffered > maxBufferedBytesHard || now - state.behindSince >= maxLagMs) {
+        this.drop(res);
+        return;
+      }
+    } else {
+      state.behindSince = null;
     }
     res.write(bytes);
   }

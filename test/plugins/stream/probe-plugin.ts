@@ -1,0 +1,35 @@
+// A test-only plugin: publishes bus events on request and reports the stream hub's stats,
+// so the SSE tests drive everything through HTTP.
+import { definePlugin, z } from "../../../core/plugin-api/index.ts";
+import { STREAM } from "../../../plugins/stream/tokens.ts";
+
+export const probePlugin = definePlugin({
+  id: "stream-probe",
+  version: "1.0.0",
+  host: "^1.0.0",
+  dependsOn: ["stream"],
+  paths: ["/api/stream-probe"],
+  routes(router, ctx) {
+    router.post(
+      "/api/stream-probe/publish",
+      {
+        summary: "publish test events",
+        body: z.strictObject({
+          name: z.string().default("probe.thing.happened"),
+          payload: z.unknown().optional(),
+          public: z.boolean().default(true),
+          count: z.number().int().min(1).max(1000).default(1),
+          padBytes: z.number().int().min(0).max(4 * 1024 * 1024).default(0),
+        }),
+      },
+      ({ body }) => {
+        const pad = body.padBytes ? "x".repeat(body.padBytes) : undefined;
+        for (let i = 0; i < body.count; i++) {
+          ctx.events.publish(body.name, { n: i, ...(pad ? { pad } : {}), ...(body.payload !== undefined ? { value: body.payload } : {}) }, { public: body.public });
+        }
+        return { ok: true, at: Date.now() };
+      },
+    );
+    router.get("/api/stream-probe/stats", { summary: "stream stats" }, () => ({ ok: true, ...ctx.resolve(STREAM).stats() }));
+  },
+});
