@@ -60,7 +60,7 @@ t("plugins start in dependency order, stable otherwise; optional deps order when
   );
   const listed = (await (await fetch(`${host.url}/api/plugins`)).json()) as { plugins: { id: string; state: string }[] };
   assert.equal(listed.plugins.map((p) => p.id), ["beta", "alpha", "zeta"]);
-  assert.is(listed.plugins[0].state, "started");
+  assert.is(listed.plugins[0]?.state, "started");
   await host.stop();
 });
 
