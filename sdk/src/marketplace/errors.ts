@@ -1,4 +1,5 @@
-import { BaseError, ContractFunctionRevertedError, type ContractErrorName } from "viem";
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type ContractErrorName, type Hex } from "viem";
+import { marketplaceSystemAbi } from "./abi.ts";
 import type { licenseTokenAbi } from "../abi/license-token.ts";
 import type { marketplaceAbi } from "../abi/marketplace.ts";
 import type { templateRegistryAbi } from "../abi/template-registry.ts";
@@ -98,18 +99,43 @@ export function toMarketplaceError(error: unknown): MarketplaceError {
   if (error instanceof MarketplaceError) return error;
   if (error instanceof BaseError) {
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError) {
-      if (reverted.data) {
-        return new MarketplaceContractError(
-          reverted.data.errorName as MarketplaceContractErrorName,
-          reverted.data.args ?? [],
-          { cause: error },
-        );
+    if (reverted instanceof ContractFunctionRevertedError && reverted.data) {
+      return new MarketplaceContractError(reverted.data.errorName as MarketplaceContractErrorName, reverted.data.args ?? [], { cause: error });
+    }
+    // Not decoded by the call's ABI (an error of another contract, or a node that only reports raw data):
+    // find the revert data and decode it against all three contracts.
+    const raw = revertDataOf(error);
+    if (raw) {
+      try {
+        const decoded = decodeErrorResult({ abi: marketplaceSystemAbi, data: raw });
+        return new MarketplaceContractError(decoded.errorName as MarketplaceContractErrorName, (decoded.args ?? []) as readonly unknown[], { cause: error });
+      } catch {
+        return new MarketplaceContractError("Unknown", [raw], { cause: error });
       }
-      if (reverted.reason !== undefined) return new MarketplaceContractError("Error", [reverted.reason], { cause: error });
-      return new MarketplaceContractError("Unknown", [reverted.signature ?? reverted.raw ?? "0x"], { cause: error });
+    }
+    if (reverted instanceof ContractFunctionRevertedError && reverted.reason !== undefined) {
+      return new MarketplaceContractError("Error", [reverted.reason], { cause: error });
     }
     return new MarketplaceTransactionError(error.shortMessage, { cause: error });
   }
   return new MarketplaceTransactionError(error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/** The revert data carried somewhere in a viem error chain, if any. */
+export function revertDataOf(error: BaseError): Hex | undefined {
+  const isData = (v: unknown): v is Hex => typeof v === "string" && /^0x[0-9a-fA-F]{8,}$/.test(v);
+  let found: Hex | undefined;
+  error.walk((e) => {
+    const candidate = e as { raw?: unknown; data?: unknown };
+    if (isData(candidate.raw)) found = candidate.raw;
+    else if (isData(candidate.data)) found = candidate.data;
+    else if (typeof candidate.data === "object" && candidate.data !== null && isData((candidate.data as { data?: unknown }).data)) {
+      found = (candidate.data as { data: Hex }).data;
+    }
+    return found !== undefined;
+  });
+  if (found) return found;
+  // Some nodes (Hardhat's EDR among them) put it only in the message of a failed eth_sendTransaction.
+  const match = /return data: (0x[0-9a-fA-F]{8,})/.exec(`${error.details ?? ""} ${error.message}`);
+  return match ? (match[1] as Hex) : undefined;
 }
