@@ -8,6 +8,8 @@ import { definePlugin, z, type MusterEvent, type PluginDefinition } from "../../
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
+import { streamPlugin } from "../../../plugins/stream/index.ts";
+import { openSse } from "../../helpers/sse-client.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 
 const KIND = "gate-test.send";
@@ -59,7 +61,7 @@ const gateTestPlugin = definePlugin({
   },
 });
 
-const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin];
+const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, streamPlugin];
 const t = suite<{ h: TestHost }>("approvals gate");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -330,6 +332,26 @@ t("pending approvals survive a restart and nothing runs at start-up; interrupted
   assert.is(res.body.approval.executionStatus, "succeeded");
   assert.is(runsOf(pendingId).length, 1);
   assert.is(runsOf(interruptedId).length, 0);
+});
+
+t("SSE clients see created/approved/executed events and never the payload", async ({ h }) => {
+  const sse = await openSse(h.url);
+  try {
+    await sse.next((f) => f.data?.type === "connected", 2_000, "connected");
+    const marker = "payload-marker-7f3a";
+    // describe() only mentions `text`; the rest of the payload stays out of events and notifications.
+    const id = await request(h, { text: "public summary", apiKey: marker });
+    await decide(h, id, { status: "approved" });
+    const named = (name: string) => sse.next((f) => f.data?.type === "event" && f.data.name === name && f.data.payload.id === id, 2_000, name);
+    const created = await named("approvals.approval.created");
+    assert.is(created.data.payload.status, "pending");
+    assert.is((await named("approvals.approval.approved")).data.payload.decidedBy, "owner");
+    assert.is((await named("approvals.approval.executed")).data.payload.executionStatus, "succeeded");
+    await sse.next((f) => f.data?.name === "notifications.notification.created", 2_000, "notification event");
+    assert.not.ok(sse.frames.some((f) => f.raw.includes(marker)), "the payload never reaches SSE");
+  } finally {
+    sse.close();
+  }
 });
 
 t("a gated kind cannot be requested through POST /api/approvals (it would run nothing)", async ({ h }) => {
