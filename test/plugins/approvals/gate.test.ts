@@ -354,6 +354,27 @@ t("SSE clients see created/approved/executed events and never the payload", asyn
   }
 });
 
+t("approving an action whose plugin is gone is refused (409), rejecting still works", async (ctx) => {
+  const id = await request(ctx.h, { text: "orphan" });
+  const keep = await request(ctx.h, { text: "kept for later" });
+  await ctx.h.stop();
+  const without = await startTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace });
+  try {
+    const res = await decide(without, id, { status: "approved" });
+    assert.is(res.status, 409);
+    assert.is(res.body.error.code, "APPROVAL_EXECUTOR_UNAVAILABLE");
+    assert.is((await approval(without, id)).status, "pending");
+    const rejected = await decide(without, id, { status: "rejected", reason: "plugin removed" });
+    assert.is(rejected.status, 200);
+    assert.is(rejected.body.approval.status, "rejected");
+  } finally {
+    await without.stop();
+  }
+  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], home: ctx.h.home, workspace: ctx.h.workspace });
+  assert.is((await approval(ctx.h, keep)).status, "pending");
+  assert.is(runsOf(id).length + runsOf(keep).length, 0);
+});
+
 t("a gated kind cannot be requested through POST /api/approvals (it would run nothing)", async ({ h }) => {
   const before = (await h.json("/api/approvals?limit=500")).body;
   const res = await h.json("/api/approvals", { method: "POST", body: { title: "t", type: KIND, requestedBy: "odin", context: "c", payload: { text: "x" } } });
