@@ -198,9 +198,12 @@ export function createHost(options: HostOptions = {}): Host {
           port: () => port,
         },
       });
-      server = createServer(app.callback());
-      server.headersTimeout = 10_000;
-      server.requestTimeout = 60_000;
+      server = createServer(
+        // Node checks these timeouts on an interval; a short one makes a dribbling client
+        // (slowloris) lose its connection soon after headersTimeout instead of up to 30 s later.
+        { headersTimeout: config.headersTimeoutMs, requestTimeout: 60_000, connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs) },
+        app.callback(),
+      );
       server.keepAliveTimeout = 5_000;
       await new Promise<void>((resolveListen, rejectListen) => {
         server!.once("error", rejectListen);

@@ -39,6 +39,8 @@ export interface MusterConfig {
   pluginConfig: Record<string, unknown>;
   /** Largest accepted JSON request body, in bytes. */
   bodyLimitBytes: number;
+  /** Time a client has to send its request headers (slowloris defence). */
+  headersTimeoutMs: number;
   /** Whether a new (missing or empty) workspace directory is filled from the workspace template. */
   scaffoldWorkspace: boolean;
   /** Workspace watcher: quiet time that coalesces a burst of writes to one file into one change. */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     disabledPlugins: overrides.disabledPlugins ?? file.disabledPlugins,
     pluginConfig: { ...file.config, ...(overrides.pluginConfig ?? {}) },
     bodyLimitBytes: overrides.bodyLimitBytes ?? 1024 * 1024,
+    headersTimeoutMs: overrides.headersTimeoutMs ?? 10_000,
     scaffoldWorkspace: overrides.scaffoldWorkspace ?? file.scaffoldWorkspace ?? true,
     watchDebounceMs: overrides.watchDebounceMs ?? file.watchDebounceMs ?? 50,
     watchMaxWaitMs: overrides.watchMaxWaitMs ?? file.watchMaxWaitMs ?? 500,
