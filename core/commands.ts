@@ -1,5 +1,7 @@
 // Extra `muster` sub-commands contributed by features (for example `muster vault rotate`).
 // Each entry is small: parse arguments, call the feature's own module, return an exit code.
+import { loadConfig } from "./internal/config.ts";
+import { runVaultCommand } from "../plugins/vault/cli/vault-command.ts";
 
 export interface CliCommand {
   name: string;
@@ -8,4 +10,14 @@ export interface CliCommand {
   run(args: string[]): Promise<number>;
 }
 
-export const extraCommands: CliCommand[] = [];
+export const extraCommands: CliCommand[] = [
+  {
+    name: "vault",
+    usage: "vault rotate",
+    summary: "re-encrypt every vault secret under NEW_VAULT_KEY (server stopped)",
+    run: (args) => {
+      const config = loadConfig();
+      return runVaultCommand(args, { home: config.home, vaultKey: config.vaultKey, gatewayToken: config.gatewayToken, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    },
+  },
+];

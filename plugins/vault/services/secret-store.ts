@@ -64,9 +64,11 @@ export class SecretStore {
 
   /** Creates the secret, or re-encrypts it under a fresh IV when the name exists. */
   save(input: SaveSecretInput, actor: string): { secret: SecretMetadata; created: boolean } {
-    const key = this.deps.keyring.requireKey();
     const sql = this.sql;
+    // IMMEDIATE, with the key check inside: a rotation by the CLI cannot commit between
+    // checking the key id and writing with this key.
     const result = sql.transaction(() => {
+      const key = this.deps.keyring.requireKey();
       const now = new Date().toISOString();
       const existing = sql.prepare("SELECT id FROM vault_secrets WHERE name = ?").get(input.name) as { id: string } | undefined;
       const id = existing?.id ?? randomUUID();
@@ -90,7 +92,7 @@ export class SecretStore {
       }
       this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
       return { secret: sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`).get(id) as SecretMetadata, created: !existing };
-    })();
+    }).immediate();
     this.plainCache = null;
     this.deps.environment.refresh(input.name, input.value);
     const { id, name, category, createdBy } = result.secret;
@@ -100,15 +102,15 @@ export class SecretStore {
 
   /** Deletes by name (404 when unknown) and drops variables injected from it. */
   remove(name: string, actor: string): SecretMetadata {
-    this.deps.keyring.requireKey();
     const sql = this.sql;
     const removed = sql.transaction(() => {
+      this.deps.keyring.requireKey();
       const row = sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`).get(name) as SecretMetadata | undefined;
       if (!row) return undefined;
       sql.prepare("DELETE FROM vault_secrets WHERE id = ?").run(row.id);
       this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
       return row;
-    })();
+    }).immediate();
     if (!removed) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
     this.plainCache = null;
     this.deps.environment.forget(name);

@@ -84,7 +84,7 @@ export function rawRows(home: string): RawSecret[] {
 /** Flips one bit of a hex string at the given byte. */
 export function flipHex(hex: string, byte = 0): string {
   const buf = Buffer.from(hex, "hex");
-  buf[byte] ^= 0x01;
+  buf[byte] = buf[byte]! ^ 0x01;
   return buf.toString("hex");
 }
 
