@@ -10,5 +10,6 @@ import { streamPlugin } from "./stream/index.ts";
 import { vaultPlugin } from "./vault/index.ts";
 import { searchPlugin } from "./search/index.ts";
 import { feedbackPlugin } from "./feedback/index.ts";
+import { skillsPlugin } from "./skills/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin];

@@ -1,0 +1,28 @@
+import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { SKILL_IMPORTER, SKILL_STORE } from "../tokens.ts";
+import { importSkillBody, listSkillsResponse, skillSchema } from "./schemas.ts";
+
+export function mountSkillRoutes(router: PluginRouter, ctx: PluginContext): void {
+  router.get(
+    "/api/skills/import",
+    { summary: "Skill categories of the workspace (skills/<category>/<name>.md) and their skill names", response: listSkillsResponse },
+    async () => ({ ok: true, categories: await ctx.resolve(SKILL_STORE).list() }),
+  );
+
+  router.post(
+    "/api/skills/import",
+    {
+      summary: "Import a skill from raw content or an http(s) URL",
+      description:
+        "The URL is fetched with a deadline and a size cap; it is refused (403 SKILLS_URL_BLOCKED) when its host resolves to a loopback, private, link-local, unique-local, CGNAT or unspecified address, also after redirects.",
+      body: importSkillBody,
+      status: 201,
+      response: z.object({ ok: z.literal(true), skill: skillSchema }),
+    },
+    async ({ body }) => {
+      const skill = await ctx.resolve(SKILL_IMPORTER).import(body);
+      ctx.events.publish("skills.skill.imported", skill, { public: true });
+      return { ok: true, skill };
+    },
+  );
+}
