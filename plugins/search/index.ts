@@ -1,12 +1,9 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { WORKSPACE_FILE_CHANGED, definePlugin, defineService, type WorkspaceFileChange } from "../../core/plugin-api/index.ts";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { migrations } from "./migrations.ts";
 import { mountSearchRoutes } from "./http/routes.ts";
 import { SearchIndex } from "./services/search-index.ts";
 import { SEARCH } from "./tokens.ts";
-
-/** Bus event the workspace watcher publishes for every change of a watched file. */
-const FILE_CHANGED = "workspace.file.changed";
 
 /**
  * Full-text search over the workspace (`GET`/`POST /api/search`): a minisearch index
@@ -32,7 +29,7 @@ export const searchPlugin = definePlugin<SearchConfig>({
   routes: mountSearchRoutes,
   onStart(ctx) {
     const index = ctx.resolve(SEARCH);
-    const unsubscribe = ctx.events.subscribe(FILE_CHANGED, (event) => index.fileChanged(event.payload as { type: string; path: string }));
+    const unsubscribe = ctx.events.subscribe(WORKSPACE_FILE_CHANGED, (event) => index.fileChanged(event.payload as WorkspaceFileChange));
     ctx.lifecycle.onStop(unsubscribe);
     // Not awaited: the server starts listening at once; searches wait (bounded) for the load.
     index.start();

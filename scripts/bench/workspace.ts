@@ -1,0 +1,536 @@
+// `npm run bench:workspace`: the Speed section of issue 5. Generates a 10,000-file markdown
+// workspace, runs the real server as a child process and measures from here over
+// 127.0.0.1: index build, restart with the persisted index, query latency, write-to-SSE
+// delay, fan-out to 1,000 SSE clients and resident memory. Writes the figures to
+// docs/benchmarks.md between the `workspace` markers. Bounded in time; removes its temp
+// directory and stops the child on every exit path.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { request as httpRequest, Agent, type IncomingMessage } from "node:http";
+import { createServer } from "node:net";
+import { cpus, totalmem, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const FILES = Number(process.env.BENCH_FILES ?? 10_000);
+const SSE_CLIENTS = Number(process.env.BENCH_SSE_CLIENTS ?? 1_000);
+const QUERIES = 500;
+const WRITES = 100;
+const FANOUT_EVENTS = 20;
+const OVERALL_TIMEOUT_MS = 10 * 60_000;
+
+// ---------------------------------------------------------------- workspace generation
+
+/** mulberry32: small, fast, deterministic. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCABULARY = `the of and to in is that for it as with was on be by this are at from or have an they which one you
+had not but all were when we there can been has more if will would their what so about out up into them some could other
+time these two may then do first any my now such like our over man me even most made after also did many before must
+through back years where much your way well down should because each just those people how too little state good very
+make world still own see men work long get here between both life being under never day same another know while last
+might us great old year off come since against go came right used take three agent agents squad squads memory knowledge
+deploy deployment release review approval approve approved reject rejected budget strategy roadmap sprint sprints epic
+story stories task tasks board boards backlog blocker blocked escalation escalate owner lead leads tier persona personas
+skill skills template templates pipeline pipelines content draft drafts publish publishing network social blockchain
+contract contracts token tokens wallet gateway session sessions council memo insight insights report reports journal
+transcription decision decisions architecture database index search query queries stream event events watcher file
+files folder workspace project projects client clients customer customers market marketing campaign campaigns metric
+metrics revenue growth launch launched feature features bug bugs fix fixed test tests testing coverage quality security
+vault secret secrets encryption audit compliance policy policies incident incidents outage latency performance scaling
+cluster kubernetes docker container containers server servers backend frontend design designer engineering engineer
+research analysis analyst summary summaries meeting meetings notes note daily weekly monthly quarterly annual plan plans
+planning goal goals objective objectives result results milestone milestones deadline deadlines risk risks mitigation
+dependency dependencies integration integrations api endpoint endpoints schema schemas migration migrations refactor
+documentation onboarding handbook guideline guidelines process processes workflow workflows automation autopilot cron
+schedule scheduled job jobs retry timeout failure failures recovery backup restore snapshot monitoring alert alerts
+dashboard analytics experiment experiments hypothesis feedback learning learnings correction praise pattern rule rules
+negotiation partner partners vendor vendors invoice invoices payment payments pricing subscription license licenses
+royalty marketplace creator creators community newsletter article articles post posts thread threads video podcast
+interview hiring candidate candidates culture values mission vision quarter priority priorities urgent important`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/**
+ * Real workspaces have tens of thousands of distinct words; after the real words come
+ * deterministic pronounceable ones (names, jargon, identifiers) up to 20,000 in all.
+ */
+function buildLexicon(): string[] {
+  const random = rng(42);
+  const onsets = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "ch", "cl", "dr", "gr", "pl", "st", "tr", "sh", "th"];
+  const vowels = ["a", "e", "i", "o", "u", "ai", "ea", "io", "ou"];
+  const codas = ["", "", "n", "r", "s", "l", "t", "x", "nd", "st"];
+  const words = new Set(VOCABULARY);
+  while (words.size < 20_000) {
+    const syllables = 2 + Math.floor(random() * 3);
+    let w = "";
+    for (let i = 0; i < syllables; i++) w += onsets[Math.floor(random() * onsets.length)]! + vowels[Math.floor(random() * vowels.length)]!;
+    words.add(w + codas[Math.floor(random() * codas.length)]!);
+  }
+  return [...words];
+}
+const LEXICON = buildLexicon();
+
+/** Zipf (s = 1) rank: P(rank <= k) = ln k / ln N, so a few words dominate as in prose. */
+const zipf = (random: () => number, n: number, from = 0) => from + Math.min(n - from - 1, Math.floor(Math.exp(random() * Math.log(n - from)) - 1));
+
+const LOCATIONS: [string, number][] = [
+  ["memory", 0.2],
+  ["company/knowledge_base", 0.3],
+  ["projects", 0.1],
+  ["personas", 0.05],
+  ["skills", 0.15],
+  ["squads", 0.2],
+];
+
+function generateWorkspace(dir: string): { bytes: number } {
+  const random = rng(20261121);
+  const word = () => LEXICON[zipf(random, LEXICON.length)]!;
+  const sentence = () => {
+    const words = Array.from({ length: 6 + Math.floor(random() * 12) }, word);
+    const text = words.join(" ");
+    return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+  };
+  let bytes = 0;
+  let made = 0;
+  for (const [location, share] of LOCATIONS) {
+    const count = location === LOCATIONS.at(-1)![0] ? FILES - made : Math.round(FILES * share);
+    for (let i = 0; i < count; i++) {
+      const folder = location === "projects" ? `projects/p${i % 20}/board` : location === "squads" ? `squads/s${i % 10}/a${i % 7}` : `${location}/g${i % 50}`;
+      mkdirSync(join(dir, folder), { recursive: true });
+      const target = 1024 + Math.floor(random() * 2048);
+      let text = `# ${word()} ${word()} ${word()} ${i}\n\n`;
+      while (Buffer.byteLength(text) < target) {
+        const paragraph = Array.from({ length: 2 + Math.floor(random() * 4) }, sentence).join(" ");
+        text += `${paragraph}\n\n`;
+      }
+      text = text.slice(0, target);
+      writeFileSync(join(dir, folder, `${location.split("/").at(-1)}-${i}.md`), text);
+      bytes += Buffer.byteLength(text);
+    }
+    made += count;
+  }
+  return { bytes };
+}
+
+// ---------------------------------------------------------------- helpers
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+let baseUrl = "";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function http(method: string, path: string, body?: unknown, timeoutMs = 120_000): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      `${baseUrl}${path}`,
+      { method, agent, headers: payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          try {
+            resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, json: text });
+          }
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`${method} ${path} timed out`)));
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+const ms = (v: number) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms` : "n/a");
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+function rssOf(pid: number): { rssKb: number; peakKb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(/(\d+) kB/.exec(status.split("\n").find((l) => l.startsWith(name)) ?? "")?.[1] ?? NaN);
+  return { rssKb: field("VmRSS:"), peakKb: field("VmHWM:") };
+}
+
+// ---------------------------------------------------------------- server child process
+
+let child: ChildProcess | undefined;
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ listeningMs: number; spawnedAt: number }> {
+  const spawnedAt = performance.now();
+  child = spawn(process.execPath, ["--import", "tsx", "core/main.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-4000)));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+    try {
+      const res = await http("GET", "/api/health", undefined, 1_000);
+      if (res.status === 200) return { listeningMs: performance.now() - spawnedAt, spawnedAt };
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(10);
+  }
+}
+
+async function stopServer(): Promise<void> {
+  const running = child;
+  child = undefined;
+  if (!running || running.exitCode !== null) return;
+  const exited = new Promise<void>((r) => running.once("exit", () => r()));
+  running.kill("SIGTERM");
+  const timer = setTimeout(() => running.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls search stats until the start-up load is done; returns the ms since `since`. */
+async function waitIndexReady(since: number): Promise<{ readyMs: number; stats: any }> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await http("GET", "/api/search?q=agent&limit=1");
+    if (res.status === 200 && res.json.stats.state === "ready") return { readyMs: performance.now() - since, stats: res.json.stats };
+    if (Date.now() > deadline) throw new Error(`search index not ready: ${JSON.stringify(res.json)}`);
+    await sleep(5);
+  }
+}
+
+// ---------------------------------------------------------------- SSE clients
+
+interface SseClient {
+  res: IncomingMessage;
+  onFrame(handler: ((frame: any) => void) | undefined): void;
+  close(): void;
+}
+
+function connectSse(sseAgent: Agent): Promise<SseClient> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}/api/sse`, { agent: sseAgent, headers: { accept: "text/event-stream" } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`SSE answered ${res.statusCode}`));
+        return;
+      }
+      let buffer = "";
+      let handler: ((frame: any) => void) | undefined;
+      let connected = false;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split("\n").find((l) => l.startsWith("data: "));
+          if (!data) continue;
+          const frame = JSON.parse(data.slice(6));
+          if (!connected && frame.type === "connected") {
+            connected = true;
+            resolve(client);
+          }
+          handler?.(frame);
+        }
+      });
+      res.on("error", () => undefined);
+      const client: SseClient = { res, onFrame: (h) => void (handler = h), close: () => req.destroy() };
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error("SSE connect timed out")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+// ---------------------------------------------------------------- measurements
+
+interface Figures {
+  filesBytes: number;
+  firstStart: { listeningMs: number; readyMs: number; buildMs: number };
+  reindex: { wallMs: number; serverMs: number; files: number };
+  memoryAfterBuild: { rssKb: number; peakKb: number };
+  restart: { listeningMs: number; readyMs: number; loadMs: number; read: number; unchanged: number };
+  oneWord: { p50: number; p99: number; hits: number };
+  threeWord: { p50: number; p99: number; hits: number };
+  typo: { p50: number; p99: number; hits: number };
+  memoryAfterQueries: { rssKb: number; peakKb: number };
+  writeToEvent: { p50: number; p99: number; missed: number } | { error: string };
+  fanOut: { p50: number; p99: number; clients: number } | { error: string };
+  memoryWithClients?: { rssKb: number; peakKb: number };
+}
+
+async function queryLatency(queries: string[]): Promise<{ p50: number; p99: number; hits: number }> {
+  for (const q of queries.slice(0, 30)) await http("GET", `/api/search?q=${encodeURIComponent(q)}`); // warm-up
+  const times: number[] = [];
+  let hits = 0;
+  for (const q of queries) {
+    const t0 = performance.now();
+    const res = await http("GET", `/api/search?q=${encodeURIComponent(q)}`);
+    times.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`query ${q} answered ${res.status}: ${JSON.stringify(res.json)}`);
+    hits += res.json.count > 0 ? 1 : 0;
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), hits };
+}
+
+async function writeToEvent(workspace: string): Promise<Figures["writeToEvent"]> {
+  const sseAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const client = await connectSse(sseAgent);
+  const delays: number[] = [];
+  let missed = 0;
+  try {
+    for (let i = 0; i < WRITES; i++) {
+      const path = `memory/bench/write-${i}.md`;
+      mkdirSync(join(workspace, "memory", "bench"), { recursive: true });
+      const seen = new Promise<number>((resolve) => {
+        const timer = setTimeout(() => resolve(NaN), 2_000);
+        client.onFrame((frame) => {
+          if (frame.type === "file_change" && frame.event?.path === path) {
+            clearTimeout(timer);
+            resolve(performance.now());
+          }
+        });
+      });
+      const t0 = performance.now();
+      await writeFile(join(workspace, path), `# Write ${i}\n\nbench write number ${i}\n`);
+      const at = await seen;
+      if (Number.isNaN(at)) missed += 1;
+      else delays.push(at - t0);
+      await sleep(20);
+    }
+  } finally {
+    client.close();
+    sseAgent.destroy();
+  }
+  return { p50: percentile(delays, 50), p99: percentile(delays, 99), missed };
+}
+
+async function fanOut(pid: number, figures: Figures): Promise<Figures["fanOut"]> {
+  const sseAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const clients: SseClient[] = [];
+  try {
+    for (let i = 0; i < SSE_CLIENTS; i += 50) {
+      clients.push(...(await Promise.all(Array.from({ length: Math.min(50, SSE_CLIENTS - i) }, () => connectSse(sseAgent)))));
+    }
+    figures.memoryWithClients = rssOf(pid);
+    const spans: number[] = [];
+    for (let e = 0; e < FANOUT_EVENTS; e++) {
+      const marker = `fanout-${e}-${Date.now()}`;
+      let remaining = clients.length;
+      let t0 = 0;
+      const allSeen = new Promise<number>((resolve) => {
+        const timer = setTimeout(() => resolve(NaN), 10_000);
+        for (const client of clients) {
+          let got = false;
+          client.onFrame((frame) => {
+            if (!got && frame.type === "event" && frame.payload?.target === marker) {
+              got = true;
+              if (--remaining === 0) {
+                clearTimeout(timer);
+                resolve(performance.now());
+              }
+            }
+          });
+        }
+      });
+      t0 = performance.now();
+      // A public bus event: the activity log publishes activities.activity.created.
+      const res = await http("POST", "/api/activities", { agentId: "bench", action: "fanout", target: marker });
+      if (res.status !== 201) throw new Error(`POST /api/activities answered ${res.status}`);
+      const last = await allSeen;
+      if (!Number.isNaN(last)) spans.push(last - t0);
+      await sleep(100);
+    }
+    return { p50: percentile(spans, 50), p99: percentile(spans, 99), clients: clients.length };
+  } finally {
+    for (const client of clients) client.close();
+    sseAgent.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+function machine(): string {
+  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
+  return `${cpus().length} vCPU (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+}
+
+function check(value: number, target: number): string {
+  return Number.isFinite(value) ? (value < target ? "✔" : "✘") : "";
+}
+
+function render(f: Figures): string {
+  const w = "error" in f.writeToEvent ? undefined : f.writeToEvent;
+  const o = "error" in f.fanOut ? undefined : f.fanOut;
+  const rows = [
+    ["full index build (first start, in server)", ms(f.firstStart.buildMs), "< 5 s", check(f.firstStart.buildMs, 5000)],
+    ["full re-index `POST /api/search` (wall)", ms(f.reindex.wallMs), "< 5 s", check(f.reindex.wallMs, 5000)],
+    ["restart: index load + refresh (in server)", ms(f.restart.loadMs), "< 1 s", check(f.restart.loadMs, 1000)],
+    ["restart: spawn to listening", ms(f.restart.listeningMs), "", ""],
+    ["restart: spawn to first search answered", ms(f.restart.readyMs), "", ""],
+    ["1-word query p50 / p99 (HTTP)", `${ms(f.oneWord.p50)} / ${ms(f.oneWord.p99)}`, "p99 < 10 ms", check(f.oneWord.p99, 10)],
+    ["3-word query p50 / p99 (HTTP)", `${ms(f.threeWord.p50)} / ${ms(f.threeWord.p99)}`, "p99 < 20 ms", check(f.threeWord.p99, 20)],
+    ["1-word query with a typo p50 / p99", `${ms(f.typo.p50)} / ${ms(f.typo.p99)}`, "", ""],
+    ["write → SSE `file_change` p50 / p99", w ? `${ms(w.p50)} / ${ms(w.p99)}` : `not measured (${(f.writeToEvent as any).error})`, "p99 < 150 ms", w ? check(w.p99, 150) : ""],
+    [`one event → ${SSE_CLIENTS} SSE clients p50 / p99`, o ? `${ms(o.p50)} / ${ms(o.p99)}` : `not measured (${(f.fanOut as any).error})`, "p99 < 50 ms", o ? check(o.p99, 50) : ""],
+    ["server RSS after build (peak)", `${mb(f.memoryAfterBuild.rssKb)} (${mb(f.memoryAfterBuild.peakKb)})`, "< 300 MB", check(f.memoryAfterBuild.rssKb / 1024, 300)],
+    ["server RSS after restart + queries (peak)", `${mb(f.memoryAfterQueries.rssKb)} (${mb(f.memoryAfterQueries.peakKb)})`, "< 300 MB", check(f.memoryAfterQueries.rssKb / 1024, 300)],
+    ...(f.memoryWithClients ? [[`server RSS with ${SSE_CLIENTS} SSE clients`, mb(f.memoryWithClients.rssKb), "", ""]] : []),
+  ];
+  return [
+    "## Workspace: search index, watcher and stream",
+    "",
+    `Command: \`npm run bench:workspace\`. Machine: ${machine()}. Measured ${new Date().toISOString().slice(0, 10)}.`,
+    `Workspace: ${FILES.toLocaleString("en")} generated markdown files, 1-3 KiB each (${(f.filesBytes / 2 ** 20).toFixed(1)} MiB, ${LEXICON.length.toLocaleString("en")}-word lexicon (${VOCABULARY.length} English words, the rest pronounceable made-up words) drawn with a Zipf distribution, seed 20261121; query words follow the same distribution without the 100 most common words). The server runs as a child process (\`node --import tsx core/main.ts start\`, \`LOG_LEVEL=warn\`); every figure is taken from the bench process over 127.0.0.1 unless it says "in server" (the server's own \`stats.lastRefresh.durationMs\`). Queries are sequential, ${QUERIES} per kind after a warm-up, default \`limit\` 20.`,
+    "",
+    "| measure | result | target | |",
+    "|---|---:|---:|---|",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    "",
+    `Restart: ${f.restart.unchanged.toLocaleString("en")} files unchanged (size and mtime match the file index), ${f.restart.read} re-read. Queries that found something: 1-word ${f.oneWord.hits}/${QUERIES}, 3-word ${f.threeWord.hits}/${QUERIES}, typo ${f.typo.hits}/${QUERIES}.`,
+    "",
+  ].join("\n");
+}
+
+function writeBenchmarks(section: string): void {
+  const file = join(ROOT, "docs", "benchmarks.md");
+  const start = "<!-- workspace:start -->";
+  const end = "<!-- workspace:end -->";
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = "# Benchmarks\n";
+  }
+  const block = `${start}\n${section}\n${end}`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  text = i >= 0 && j > i ? `${text.slice(0, i)}${block}${text.slice(j + end.length)}` : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, text);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), "muster-bench-ws-"));
+  const home = join(tmp, "home");
+  const workspace = join(tmp, "workspace");
+  const guard = setTimeout(() => {
+    console.error("bench:workspace timed out");
+    child?.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(2);
+  }, OVERALL_TIMEOUT_MS);
+  const cleanup = () => {
+    child?.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => (cleanup(), process.exit(130)));
+  try {
+    mkdirSync(home, { recursive: true });
+    // Generated before the first start, so the scaffolder sees an existing workspace.
+    console.log(`generating ${FILES} files in ${workspace}`);
+    const { bytes } = generateWorkspace(workspace);
+    writeFileSync(
+      join(home, "muster.config.json"),
+      JSON.stringify({ config: { stream: { maxClients: SSE_CLIENTS + 50, pingIntervalMs: 600_000 }, search: { saveDelayMs: 1_000 } } }),
+    );
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", MUSTER_HOME: home, WORKSPACE_DIR: workspace, LOG_LEVEL: "warn", NODE_ENV: "production" };
+
+    console.log("first start (full build)");
+    const first = await startServer(env);
+    const ready = await waitIndexReady(first.spawnedAt);
+    const firstStart = { listeningMs: first.listeningMs, readyMs: ready.readyMs, buildMs: ready.stats.lastRefresh?.durationMs ?? NaN };
+    const pid = child!.pid!;
+    await sleep(500);
+    const memoryAfterBuild = rssOf(pid);
+
+    console.log("POST /api/search (full re-index)");
+    const t0 = performance.now();
+    const re = await http("POST", "/api/search");
+    const reindex = { wallMs: performance.now() - t0, serverMs: re.json.duration, files: re.json.filesIndexed };
+
+    console.log("restart with the persisted index");
+    await stopServer();
+    const second = await startServer(env);
+    const reReady = await waitIndexReady(second.spawnedAt);
+    const restart = {
+      listeningMs: second.listeningMs,
+      readyMs: reReady.readyMs,
+      loadMs: reReady.stats.lastRefresh?.durationMs ?? NaN,
+      read: reReady.stats.lastRefresh?.read ?? NaN,
+      unchanged: reReady.stats.lastRefresh?.unchanged ?? NaN,
+    };
+    const pid2 = child!.pid!;
+
+    console.log("queries");
+    const random = rng(7);
+    // Query words follow the same distribution without the ~100 most common (stop) words.
+    const pick = () => LEXICON[zipf(random, LEXICON.length, 100)]!;
+    const oneWord = await queryLatency(Array.from({ length: QUERIES }, pick));
+    const threeWord = await queryLatency(Array.from({ length: QUERIES }, () => `${pick()} ${pick()} ${pick()}`));
+    const typoOf = (w: string) => (w.length < 5 ? `${w}x` : `${w.slice(0, 2)}${w[3]}${w[2]}${w.slice(4)}`);
+    const typo = await queryLatency(Array.from({ length: QUERIES }, () => typoOf(pick())));
+    const memoryAfterQueries = rssOf(pid2);
+
+    const figures: Figures = { filesBytes: bytes, firstStart, reindex, memoryAfterBuild, restart, oneWord, threeWord, typo, memoryAfterQueries, writeToEvent: { error: "pending" }, fanOut: { error: "pending" } };
+
+    console.log("write -> SSE file_change");
+    try {
+      figures.writeToEvent = await writeToEvent(workspace);
+    } catch (error) {
+      figures.writeToEvent = { error: (error as Error).message };
+    }
+    console.log(`one event -> ${SSE_CLIENTS} SSE clients`);
+    try {
+      figures.fanOut = await fanOut(pid2, figures);
+    } catch (error) {
+      figures.fanOut = { error: (error as Error).message };
+    }
+    await stopServer();
+
+    const section = render(figures);
+    console.log(`\n${section}`);
+    writeBenchmarks(section);
+    console.log("written to docs/benchmarks.md");
+  } finally {
+    clearTimeout(guard);
+    await stopServer().catch(() => undefined);
+    agent.destroy();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  child?.kill("SIGKILL");
+  process.exitCode = 1;
+});

@@ -1,0 +1,38 @@
+// Shared set-up for the search suites: a temporary home whose workspace holds real files
+// before the host starts, and bounded polling.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
+
+/** Writes `files` (workspace-relative path -> content) under `workspace`. */
+export function writeFiles(workspace: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), content);
+  }
+}
+
+/** Starts a host whose workspace already holds `files`. */
+export async function startWithFiles(files: Record<string, string | Uint8Array>, options: StartOptions = {}): Promise<TestHost> {
+  const home = mkdtempSync(join(tmpdir(), "muster-search-"));
+  const workspace = join(home, "workspace");
+  writeFiles(workspace, files);
+  return startTestHost({ ...options, home, workspace });
+}
+
+/** GET /api/search with the given query string parameters. */
+export function search(h: TestHost, params: Record<string, string | number>) {
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  return h.json(`/api/search?${qs}`);
+}
+
+/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
