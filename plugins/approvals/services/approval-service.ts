@@ -112,7 +112,7 @@ export class ApprovalService {
       gated: 1,
       payload: text,
       payloadHash: hashPayload(text),
-      expiresAt: o.expiresAt ? this.futureExpiry(Number.isNaN(o.expiresAt.getTime()) ? "invalid" : o.expiresAt.toISOString()) : null,
+      expiresAt: this.futureExpiry(o.expiresAt?.toISOString()),
     });
     return { approvalId: record.id, status: "pending" };
   }
@@ -220,7 +220,7 @@ export class ApprovalService {
   /** An expiry must lie in the future: an approval that could never be approved is a client mistake. */
   private futureExpiry(expiresAt: string | undefined): string | null {
     if (expiresAt === undefined) return null;
-    if (expiresAt === "invalid" || expiresAt <= this.now()) {
+    if (expiresAt <= this.now()) {
       throw hostErrors.VALIDATION_FAILED({}, { details: [{ path: "expiresAt", reason: "must be a valid instant in the future" }] });
     }
     return expiresAt;
