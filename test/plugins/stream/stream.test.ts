@@ -1,4 +1,7 @@
+import { mkdtempSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
@@ -217,6 +220,25 @@ t("the route refuses other methods with 405 and works beside the JSON API", asyn
   await c.next((f) => f.data.type === "connected");
   const health = await ctx.h.json("/api/health");
   assert.is(health.status, 200);
+  const head = await fetch(`${ctx.h.url}/api/sse`, { method: "HEAD", signal: AbortSignal.timeout(2_000) });
+  assert.is(head.status, 200, "HEAD answers headers without opening a stream");
+  assert.match(String(head.headers.get("content-type")), /^text\/event-stream/);
+  assert.is((await stats(ctx.h)).clients, 1);
+});
+
+t("?lastEventId= works like the header (EventSource polyfills)", async (ctx) => {
+  const a = await sse(ctx);
+  await a.next((f) => f.data.type === "connected");
+  await publish(ctx.h, { name: "probe.query.seen" });
+  const seen = await a.next((f) => f.data?.name === "probe.query.seen");
+  a.close();
+  await publish(ctx.h, { name: "probe.query.missed" });
+  await sleep(50);
+  const b = await openSse(ctx.h.url, { path: `/api/sse?lastEventId=${encodeURIComponent(seen.id!)}` });
+  ctx.open.push(b);
+  const missed = await b.next((f) => f.data?.name === "probe.query.missed", 2_000, "replayed via query");
+  assert.is(b.frames.filter((f) => f.data.type === "event").length, 1);
+  assert.is(Number(missed.id!.split("-")[1]), Number(seen.id!.split("-")[1]) + 1);
 });
 
 t.run();
@@ -239,6 +261,21 @@ s("stopping the host ends every stream promptly and releases the port", async ()
   } finally {
     await h.stop();
     removeHome(h.home);
+  }
+});
+
+s("invalid stream configuration stops the host from starting, naming the field", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
+  try {
+    let message = "";
+    await startTestHost({ home, config: { pluginConfig: { stream: { pingIntervalMs: 0, extra: true } } } }).then(
+      (h) => h.stop(),
+      (error: Error) => (message = error.message),
+    );
+    assert.match(message, /stream/);
+    assert.match(message, /pingIntervalMs/);
+  } finally {
+    removeHome(home);
   }
 });
 
