@@ -156,12 +156,12 @@ test("ownership is two-step and cannot be renounced", async () => {
     [owner.account.address],
   );
   await expectRevert(
-    newOwner.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "renounceOwnership", account: newOwner.account, chain: null }),
+    newOwner.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "renounceOwnership", account: newOwner.account, chain: null } as never),
     "RenounceOwnershipDisabled",
     [],
   );
   await expectRevert(
-    other.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "renounceOwnership", account: other.account, chain: null }),
+    other.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "renounceOwnership", account: other.account, chain: null } as never),
     "OwnableUnauthorizedAccount",
     [other.account.address],
   );
