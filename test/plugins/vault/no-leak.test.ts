@@ -43,7 +43,7 @@ function assertAbsent(haystack: string | Buffer, where: string) {
 
 t("every operation, then: list and error responses, logs, events and the database files hold no value", async (ctx) => {
   const { h } = ctx;
-  const keep = (res: { body: unknown; headers: Headers }) => {
+  const keep = <R extends { status: number; body: unknown; headers: Headers }>(res: R): R => {
     ctx.responses.push(JSON.stringify(res.body) + JSON.stringify([...res.headers]));
     return res;
   };
