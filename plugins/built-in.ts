@@ -11,5 +11,6 @@ import { vaultPlugin } from "./vault/index.ts";
 import { searchPlugin } from "./search/index.ts";
 import { feedbackPlugin } from "./feedback/index.ts";
 import { skillsPlugin } from "./skills/index.ts";
+import { legacyBoardPlugin } from "./legacy-board/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin];

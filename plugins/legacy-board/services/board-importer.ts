@@ -1,0 +1,118 @@
+// POST /api/board/import: copies a project's YAML board into the work plugin's tables.
+// Existing ids are skipped (and listed), never overwritten; counts are rows actually inserted.
+import { MusterError, type EventBus, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkService } from "../../work/services/work-service.ts";
+import { readBoard } from "./board-reader.ts";
+import type { BoardItem } from "./board-items.ts";
+import { isDate, isRecordId, mapValue } from "./value-maps.ts";
+
+type Kind = "project" | "epic" | "story" | "sprint" | "task";
+
+export interface ImportReport {
+  project: string;
+  imported: { projects: number; epics: number; stories: number; sprints: number; tasks: number };
+  /** Items whose id already exists in the database. */
+  skipped: { kind: Kind; id: string; reason: string }[];
+  /** Items that could not be imported (no id, no title, refused by the work plugin). */
+  errors: { kind: Kind; id: string | null; reason: string }[];
+  warnings: string[];
+}
+
+const str = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? v.replace(/\0/g, "").slice(0, max) : null);
+
+export class BoardImporter {
+  constructor(private readonly deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus }) {}
+
+  async import(project: string): Promise<ImportReport> {
+    const board = await readBoard(this.deps.workspace, project);
+    const work = this.deps.work();
+    const report: ImportReport = {
+      project,
+      imported: { projects: 0, epics: 0, stories: 0, sprints: 0, tasks: 0 },
+      skipped: [],
+      errors: [],
+      warnings: [...board.warnings],
+    };
+    const w = report.warnings;
+    const ref = (kind: Kind, value: unknown, where: string): string | null => {
+      if (value === null || value === undefined) return null;
+      if (isRecordId(value) && work.exists(kind, value)) return value;
+      w.push(`${where}: ${kind} ${JSON.stringify(value)} does not exist; the reference is left empty`);
+      return null;
+    };
+    const person = (value: unknown, where: string): string | null => {
+      if (value === null || value === undefined) return null;
+      if (isRecordId(value)) return value;
+      w.push(`${where}: ${JSON.stringify(value)} is not an agent id; left empty`);
+      return null;
+    };
+
+    const insert = async (kind: Kind, item: BoardItem | { id: string }, title: unknown, data: () => Record<string, unknown>) => {
+      const id: unknown = item.id;
+      if (!isRecordId(id)) return void report.errors.push({ kind, id: typeof id === "string" ? id.slice(0, 200) : null, reason: "missing or invalid id" });
+      if (work.exists(kind, id)) return void report.skipped.push({ kind, id, reason: "already exists" });
+      if (title === null) return void report.errors.push({ kind, id, reason: kind === "sprint" || kind === "project" ? "missing name" : "missing title" });
+      try {
+        await work.create(kind, data(), { id });
+        report.imported[`${kind === "story" ? "storie" : kind}s` as keyof ImportReport["imported"]] += 1;
+      } catch (error) {
+        if (!(error instanceof MusterError) || error.status >= 500) throw error;
+        if (error.code === "WORK_ID_EXISTS") report.skipped.push({ kind, id, reason: "already exists" });
+        else report.errors.push({ kind, id, reason: error.message });
+      }
+    };
+
+    await insert("project", { id: project }, project, () => ({ name: project, status: "active" }));
+    for (const [i, e] of board.epics.entries()) {
+      const at = `epics.yaml[${i}]`;
+      await insert("epic", e, str(e.title, 500), () => ({
+        title: str(e.title, 500),
+        status: mapValue("epic", e.status, `${at}.status`, w),
+        priority: mapValue("priority", e.priority, `${at}.priority`, w),
+        createdBy: person(e.createdBy, `${at}.created_by`),
+        approvedBy: person(e.approvedBy, `${at}.approved_by`),
+        notes: str(e.notes, 20_000),
+      }));
+    }
+    for (const [i, s] of board.stories.entries()) {
+      const at = `stories.yaml[${i}]`;
+      await insert("story", s, str(s.title, 500), () => ({
+        title: str(s.title, 500),
+        epicId: ref("epic", s.epic, `${at}.epic`),
+        status: mapValue("story", s.status, `${at}.status`, w),
+        points: typeof s.points === "number" && s.points >= 0 && s.points <= 1000 ? s.points : null,
+        assignedTo: person(s.assignedTo, `${at}.assigned_to`),
+      }));
+    }
+    for (const [i, s] of board.sprints.entries()) {
+      const at = `sprints.yaml[${i}]`;
+      await insert("sprint", s, str(s.name, 500), () => {
+        const date = (v: unknown, field: string) => (v === null ? null : isDate(v) ? v : (w.push(`${at}.${field}: not a YYYY-MM-DD date; left empty`), null));
+        const storyIds = (s.stories as string[]).filter((id, n) => ref("story", id, `${at}.stories[${n}]`) !== null);
+        return {
+          name: str(s.name, 500),
+          status: mapValue("sprint", s.status, `${at}.status`, w),
+          startDate: date(s.start, "start"),
+          endDate: date(s.end, "end"),
+          storyIds,
+        };
+      });
+    }
+    for (const [i, t] of board.tasks.entries()) {
+      const at = `tasks.yaml[${i}]`;
+      await insert("task", t, str(t.title, 500), () => ({
+        title: str(t.title, 500),
+        description: str(t.description, 20_000),
+        status: mapValue("task", t.status, `${at}.status`, w),
+        priority: mapValue("priority", t.priority, `${at}.priority`, w),
+        assignedTo: person(t.assignedTo, `${at}.assigned_to`),
+        projectId: project,
+        storyId: ref("story", t.story, `${at}.story`),
+        sprintId: ref("sprint", t.sprint, `${at}.sprint`),
+        notes: str(t.notes, 20_000),
+      }));
+    }
+    this.deps.events.publish("legacy-board.board.imported", { project, imported: report.imported, skipped: report.skipped.length }, { public: true });
+    return report;
+  }
+}

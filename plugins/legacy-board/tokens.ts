@@ -1,0 +1,5 @@
+import { token } from "../../core/plugin-api/index.ts";
+import type { BoardImporter } from "./services/board-importer.ts";
+
+/** Imports a project's YAML board into the work plugin. Depend on the `legacy-board` plugin to use it. */
+export const BOARD_IMPORTER = token<BoardImporter>("legacy-board.importer");
