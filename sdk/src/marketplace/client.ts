@@ -128,7 +128,7 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
 
     // ------------------------------------------------------------ registry
     /** Publishes a template owned by the wallet's account; `result` is the new template id. */
-    registerTemplate(input: { metadataURI: string; price: bigint; royaltyBps: number }) {
+    async registerTemplate(input: { metadataURI: string; price: bigint; royaltyBps: number }) {
       const args = [
         checkMetadataURI(input.metadataURI),
         checkWei("price", input.price, MARKETPLACE_LIMITS.maxPrice),
@@ -137,28 +137,28 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
       return write<bigint>("templateRegistry", "registerTemplate", args);
     },
     /** Changes the metadata URI and price of one of the account's active templates. */
-    updateTemplate(input: { templateId: bigint | number; metadataURI: string; price: bigint }) {
+    async updateTemplate(input: { templateId: bigint | number; metadataURI: string; price: bigint }) {
       const args = [templateId(input.templateId), checkMetadataURI(input.metadataURI), checkWei("price", input.price, MARKETPLACE_LIMITS.maxPrice)];
       return write("templateRegistry", "updateTemplate", args);
     },
     /** Deactivates one of the account's templates for good. */
-    deactivateTemplate(id: bigint | number) {
+    async deactivateTemplate(id: bigint | number) {
       return write("templateRegistry", "deactivateTemplate", [templateId(id)]);
     },
     /** Marketplace-only: counts an install. Exposed for completeness; any other caller gets `NotMarketplace`. */
-    recordInstall(input: { templateId: bigint | number; buyer: Address }) {
+    async recordInstall(input: { templateId: bigint | number; buyer: Address }) {
       return write<readonly [Address, bigint]>("templateRegistry", "recordInstall", [templateId(input.templateId), checkAddress("buyer", input.buyer)]);
     },
     /** The template record; `TemplateNotFound` for unknown ids. */
-    getTemplate(id: bigint | number) {
+    async getTemplate(id: bigint | number) {
       return read<Template>("templateRegistry", "getTemplate", [templateId(id)]);
     },
     /** Ids of the templates `creator` registered, oldest first. */
-    getTemplatesByCreator(creator: Address) {
+    async getTemplatesByCreator(creator: Address) {
       return read<readonly bigint[]>("templateRegistry", "getTemplatesByCreator", [checkAddress("creator", creator, { allowZero: true })]);
     },
     /** Number of registered templates (also the highest id). */
-    templateCount() {
+    async templateCount() {
       return read<bigint>("templateRegistry", "templateCount");
     },
     /** Creator and royalty basis points of a template. */
@@ -181,87 +181,87 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
       return write<bigint>("marketplace", "purchase", [id], value !== undefined && value > price ? value : price);
     },
     /** Whether `user` holds a valid license for the template. */
-    hasLicense(user: Address, id: bigint | number) {
+    async hasLicense(user: Address, id: bigint | number) {
       return read<boolean>("marketplace", "hasLicense", [checkAddress("user", user, { allowZero: true }), templateId(id)]);
     },
     /** Owner only: sets the platform fee (basis points, at most 1000). */
-    setPlatformFee(feeBps: number) {
+    async setPlatformFee(feeBps: number) {
       return write("marketplace", "setPlatformFee", [checkBps("feeBps", feeBps, MARKETPLACE_LIMITS.maxPlatformFeeBps)]);
     },
-    platformFeeBps() {
+    async platformFeeBps() {
       return read<number>("marketplace", "platformFeeBps");
     },
     /** Owner only: sends the accrued platform fees to the owner. */
-    withdrawFees() {
+    async withdrawFees() {
       return write("marketplace", "withdrawFees");
     },
-    accruedFees() {
+    async accruedFees() {
       return read<bigint>("marketplace", "accruedFees");
     },
     /** Balance held for `account` because a payment to it could not be sent. */
-    heldBalanceOf(account: Address) {
+    async heldBalanceOf(account: Address) {
       return read<bigint>("marketplace", "heldBalanceOf", [checkAddress("account", account, { allowZero: true })]);
     },
-    totalHeld() {
+    async totalHeld() {
       return read<bigint>("marketplace", "totalHeld");
     },
     /** Withdraws the account's held balance to itself. */
-    withdraw() {
+    async withdraw() {
       return write("marketplace", "withdraw");
     },
     /** Withdraws the account's held balance to `to`. */
-    withdrawTo(to: Address) {
+    async withdrawTo(to: Address) {
       return write("marketplace", "withdrawTo", [checkAddress("to", to)]);
     },
     /** Owner only: stops purchases (withdrawals keep working). */
-    pause() {
+    async pause() {
       return write("marketplace", "pause");
     },
     /** Owner only: resumes purchases. */
-    unpause() {
+    async unpause() {
       return write("marketplace", "unpause");
     },
-    paused() {
+    async paused() {
       return read<boolean>("marketplace", "paused");
     },
 
     // ------------------------------------------------------------ license token
     /** Marketplace-only: mints a license. Exposed for completeness; any other caller gets `NotMarketplace`. */
-    mint(input: { to: Address; templateId: bigint | number }) {
+    async mint(input: { to: Address; templateId: bigint | number }) {
       return write<bigint>("licenseToken", "mint", [checkAddress("to", input.to), templateId(input.templateId)]);
     },
-    holdsValidLicense(user: Address, id: bigint | number) {
+    async holdsValidLicense(user: Address, id: bigint | number) {
       return read<boolean>("licenseToken", "holdsValidLicense", [checkAddress("user", user, { allowZero: true }), templateId(id)]);
     },
-    validLicenseCount(user: Address, id: bigint | number) {
+    async validLicenseCount(user: Address, id: bigint | number) {
       return read<bigint>("licenseToken", "validLicenseCount", [checkAddress("user", user, { allowZero: true }), templateId(id)]);
     },
     /** Template ids `user` holds a valid license for (no duplicates). */
-    licensesOf(user: Address) {
+    async licensesOf(user: Address) {
       return read<readonly bigint[]>("licenseToken", "licensesOf", [checkAddress("user", user, { allowZero: true })]);
     },
-    getLicense(id: bigint | number) {
+    async getLicense(id: bigint | number) {
       return read<License>("licenseToken", "getLicense", [tokenId(id)]);
     },
     /** Owner only: revokes a license token. */
-    revokeLicense(id: bigint | number) {
+    async revokeLicense(id: bigint | number) {
       return write("licenseToken", "revokeLicense", [tokenId(id)]);
     },
-    totalMinted() {
+    async totalMinted() {
       return read<bigint>("licenseToken", "totalMinted");
     },
-    balanceOf(owner: Address) {
+    async balanceOf(owner: Address) {
       return read<bigint>("licenseToken", "balanceOf", [checkAddress("owner", owner)]);
     },
-    ownerOf(id: bigint | number) {
+    async ownerOf(id: bigint | number) {
       return read<Address>("licenseToken", "ownerOf", [tokenId(id)]);
     },
     /** Moves a license token (and the license) from `from` to `to`. */
-    transferLicense(input: { from: Address; to: Address; tokenId: bigint | number }) {
+    async transferLicense(input: { from: Address; to: Address; tokenId: bigint | number }) {
       return write("licenseToken", "transferFrom", [checkAddress("from", input.from), checkAddress("to", input.to), tokenId(input.tokenId)]);
     },
     /** Like {@link transferLicense}, checking that a contract recipient accepts ERC-721 tokens. */
-    safeTransferLicense(input: { from: Address; to: Address; tokenId: bigint | number; data?: `0x${string}` }) {
+    async safeTransferLicense(input: { from: Address; to: Address; tokenId: bigint | number; data?: `0x${string}` }) {
       return write("licenseToken", "safeTransferFrom", [
         checkAddress("from", input.from),
         checkAddress("to", input.to),
@@ -269,19 +269,19 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
         input.data ?? "0x",
       ]);
     },
-    approve(input: { to: Address; tokenId: bigint | number }) {
+    async approve(input: { to: Address; tokenId: bigint | number }) {
       return write("licenseToken", "approve", [checkAddress("to", input.to, { allowZero: true }), tokenId(input.tokenId)]);
     },
-    getApproved(id: bigint | number) {
+    async getApproved(id: bigint | number) {
       return read<Address>("licenseToken", "getApproved", [tokenId(id)]);
     },
-    setApprovalForAll(input: { operator: Address; approved: boolean }) {
+    async setApprovalForAll(input: { operator: Address; approved: boolean }) {
       return write("licenseToken", "setApprovalForAll", [checkAddress("operator", input.operator), input.approved]);
     },
-    isApprovedForAll(owner: Address, operator: Address) {
+    async isApprovedForAll(owner: Address, operator: Address) {
       return read<boolean>("licenseToken", "isApprovedForAll", [checkAddress("owner", owner, { allowZero: true }), checkAddress("operator", operator, { allowZero: true })]);
     },
-    tokenURI(id: bigint | number) {
+    async tokenURI(id: bigint | number) {
       return read<string>("licenseToken", "tokenURI", [tokenId(id)]);
     },
     /** ERC-2981: who receives a royalty on a resale of the token at `salePrice`, and how much. */
@@ -291,30 +291,30 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
     },
 
     // ------------------------------------------------------------ administration (any of the three contracts)
-    owner(contract: MarketplaceContract) {
+    async owner(contract: MarketplaceContract) {
       return read<Address>(contract, "owner");
     },
-    pendingOwner(contract: MarketplaceContract) {
+    async pendingOwner(contract: MarketplaceContract) {
       return read<Address>(contract, "pendingOwner");
     },
     /** Owner only: starts a two-step ownership transfer of `contract`. */
-    transferOwnership(contract: MarketplaceContract, newOwner: Address) {
+    async transferOwnership(contract: MarketplaceContract, newOwner: Address) {
       return write(contract, "transferOwnership", [checkAddress("newOwner", newOwner, { allowZero: true })]);
     },
     /** Pending owner only: completes the ownership transfer of `contract`. */
-    acceptOwnership(contract: MarketplaceContract) {
+    async acceptOwnership(contract: MarketplaceContract) {
       return write(contract, "acceptOwnership");
     },
     /** Disabled on all three contracts: always reverts with `RenounceOwnershipDisabled` (owner) or `OwnableUnauthorizedAccount`. */
-    renounceOwnership(contract: MarketplaceContract) {
+    async renounceOwnership(contract: MarketplaceContract) {
       return write(contract, "renounceOwnership");
     },
     /** Owner only: points the registry or the license token at a marketplace. */
-    setMarketplace(contract: "templateRegistry" | "licenseToken", marketplace: Address) {
+    async setMarketplace(contract: "templateRegistry" | "licenseToken", marketplace: Address) {
       return write(contract, "setMarketplace", [checkAddress("marketplace", marketplace)]);
     },
     /** The marketplace the registry or the license token accepts calls from. */
-    marketplaceOf(contract: "templateRegistry" | "licenseToken") {
+    async marketplaceOf(contract: "templateRegistry" | "licenseToken") {
       return read<Address>(contract, "marketplace");
     },
 
