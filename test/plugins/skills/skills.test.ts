@@ -226,6 +226,30 @@ t("size cap, timeout, binary and upstream errors", async ({ open, base }) => {
   assert.equal(skillFiles(open), before);
 });
 
+t("a host name is refused when any of its addresses is blocked", async ({ open, base, hits }) => {
+  const { lookup } = await import("node:dns/promises");
+  const port = base.split(":")[2];
+  const addresses = (await lookup("localhost", { all: true })).map((a) => a.address);
+  hits.length = 0;
+  const res = await post(open, { name: "via-name", category: "dns", url: `http://localhost:${port}/skill.md` });
+  if (addresses.some((a) => a !== "127.0.0.1")) {
+    // localhost also maps to ::1 here, which the open host still blocks.
+    assert.is(res.status, 403);
+    assert.equal(hits, []);
+  } else {
+    assert.is(res.status, 201);
+    assert.equal(hits, ["/skill.md"]);
+  }
+});
+
+t("raw content over the size cap is refused", async ({ strict }) => {
+  const before = skillFiles(strict);
+  const res = await post(strict, { name: "huge", category: "dev", content: "# Huge\n" + "x".repeat(300 * 1024) });
+  assert.is(res.status, 413);
+  assert.is(res.body.error.code, "SKILLS_CONTENT_TOO_LARGE");
+  assert.equal(skillFiles(strict), before);
+});
+
 t("bad bodies and path tricks in name or category are refused and write nothing", async ({ strict }) => {
   const before = skillFiles(strict);
   const cases: [unknown, string][] = [
