@@ -61,7 +61,7 @@ test.before(async () => {
     rmSync(ignitionJournal, { recursive: true, force: true });
   }
   publicClient = makePublic(node.url);
-  accounts = await publicClient.request({ method: "eth_accounts" });
+  accounts = await createWalletClient({ chain: hardhat, transport: http(node.url) }).getAddresses();
   const roles = ["owner", "creator", "buyer", "other"] as const;
   for (const [i, role] of roles.entries()) {
     const walletClient = createWalletClient({ account: accounts[i]!, chain: hardhat, transport: http(node.url) });
