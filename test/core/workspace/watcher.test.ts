@@ -1,5 +1,6 @@
 import { appendFileSync, chmodSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync, renameSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -158,7 +159,7 @@ t("watched directories deleted and created again keep being watched", async ({ h
   await change(sse, "created", "projects/beta/board/epics.yaml");
 });
 
-t("symlinks: links leaving the workspace are not reported, loops do not hurt, permission errors do not crash", async ({ h, sse }) => {
+t("symlinks leaving the workspace, loops, FIFOs and unreadable directories: not reported, no crash", async ({ h, sse }) => {
   const outside = mkdtempSync(join(tmpdir(), "muster-outside-"));
   try {
     writeFileSync(join(outside, "secret.md"), "outside the workspace");
@@ -176,10 +177,12 @@ t("symlinks: links leaving the workspace are not reported, loops do not hurt, pe
     mkdirSync(ws(h, "memory/locked"));
     writeFileSync(ws(h, "memory/locked/a.md"), "a");
     chmodSync(ws(h, "memory/locked"), 0o000);
+    // A FIFO with a markdown name: never reported (a reader opening it would block).
+    execFileSync("mkfifo", [ws(h, "memory/pipe.md")]);
     writeFileSync(ws(h, "memory/after-links.md"), "still alive");
     await change(sse, "created", "memory/after-links.md");
     await sleep(100);
-    for (const rel of ["memory/link-out.md", "memory/dir-out", "memory/dir-out/inner.md", "memory/dangling.md"]) {
+    for (const rel of ["memory/link-out.md", "memory/dir-out", "memory/dir-out/inner.md", "memory/dangling.md", "memory/pipe.md"]) {
       assert.is(changes(sse, rel).length, 0, `${rel} must not be reported`);
     }
     assert.not.ok(changes(sse).some((f) => f.data.event.path.startsWith("memory/loop/")), "no events through the loop");
