@@ -11,6 +11,10 @@ export const vaultErrors = defineErrors({
     status: 503,
     message: (p) => String(p.reason ?? "The vault is locked: the configured passphrase does not match the one the secrets are stored under"),
   },
+  VAULT_UNAVAILABLE: {
+    status: 503,
+    message: "The vault could not be opened at start-up (the server log has the cause); restart Muster once it is fixed",
+  },
   VAULT_SECRET_NOT_FOUND: { status: 404, message: (p) => `No secret named ${p.name}` },
   VAULT_SECRET_CORRUPTED: {
     status: 500,

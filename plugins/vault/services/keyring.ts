@@ -44,6 +44,17 @@ export class VaultKeyring {
    * value; a wrong passphrase leaves the vault locked and every stored row untouched.
    */
   async unlock(): Promise<void> {
+    try {
+      await this.tryUnlock();
+    } catch (error) {
+      // A database or scrypt failure here must not stop the rest of Muster from starting.
+      this.key = null;
+      this.lockError = vaultErrors.VAULT_UNAVAILABLE({}, { cause: error });
+      this.deps.logger.error({ err: error, code: "VAULT_UNAVAILABLE" }, "the vault could not be opened");
+    }
+  }
+
+  private async tryUnlock(): Promise<void> {
     const passphrase = this.deps.passphrase();
     if (!passphrase) {
       this.deps.logger.warn({ variable: "VAULT_KEY" }, "vault locked: no passphrase configured (set VAULT_KEY or GATEWAY_TOKEN)");
@@ -93,7 +104,7 @@ export class VaultKeyring {
   }
 
   status(): VaultStatus {
-    const state = this.key ? "unlocked" : this.lockError.code === "VAULT_LOCKED" ? "locked" : "wrong-key";
+    const state = this.key ? "unlocked" : this.lockError.code === "VAULT_WRONG_KEY" ? "wrong-key" : "locked";
     return { state, source: this.source, keyDerivations: this.derivations };
   }
 

@@ -125,9 +125,13 @@ export class SecretStore {
    * corrupted for this secret only.
    */
   read(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
-    const key = this.deps.keyring.requireKey();
     const sql = this.sql;
-    const row = sql.prepare(`SELECT ${METADATA}, ciphertext, iv, tag FROM vault_secrets WHERE name = ?`).get(name) as SecretRow | undefined;
+    // One read snapshot for the key id check and the row, so a concurrent rotation is seen
+    // as "re-keyed" (503), never as a corrupted secret.
+    const { key, row } = sql.transaction(() => ({
+      key: this.deps.keyring.requireKey(),
+      row: sql.prepare(`SELECT ${METADATA}, ciphertext, iv, tag FROM vault_secrets WHERE name = ?`).get(name) as SecretRow | undefined,
+    }))();
     if (!row) return null;
     const value = this.decrypt(key, row);
     sql.transaction(() => {
@@ -156,14 +160,18 @@ export class SecretStore {
 
   /** Every readable secret value, for redaction; empty while the vault is locked. */
   knownValues(): { name: string; value: string }[] {
+    const sql = this.sql;
     let key: Buffer;
+    let rows: (Sealed & { id: string; name: string })[];
     try {
-      key = this.deps.keyring.requireKey();
+      ({ key, rows } = sql.transaction(() => ({
+        key: this.deps.keyring.requireKey(),
+        rows: this.plainCache ? [] : (sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as (Sealed & { id: string; name: string })[]),
+      }))());
     } catch {
       return [];
     }
     if (!this.plainCache) {
-      const rows = this.sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as (Sealed & { id: string; name: string })[];
       const values: { name: string; value: string }[] = [];
       for (const row of rows) {
         try {

@@ -142,4 +142,21 @@ t("damaged or missing key metadata locks the vault instead of re-keying over exi
   assert.equal(snapshot(home).meta, []);
 });
 
+t("an unexpected failure while opening the vault locks it (VAULT_UNAVAILABLE) and Muster still starts", async ({ home }) => {
+  const db = openRaw(home);
+  db.exec("DROP TABLE vault_meta");
+  db.close();
+  const logs = captureLogger();
+  const h = await startVaultHost({ home, logger: logs.logger });
+  try {
+    const res = await h.json("/api/vault");
+    assert.is(res.status, 503);
+    assert.is(res.body.error.code, "VAULT_UNAVAILABLE");
+    await otherFeaturesRun(h);
+    assert.ok(logs.text().includes("the vault could not be opened"));
+  } finally {
+    await h.stop();
+  }
+});
+
 t.run();
