@@ -1,0 +1,232 @@
+// HTTP API benchmark: Muster (the real server, a child process) against a bare node:http +
+// better-sqlite3 baseline (another child) doing the same work, loaded by autocannon from
+// this process on 127.0.0.1. Prints the figures and writes them between the api markers of
+// docs/benchmarks.md, with the targets of issue 2 and a CPU profile of where the time goes.
+//   npm run bench:api            (BENCH_SECONDS=<n> shortens each run for a quick try)
+import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism, loadavg, platform, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
+import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
+import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
+import { median, renderMarkdown, writeSection, type BenchRow, type Target } from "./report.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const COLD_STARTS = 5;
+const SEED = 100;
+const HARD_LIMIT_MS = 175_000;
+
+const HEALTH: LoadTarget = { label: "GET /api/health", method: "GET", path: "/api/health" };
+const LIST: LoadTarget = { label: `GET /api/tasks (${SEED} tasks)`, method: "GET", path: "/api/tasks" };
+const CREATE: LoadTarget = { label: "POST /api/tasks", method: "POST", path: "/api/tasks", body: JSON.stringify({ title: "bench" }) };
+
+const hardLimit = setTimeout(() => {
+  console.error(`bench:api: aborted after ${HARD_LIMIT_MS / 1000} s`);
+  cleanupAll();
+  process.exit(1);
+}, HARD_LIMIT_MS);
+hardLimit.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    cleanupAll();
+    process.exit(130);
+  });
+}
+
+const log = (message: string) => console.error(`[bench:api] ${message}`);
+
+async function startMuster(extraArgs: string[] = []): Promise<RunningServer & { home: string }> {
+  const home = tempDir("muster-bench-");
+  const port = await freePort();
+  const server = await startServer({
+    name: "muster",
+    args: [...extraArgs, "--import", "tsx", "core/main.ts", "start"],
+    env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: "warn" },
+    port,
+    cwd: ROOT,
+    timeoutMs: 20_000,
+  });
+  return { ...server, home };
+}
+
+async function startBaseline(): Promise<RunningServer & { home: string }> {
+  const home = tempDir("muster-bench-baseline-");
+  const port = await freePort();
+  const server = await startServer({
+    name: "baseline",
+    args: ["--import", "tsx", "scripts/bench/baseline-server.ts"],
+    env: { PORT: String(port), BASELINE_DB: join(home, "baseline.db") },
+    port,
+    cwd: ROOT,
+    timeoutMs: 20_000,
+  });
+  return { ...server, home };
+}
+
+async function seed(server: RunningServer): Promise<void> {
+  for (let i = 0; i < SEED; i++) {
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/tasks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: `Seeded task ${i + 1}`, description: "A task stored before the benchmark", priority: "high", tags: "bench,seed" }),
+    });
+    if (res.status !== 201) throw new Error(`${server.name}: seeding answered ${res.status}: ${await res.text()}`);
+  }
+  const list = (await (await fetch(`http://127.0.0.1:${server.port}/api/tasks`)).json()) as unknown[];
+  if (list.length !== SEED) throw new Error(`${server.name}: expected ${SEED} tasks after seeding, found ${list.length}`);
+}
+
+async function measure(server: RunningServer, target: LoadTarget): Promise<LoadFigures> {
+  log(`${server.name}: ${target.label}, ${CONNECTIONS} connections, ${SECONDS} s`);
+  const figures = await runLoad(server.port, target, CONNECTIONS, SECONDS, server.child.pid);
+  if (figures.non2xx > 0 || figures.errors > 0 || figures.timeouts > 0) {
+    throw new Error(`${server.name} ${target.label}: ${figures.non2xx} non-2xx responses, ${figures.errors} errors, ${figures.timeouts} timeouts (must all be 0)\n${server.output()}`);
+  }
+  return figures;
+}
+
+async function coldStarts(): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    const server = await startMuster();
+    times.push(server.readyMs);
+    log(`cold start ${i + 1}: ${server.readyMs.toFixed(0)} ms`);
+    await stopServer(server.child);
+    removeTempDir(server.home);
+  }
+  return times;
+}
+
+/** A separate, profiled Muster run: the profile's own overhead must not touch the figures. */
+async function profile(): Promise<{ label: string; summary: ProfileSummary; note: string }[]> {
+  const dir = tempDir("muster-bench-prof-");
+  const server = await startMuster([`--cpu-prof`, `--cpu-prof-dir=${dir}`]);
+  await seed(server);
+  const windows: { label: string; window: [number, number]; figures: LoadFigures }[] = [];
+  for (const [target, seconds] of [[LIST, SECONDS], [CREATE, Math.min(SECONDS, 5)]] as const) {
+    log(`profiling muster: ${target.label}, ${seconds} s`);
+    const figures = await runLoad(server.port, target, CONNECTIONS, seconds, server.child.pid);
+    windows.push({ label: target.label, window: figures.window, figures });
+  }
+  await stopServer(server.child, 15_000);
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`muster wrote no .cpuprofile into ${dir}:\n${server.output()}`);
+  return windows.map((w) => ({
+    label: `${w.label} load`,
+    summary: summariseProfile(join(dir, file), ROOT, w.window),
+    note: `${int(w.figures.rpsMean)} req/s while profiled`,
+  }));
+}
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+
+function machine(): string {
+  const model = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown CPU";
+  return `${platform()} ${release()}, ${availableParallelism()} × ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+function layerMs(summary: ProfileSummary, prefix: string): string {
+  const share = summary.layers.find((l) => l.name.startsWith(prefix));
+  return share ? `${share.pct.toFixed(0)}%` : "0%";
+}
+
+function analysis(rows: BenchRow[], profiles: { label: string; summary: ProfileSummary }[]): string[] {
+  const [list, create] = profiles.map((p) => p.summary);
+  const out: string[] = [];
+  if (list) {
+    out.push(
+      `Under \`GET /api/tasks\` the Muster process spends ${layerMs(list, "Node http")} of its busy time in Node's own http/net/stream code, ` +
+        `${layerMs(list, "Koa")} in Koa and @koa/router, ${layerMs(list, "Muster HTTP")} in Muster's middleware stack (request id, security headers and checks, ` +
+        `error boundary, route wrapper; inclusive of what they call), ${layerMs(list, "JSON.stringify")} serialising the 100 rows, ${layerMs(list, "SQLite")} in the SQLite statement, ` +
+        `${layerMs(list, "zod")} in zod (the empty query schema) and ${layerMs(list, "pino")} in pino (at LOG_LEVEL=warn the per-request access log line is a no-op), ` +
+        `with ${layerMs(list, "garbage")} in the garbage collector.`,
+    );
+  }
+  if (create) {
+    out.push(
+      "",
+      `Under \`POST /api/tasks\`: ${layerMs(create, "MikroORM")} in MikroORM (entity creation, change set computation and flush), ${layerMs(create, "SQLite")} in SQLite statements, ` +
+        `${layerMs(create, "zod")} in zod body validation, ${layerMs(create, "Node http")} in Node's http code, ${layerMs(create, "Koa")} in Koa, ${layerMs(create, "garbage")} in the garbage collector.`,
+    );
+  }
+  const health = rows.find((r) => r.label === HEALTH.label);
+  if (health) {
+    out.push(
+      "",
+      `The fixed cost of the framework shows on \`GET /api/health\`, which does almost no work: Muster answers ${int(health.muster.rpsMean)} req/s against the baseline's ${int(health.baseline.rpsMean)} ` +
+        `(${((100 * health.muster.rpsMean) / health.baseline.rpsMean).toFixed(0)}%): every request runs the Koa middleware chain, router matching, the security headers and Host/Origin checks, a request id and the response envelope.`,
+    );
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadBefore = loadavg()[0]!;
+  log(`cold starts (${COLD_STARTS})`);
+  const cold = await coldStarts();
+
+  log("starting muster and the baseline, seeding 100 tasks into each");
+  const muster = await startMuster();
+  const baseline = await startBaseline();
+  await seed(muster);
+  await seed(baseline);
+
+  // GET benchmarks first: POST adds rows, and GET /api/tasks must see exactly the seeded 100.
+  // Muster and baseline alternate so that drift in the machine's load hits both alike.
+  const rows: BenchRow[] = [];
+  for (const target of [HEALTH, LIST, CREATE]) {
+    const m = await measure(muster, target);
+    const b = await measure(baseline, target);
+    rows.push({ label: target.label, muster: m, baseline: b });
+  }
+  await Promise.all([stopServer(muster.child), stopServer(baseline.child)]);
+
+  const profiles = await profile();
+
+  const byLabel = (label: string) => rows.find((r) => r.label === label)!;
+  const list = byLabel(LIST.label);
+  const create = byLabel(CREATE.label);
+  const ratio = (r: BenchRow) => r.muster.rpsMean / r.baseline.rpsMean;
+  const coldMedian = median(cold);
+  const targets: Target[] = [
+    { what: "GET /api/tasks req/s vs baseline", goal: "≥ 50%", measured: `${(100 * ratio(list)).toFixed(0)}%`, pass: ratio(list) >= 0.5 },
+    { what: "POST /api/tasks req/s vs baseline", goal: "≥ 30%", measured: `${(100 * ratio(create)).toFixed(0)}%`, pass: ratio(create) >= 0.3 },
+    { what: "GET /api/tasks p99 (Muster)", goal: "< 50 ms", measured: `${list.muster.p99Ms} ms`, pass: list.muster.p99Ms < 50 },
+    { what: "POST /api/tasks p99 (Muster)", goal: "< 50 ms", measured: `${create.muster.p99Ms} ms`, pass: create.muster.p99Ms < 50 },
+    { what: "cold start (median of 5)", goal: "< 1 s", measured: `${int(coldMedian)} ms`, pass: coldMedian < 1000 },
+  ];
+
+  const markdown = renderMarkdown({
+    command: "npm run bench:api",
+    machine: machine(),
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    settings:
+      `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint after a 1 s warm-up, run from the bench process; Muster (LOG_LEVEL=warn, fresh MUSTER_HOME) and the baseline ` +
+      "(`scripts/bench/baseline-server.ts`: node:http + better-sqlite3, the work plugin's table and pragmas, minimal title check) are separate child processes on 127.0.0.1, " +
+      `measured alternately. ${SEED} tasks are stored before the GET runs; POST runs come last. ` +
+      `The machine is shared with other work (1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} CPUs), so req/s and latency move between runs; ` +
+      "server CPU per request (user + system time of the server process over the measured run, from /proc) is the steadiest figure.",
+    coldStartsMs: cold,
+    rows,
+    targets,
+    profiles,
+    analysis: analysis(rows, profiles),
+  });
+  console.log(`\n${markdown}\n`);
+  writeSection(join(ROOT, "docs", "benchmarks.md"), markdown);
+  log(`wrote docs/benchmarks.md (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  if (targets.some((t) => !t.pass)) log(`targets missed: ${targets.filter((t) => !t.pass).map((t) => t.what).join("; ")}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench:api failed: ${(error as Error).stack ?? error}`);
+  process.exitCode = 1;
+} finally {
+  cleanupAll();
+}
+process.exit(process.exitCode ?? 0);

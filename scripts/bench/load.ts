@@ -1,0 +1,95 @@
+// The load generator of `npm run bench:api`: autocannon, run inside the bench process
+// (the servers are separate child processes), and the figures the report needs.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+export interface LoadTarget {
+  label: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+}
+
+export interface LoadFigures {
+  /** Requests per second: mean and median of the per-second samples. */
+  rpsMean: number;
+  rpsMedian: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /**
+   * CPU time (user + system) the server process used per request during the measured run:
+   * the figure least disturbed by other processes on a shared machine.
+   */
+  cpuUsPerRequest: number | null;
+  /** Start and end of the measured run, microseconds of CLOCK_MONOTONIC (a --cpu-prof profile's clock). */
+  window: [number, number];
+}
+
+interface AutocannonResult {
+  requests: { mean: number; p50: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+/** CPU seconds (user + system) of a process so far, from /proc (Linux only; null elsewhere). */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+function once(options: Record<string, unknown>): Promise<AutocannonResult> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/**
+ * Runs `connections` keep-alive connections for `seconds`, after a 1 s warm-up run at the
+ * same concurrency (JIT, caches) that is checked for errors but not reported.
+ */
+export async function runLoad(port: number, target: LoadTarget, connections: number, seconds: number, serverPid?: number): Promise<LoadFigures> {
+  const options: Record<string, unknown> = {
+    url: `http://127.0.0.1:${port}${target.path}`,
+    method: target.method,
+    connections,
+    timeout: 10,
+  };
+  if (target.body !== undefined) {
+    options.body = target.body;
+    options.headers = { "content-type": "application/json" };
+  }
+  const warm = await once({ ...options, duration: 1 });
+  const cpuBefore = cpuSeconds(serverPid);
+  const from = monotonicUs();
+  const result = await once({ ...options, duration: seconds });
+  const to = monotonicUs();
+  const cpuAfter = cpuSeconds(serverPid);
+  return {
+    rpsMean: result.requests.mean,
+    rpsMedian: result.requests.p50,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx + warm.non2xx,
+    errors: result.errors + warm.errors,
+    timeouts: result.timeouts + warm.timeouts,
+    window: [from, to],
+    cpuUsPerRequest: cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests.total : null,
+  };
+}

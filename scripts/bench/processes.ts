@@ -1,0 +1,114 @@
+// Child server processes for `npm run bench:api`: spawn, wait for the first successful
+// GET /api/health, and stop (SIGTERM, then SIGKILL after a bound). Every child and temp
+// dir is tracked so that one cleanup call removes all of them whatever happened.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+
+export interface RunningServer {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  /** Milliseconds from spawn to the first 200 from GET /api/health. */
+  readyMs: number;
+  /** Everything the child wrote to stderr/stdout (warnings, crash reasons). */
+  output: () => string;
+}
+
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** A port that was free a moment ago (the OS picks it; the child listens on it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function healthOk(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path: "/api/health", agent: false, timeout: 1_000 }, (res) => {
+      res.resume();
+      res.once("end", () => resolve(res.statusCode === 200));
+    });
+    req.once("error", () => resolve(false));
+    req.once("timeout", () => req.destroy());
+    req.end();
+  });
+}
+
+export interface SpawnOptions {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  cwd: string;
+  timeoutMs: number;
+}
+
+/** Spawns a server and resolves once GET /api/health answers 200 (polled every 5 ms). */
+export async function startServer(options: SpawnOptions): Promise<RunningServer> {
+  let output = "";
+  const started = performance.now();
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  child.stdout!.on("data", (d: Buffer) => void (output = (output + d.toString()).slice(-20_000)));
+  child.stderr!.on("data", (d: Buffer) => void (output = (output + d.toString()).slice(-20_000)));
+  const deadline = started + options.timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) before answering /api/health:\n${output}`);
+    }
+    if (await healthOk(options.port)) {
+      return { name: options.name, port: options.port, child, readyMs: performance.now() - started, output: () => output };
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await stopServer(child);
+  throw new Error(`${options.name} did not answer /api/health within ${options.timeoutMs} ms:\n${output}`);
+}
+
+/** SIGTERM and wait for exit (a graceful stop writes --cpu-prof files); SIGKILL after `graceMs`. */
+export function stopServer(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Kills every child still running and removes every temp dir; safe to call twice. */
+export function cleanupAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}

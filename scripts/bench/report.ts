@@ -1,0 +1,102 @@
+// Formats the `npm run bench:api` results as Markdown and writes them between the api
+// markers of docs/benchmarks.md, leaving every other section of that shared file alone.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { LoadFigures } from "./load.ts";
+import type { ProfileSummary, Share } from "./profile-summary.ts";
+
+export interface BenchRow {
+  label: string;
+  muster: LoadFigures;
+  baseline: LoadFigures;
+}
+
+export interface Target {
+  what: string;
+  goal: string;
+  measured: string;
+  pass: boolean;
+}
+
+export interface BenchReport {
+  command: string;
+  machine: string;
+  date: string;
+  settings: string;
+  coldStartsMs: number[];
+  rows: BenchRow[];
+  targets: Target[];
+  profiles: { label: string; summary: ProfileSummary; note: string }[];
+  analysis: string[];
+}
+
+const START = "<!-- api:start -->";
+const END = "<!-- api:end -->";
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const pct = (n: number) => `${n.toFixed(0)}%`;
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function shares(title: string, list: Share[], limit: number): string[] {
+  return [`| ${title} | ms | % of busy |`, "|---|---:|---:|", ...list.slice(0, limit).map((s) => `| ${s.name.replace(/\|/g, "\\|")} | ${int(s.ms)} | ${s.pct.toFixed(1)} |`)];
+}
+
+export function renderMarkdown(r: BenchReport): string {
+  const lines = [
+    "## HTTP API: Muster against a bare node:http + better-sqlite3 baseline",
+    "",
+    `Command: \`${r.command}\`. Machine: ${r.machine}. Measured ${r.date}.`,
+    "",
+    r.settings,
+    "",
+    `Cold start (spawn of \`node --import tsx core/main.ts start\` to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStartsMs))} ms** (runs: ${r.coldStartsMs.map(int).join(", ")} ms).`,
+    "",
+    "| endpoint | server | req/s mean | req/s median | p50 ms | p99 ms | requests | non-2xx | server CPU µs/request | Muster/baseline req/s | baseline/Muster CPU per request |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const row of r.rows) {
+    const ratio = row.muster.rpsMean / row.baseline.rpsMean;
+    const cpu = row.muster.cpuUsPerRequest && row.baseline.cpuUsPerRequest ? pct((100 * row.baseline.cpuUsPerRequest) / row.muster.cpuUsPerRequest) : "n/a";
+    for (const [name, f] of [["Muster", row.muster], ["baseline", row.baseline]] as const) {
+      const first = name === "Muster";
+      lines.push(
+        `| ${row.label} | ${name} | ${int(f.rpsMean)} | ${int(f.rpsMedian)} | ${ms(f.p50Ms)} | ${ms(f.p99Ms)} | ${int(f.requests)} | ${f.non2xx} | ${f.cpuUsPerRequest === null ? "n/a" : int(f.cpuUsPerRequest)} | ${first ? pct(ratio * 100) : ""} | ${first ? cpu : ""} |`,
+      );
+    }
+  }
+  lines.push("", "| target (issue 2) | goal | measured | |", "|---|---|---|---|");
+  for (const t of r.targets) lines.push(`| ${t.what} | ${t.goal} | ${t.measured} | ${t.pass ? "pass ✔" : "**FAIL ✘**"} |`);
+  lines.push("", "### Where the remaining time goes", "");
+  for (const p of r.profiles) {
+    lines.push(
+      `Profile of the Muster process under ${p.label} (\`--cpu-prof\`, ${int(p.summary.busyMs)} ms of CPU busy in a ${int(p.summary.windowMs)} ms window; ${p.note}). ` +
+        "Each sample is charged to the layer of the innermost JavaScript frame on its stack (native work such as JSON.stringify, better-sqlite3's `.all()` or the socket write goes to its JS caller); the second table counts a sample for every layer on its stack, so its rows nest:",
+      "",
+      ...shares("layer (exclusive)", p.summary.layers, 12),
+      "",
+      ...shares("layer (inclusive)", p.summary.inclusive.filter((s) => s.ms > 0), 6),
+      "",
+      ...shares("module (self time)", p.summary.modules, 10),
+      "",
+      ...shares("function (self time)", p.summary.functions, 10),
+      "",
+    );
+  }
+  lines.push(...r.analysis);
+  return lines.join("\n");
+}
+
+/** Replaces (or appends) the api section of docs/benchmarks.md. */
+export function writeSection(file: string, markdown: string): void {
+  const section = `${START}\n${markdown.trimEnd()}\n${END}`;
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next = start >= 0 && end > start ? current.slice(0, start) + section + current.slice(end + END.length) : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}
