@@ -1,8 +1,8 @@
 // The workspace root and path handling that cannot escape it (a path check on real
 // paths, never a string prefix test).
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { WorkspacePaths } from "../../plugin-api/workspace.ts";
 import { MusterError } from "../../plugin-api/errors.ts";
 
@@ -22,14 +22,29 @@ export function isInside(root: string, candidate: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** Nearest existing ancestor's real path, so not-yet-created files are checked too. */
-function realpathOfExistingPrefix(path: string): string {
+/**
+ * The real path `path` would have once created: the nearest existing ancestor's real
+ * path plus the rest. A dangling symlink on the way is followed to where its target
+ * would be created, so a link pointing outside cannot smuggle a write out.
+ */
+function realpathOfExistingPrefix(path: string, hops = 0): string {
   let current = path;
   const rest: string[] = [];
   for (;;) {
     try {
       return join(realpathSync(current), ...rest.reverse());
     } catch {
+      let link: string | null = null;
+      try {
+        if (lstatSync(current).isSymbolicLink()) link = readlinkSync(current);
+      } catch {
+        // Does not exist at all: keep walking up.
+      }
+      if (link !== null) {
+        if (hops >= 40) return path; // a symlink loop; its lexical path is checked by the caller
+        const target = resolve(dirname(current), link);
+        return realpathOfExistingPrefix(join(target, ...rest.reverse()), hops + 1);
+      }
       const parent = resolve(current, "..");
       if (parent === current) return path;
       rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
