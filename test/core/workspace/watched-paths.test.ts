@@ -1,0 +1,65 @@
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { isScratchName, isWatchedFile, isWatchedRelative, toRelative } from "../../../core/internal/workspace/watched-paths.ts";
+import { coalesce } from "../../../core/internal/workspace/watcher.ts";
+
+const t = suite("workspace watcher rules");
+
+t("watched files: the spec's four locations and nothing else", () => {
+  for (const rel of [
+    "company/org_structure.yaml",
+    "projects/alpha/board/tasks.yaml",
+    "projects/alpha/board/archive/2030.yaml",
+    "memory/2026-11-21.md",
+    "memory/agents/main.md",
+    "company/knowledge_base/README.md",
+    "company/knowledge_base/feedback/odin-learnings.md",
+  ]) assert.ok(isWatchedFile(rel), rel);
+  for (const rel of [
+    "",
+    "MEMORY.md",
+    "notes.md",
+    "company/other.yaml",
+    "company/org_structure.yaml/x",
+    "company/knowledge_base",
+    "projects/readme.md",
+    "projects/alpha/notes.md",
+    "projects/alpha/board",
+    "drafts/post.md",
+    "squads/dev/drafts/post.md",
+    "memory/.hidden.md",
+    "memory/.git/config",
+    "memory/x.md.swp",
+    "../memory/x.md",
+  ]) assert.not.ok(isWatchedFile(rel), rel);
+});
+
+t("directories on the way to a watched location are kept so the watcher can reach it", () => {
+  for (const rel of ["", "company", "projects", "projects/alpha", "projects/alpha/board", "memory", "company/knowledge_base"]) assert.ok(isWatchedRelative(rel), rel);
+  for (const rel of ["squads", "node_modules", "company/secrets", "projects/alpha/src", ".git", "memory/.cache"]) assert.not.ok(isWatchedRelative(rel), rel);
+});
+
+t("editors' scratch names", () => {
+  for (const name of [".note.md.swp", ".note.md.swo", "note.swx", "note.md~", ".#note.md", "4913", "x.tmp", "x.TMP", ".DS_Store", "#note.md#", "a.part", "a.crdownload"]) assert.ok(isScratchName(name), name);
+  for (const name of ["note.md", "tasks.yaml", "4914", "swp.md", "tmp.md", "a#b.md"]) assert.not.ok(isScratchName(name), name);
+});
+
+t("toRelative refuses paths outside the root", () => {
+  assert.is(toRelative("/w", "/w/memory/a.md"), "memory/a.md");
+  assert.is(toRelative("/w", "/w"), "");
+  assert.is(toRelative("/w", "/other/a.md"), null);
+  assert.is(toRelative("/w", "/w2/a.md"), null);
+  assert.is(toRelative("/w", "/"), null);
+});
+
+t("a burst coalesces by its first and last raw event", () => {
+  assert.is(coalesce("add", "change"), "created");
+  assert.is(coalesce("add", "add"), "created");
+  assert.is(coalesce("change", "change"), "updated");
+  assert.is(coalesce("unlink", "add"), "updated", "atomic save");
+  assert.is(coalesce("change", "unlink"), "deleted");
+  assert.is(coalesce("unlink", "unlink"), "deleted");
+  assert.is(coalesce("add", "unlink"), null, "created and removed within the burst");
+});
+
+t.run();
