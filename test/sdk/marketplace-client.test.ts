@@ -145,6 +145,7 @@ test("contract errors surface by name with their arguments", async () => {
   await expectContractError(buyer.updateTemplate({ templateId: 1n, metadataURI: "ipfs://x", price: 1n }), "NotTemplateCreator", [1n, accounts[2]!]);
   await expectContractError(owner.renounceOwnership("licenseToken"), "RenounceOwnershipDisabled", []);
   await expectContractError(buyer.withdraw(), "NothingToWithdraw", [accounts[2]!]);
+  await expectContractError(clients.other.purchase({ templateId: 1n, value: 1n }), "InsufficientPayment", [1n, PRICE, 1n]);
 
   const { result: id } = await creator.registerTemplate({ metadataURI: "ipfs://paused", price: 0n, royaltyBps: 0 });
   await owner.pause();

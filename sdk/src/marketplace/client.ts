@@ -169,7 +169,8 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
 
     // ------------------------------------------------------------ marketplace
     /**
-     * Buys a license. Sends the price read from the chain (or `value`, if larger: the excess is refunded).
+     * Buys a license. Sends the price read from the chain, or `value` if given (the excess is refunded; the
+     * contract never charges more than the price, so `value` is also the most the purchase can cost).
      * With `maxPrice`, refuses before sending if the template now costs more.
      */
     async purchase(input: { templateId: bigint | number; maxPrice?: bigint; value?: bigint }) {
@@ -178,7 +179,8 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
       const value = input.value === undefined ? undefined : checkWei("value", input.value);
       const { price } = await read<Template>("templateRegistry", "getTemplate", [id]);
       if (maxPrice !== undefined && price > maxPrice) throw new MarketplacePriceAboveLimitError(id, price, maxPrice);
-      return write<bigint>("marketplace", "purchase", [id], value !== undefined && value > price ? value : price);
+      // `value` is sent as given: below the price the simulation fails with `InsufficientPayment`.
+      return write<bigint>("marketplace", "purchase", [id], value ?? price);
     },
     /** Whether `user` holds a valid license for the template. */
     async hasLicense(user: Address, id: bigint | number) {
