@@ -73,9 +73,12 @@ export class SseHub {
       throw streamErrors.STREAM_TOO_MANY_CLIENTS({ limit: this.deps.config.maxClients }, { headers: { "Retry-After": "5" } });
     }
     const socket = res.socket;
-    socket?.setTimeout(0);
-    socket?.setNoDelay(true);
-    socket?.setKeepAlive(true, 30_000);
+    // The client may have gone while the request went through the middleware: its close
+    // event has fired already, so registering it now would hold a slot forever.
+    if (!socket || socket.destroyed || res.destroyed) return;
+    socket.setTimeout(0);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 30_000);
     res.writeHead(200, HEADERS);
     const state: ClientState = { behindSince: null };
     this.clients.set(res, state);

@@ -173,6 +173,18 @@ t("many connect/close cycles: no listener growth, no MaxListenersExceededWarning
       for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(10);
     }
     assert.is((await stats(ctx.h)).clients, 0);
+    // Clients that hang up right after sending the request must not keep a slot either.
+    const url = new URL(ctx.h.url);
+    for (let i = 0; i < 40; i++) {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+        socket.destroy();
+      });
+      socket.on("error", () => {});
+    }
+    await sleep(200);
+    for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(20);
+    assert.is((await stats(ctx.h)).clients, 0, "aborted requests hold no slot");
     await publish(ctx.h, { name: "probe.after.cycles" });
     await sleep(50);
     assert.not.ok(warnings.includes("MaxListenersExceededWarning"));
