@@ -11,6 +11,7 @@ import { makeExcerpt } from "../domain/excerpt.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, INDEX_OPTIONS, SEARCH_OPTIONS, queryTerms } from "../domain/query.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
+import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { readBounded, readBoundedSync } from "./read-file.ts";
 
@@ -196,7 +197,8 @@ export class SearchIndex {
     const rows = this.store.loadRows();
     if (persisted?.format === INDEX_FORMAT) {
       try {
-        const loaded = await MiniSearch.loadJSONAsync<SearchDocument>(persisted.json, INDEX_OPTIONS);
+        // Synchronous: about half the time of loadJSONAsync, and searches wait for it anyway.
+        const loaded = MiniSearch.loadJSON<SearchDocument>(persisted.json, INDEX_OPTIONS);
         if (loaded.documentCount === rows.size && [...rows.keys()].every((path) => loaded.has(path))) {
           this.index = loaded;
           this.rows = rows;
@@ -244,7 +246,7 @@ export class SearchIndex {
   private async build(kind: "build" | "reindex"): Promise<RefreshReport> {
     const started = performance.now();
     const walk = await this.walk();
-    const fresh = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+    const builder = new BulkIndexBuilder();
     const rows = new Map<string, FileRow>();
     this.skipped.clear();
     this.problems.clear();
@@ -252,21 +254,19 @@ export class SearchIndex {
       if (this.stopped) throw new Stopped("search index stopped");
       const batch = walk.files.slice(i, i + BATCH);
       const loaded = await Promise.all(batch.map((f) => this.load(f)));
-      const documents: SearchDocument[] = [];
       loaded.forEach((result, j) => {
         const path = batch[j]!.path;
         if (result.kind === "indexed") {
-          documents.push(result.document);
+          builder.add(result.document);
           rows.set(path, result.row);
           this.noteProblem(path, result.problem);
         } else if (result.kind === "skipped") this.skipped.set(path, result.reason);
       });
-      fresh.addAll(documents);
       // Let queries (answered from the previous index) and other requests through.
       await yieldToEventLoop();
     }
     const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
-    this.index = fresh;
+    this.index = builder.finish();
     this.rows = rows;
     this.indexedAt = new Date().toISOString();
     this.persist(true);

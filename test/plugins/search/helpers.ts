@@ -23,7 +23,7 @@ export async function startWithFiles(files: Record<string, string | Uint8Array>,
 
 /** GET /api/search with the given query string parameters. */
 export function search(h: TestHost, params: Record<string, string | number>) {
-  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   return h.json(`/api/search?${qs}`);
 }
 
