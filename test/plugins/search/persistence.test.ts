@@ -1,0 +1,130 @@
+// The index survives restarts and only changed files are read again; watcher events
+// (published by a test plugin, and by the real watcher) add, update and remove files.
+import { unlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { definePlugin, type EventBus } from "../../../core/plugin-api/index.ts";
+import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
+
+let bus: EventBus | undefined;
+/** Hands the test the host's event bus, to publish what the watcher would. */
+const busPlugin = definePlugin({ id: "search-test-bus", version: "1.0.0", host: "^1.0.0", onStart: (ctx) => void (bus = ctx.events) });
+
+const t = suite<{ h: TestHost }>("search: persistence and events");
+
+const files: Record<string, string> = {};
+for (let i = 0; i < 12; i++) files[`company/knowledge_base/kb-${i}.md`] = `# KB ${i}\n\nthe lemur chapter ${i}\n`;
+
+const paths = (res: { body: any }) => res.body.results.map((r: any) => r.path).sort();
+const publish = (type: string, path: string, workspace: string) =>
+  bus!.publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
+
+t.before(async (ctx) => {
+  ctx.h = await startWithFiles(files, { extraPlugins: [busPlugin], config: { pluginConfig: { search: { saveDelayMs: 50 } } } });
+});
+t.after(async (ctx) => {
+  await ctx.h.stop();
+  removeHome(ctx.h.home);
+});
+
+t("the first start builds the index from every file", async ({ h }) => {
+  const res = await search(h, { q: "lemur" });
+  assert.is(res.body.total, 12);
+  const refresh = res.body.stats.lastRefresh;
+  assert.is(refresh.kind, "build");
+  assert.is(refresh.read, res.body.stats.totalFiles);
+});
+
+t("a restart loads the persisted index and reads no unchanged file", async (ctx) => {
+  const before = (await search(ctx.h, { q: "lemur" })).body;
+  ctx.h = await ctx.h.restart();
+  const after = await search(ctx.h, { q: "lemur" });
+  assert.is(after.body.total, 12);
+  assert.equal(after.body.stats.lastRefresh.kind, "load");
+  assert.is(after.body.stats.lastRefresh.read, 0);
+  assert.is(after.body.stats.lastRefresh.removed, 0);
+  assert.is(after.body.stats.lastRefresh.unchanged, before.stats.totalFiles);
+  assert.equal(after.body.results.map((r: any) => [r.path, r.score]), before.results.map((r: any) => [r.path, r.score]));
+});
+
+t("a restart re-reads exactly the changed and new files and drops deleted ones", async (ctx) => {
+  const total = (await search(ctx.h, { q: "lemur" })).body.stats.totalFiles;
+  await ctx.h.stop();
+  const ws = ctx.h.workspace;
+  writeFileSync(join(ws, "company/knowledge_base/kb-0.md"), "# KB 0\n\nthe lemur chapter now mentions a tapir\n"); // size changed
+  const same = join(ws, "company/knowledge_base/kb-1.md");
+  writeFileSync(same, "# KB 1\n\nthe tapir chapter 1\n".padEnd(statSync(same).size, " ")); // same size, new mtime
+  const mtime = new Date(Date.now() + 5_000);
+  utimesSync(same, mtime, mtime);
+  unlinkSync(join(ws, "company/knowledge_base/kb-2.md"));
+  writeFiles(ws, { "docs/new-tapir.md": "# New\n\na tapir appears\n" });
+  ctx.h = await ctx.h.restart();
+  const res = await search(ctx.h, { q: "tapir" });
+  assert.equal(paths(res), ["company/knowledge_base/kb-0.md", "company/knowledge_base/kb-1.md", "docs/new-tapir.md"]);
+  const refresh = res.body.stats.lastRefresh;
+  assert.is(refresh.kind, "load");
+  assert.is(refresh.read, 3);
+  assert.is(refresh.removed, 1);
+  assert.is(refresh.unchanged, total - 3);
+  assert.is(res.body.stats.totalFiles, total);
+  assert.is((await search(ctx.h, { q: "lemur" })).body.total, 10);
+});
+
+t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
+  await ctx.h.stop();
+  const Database = (await import("better-sqlite3")).default;
+  const db = new Database(join(ctx.h.home, "muster.db"));
+  db.prepare("UPDATE search_state SET value = '{not json' WHERE key = 'index'").run();
+  db.close();
+  ctx.h = await ctx.h.restart();
+  const res = await search(ctx.h, { q: "lemur" });
+  assert.is(res.body.total, 10);
+  assert.is(res.body.stats.lastRefresh.kind, "build");
+});
+
+t("watcher events index created and updated files and drop deleted ones", async ({ h }) => {
+  writeFiles(h.workspace, { "notes/evented.md": "# Evented\n\nthe quokka arrives\n" });
+  assert.is((await search(h, { q: "quokka" })).body.count, 0, "not indexed before the event");
+  publish("created", "notes/evented.md", h.workspace);
+  assert.ok(await waitUntil(async () => (await search(h, { q: "quokka" })).body.count === 1), "created");
+  writeFileSync(join(h.workspace, "notes/evented.md"), "# Evented\n\nthe quokka left; a dugong stays\n");
+  publish("updated", "notes/evented.md", h.workspace);
+  assert.ok(await waitUntil(async () => (await search(h, { q: "dugong" })).body.count === 1), "updated");
+  unlinkSync(join(h.workspace, "notes/evented.md"));
+  publish("deleted", "notes/evented.md", h.workspace);
+  assert.ok(await waitUntil(async () => (await search(h, { q: "dugong" })).body.count === 0), "deleted");
+  assert.ok((await search(h, { q: "lemur" })).body.stats.eventsApplied >= 3);
+});
+
+t("event paths outside the workspace, hidden or non-searchable are ignored", async ({ h }) => {
+  const before = (await search(h, { q: "lemur" })).body.stats;
+  for (const path of ["../outside.md", "/etc/passwd.md", "notes/../../x.md", ".hidden/a.md", "node_modules/x/a.md", "notes/a.txt", "notes/\0.md"]) {
+    publish("created", path, h.workspace);
+  }
+  publish("created", "docs/does-not-exist.md", h.workspace);
+  await new Promise((r) => setTimeout(r, 100));
+  const after = (await search(h, { q: "lemur" })).body.stats;
+  assert.is(after.totalFiles, before.totalFiles);
+});
+
+t("changes from events survive a restart without being read again", async (ctx) => {
+  writeFiles(ctx.h.workspace, { "notes/kept.md": "# Kept\n\nthe axolotl persists\n" });
+  publish("created", "notes/kept.md", ctx.h.workspace);
+  assert.ok(await waitUntil(async () => (await search(ctx.h, { q: "axolotl" })).body.count === 1));
+  ctx.h = await ctx.h.restart();
+  const res = await search(ctx.h, { q: "axolotl" });
+  assert.is(res.body.count, 1);
+  assert.is(res.body.stats.lastRefresh.read, 0);
+});
+
+t("the real watcher: a file written into memory/ becomes searchable, and goes when deleted", async ({ h }) => {
+  const file = join(h.workspace, "memory", "2026-11-22.md");
+  writeFiles(h.workspace, { "memory/2026-11-22.md": "# Daily\n\nwatched okapi sighting\n" });
+  assert.ok(await waitUntil(async () => (await search(h, { q: "okapi" })).body.count === 1, 10_000), "indexed after the write");
+  unlinkSync(file);
+  assert.ok(await waitUntil(async () => (await search(h, { q: "okapi" })).body.count === 0, 10_000), "dropped after the delete");
+});
+
+t.run();
