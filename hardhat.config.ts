@@ -29,7 +29,7 @@ export default defineConfig({
   test: {
     solidity: {
       fuzz: { runs: 256 },
-      invariant: { runs: 64, depth: 32, failOnRevert: false },
+      invariant: { runs: 128, depth: 48, failOnRevert: true },
     },
   },
   networks: {

@@ -58,7 +58,7 @@ contract MarketplaceHandler {
     function purchase(uint256 actorSeed, uint256 templateSeed, uint256 excess) external {
         address buyer = actors[actorSeed % 3];
         uint256 templateId = templates[templateSeed % templates.length];
-        if (license.holdsValidLicense(buyer, templateId)) return;
+        if (market.paused() || license.holdsValidLicense(buyer, templateId)) return;
         if (!registry.getTemplate(templateId).active) return;
         uint256 value = registry.getTemplate(templateId).price + (excess % 1 ether);
         vm.deal(buyer, buyer.balance + value);
@@ -112,8 +112,9 @@ contract MarketplaceHandler {
     }
 
     function pauseToggle() external {
+        bool paused = market.paused();
         vm.prank(owner);
-        if (market.paused()) market.unpause();
+        if (paused) market.unpause();
         else market.pause();
     }
 }
