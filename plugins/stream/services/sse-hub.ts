@@ -12,6 +12,9 @@ const HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
+/** At shutdown, how long a client may take to receive the end of its stream. */
+const CLOSE_GRACE_MS = 250;
+
 /** What the hub reports about itself. */
 export interface StreamStats {
   clients: number;
@@ -119,8 +122,11 @@ export class SseHub {
     for (const res of [...this.clients.keys()]) {
       this.clients.delete(res);
       // Ending the response leaves a keep-alive socket behind; ending the socket lets the
-      // server's close() finish at once instead of waiting for its idle timeout.
-      res.end(() => res.socket?.end());
+      // server's close() finish at once instead of waiting for its idle timeout. A client
+      // that does not read what is still buffered is cut off after a short grace.
+      const socket = res.socket;
+      res.end(() => socket?.end());
+      setTimeout(() => socket?.destroy(), CLOSE_GRACE_MS).unref();
     }
   }
 

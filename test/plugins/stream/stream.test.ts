@@ -262,12 +262,23 @@ s("stopping the host ends every stream promptly and releases the port", async ()
   try {
     const clients = await Promise.all(Array.from({ length: 5 }, () => openSse(h.url)));
     for (const c of clients) await c.next((f) => f.data.type === "connected");
+    // One client stopped reading with a large backlog: it must not hold the shutdown up.
+    const url = new URL(h.url);
+    const stuck = connect(Number(url.port), url.hostname);
+    stuck.on("error", () => {});
+    await new Promise<void>((r) => stuck.once("connect", () => r()));
+    stuck.pause();
+    stuck.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    await sleep(100);
+    await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.backlog.sent", count: 20, padBytes: 512 * 1024 } });
+    await sleep(100);
     const started = Date.now();
     await h.stop();
     const took = Date.now() - started;
     await Promise.race([Promise.all(clients.map((c) => c.ended)), sleep(2_000)]);
     assert.ok(clients.every((c) => c.isEnded()), "every stream ended");
     assert.ok(took < 1_500, `stop took ${took} ms`);
+    stuck.destroy();
     const refused = await fetch(`${h.url}/api/sse`).then(() => false, () => true);
     assert.ok(refused, "nothing listens any more");
   } finally {
