@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Address } from "viem";
 import { MarketplaceDeploymentNotFoundError, MarketplaceValidationError } from "./errors.ts";
 import { checkAddress } from "./validate.ts";
@@ -20,8 +19,13 @@ export interface MarketplaceDeployment extends MarketplaceAddresses {
 /** The deployments file: chain id (as a string) to deployment. */
 export type MarketplaceDeployments = Record<string, MarketplaceDeployment>;
 
-/** Reads a deployments file written by `npm run deploy:local` (or the Base Sepolia deployment). */
+/**
+ * Reads a deployments file written by `npm run deploy:local` (or the Base Sepolia deployment). Node only;
+ * in a browser, import the JSON and pass the object instead.
+ */
 export async function loadMarketplaceDeployments(path: string | URL): Promise<MarketplaceDeployments> {
+  // Imported lazily so that bundling the SDK for a browser does not pull in `node:fs`.
+  const { readFile } = await import("node:fs/promises");
   const parsed: unknown = JSON.parse(await readFile(path, "utf8"));
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new MarketplaceValidationError("deployments", "must be an object keyed by chain id");
