@@ -1,4 +1,4 @@
-import { parse as parseYaml } from "yaml";
+import { parseAllDocuments } from "yaml";
 import { categoryOf, type Category } from "./categories.ts";
 import { fileTypeOf } from "./path-rules.ts";
 
@@ -48,6 +48,18 @@ function stringField(value: unknown, ...keys: string[]): string | undefined {
     if (typeof v === "string" && v.trim()) return v.trim();
   }
   return undefined;
+}
+
+/**
+ * Parses YAML text that may hold several documents (`---` separated, common in manifests);
+ * returns the first document's value, or throws the first syntax error.
+ */
+function parseYaml(text: string): unknown {
+  const documents = parseAllDocuments(text);
+  const list = Array.isArray(documents) ? documents : [];
+  const error = list.flatMap((d) => d.errors)[0];
+  if (error) throw error;
+  return list[0]?.toJS({ maxAliasCount: 100 });
 }
 
 function problemOf(error: unknown): string {
