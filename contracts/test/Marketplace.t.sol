@@ -148,6 +148,20 @@ contract MarketplaceTest is TestBase {
         _solvent();
     }
 
+    function test_RefundToABuyerThatRefusesEthIsHeldNotLost() public {
+        EthRefusingCreator refuser = new EthRefusingCreator(); // used here as a buyer contract without receive
+        uint256 id = _register(CREATOR, 1 ether, 0);
+        vm.deal(address(refuser), 3 ether);
+        vm.prank(address(refuser));
+        market.purchase{value: 3 ether}(id);
+        assertEq(market.heldBalanceOf(address(refuser)), 2 ether, "excess held for the buyer");
+        assertEq(address(refuser).balance, 0, "paid 3, of which 2 are held");
+        _solvent();
+        refuser.withdrawTo(market, payable(OTHER));
+        assertEq(OTHER.balance, 2 ether, "excess recovered");
+        _solvent();
+    }
+
     // ------------------------------------------------------------------ re-entrancy
 
     function test_ReentrantBuyerCannotMintTwice() public {
