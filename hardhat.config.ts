@@ -23,7 +23,8 @@ export default defineConfig({
   },
   paths: {
     sources: "contracts",
-    tests: { solidity: "contracts/test" },
+    // TypeScript tests are uvu suites under test/ run by `npm test`, not by Hardhat's node:test runner.
+    tests: { solidity: "contracts/test", nodejs: "contracts/test" },
     ignition: "contracts/ignition",
   },
   test: {
