@@ -126,11 +126,12 @@ t("a learnings file or directory that is a symlink out of the workspace is refus
   assert.is(res.status, 400);
   assert.is(res.body.error.code, "PATH_OUTSIDE_WORKSPACE");
   assert.is(readFileSync(join(outside, "heimdall.md"), "utf8"), "untouched");
-  // A dangling link is never followed either (the file is opened with O_NOFOLLOW).
+  // A dangling link pointing outside is refused by the workspace path check (and the file
+  // is opened with O_NOFOLLOW as a second line of defence).
   symlinkSync(join(outside, "loki.md"), join(h.workspace, DIR, "loki-learnings.md"));
   const dangling = await h.json("/api/feedback", { method: "POST", body: { agentId: "loki", type: "rule", content: "x" } });
-  assert.is(dangling.status, 409);
-  assert.is(dangling.body.error.code, "FEEDBACK_FILE_UNWRITABLE");
+  assert.is(dangling.status, 400);
+  assert.is(dangling.body.error.code, "PATH_OUTSIDE_WORKSPACE");
   assert.not.ok(existsSync(join(outside, "loki.md")));
 
   mkdirSync(join(h.workspace, DIR, "bragi-learnings.md"));
