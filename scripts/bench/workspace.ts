@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { writeFile } from "node:fs/promises";
 import { request as httpRequest, Agent, type IncomingMessage } from "node:http";
 import { createServer } from "node:net";
-import { cpus, totalmem, tmpdir } from "node:os";
+import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
@@ -277,9 +277,12 @@ async function fanOut(pid: number, figures: Figures): Promise<Figures["fanOut"]>
 
 // ---------------------------------------------------------------- report
 
+const loadAtStart = loadavg()[0]!;
+
 function machine(): string {
   const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
-  return `${cpus().length} vCPU (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+  const load = `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end of the run`;
+  return `${cpus().length} vCPU (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}; ${load}`;
 }
 
 function check(value: number, target: number): string {

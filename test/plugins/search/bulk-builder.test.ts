@@ -1,0 +1,54 @@
+// The bulk builder must produce the index `addAll` would: same results, same scores, and an
+// instance that later add/discard/replace and toJSON/loadJSON work on. Guards its use of
+// minisearch's term tree against a minisearch upgrade.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import MiniSearch from "minisearch";
+import { BulkIndexBuilder } from "../../../plugins/search/domain/bulk-builder.ts";
+import { parseFile } from "../../../plugins/search/domain/document.ts";
+import { INDEX_OPTIONS, SEARCH_OPTIONS } from "../../../plugins/search/domain/query.ts";
+
+const t = suite("search: bulk index builder");
+
+const words = "agent squad memory deploy deployment review approval budget strategy tapir lemur okapi Zebulon zebra kubernetes cluster".split(" ");
+const docs = Array.from({ length: 300 }, (_, i) => {
+  const separator = i % 3 === 0 ? ", " : " ";
+  const body = Array.from({ length: 40 + (i % 17) }, (_, k) => words[(i * 7 + k * k) % words.length]).join(separator);
+  return parseFile(`dir${i % 5}/file-${i}.md`, `# ${words[i % words.length]} title ${i}\n\n${body}\n`).document;
+});
+const queries = ["agent", "deplo", "zebulom", "tapir lemur", "squad memory budget", "title 12", "kubernetes", "nothingmatches"];
+const render = (ms: MiniSearch) => queries.map((q) => ms.search(q, SEARCH_OPTIONS).map((r) => `${r.id}:${r.score.toFixed(9)}:${r.title}:${r.category}`).join("|"));
+
+t("same results and scores as addAll", () => {
+  const reference = new MiniSearch(INDEX_OPTIONS);
+  reference.addAll(docs);
+  const builder = new BulkIndexBuilder();
+  for (const d of docs) builder.add(d);
+  const bulk = builder.finish();
+  assert.is(bulk.documentCount, reference.documentCount);
+  assert.equal(render(bulk), render(reference));
+});
+
+t("the built index supports discard, replace, add and a toJSON/loadJSON round trip", () => {
+  const builder = new BulkIndexBuilder();
+  for (const d of docs) builder.add(d);
+  const bulk = builder.finish();
+  const reference = new MiniSearch(INDEX_OPTIONS);
+  reference.addAll(docs);
+  for (const ms of [bulk, reference]) {
+    ms.discard(docs[0]!.id);
+    ms.replace({ ...docs[1]!, content: "replaced with a tapir" });
+    ms.add(parseFile("new/one.md", "# Fresh\n\nlemur again\n").document);
+  }
+  assert.equal(render(bulk), render(reference));
+  const reloaded = MiniSearch.loadJSON(JSON.stringify(bulk), INDEX_OPTIONS);
+  assert.equal(render(reloaded), render(reference));
+});
+
+t("an empty build is a working empty index", () => {
+  const empty = new BulkIndexBuilder().finish();
+  assert.is(empty.documentCount, 0);
+  assert.equal(empty.search("agent", SEARCH_OPTIONS), []);
+});
+
+t.run();
