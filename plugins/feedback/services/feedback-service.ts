@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Database, EventBus, WorkspacePaths } from "../../../core/plugin-api/index.ts";
-import { appendLearning, type FeedbackType } from "./learnings-file.ts";
+import { appendLearning, type LearningEntry } from "./learnings-file.ts";
 
-export interface FeedbackRecord {
-  id: string;
-  agentId: string;
-  taskId: string | null;
-  type: FeedbackType;
-  content: string;
-  context: string | null;
-  createdAt: string;
+/** A stored feedback entry: the learning plus the workspace files it was applied to. */
+export interface FeedbackRecord extends LearningEntry {
   appliedTo: string[];
 }
 
