@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database, EventBus, WorkspacePaths } from "../../../core/plugin-api/index.ts";
-import { appendLearning, type LearningEntry } from "./learnings-file.ts";
+import { appendLearning, type FeedbackType, type LearningEntry } from "./learnings-file.ts";
 
 /** A stored feedback entry: the learning plus the workspace files it was applied to. */
 export interface FeedbackRecord extends LearningEntry {
