@@ -29,11 +29,14 @@ interface TermTree {
  * is known to have, the postings go through `loadJS` as objects instead (slower, same index).
  */
 export class BulkIndexBuilder {
-  private readonly postings: Postings = new Map();
+  /** Per field id: term -> short document id -> term frequency. */
+  private readonly byField: Map<string, Map<number, number>>[] = FIELDS.map(() => new Map());
   private readonly documentIds: Record<number, string> = {};
   private readonly fieldLength: Record<number, number[]> = {};
   private readonly storedFields: Record<number, Record<string, unknown>> = {};
   private readonly totalLength = FIELDS.map(() => 0);
+  private readonly rawCounts = new Map<string, number>();
+  private readonly termCounts = new Map<string, number>();
   private count = 0;
 
   add(document: SearchDocument): void {
@@ -43,28 +46,44 @@ export class BulkIndexBuilder {
     for (const name of STORED) if (document[name] !== undefined) stored[name] = document[name];
     this.storedFields[shortId] = stored;
     const lengths: number[] = [];
-    const frequencies = new Map<string, number>();
     for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
       const field = FIELDS[fieldId]!;
       const value = document[field];
       if (value == null) continue;
-      const tokens = tokenize(String(value), field);
-      lengths[fieldId] = new Set(tokens).size;
-      this.totalLength[fieldId]! += lengths[fieldId]!;
-      frequencies.clear();
-      for (const token of tokens) {
+      // Counting raw tokens first gives `add`'s field length (distinct raw tokens) and
+      // runs processTerm once per distinct token instead of once per occurrence.
+      const raw = this.rawCounts;
+      raw.clear();
+      for (const token of tokenize(String(value), field)) raw.set(token, (raw.get(token) ?? 0) + 1);
+      lengths[fieldId] = raw.size;
+      this.totalLength[fieldId]! += raw.size;
+      const terms = this.termCounts;
+      terms.clear();
+      for (const [token, n] of raw) {
         const term = processTerm(token, field);
-        if (term) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+        if (term) terms.set(term, (terms.get(term) ?? 0) + n);
       }
-      for (const [term, frequency] of frequencies) {
-        let byField = this.postings.get(term);
-        if (!byField) this.postings.set(term, (byField = new Map()));
-        let documents = byField.get(fieldId);
-        if (!documents) byField.set(fieldId, (documents = new Map()));
+      const postings = this.byField[fieldId]!;
+      for (const [term, frequency] of terms) {
+        let documents = postings.get(term);
+        if (!documents) postings.set(term, (documents = new Map()));
         documents.set(shortId, frequency);
       }
     }
     this.fieldLength[shortId] = lengths;
+  }
+
+  /** Term -> field id -> postings, minisearch's own layout. */
+  private postings(): Postings {
+    const merged: Postings = new Map();
+    this.byField.forEach((postings, fieldId) => {
+      for (const [term, documents] of postings) {
+        let data = merged.get(term);
+        if (!data) merged.set(term, (data = new Map()));
+        data.set(fieldId, documents);
+      }
+    });
+    return merged;
   }
 
   get size(): number {
@@ -86,10 +105,10 @@ export class BulkIndexBuilder {
     const index = MiniSearch.loadJS<SearchDocument>({ ...base, index: [] } as AsPlainObject, INDEX_OPTIONS);
     const tree = (index as unknown as { _index?: TermTree })._index;
     if (tree && typeof tree.set === "function" && tree.size === 0) {
-      for (const [term, data] of this.postings) tree.set(term, data);
+      for (const [term, data] of this.postings()) tree.set(term, data);
       return index;
     }
-    const asObjects = [...this.postings].map(([term, byField]) => [
+    const asObjects = [...this.postings()].map(([term, byField]) => [
       term,
       Object.fromEntries([...byField].map(([fieldId, documents]) => [fieldId, Object.fromEntries(documents)])),
     ]);

@@ -82,6 +82,8 @@ export class SearchIndex {
   private running: Promise<{ filesIndexed: number; duration: number }> | undefined;
   private stopped = false;
   private dirty = new Set<string>();
+  /** The next save rewrites every row (after a full build). */
+  private replaceAllOnSave = false;
   private saveTimer: NodeJS.Timeout | undefined;
   private indexedAt: string | null = null;
   private lastRefresh: RefreshReport | null = null;
@@ -165,7 +167,7 @@ export class SearchIndex {
     this.stopped = true;
     clearTimeout(this.saveTimer);
     await this.queue.catch(() => undefined);
-    if (this.dirty.size > 0 && this.isReady) this.persist(false);
+    if (this.isReady) this.persist();
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -237,7 +239,7 @@ export class SearchIndex {
       loaded.forEach((result, j) => this.apply(batch[j]!.path, result));
       if (i + BATCH < changed.length) await yieldToEventLoop();
     }
-    if (changed.length > 0 || removed > 0) this.persist(false);
+    if (changed.length > 0 || removed > 0) this.saveSoon();
     this.indexedAt = new Date().toISOString();
     this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started);
   }
@@ -269,7 +271,9 @@ export class SearchIndex {
     this.index = builder.finish();
     this.rows = rows;
     this.indexedAt = new Date().toISOString();
-    this.persist(true);
+    // Saved by the next queued task: the new index serves searches before it is written.
+    this.replaceAllOnSave = true;
+    this.saveSoon();
     const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started);
     this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
     return report;
@@ -375,23 +379,31 @@ export class SearchIndex {
     }
   }
 
+  /** Saves in the next queued task (after builds and loads). */
+  private saveSoon(): void {
+    this.enqueue(async () => this.persist()).catch(() => undefined);
+  }
+
+  /** Saves `saveDelayMs` after the first unsaved watcher change. */
   private scheduleSave(): void {
     if (this.deps.config.saveDelayMs === 0) {
-      this.persist(false);
+      this.persist();
       return;
     }
     if (this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      this.enqueue(async () => this.persist(false)).catch(() => undefined);
+      this.saveSoon();
     }, this.deps.config.saveDelayMs);
     this.saveTimer.unref();
   }
 
-  private persist(replaceAll: boolean): void {
+  private persist(): void {
+    if (this.dirty.size === 0 && !this.replaceAllOnSave) return;
     try {
-      this.store.save({ format: INDEX_FORMAT, json: JSON.stringify(this.index), rows: this.rows, changed: this.dirty, replaceAll });
+      this.store.save({ format: INDEX_FORMAT, json: JSON.stringify(this.index), rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
       this.dirty.clear();
+      this.replaceAllOnSave = false;
     } catch (error) {
       // The in-memory index stays correct; a restart re-reads what was not saved.
       this.deps.logger.error({ err: error }, "search index could not be saved");
