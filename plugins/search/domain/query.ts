@@ -24,7 +24,7 @@ export const INDEX_OPTIONS: Options<SearchDocument> = {
 };
 
 /** Bumped whenever INDEX_OPTIONS or the document shape change, so old indexes are rebuilt. */
-export const INDEX_FORMAT = "minisearch-7/1";
+export const INDEX_FORMAT = "minisearch-7/2";
 
 /**
  * Ranking: the title counts 4x and the file name 2x the body; every word of at least 3

@@ -12,6 +12,7 @@ import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, INDEX_OPTIONS, SEARCH_OPTIONS, queryTerms } from "../domain/query.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
+import { decodeIndex, encodeIndex } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { readBounded, readBoundedSync } from "./read-file.ts";
 
@@ -197,10 +198,10 @@ export class SearchIndex {
     const started = performance.now();
     const persisted = this.store.loadIndex();
     const rows = this.store.loadRows();
-    if (persisted?.format === INDEX_FORMAT) {
+    if (persisted?.format.startsWith(`${INDEX_FORMAT}/`)) {
       try {
-        // Synchronous: about half the time of loadJSONAsync, and searches wait for it anyway.
-        const loaded = MiniSearch.loadJSON<SearchDocument>(persisted.json, INDEX_OPTIONS);
+        // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
+        const loaded = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json);
         if (loaded.documentCount === rows.size && [...rows.keys()].every((path) => loaded.has(path))) {
           this.index = loaded;
           this.rows = rows;
@@ -401,7 +402,8 @@ export class SearchIndex {
   private persist(): void {
     if (this.dirty.size === 0 && !this.replaceAllOnSave) return;
     try {
-      this.store.save({ format: INDEX_FORMAT, json: JSON.stringify(this.index), rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
+      const { codec, text } = encodeIndex(this.index);
+      this.store.save({ format: `${INDEX_FORMAT}/${codec}`, json: text, rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
       this.dirty.clear();
       this.replaceAllOnSave = false;
     } catch (error) {

@@ -7,6 +7,7 @@ import MiniSearch from "minisearch";
 import { BulkIndexBuilder } from "../../../plugins/search/domain/bulk-builder.ts";
 import { parseFile } from "../../../plugins/search/domain/document.ts";
 import { INDEX_OPTIONS, SEARCH_OPTIONS } from "../../../plugins/search/domain/query.ts";
+import { CODEC, decodeIndex, encodeIndex } from "../../../plugins/search/domain/index-codec.ts";
 
 const t = suite("search: bulk index builder");
 
@@ -49,6 +50,32 @@ t("an empty build is a working empty index", () => {
   const empty = new BulkIndexBuilder().finish();
   assert.is(empty.documentCount, 0);
   assert.equal(empty.search("agent", SEARCH_OPTIONS), []);
+});
+
+t("the compact codec round-trips an index with discarded, replaced and added documents", async () => {
+  const builder = new BulkIndexBuilder();
+  for (const d of docs) builder.add(d);
+  const index = builder.finish();
+  for (let i = 0; i < 40; i++) index.discard(docs[i]!.id);
+  index.replace({ ...docs[50]!, content: "replaced with a tapir" });
+  index.add(parseFile("new/one.md", "# Fresh\n\nlemur again\n").document);
+  const { codec, text } = encodeIndex(index);
+  assert.is(codec, CODEC.compact);
+  // The codec leaves out postings of discarded documents: compare with a vacuumed index.
+  await index.vacuum();
+  const decoded = decodeIndex(codec, text);
+  assert.is(decoded.documentCount, index.documentCount);
+  assert.equal(render(decoded), render(index));
+  assert.ok(text.length < JSON.stringify(index).length, "smaller than toJSON");
+  decoded.add(parseFile("new/two.md", "# Second\n\nokapi\n").document);
+  assert.ok(decoded.search("okapi", SEARCH_OPTIONS).some((r) => r.id === "new/two.md"));
+  assert.equal(render(decodeIndex(CODEC.minisearch, JSON.stringify(index))), render(index), "minisearch's own JSON is read too");
+});
+
+t("malformed persisted text throws (the caller rebuilds)", () => {
+  for (const [codec, text] of [[CODEC.compact, "{not json"], [CODEC.compact, '{"terms":["a",1,0,2,5]}'], [CODEC.compact, '{"terms":[1,2]}'], ["other", "{}"]] as const) {
+    assert.throws(() => decodeIndex(codec, text), `${codec} ${text}`);
+  }
 });
 
 t.run();
