@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
 import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
-import { median, renderMarkdown, writeSection, type BenchRow, type Target } from "./report.ts";
+import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, type Target } from "./report.ts";
+import { analysis } from "./analysis.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const CONNECTIONS = 50;
@@ -87,16 +88,16 @@ async function measure(server: RunningServer, target: LoadTarget): Promise<LoadF
   return figures;
 }
 
-async function coldStarts(): Promise<number[]> {
-  const times: number[] = [];
+async function coldStarts(): Promise<ColdStart[]> {
+  const runs: ColdStart[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
     const server = await startMuster();
-    times.push(server.readyMs);
+    runs.push({ wallMs: server.readyMs, cpuMs: server.readyCpuMs, hostMs: server.uptimeMs });
     log(`cold start ${i + 1}: ${server.readyMs.toFixed(0)} ms`);
     await stopServer(server.child);
     removeTempDir(server.home);
   }
-  return times;
+  return runs;
 }
 
 /** A separate, profiled Muster run: the profile's own overhead must not touch the figures. */
@@ -105,7 +106,7 @@ async function profile(): Promise<{ label: string; summary: ProfileSummary; note
   const server = await startMuster([`--cpu-prof`, `--cpu-prof-dir=${dir}`]);
   await seed(server);
   const windows: { label: string; window: [number, number]; figures: LoadFigures }[] = [];
-  for (const [target, seconds] of [[LIST, SECONDS], [CREATE, Math.min(SECONDS, 5)]] as const) {
+  for (const [target, seconds] of [[LIST, SECONDS], [HEALTH, Math.min(SECONDS, 3)], [CREATE, Math.min(SECONDS, 5)]] as const) {
     log(`profiling muster: ${target.label}, ${seconds} s`);
     const figures = await runLoad(server.port, target, CONNECTIONS, seconds, server.child.pid);
     windows.push({ label: target.label, window: figures.window, figures });
@@ -125,41 +126,6 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 function machine(): string {
   const model = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown CPU";
   return `${platform()} ${release()}, ${availableParallelism()} × ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-}
-
-function layerMs(summary: ProfileSummary, prefix: string): string {
-  const share = summary.layers.find((l) => l.name.startsWith(prefix));
-  return share ? `${share.pct.toFixed(0)}%` : "0%";
-}
-
-function analysis(rows: BenchRow[], profiles: { label: string; summary: ProfileSummary }[]): string[] {
-  const [list, create] = profiles.map((p) => p.summary);
-  const out: string[] = [];
-  if (list) {
-    out.push(
-      `Under \`GET /api/tasks\` the Muster process spends ${layerMs(list, "Node http")} of its busy time in Node's own http/net/stream code, ` +
-        `${layerMs(list, "Koa")} in Koa and @koa/router, ${layerMs(list, "Muster HTTP")} in Muster's middleware stack (request id, security headers and checks, ` +
-        `error boundary, route wrapper; inclusive of what they call), ${layerMs(list, "JSON.stringify")} serialising the 100 rows, ${layerMs(list, "SQLite")} in the SQLite statement, ` +
-        `${layerMs(list, "zod")} in zod (the empty query schema) and ${layerMs(list, "pino")} in pino (at LOG_LEVEL=warn the per-request access log line is a no-op), ` +
-        `with ${layerMs(list, "garbage")} in the garbage collector.`,
-    );
-  }
-  if (create) {
-    out.push(
-      "",
-      `Under \`POST /api/tasks\`: ${layerMs(create, "MikroORM")} in MikroORM (entity creation, change set computation and flush), ${layerMs(create, "SQLite")} in SQLite statements, ` +
-        `${layerMs(create, "zod")} in zod body validation, ${layerMs(create, "Node http")} in Node's http code, ${layerMs(create, "Koa")} in Koa, ${layerMs(create, "garbage")} in the garbage collector.`,
-    );
-  }
-  const health = rows.find((r) => r.label === HEALTH.label);
-  if (health) {
-    out.push(
-      "",
-      `The fixed cost of the framework shows on \`GET /api/health\`, which does almost no work: Muster answers ${int(health.muster.rpsMean)} req/s against the baseline's ${int(health.baseline.rpsMean)} ` +
-        `(${((100 * health.muster.rpsMean) / health.baseline.rpsMean).toFixed(0)}%): every request runs the Koa middleware chain, router matching, the security headers and Host/Origin checks, a request id and the response envelope.`,
-    );
-  }
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -190,7 +156,7 @@ async function main(): Promise<void> {
   const list = byLabel(LIST.label);
   const create = byLabel(CREATE.label);
   const ratio = (r: BenchRow) => r.muster.rpsMean / r.baseline.rpsMean;
-  const coldMedian = median(cold);
+  const coldMedian = median(cold.map((c) => c.wallMs));
   const targets: Target[] = [
     { what: "GET /api/tasks req/s vs baseline", goal: "≥ 50%", measured: `${(100 * ratio(list)).toFixed(0)}%`, pass: ratio(list) >= 0.5 },
     { what: "POST /api/tasks req/s vs baseline", goal: "≥ 30%", measured: `${(100 * ratio(create)).toFixed(0)}%`, pass: ratio(create) >= 0.3 },
@@ -209,11 +175,11 @@ async function main(): Promise<void> {
       `measured alternately. ${SEED} tasks are stored before the GET runs; POST runs come last. ` +
       `The machine is shared with other work (1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} CPUs), so req/s and latency move between runs; ` +
       "server CPU per request (user + system time of the server process over the measured run, from /proc) is the steadiest figure.",
-    coldStartsMs: cold,
+    coldStarts: cold,
     rows,
     targets,
     profiles,
-    analysis: analysis(rows, profiles),
+    analysis: analysis(rows, profiles, cold, CONNECTIONS),
   });
   console.log(`\n${markdown}\n`);
   writeSection(join(ROOT, "docs", "benchmarks.md"), markdown);

@@ -1,7 +1,7 @@
 // The load generator of `npm run bench:api`: autocannon, run inside the bench process
 // (the servers are separate child processes), and the figures the report needs.
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { cpuSeconds } from "./processes.ts";
 
 export interface LoadTarget {
   label: string;
@@ -38,18 +38,6 @@ interface AutocannonResult {
 }
 type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
-
-/** CPU seconds (user + system) of a process so far, from /proc (Linux only; null elsewhere). */
-function cpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 

@@ -2,7 +2,7 @@
 // GET /api/health, and stop (SIGTERM, then SIGKILL after a bound). Every child and temp
 // dir is tracked so that one cleanup call removes all of them whatever happened.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,8 +17,24 @@ export interface RunningServer {
   child: ChildProcess;
   /** Milliseconds from spawn to the first 200 from GET /api/health. */
   readyMs: number;
+  /** CPU time (user + system, all threads) the child had used when it was ready. */
+  readyCpuMs: number | null;
+  /** `uptimeMs` of that first health answer: time since the host object was created. */
+  uptimeMs: number | null;
   /** Everything the child wrote to stderr/stdout (warnings, crash reasons). */
   output: () => string;
+}
+
+/** CPU seconds (user + system) of a process so far, from /proc (Linux only; null elsewhere). */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }
 
 export function tempDir(prefix: string): string {
@@ -44,13 +60,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-function healthOk(port: number): Promise<boolean> {
+/** The parsed body of a 200 from GET /api/health, or null for anything else. */
+function health(port: number): Promise<Record<string, unknown> | null> {
   return new Promise((resolve) => {
     const req = request({ host: "127.0.0.1", port, path: "/api/health", agent: false, timeout: 1_000 }, (res) => {
-      res.resume();
-      res.once("end", () => resolve(res.statusCode === 200));
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => void (body += chunk));
+      res.once("end", () => {
+        try {
+          resolve(res.statusCode === 200 ? (JSON.parse(body) as Record<string, unknown>) : null);
+        } catch {
+          resolve(null);
+        }
+      });
     });
-    req.once("error", () => resolve(false));
+    req.once("error", () => resolve(null));
     req.once("timeout", () => req.destroy());
     req.end();
   });
@@ -83,8 +108,12 @@ export async function startServer(options: SpawnOptions): Promise<RunningServer>
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) before answering /api/health:\n${output}`);
     }
-    if (await healthOk(options.port)) {
-      return { name: options.name, port: options.port, child, readyMs: performance.now() - started, output: () => output };
+    const body = await health(options.port);
+    if (body) {
+      const readyMs = performance.now() - started;
+      const cpu = cpuSeconds(child.pid);
+      const uptimeMs = typeof body.uptimeMs === "number" ? body.uptimeMs : null;
+      return { name: options.name, port: options.port, child, readyMs, readyCpuMs: cpu === null ? null : cpu * 1000, uptimeMs, output: () => output };
     }
     await new Promise((r) => setTimeout(r, 5));
   }

@@ -40,6 +40,9 @@ export interface ProfileSummary {
   inclusive: Share[];
 }
 
+/** Muster's own source, not a dependency. */
+const own = (f: CallFrame) => f.url.startsWith("file://") && !f.url.includes("/node_modules/");
+
 /**
  * Layers for exclusive attribution: each busy sample goes to the layer of the innermost
  * JavaScript frame on its stack (native leaves such as JSON.stringify, better-sqlite3's
@@ -47,14 +50,14 @@ export interface ProfileSummary {
  */
 const LAYERS: { name: string; test: (f: CallFrame) => boolean }[] = [
   { name: "Koa respond() incl. JSON.stringify of the body", test: (f) => f.functionName === "respond" && f.url.includes("/node_modules/koa/") },
-  { name: "work service: SQLite statement + row objects (better-sqlite3 .all/.get)", test: (f) => f.url.includes("/plugins/work/") },
+  { name: "work service: SQLite statement + row objects (better-sqlite3 .all/.get)", test: (f) => own(f) && f.url.includes("/plugins/work/") },
   { name: "better-sqlite3 JS (prepare, wrappers)", test: (f) => f.url.includes("/node_modules/better-sqlite3/") },
   { name: "MikroORM + its kysely query layer", test: (f) => /\/node_modules\/(@mikro-orm|kysely)\//.test(f.url) },
   { name: "zod validation", test: (f) => f.url.includes("/node_modules/zod/") },
   { name: "pino logging", test: (f) => /\/node_modules\/(pino|sonic-boom|thread-stream|@pinojs|fast-redact|pino-std-serializers)\//.test(f.url) },
   { name: "Koa, @koa/router and their helpers", test: (f) => /\/node_modules\/(koa|@koa|koa-compose|path-to-regexp|on-finished|statuses|type-is|mime-types|content-type|accepts|vary|fresh|destroy|encodeurl|cookies|http-errors|delegates|only|escape-html|content-disposition|negotiator|media-typer)\//.test(f.url) },
-  { name: "Muster core (core/internal/http middleware, config, event bus)", test: (f) => f.url.includes("/core/") },
-  { name: "other plugins", test: (f) => f.url.includes("/plugins/") },
+  { name: "Muster core (core/internal/http middleware, config, event bus)", test: (f) => own(f) && f.url.includes("/core/") },
+  { name: "other plugins", test: (f) => own(f) && f.url.includes("/plugins/") },
   { name: "Node http/net/streams (parsing, headers, socket writes)", test: (f) => f.url.startsWith("node:") },
 ];
 

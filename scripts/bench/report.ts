@@ -17,12 +17,21 @@ export interface Target {
   pass: boolean;
 }
 
+export interface ColdStart {
+  /** Spawn to the first 200 from GET /api/health. */
+  wallMs: number;
+  /** CPU (user + system, all threads) used by then. */
+  cpuMs: number | null;
+  /** The health answer's `uptimeMs`: time spent after `createHost()`. */
+  hostMs: number | null;
+}
+
 export interface BenchReport {
   command: string;
   machine: string;
   date: string;
   settings: string;
-  coldStartsMs: number[];
+  coldStarts: ColdStart[];
   rows: BenchRow[];
   targets: Target[];
   profiles: { label: string; summary: ProfileSummary; note: string }[];
@@ -54,7 +63,8 @@ export function renderMarkdown(r: BenchReport): string {
     "",
     r.settings,
     "",
-    `Cold start (spawn of \`node --import tsx core/main.ts start\` to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStartsMs))} ms** (runs: ${r.coldStartsMs.map(int).join(", ")} ms).`,
+    `Cold start (spawn of \`node --import tsx core/main.ts start\` to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
+      `(runs: ${r.coldStarts.map((c) => int(c.wallMs)).join(", ")} ms; CPU used by then: ${r.coldStarts.map((c) => (c.cpuMs === null ? "n/a" : int(c.cpuMs))).join(", ")} ms).`,
     "",
     "| endpoint | server | req/s mean | req/s median | p50 ms | p99 ms | requests | non-2xx | server CPU µs/request | Muster/baseline req/s | baseline/Muster CPU per request |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -71,23 +81,18 @@ export function renderMarkdown(r: BenchReport): string {
   }
   lines.push("", "| target (issue 2) | goal | measured | |", "|---|---|---|---|");
   for (const t of r.targets) lines.push(`| ${t.what} | ${t.goal} | ${t.measured} | ${t.pass ? "pass ✔" : "**FAIL ✘**"} |`);
-  lines.push("", "### Where the remaining time goes", "");
+  lines.push("", "### Where the remaining time goes", "", ...r.analysis, "");
   for (const p of r.profiles) {
     lines.push(
       `Profile of the Muster process under ${p.label} (\`--cpu-prof\`, ${int(p.summary.busyMs)} ms of CPU busy in a ${int(p.summary.windowMs)} ms window; ${p.note}). ` +
-        "Each sample is charged to the layer of the innermost JavaScript frame on its stack (native work such as JSON.stringify, better-sqlite3's `.all()` or the socket write goes to its JS caller); the second table counts a sample for every layer on its stack, so its rows nest:",
+        "Each sample is charged to the layer of the innermost JavaScript frame on its stack (native work such as JSON.stringify, better-sqlite3's `.all()` or the socket write goes to its JS caller):",
       "",
       ...shares("layer (exclusive)", p.summary.layers, 12),
       "",
-      ...shares("layer (inclusive)", p.summary.inclusive.filter((s) => s.ms > 0), 6),
-      "",
-      ...shares("module (self time)", p.summary.modules, 10),
-      "",
-      ...shares("function (self time)", p.summary.functions, 10),
+      ...shares("function (self time)", p.summary.functions, 8),
       "",
     );
   }
-  lines.push(...r.analysis);
   return lines.join("\n");
 }
 

@@ -1,0 +1,87 @@
+// The "where the remaining time goes" text of the bench:api report, written from this
+// run's figures and profiles so that it stays true when the code changes.
+import type { ColdStart } from "./report.ts";
+import { median, type BenchRow } from "./report.ts";
+import type { ProfileSummary } from "./profile-summary.ts";
+
+export interface ProfiledRun {
+  label: string;
+  summary: ProfileSummary;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** Percent of busy time of the exclusive layer whose name starts with `prefix`. */
+function layer(summary: ProfileSummary, prefix: string): string {
+  const share = summary.layers.find((l) => l.name.startsWith(prefix));
+  return `${(share?.pct ?? 0).toFixed(0)}%`;
+}
+
+function fn(summary: ProfileSummary, name: string): number {
+  return summary.functions.filter((f) => f.name.startsWith(`${name} `)).reduce((sum, f) => sum + f.pct, 0);
+}
+
+function cpu(row: BenchRow | undefined): { m: number; b: number } | null {
+  if (!row?.muster.cpuUsPerRequest || !row.baseline.cpuUsPerRequest) return null;
+  return { m: row.muster.cpuUsPerRequest, b: row.baseline.cpuUsPerRequest };
+}
+
+export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdStart[], connections: number): string[] {
+  const find = (prefix: string) => profiles.find((p) => p.label.startsWith(prefix))?.summary;
+  const row = (prefix: string) => rows.find((r) => r.label.startsWith(prefix));
+  const out: string[] = [];
+  const list = find("GET /api/tasks");
+  const listCpu = cpu(row("GET /api/tasks"));
+  if (list) {
+    out.push(
+      `- **GET /api/tasks.** Work the baseline does as well: the SQLite query building 100 row objects ${layer(list, "work service")}, ` +
+        `JSON.stringify of the rows inside Koa's respond() ${layer(list, "Koa respond")}, Node's HTTP and socket code ${layer(list, "Node http")} ` +
+        "(mostly the socket write; on a loaded machine that includes being preempted while the kernel hands the bytes to autocannon). " +
+        `The framework on top: Koa and @koa/router ${layer(list, "Koa, @koa")}, Muster's middleware ${layer(list, "Muster core")}, zod ${layer(list, "zod")}, ` +
+        `pino ${layer(list, "pino")} (LOG_LEVEL=warn makes the per-request access-log call a no-op), garbage collection ${layer(list, "garbage")}.` +
+        (listCpu ? ` Per request: ${int(listCpu.m)} µs of server CPU against the baseline's ${int(listCpu.b)} µs.` : ""),
+    );
+  }
+  const create = find("POST /api/tasks");
+  const createCpu = cpu(row("POST /api/tasks"));
+  if (create) {
+    out.push(
+      `- **POST /api/tasks.** Node's HTTP and socket code ${layer(create, "Node http")}, the work service (validation of references, the prepared INSERT) ${layer(create, "work service")}, ` +
+        `Koa and @koa/router ${layer(create, "Koa, @koa")}, Muster's middleware and body reader ${layer(create, "Muster core")}, zod body validation ${layer(create, "zod")}, ` +
+        `other plugins (the SSE replay ring encoding the public \`work.task.created\` event) ${layer(create, "other plugins")}, MikroORM ${layer(create, "MikroORM")}, garbage collection ${layer(create, "garbage")}. ` +
+        "Creates use one cached prepared INSERT; through `em.create()` + `flush()` MikroORM's unit of work and its kysely layer took about half of the CPU, " +
+        "re-preparing the statement on every call (better-sqlite3 13 also compiles a row-factory function per prepared statement)." +
+        (createCpu ? ` Per request: ${int(createCpu.m)} µs of server CPU against the baseline's ${int(createCpu.b)} µs.` : ""),
+    );
+  }
+  const health = find("GET /api/health");
+  const healthCpu = cpu(row("GET /api/health"));
+  if (health && healthCpu) {
+    const prepare = fn(health, "prepare") + fn(health, "rowFactory");
+    out.push(
+      `- **Fixed cost per request** (GET /api/health does almost nothing): ${int(healthCpu.m)} µs of server CPU against the baseline's ${int(healthCpu.b)} µs. ` +
+        `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware composition per request, the router testing the path against every registered route), ` +
+        `Muster's middleware ${layer(health, "Muster core")} (request id, five security headers, Host/Origin checks, error boundary, the route wrapper with its AbortController), ` +
+        `Node's HTTP code ${layer(health, "Node http")} (more response headers than the baseline). ` +
+        `The health handler's database check prepares \`SELECT 1\` on every call (\`state()\` in core/internal/database.ts): ${prepare.toFixed(0)}% of this profile in better-sqlite3's prepare and row factory.`,
+    );
+  }
+  const p99 = rows.map((r) => `${r.label} ${r.baseline.p99Ms} ms`).join(", ");
+  out.push(
+    `- **p99 latency.** With ${connections} connections always busy, the mean latency is ${connections} / (req/s) (Little's law): p99 under 50 ms needs well over 1,000 req/s and a tight tail. ` +
+      `The tail here comes from the machine as much as from the server: in this run the bare baseline's own p99 was ${p99}.`,
+  );
+  if (cold.length > 0) {
+    const wall = median(cold.map((c) => c.wallMs));
+    const cpuMs = cold.every((c) => c.cpuMs !== null) ? median(cold.map((c) => c.cpuMs!)) : null;
+    const host = cold.every((c) => c.hostMs !== null) ? median(cold.map((c) => c.hostMs!)) : null;
+    out.push(
+      `- **Cold start.** Median ${int(wall)} ms from spawn to the first 200` +
+        (cpuMs !== null ? `, having used ${int(cpuMs)} ms of CPU (all threads)` : "") +
+        (host !== null ? `; of that, ${int(host)} ms after \`createHost()\` (configuration, MikroORM init, migrations of a fresh database, workspace scaffold, plugin start, listen) and the rest before it: Node's boot and loading the module graph through tsx's loader hooks.` : ".") +
+        " Measured separately on this machine (2026-11-21): importing the server's dependencies alone took 1.1-1.7 s without tsx and 2.1-2.6 s through tsx's hooks, MikroORM (@mikro-orm/core + sqlite + kysely) about half of it; " +
+        "an esbuild bundle of core/main.ts run with plain `node` (MikroORM left external) started about a third faster than `node --import tsx` in interleaved runs.",
+    );
+  }
+  return out;
+}
