@@ -14,7 +14,7 @@ interface Internals {
   _documentIds: Map<number, unknown>;
   _fieldLength: Map<number, number[]>;
   _storedFields: Map<number, Record<string, unknown>>;
-  _index: Iterable<[string, TermData]> & { set(term: string, data: TermData): unknown; size: number };
+  _index: Iterable<[string, TermData]> & { set(term: string, data: TermData): unknown; has(term: string): boolean; size: number };
 }
 
 function internals(index: MiniSearch<SearchDocument>): Internals | undefined {
@@ -105,4 +105,13 @@ export function decodeIndex(codec: string, text: string): MiniSearch<SearchDocum
     tree.set(term, data);
   }
   return index;
+}
+
+/**
+ * Whether `term` (already lower-cased) is a word of the index, or `undefined` when this
+ * minisearch version's internals are not the known ones. A cheap tree lookup.
+ */
+export function hasTerm(index: MiniSearch<SearchDocument>, term: string): boolean | undefined {
+  const tree = internals(index)?._index;
+  return typeof tree?.has === "function" ? tree.has(term) : undefined;
 }

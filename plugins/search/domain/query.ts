@@ -29,7 +29,7 @@ export const INDEX_FORMAT = "minisearch-7/2";
 /**
  * Ranking: the title counts 4x and the file name 2x the body; every word of at least 3
  * letters also matches as a prefix, and words of 4 letters or more tolerate typos
- * (edit distance 20% of the length, at most 2).
+ * (edit distance 20% of the length, at most 2). See {@link searchOptionsFor}.
  */
 export const SEARCH_OPTIONS: SearchOptions = {
   boost: { title: 4, name: 2 },
@@ -38,3 +38,14 @@ export const SEARCH_OPTIONS: SearchOptions = {
   maxFuzzy: 2,
   combineWith: "AND",
 };
+
+/**
+ * The search options for one index: typo tolerance only for query words that are not a
+ * word of the index as typed. A word that exists is what the user meant; expanding it to
+ * every word within one or two edits multiplied the work (and the noise) of common-word
+ * queries. Without the term lookup (unknown minisearch internals), every word is expanded.
+ */
+export function searchOptionsFor(exists: (term: string) => boolean | undefined): SearchOptions {
+  const fuzzy = SEARCH_OPTIONS.fuzzy as (term: string, i: number, terms: string[]) => number | boolean;
+  return { ...SEARCH_OPTIONS, fuzzy: (term, i, terms) => (exists(term) === true ? false : fuzzy(term, i, terms)) };
+}

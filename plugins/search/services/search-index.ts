@@ -9,10 +9,10 @@ import type { Category } from "../domain/categories.ts";
 import { decodeText, parseFile, type SearchDocument } from "../domain/document.ts";
 import { makeExcerpt } from "../domain/excerpt.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
-import { INDEX_FORMAT, INDEX_OPTIONS, SEARCH_OPTIONS, queryTerms } from "../domain/query.ts";
+import { INDEX_FORMAT, INDEX_OPTIONS, queryTerms, searchOptionsFor } from "../domain/query.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
-import { decodeIndex, encodeIndex } from "../domain/index-codec.ts";
+import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { readBounded, readBoundedSync } from "./read-file.ts";
 
@@ -113,9 +113,11 @@ export class SearchIndex {
     await this.whenReady();
     const filter = options.category ? (r: SearchResult) => r.category === options.category : undefined;
     const terms = queryTerms(q);
-    let hits = this.index.search(q, { ...SEARCH_OPTIONS, filter });
+    const index = this.index;
+    const searchOptions = searchOptionsFor((term) => hasTerm(index, term));
+    let hits = index.search(q, { ...searchOptions, filter });
     // Several words that never occur together: rank the files holding any of them.
-    if (hits.length === 0 && terms.length > 1) hits = this.index.search(q, { ...SEARCH_OPTIONS, combineWith: "OR", filter });
+    if (hits.length === 0 && terms.length > 1) hits = index.search(q, { ...searchOptions, combineWith: "OR", filter });
     const results = hits.slice(0, options.limit).map((hit) => ({
       path: hit.id as string,
       score: Math.round(hit.score * 1000) / 1000,

@@ -17,6 +17,8 @@ const files: Record<string, string> = {
   "projects/apollo/board/tasks.yaml": "title: Apollo board\nitems:\n  - quarkle rollout\n",
   "docs/centred.md": `# Centred\n\n${filler(40)} the marmoset appears here ${filler(40)}\n`,
   "docs/emoji.md": `# Emoji\n\n${emoji.repeat(150)} narwhal ${emoji.repeat(150)}\n`,
+  "docs/birds-a.md": "# Birds\n\na kestrel nest\n",
+  "docs/birds-b.md": "# Misspelt birds\n\na kestral nest\n",
   "docs/frontmatter.md": "---\ntitle: Front matter title\ntags: [a, b]\n---\n\nBody mentions the okapi.\n",
 };
 for (let i = 0; i < 30; i++) files[`squads/bulk/file-${String(i).padStart(2, "0")}.md`] = `# Bulk ${i}\n\nThe wombat count is ${i}.\n`;
@@ -65,6 +67,13 @@ t("prefixes and typos match", async ({ h }) => {
   assert.equal(swapped.body.results.map((r: any) => r.path).sort(), ["memory/2026-11-20.md", "projects/apollo/board/tasks.yaml"]);
   const words = await search(h, { q: "zebulon quarkle" });
   assert.equal(words.body.results.map((r: any) => r.path), ["memory/2026-11-20.md"], "several words: files holding all of them");
+});
+
+t("typo tolerance applies to words the workspace does not contain as typed", async ({ h }) => {
+  const exact = await search(h, { q: "kestrel" });
+  assert.equal(exact.body.results.map((r: any) => r.path), ["docs/birds-a.md"], "an existing word is taken as meant");
+  const typo = await search(h, { q: "kestrol" });
+  assert.equal(typo.body.results.map((r: any) => r.path).sort(), ["docs/birds-a.md", "docs/birds-b.md"], "an unknown word matches both neighbours");
 });
 
 t("categories come from the path and filter results", async ({ h }) => {
