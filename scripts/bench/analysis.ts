@@ -60,7 +60,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
     const prepare = fn(health, "prepare") + fn(health, "rowFactory");
     out.push(
       `- **Fixed cost per request** (GET /api/health does almost nothing): ${int(healthCpu.m)} µs of server CPU against the baseline's ${int(healthCpu.b)} µs. ` +
-        `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware composition per request, the router testing the path against every registered route), ` +
+        `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware dispatch, route matching, the per-request composition of the matched route's chain, context delegation), ` +
         `Muster's middleware ${layer(health, "Muster core")} (request id, five security headers, Host/Origin checks, error boundary, the route wrapper with its AbortController), ` +
         `Node's HTTP code ${layer(health, "Node http")} (more response headers than the baseline). ` +
         `The health handler's database check prepares \`SELECT 1\` on every call (\`state()\` in core/internal/database.ts): ${prepare.toFixed(0)}% of this profile in better-sqlite3's prepare and row factory.`,

@@ -81,6 +81,18 @@ function health(port: number): Promise<Record<string, unknown> | null> {
   });
 }
 
+/**
+ * The bench's environment without Muster's own settings: a HOST, token, vault key or
+ * gateway from the caller's shell would change what is measured (401s, key derivation).
+ */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("MUSTER_") || ["PORT", "HOST", "WORKSPACE_DIR", "GATEWAY_URL", "GATEWAY_TOKEN", "VAULT_KEY", "LOG_LEVEL", "NODE_ENV", "NODE_OPTIONS"].includes(key)) delete env[key];
+  }
+  return env;
+}
+
 export interface SpawnOptions {
   name: string;
   args: string[];
@@ -96,7 +108,7 @@ export async function startServer(options: SpawnOptions): Promise<RunningServer>
   const started = performance.now();
   const child = spawn(process.execPath, options.args, {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: { ...inheritedEnv(), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
