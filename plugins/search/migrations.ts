@@ -26,4 +26,9 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "002-search-state-data",
+    // Binary side of a serialised value (the compact index's postings).
+    up: "ALTER TABLE search_state ADD COLUMN data BLOB",
+  }),
 ];

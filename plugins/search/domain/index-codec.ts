@@ -33,35 +33,75 @@ function internals(index: MiniSearch<SearchDocument>): Internals | undefined {
 }
 
 /** Format tags stored next to the text, so a reader knows which decoder to use. */
-export const CODEC = { compact: "compact-1", minisearch: "minisearch-json" } as const;
+export const CODEC = { compact: "compact-2", minisearch: "minisearch-json" } as const;
+
+/** A serialised index: JSON text, plus the postings as binary for the compact codec. */
+export interface EncodedIndex {
+  codec: string;
+  text: string;
+  data: Buffer | null;
+}
+
+/** A growable Int32 buffer outside the JS heap. */
+class IntWriter {
+  private array = new Int32Array(1 << 16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const grown = new Int32Array(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = value;
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.from(this.array.buffer, 0, this.length * 4);
+  }
+}
 
 /**
  * Serialises an index. minisearch's `toJSON` turns each of the ~1.5 million postings of a
  * 10,000-file workspace into an object property (slow to write, slower to read back, and
- * hundreds of MB of garbage); the compact form holds the same data with the postings as one
- * flat array of numbers: per term `term, fieldCount, (fieldId, n, (docId, tf) x n) x fieldCount`.
- * Documents, field lengths and stored fields keep minisearch's own serialised shape and go
- * back through its public `loadJS`. Falls back to `toJSON` if the internals are not there.
+ * hundreds of MB of garbage). The compact form keeps documents, field lengths and stored
+ * fields in minisearch's own serialised shape (they go back through its public `loadJS`),
+ * the terms as a JSON list, and the postings as little-endian int32 values outside the JS
+ * heap: per term, in list order, `fieldCount, (fieldId, n, (docId, tf) x n) x fieldCount`.
+ * Falls back to `toJSON` if this minisearch's internals are not the known ones.
  */
-export function encodeIndex(index: MiniSearch<SearchDocument>): { codec: string; text: string } {
+export function encodeIndex(index: MiniSearch<SearchDocument>): EncodedIndex {
   const i = internals(index);
-  if (!i) return { codec: CODEC.minisearch, text: JSON.stringify(index) };
-  const terms: (string | number)[] = [];
+  if (!i) return { codec: CODEC.minisearch, text: JSON.stringify(index), data: null };
+  const terms: string[] = [];
+  const out = new IntWriter();
   const live = i._documentIds;
   for (const [term, data] of i._index) {
     // Postings of discarded documents (not vacuumed yet) are left out, so the reloaded
     // index starts clean (dirtCount 0).
-    const fields: [number, number[]][] = [];
-    for (const [fieldId, documents] of data) {
-      const pairs: number[] = [];
-      for (const [docId, tf] of documents) if (live.has(docId)) pairs.push(docId, tf);
-      if (pairs.length > 0) fields.push([fieldId, pairs]);
+    let fieldCount = 0;
+    for (const documents of data.values()) {
+      for (const docId of documents.keys()) {
+        if (live.has(docId)) {
+          fieldCount += 1;
+          break;
+        }
+      }
     }
-    if (fields.length === 0) continue;
-    terms.push(term, fields.length);
-    for (const [fieldId, pairs] of fields) {
-      terms.push(fieldId, pairs.length / 2);
-      for (const value of pairs) terms.push(value);
+    if (fieldCount === 0) continue;
+    terms.push(term);
+    out.push(fieldCount);
+    for (const [fieldId, documents] of data) {
+      let n = 0;
+      for (const docId of documents.keys()) if (live.has(docId)) n += 1;
+      if (n === 0) continue;
+      out.push(fieldId);
+      out.push(n);
+      for (const [docId, tf] of documents) {
+        if (!live.has(docId)) continue;
+        out.push(docId);
+        out.push(tf);
+      }
     }
   }
   const text = JSON.stringify({
@@ -75,35 +115,39 @@ export function encodeIndex(index: MiniSearch<SearchDocument>): { codec: string;
     storedFields: Object.fromEntries(i._storedFields),
     terms,
   });
-  return { codec: CODEC.compact, text };
+  return { codec: CODEC.compact, text, data: out.toBuffer() };
 }
 
 /** Reads what {@link encodeIndex} wrote; throws on anything malformed. */
-export function decodeIndex(codec: string, text: string): MiniSearch<SearchDocument> {
+export function decodeIndex(codec: string, text: string, data: Uint8Array | null): MiniSearch<SearchDocument> {
   if (codec === CODEC.minisearch) return MiniSearch.loadJSON<SearchDocument>(text, INDEX_OPTIONS);
   if (codec !== CODEC.compact) throw new Error(`unknown index codec ${codec}`);
-  const { terms, ...rest } = JSON.parse(text) as Omit<AsPlainObject, "index" | "serializationVersion"> & { terms: (string | number)[] };
+  if (!data || data.byteLength % 4 !== 0) throw new Error("compact index without valid postings");
+  const { terms, ...rest } = JSON.parse(text) as Omit<AsPlainObject, "index" | "serializationVersion"> & { terms: string[] };
   if (!Array.isArray(terms)) throw new Error("compact index without terms");
   const index = MiniSearch.loadJS<SearchDocument>({ ...rest, index: [], serializationVersion: 2 } as AsPlainObject, INDEX_OPTIONS);
   const tree = internals(index)?._index;
   if (!tree || tree.size !== 0) throw new Error("this minisearch version cannot take the compact index");
+  // Copied once into an aligned array (the blob may sit at any byte offset).
+  const values = new Int32Array(data.byteLength / 4);
+  Buffer.from(values.buffer).set(data);
   let at = 0;
   const next = () => {
-    if (at >= terms.length) throw new Error("truncated compact index");
-    return terms[at++]!;
+    if (at >= values.length) throw new Error("truncated compact index");
+    return values[at++]!;
   };
-  while (at < terms.length) {
-    const term = next();
+  for (const term of terms) {
     if (typeof term !== "string") throw new Error("malformed compact index");
-    const data: TermData = new Map();
-    for (let fields = next() as number; fields > 0; fields--) {
-      const fieldId = next() as number;
+    const termData: TermData = new Map();
+    for (let fields = next(); fields > 0; fields--) {
+      const fieldId = next();
       const documents = new Map<number, number>();
-      for (let n = next() as number; n > 0; n--) documents.set(next() as number, next() as number);
-      data.set(fieldId, documents);
+      for (let n = next(); n > 0; n--) documents.set(next(), next());
+      termData.set(fieldId, documents);
     }
-    tree.set(term, data);
+    tree.set(term, termData);
   }
+  if (at !== values.length) throw new Error("compact index has trailing postings");
   return index;
 }
 

@@ -22,6 +22,7 @@ const refreshReport = z.object({
   removed: z.number().int(),
   truncated: z.boolean(),
   durationMs: z.number(),
+  phases: z.object({ walkMs: z.number(), readMs: z.number(), indexMs: z.number() }),
   finishedAt: z.string(),
 });
 
@@ -33,6 +34,7 @@ export const searchStats = z.object({
   skipped: z.object({ tooLarge: z.number().int(), binary: z.number().int(), invalidUtf8: z.number().int(), symlinksOutside: z.number().int() }),
   malformed: z.object({ count: z.number().int(), files: z.array(z.object({ path: z.string(), problem: z.string() })) }),
   eventsApplied: z.number().int(),
+  lastSave: z.object({ durationMs: z.number(), bytes: z.number().int(), savedAt: z.string() }).nullable(),
 });
 
 export const searchResponse = z.object({

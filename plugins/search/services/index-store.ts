@@ -19,6 +19,7 @@ export interface FileRow {
 export interface PersistedIndex {
   format: string;
   json: string;
+  data: Buffer | null;
 }
 
 const INDEX_KEY = "index";
@@ -38,17 +39,17 @@ export class IndexStore {
   }
 
   loadIndex(): PersistedIndex | undefined {
-    const get = this.db().sql.prepare("SELECT value FROM search_state WHERE key = ?");
+    const get = this.db().sql.prepare("SELECT value, data FROM search_state WHERE key = ?");
     const format = (get.get(FORMAT_KEY) as { value: string } | undefined)?.value;
-    const json = (get.get(INDEX_KEY) as { value: string } | undefined)?.value;
-    return format && json ? { format, json } : undefined;
+    const index = get.get(INDEX_KEY) as { value: string; data: Buffer | null } | undefined;
+    return format && index?.value ? { format, json: index.value, data: index.data } : undefined;
   }
 
   /**
    * Saves the index and the rows of `changed` paths: a path present in `rows` is upserted,
    * an absent one deleted. `replaceAll` first empties the table (after a full build).
    */
-  save(input: { format: string; json: string; rows: Map<string, FileRow>; changed: Iterable<string>; replaceAll: boolean }): void {
+  save(input: { format: string; json: string; data: Buffer | null; rows: Map<string, FileRow>; changed: Iterable<string>; replaceAll: boolean }): void {
     const sql = this.db().sql;
     const now = new Date().toISOString();
     const upsert = sql.prepare(
@@ -58,7 +59,9 @@ export class IndexStore {
          title = excluded.title, category = excluded.category, indexedAt = excluded.indexedAt`,
     );
     const remove = sql.prepare("DELETE FROM search_files WHERE path = ?");
-    const state = sql.prepare("INSERT INTO search_state (key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt");
+    const state = sql.prepare(
+      "INSERT INTO search_state (key, value, data, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, data = excluded.data, updatedAt = excluded.updatedAt",
+    );
     sql.transaction(() => {
       if (input.replaceAll) {
         sql.prepare("DELETE FROM search_files").run();
@@ -70,8 +73,8 @@ export class IndexStore {
           else remove.run(path);
         }
       }
-      state.run(FORMAT_KEY, input.format, now);
-      state.run(INDEX_KEY, input.json, now);
+      state.run(FORMAT_KEY, input.format, null, now);
+      state.run(INDEX_KEY, input.json, input.data, now);
     })();
   }
 }

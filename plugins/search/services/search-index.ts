@@ -36,6 +36,8 @@ export interface RefreshReport {
   /** True when `maxFiles` stopped the walk. */
   truncated: boolean;
   durationMs: number;
+  /** Where the time went: listing the workspace, reading and tokenising files, building or loading the index. */
+  phases: { walkMs: number; readMs: number; indexMs: number };
   finishedAt: string;
 }
 
@@ -49,6 +51,8 @@ export interface SearchStats {
   malformed: { count: number; files: { path: string; problem: string }[] };
   /** Watcher events applied since start. */
   eventsApplied: number;
+  /** The last write of the index to SQLite. */
+  lastSave: { durationMs: number; bytes: number; savedAt: string } | null;
 }
 
 type SkipReason = "tooLarge" | "binary" | "invalidUtf8";
@@ -92,6 +96,7 @@ export class SearchIndex {
   private readonly problems = new Map<string, string>();
   private symlinksOutside = 0;
   private eventsApplied = 0;
+  private lastSave: SearchStats["lastSave"] = null;
 
   constructor(private readonly deps: SearchIndexDeps) {
     this.store = new IndexStore(deps.db);
@@ -133,7 +138,11 @@ export class SearchIndex {
     this.running ??= this.enqueue(async () => {
       const report = await this.build("reindex");
       return { filesIndexed: this.index.documentCount, duration: report.durationMs };
-    }).finally(() => (this.running = undefined));
+    })
+      .catch((error) => {
+        throw error instanceof Stopped ? searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "The server is shutting down" }) : error;
+      })
+      .finally(() => (this.running = undefined));
     return this.running;
   }
 
@@ -146,6 +155,8 @@ export class SearchIndex {
       this.eventsApplied += 1;
       this.indexedAt = new Date().toISOString();
       this.scheduleSave();
+    }).catch((error) => {
+      if (!(error instanceof Stopped)) throw error; // A change arriving during shutdown is read at the next start.
     });
   }
 
@@ -162,6 +173,7 @@ export class SearchIndex {
         files: [...this.problems].slice(0, MAX_REPORTED_PROBLEMS).map(([path, problem]) => ({ path, problem })),
       },
       eventsApplied: this.eventsApplied,
+      lastSave: this.lastSave,
     };
   }
 
@@ -203,11 +215,12 @@ export class SearchIndex {
     if (persisted?.format.startsWith(`${INDEX_FORMAT}/`)) {
       try {
         // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
-        const loaded = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json);
+        const decodeStarted = performance.now();
+        const loaded = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
         if (loaded.documentCount === rows.size && [...rows.keys()].every((path) => loaded.has(path))) {
           this.index = loaded;
           this.rows = rows;
-          await this.refresh(started);
+          await this.refresh(started, performance.now() - decodeStarted);
           return;
         }
         this.deps.logger.warn({ documents: loaded.documentCount, rows: rows.size }, "persisted search index does not match the file index; rebuilding");
@@ -220,8 +233,10 @@ export class SearchIndex {
   }
 
   /** After a load: re-reads files whose size or mtime changed, drops vanished ones. */
-  private async refresh(started: number): Promise<void> {
+  private async refresh(started: number, indexMs: number): Promise<void> {
+    const walkStarted = performance.now();
     const walk = await this.walk();
+    const walkMs = performance.now() - walkStarted;
     const changed: FoundFile[] = [];
     const seen = new Set<string>();
     let unchanged = 0;
@@ -244,13 +259,15 @@ export class SearchIndex {
     }
     if (changed.length > 0 || removed > 0) this.saveSoon();
     this.indexedAt = new Date().toISOString();
-    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started);
+    const readMs = performance.now() - walkStarted - walkMs;
+    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
   }
 
   /** Reads every searchable file into a new index and swaps it in. */
   private async build(kind: "build" | "reindex"): Promise<RefreshReport> {
     const started = performance.now();
     const walk = await this.walk();
+    const walkMs = performance.now() - started;
     const builder = new BulkIndexBuilder();
     const rows = new Map<string, FileRow>();
     this.skipped.clear();
@@ -271,13 +288,16 @@ export class SearchIndex {
       await yieldToEventLoop();
     }
     const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
+    const finishStarted = performance.now();
     this.index = builder.finish();
+    const indexMs = performance.now() - finishStarted;
+    const readMs = finishStarted - started - walkMs;
     this.rows = rows;
     this.indexedAt = new Date().toISOString();
     // Saved by the next queued task: the new index serves searches before it is written.
     this.replaceAllOnSave = true;
     this.saveSoon();
-    const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started);
+    const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
     this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
     return report;
   }
@@ -404,8 +424,10 @@ export class SearchIndex {
   private persist(): void {
     if (this.dirty.size === 0 && !this.replaceAllOnSave) return;
     try {
-      const { codec, text } = encodeIndex(this.index);
-      this.store.save({ format: `${INDEX_FORMAT}/${codec}`, json: text, rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
+      const started = performance.now();
+      const { codec, text, data } = encodeIndex(this.index);
+      this.store.save({ format: `${INDEX_FORMAT}/${codec}`, json: text, data, rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
+      this.lastSave = { durationMs: Math.round(performance.now() - started), bytes: Buffer.byteLength(text) + (data?.length ?? 0), savedAt: new Date().toISOString() };
       this.dirty.clear();
       this.replaceAllOnSave = false;
     } catch (error) {
@@ -414,8 +436,14 @@ export class SearchIndex {
     }
   }
 
-  private report(fields: Omit<RefreshReport, "durationMs" | "finishedAt">, started: number): RefreshReport {
-    this.lastRefresh = { ...fields, durationMs: Math.round(performance.now() - started), finishedAt: new Date().toISOString() };
+  private report(fields: Omit<RefreshReport, "durationMs" | "finishedAt" | "phases">, started: number, phases: RefreshReport["phases"]): RefreshReport {
+    const round = (ms: number) => Math.round(ms);
+    this.lastRefresh = {
+      ...fields,
+      durationMs: round(performance.now() - started),
+      phases: { walkMs: round(phases.walkMs), readMs: round(phases.readMs), indexMs: round(phases.indexMs) },
+      finishedAt: new Date().toISOString(),
+    };
     return this.lastRefresh;
   }
 }
