@@ -62,7 +62,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
       `- **Fixed cost per request** (GET /api/health does almost nothing): ${int(healthCpu.m)} µs of server CPU against the baseline's ${int(healthCpu.b)} µs. ` +
         `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware dispatch, route matching, the per-request composition of the matched route's chain, context delegation), ` +
         `Muster's middleware ${layer(health, "Muster core")} (request id, five security headers, Host/Origin checks, error boundary, the route wrapper with its AbortController), ` +
-        `Node's HTTP code ${layer(health, "Node http")} (more response headers than the baseline). ` +
+        `Node's HTTP and socket code ${layer(health, "Node http")} (the same one write per response as the baseline, with more headers). ` +
         `The health handler's database check prepares \`SELECT 1\` on every call (\`state()\` in core/internal/database.ts): ${prepare.toFixed(0)}% of this profile in better-sqlite3's prepare and row factory.`,
     );
   }
@@ -79,8 +79,11 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
       `- **Cold start.** Median ${int(wall)} ms from spawn to the first 200` +
         (cpuMs !== null ? `, having used ${int(cpuMs)} ms of CPU (all threads)` : "") +
         (host !== null ? `; of that, ${int(host)} ms after \`createHost()\` (configuration, MikroORM init, migrations of a fresh database, workspace scaffold, plugin start, listen) and the rest before it: Node's boot and loading the module graph through tsx's loader hooks.` : ".") +
-        " Measured separately on this machine (2026-11-21): importing the server's dependencies alone took 1.1-1.7 s without tsx and 2.1-2.6 s through tsx's hooks, MikroORM (@mikro-orm/core + sqlite + kysely) about half of it; " +
-        "an esbuild bundle of core/main.ts run with plain `node` (MikroORM left external) started about a third faster than `node --import tsx` in interleaved runs.",
+        " Measured separately on this machine (2026-11-21, load average about 2.5): importing the server's npm dependencies alone takes 0.31-0.43 s with plain `node` and 0.54-0.82 s through tsx's loader hooks, " +
+        "MikroORM (@mikro-orm/core + sqlite, with kysely) more than half of it; " +
+        "an esbuild bundle of core/main.ts (MikroORM and better-sqlite3 left external) run with plain `node` was ready in 540-615 ms having used about 0.53 s of CPU, " +
+        "against 1,180-1,640 ms and 1.06-1.40 s of CPU for `node --import tsx core/main.ts start` in the same interleaved runs. " +
+        "Node's module compile cache (`NODE_COMPILE_CACHE`) saved about a tenth of the CPU under tsx, within the noise of this machine.",
     );
   }
   return out;
