@@ -53,13 +53,14 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   sql.pragma("foreign_keys = ON");
   sql.pragma("synchronous = NORMAL");
   logger.debug({ path }, "database opened");
+  const ping = sql.prepare("SELECT 1");
   return {
     orm,
     sql,
     em: () => orm.em.fork() as ReturnType<Database["em"]>,
     state() {
       try {
-        sql.prepare("SELECT 1").get();
+        ping.get();
         return "ok";
       } catch {
         return "error";
