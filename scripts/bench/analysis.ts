@@ -63,7 +63,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
         `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware dispatch, route matching, the per-request composition of the matched route's chain, context delegation), ` +
         `Muster's middleware ${layer(health, "Muster core")} (request id, five security headers, Host/Origin checks, error boundary, the route wrapper with its AbortController), ` +
         `Node's HTTP and socket code ${layer(health, "Node http")} (the same one write per response as the baseline, with more headers). ` +
-        `The health handler's database check prepares \`SELECT 1\` on every call (\`state()\` in core/internal/database.ts): ${prepare.toFixed(0)}% of this profile in better-sqlite3's prepare and row factory.`,
+        (prepare >= 2 ? `Statements prepared per request (better-sqlite3's prepare and row factory) take ${prepare.toFixed(0)}% of this profile.` : "Nothing is prepared per request any more (the database probe's statement is prepared once)."),
     );
   }
   const p99 = rows.map((r) => `${r.label} ${r.baseline.p99Ms} ms`).join(", ");
