@@ -173,10 +173,15 @@ function connectSse(sseAgent: Agent): Promise<SseClient> {
 
 interface Figures {
   filesBytes: number;
+  /** RSS of a server started on an empty workspace: the host without any index. */
+  baselineRss: { rssKb: number; peakKb: number };
+  buildStats: any;
+  restartStats: any;
   firstStart: { listeningMs: number; readyMs: number; buildMs: number };
   reindex: { wallMs: number; serverMs: number; files: number };
   memoryAfterBuild: { rssKb: number; peakKb: number };
   restart: { listeningMs: number; readyMs: number; loadMs: number; read: number; unchanged: number };
+  saveAfterBuild: { durationMs: number; bytes: number } | null;
   oneWord: { p50: number; p99: number; hits: number };
   threeWord: { p50: number; p99: number; hits: number };
   typo: { p50: number; p99: number; hits: number };
@@ -289,6 +294,11 @@ function check(value: number, target: number): string {
   return Number.isFinite(value) ? (value < target ? "✔" : "✘") : "";
 }
 
+function phases(report: any): string {
+  const p = report?.phases;
+  return p ? `listing the workspace ${ms(p.walkMs)}, reading and tokenising files ${ms(p.readMs)}, building/loading the index ${ms(p.indexMs)}` : "n/a";
+}
+
 function render(f: Figures): string {
   const w = "error" in f.writeToEvent ? undefined : f.writeToEvent;
   const o = "error" in f.fanOut ? undefined : f.fanOut;
@@ -303,6 +313,7 @@ function render(f: Figures): string {
     ["1-word query with a typo p50 / p99", `${ms(f.typo.p50)} / ${ms(f.typo.p99)}`, "", ""],
     ["write → SSE `file_change` p50 / p99", w ? `${ms(w.p50)} / ${ms(w.p99)}` : `not measured (${(f.writeToEvent as any).error})`, "p99 < 150 ms", w ? check(w.p99, 150) : ""],
     [`one event → ${SSE_CLIENTS} SSE clients p50 / p99`, o ? `${ms(o.p50)} / ${ms(o.p99)}` : `not measured (${(f.fanOut as any).error})`, "p99 < 50 ms", o ? check(o.p99, 50) : ""],
+    ["server RSS on an empty workspace (baseline, no index)", mb(f.baselineRss.rssKb), "", ""],
     ["server RSS after build (peak)", `${mb(f.memoryAfterBuild.rssKb)} (${mb(f.memoryAfterBuild.peakKb)})`, "< 300 MB", check(f.memoryAfterBuild.rssKb / 1024, 300)],
     ["server RSS after restart + queries (peak)", `${mb(f.memoryAfterQueries.rssKb)} (${mb(f.memoryAfterQueries.peakKb)})`, "< 300 MB", check(f.memoryAfterQueries.rssKb / 1024, 300)],
     ...(f.memoryWithClients ? [[`server RSS with ${SSE_CLIENTS} SSE clients`, mb(f.memoryWithClients.rssKb), "", ""]] : []),
@@ -318,6 +329,9 @@ function render(f: Figures): string {
     ...rows.map((r) => `| ${r.join(" | ")} |`),
     "",
     `Restart: ${f.restart.unchanged.toLocaleString("en")} files unchanged (size and mtime match the file index), ${f.restart.read} re-read. Queries that found something: 1-word ${f.oneWord.hits}/${QUERIES}, 3-word ${f.threeWord.hits}/${QUERIES}, typo ${f.typo.hits}/${QUERIES}.`,
+    "",
+    `Where the time goes (server's own phases): first build ${phases(f.buildStats)}; restart ${phases(f.restartStats)}` +
+      (f.saveAfterBuild ? `; saving the built index to SQLite (after it already serves) ${ms(f.saveAfterBuild.durationMs)} for ${(f.saveAfterBuild.bytes / 2 ** 20).toFixed(1)} MiB.` : "."),
     "",
   ].join("\n");
 }
@@ -369,13 +383,25 @@ async function main(): Promise<void> {
     baseUrl = `http://127.0.0.1:${port}`;
     const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", MUSTER_HOME: home, WORKSPACE_DIR: workspace, LOG_LEVEL: "warn", NODE_ENV: "production" };
 
+    console.log("baseline: the server on an empty workspace");
+    const emptyHome = join(tmp, "empty-home");
+    mkdirSync(join(emptyHome, "workspace"), { recursive: true });
+    writeFileSync(join(emptyHome, "workspace", "README.md"), "# Empty\n");
+    await startServer({ ...env, MUSTER_HOME: emptyHome, WORKSPACE_DIR: join(emptyHome, "workspace") });
+    await waitIndexReady(performance.now());
+    await sleep(1_000);
+    const baselineRss = rssOf(child!.pid!);
+    await stopServer();
+
     console.log("first start (full build)");
     const first = await startServer(env);
     const ready = await waitIndexReady(first.spawnedAt);
     const firstStart = { listeningMs: first.listeningMs, readyMs: ready.readyMs, buildMs: ready.stats.lastRefresh?.durationMs ?? NaN };
     const pid = child!.pid!;
-    await sleep(500);
+    await sleep(2_000); // The build is saved by the next queued task.
     const memoryAfterBuild = rssOf(pid);
+    const saved = (await http("GET", "/api/search?q=agent&limit=1")).json.stats.lastSave;
+    const saveAfterBuild = saved ? { durationMs: saved.durationMs, bytes: saved.bytes } : null;
 
     console.log("POST /api/search (full re-index)");
     const t0 = performance.now();
@@ -405,7 +431,7 @@ async function main(): Promise<void> {
     const typo = await queryLatency(Array.from({ length: QUERIES }, () => typoOf(pick())));
     const memoryAfterQueries = rssOf(pid2);
 
-    const figures: Figures = { filesBytes: bytes, firstStart, reindex, memoryAfterBuild, restart, oneWord, threeWord, typo, memoryAfterQueries, writeToEvent: { error: "pending" }, fanOut: { error: "pending" } };
+    const figures: Figures = { filesBytes: bytes, baselineRss, buildStats: ready.stats.lastRefresh, restartStats: reReady.stats.lastRefresh, saveAfterBuild, firstStart, reindex, memoryAfterBuild, restart, oneWord, threeWord, typo, memoryAfterQueries, writeToEvent: { error: "pending" }, fanOut: { error: "pending" } };
 
     console.log("write -> SSE file_change");
     try {

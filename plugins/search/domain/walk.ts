@@ -1,4 +1,5 @@
-import { opendir, realpath, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { isSearchableName, isSkippedDirectory } from "./path-rules.ts";
 
@@ -32,69 +33,69 @@ function isInside(root: string, candidate: string): boolean {
 
 const MAX_DEPTH = 64;
 
+const tryOr = <T>(fn: () => T): T | undefined => {
+  try {
+    return fn();
+  } catch {
+    return undefined; // Vanished, unreadable or a dangling link: nothing to index there.
+  }
+};
+
 /**
  * Lists searchable files under the workspace root, skipping hidden and vendor
  * directories. Symbolic links are followed only when their real target is inside the
  * workspace; directories are visited once by real path, so link cycles end.
+ *
+ * Each directory is read and its files stat'ed synchronously, yielding to the event loop
+ * between directories: one round trip through the libuv thread pool per file made the
+ * walk of 10,000 files ten times slower, more so while the watcher scans the same tree.
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], symlinksOutside: 0, truncated: false };
   const visited = new Set<string>();
+  const pending: [string, string, number][] = [[options.root, "", 0]];
 
-  const visit = async (absolute: string, relative: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH || result.truncated) return;
-    let real: string;
-    try {
-      real = await realpath(absolute);
-    } catch {
-      return;
-    }
-    if (visited.has(real)) return;
+  while (pending.length > 0 && !result.truncated) {
+    const [absolute, relative, depth] = pending.pop()!;
+    const real = tryOr(() => realpathSync(absolute));
+    if (depth > MAX_DEPTH || real === undefined || visited.has(real)) continue;
     visited.add(real);
-    let dir;
-    try {
-      dir = await opendir(absolute);
-    } catch {
-      return; // Vanished or unreadable: nothing to index there.
-    }
-    const subdirectories: [string, string][] = [];
-    const files: [string, string][] = [];
-    for await (const entry of dir) {
+    const entries = tryOr(() => readdirSync(absolute, { withFileTypes: true })) ?? [];
+    const subdirectories: [string, string, number][] = [];
+    for (const entry of entries) {
       const abs = join(absolute, entry.name);
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      let info: Stats | undefined;
       if (entry.isDirectory()) {
-        if (!isSkippedDirectory(entry.name)) subdirectories.push([abs, rel]);
-      } else if (entry.isFile()) {
-        if (!entry.name.startsWith(".") && isSearchableName(entry.name)) files.push([abs, rel]);
-      } else if (entry.isSymbolicLink() && !entry.name.startsWith(".")) {
-        let target: string;
-        try {
-          target = await realpath(abs);
-        } catch {
-          continue; // Dangling link.
-        }
+        if (!isSkippedDirectory(entry.name)) subdirectories.push([abs, rel, depth + 1]);
+        continue;
+      }
+      if (entry.name.startsWith(".")) continue;
+      if (entry.isSymbolicLink()) {
+        const target = tryOr(() => realpathSync(abs));
+        if (target === undefined) continue;
         if (!isInside(options.root, target)) {
           result.symlinksOutside += 1;
           continue;
         }
-        const info = await stat(abs).catch(() => undefined);
-        if (info?.isDirectory() && !isSkippedDirectory(entry.name)) subdirectories.push([abs, rel]);
-        else if (info?.isFile() && isSearchableName(entry.name)) files.push([abs, rel]);
-      }
-    }
-    const stats = await Promise.all(files.map(([abs]) => stat(abs).catch(() => undefined)));
-    stats.forEach((info, i) => {
-      if (!info?.isFile() || result.truncated) return;
+        info = tryOr(() => statSync(abs));
+        if (info?.isDirectory()) {
+          if (!isSkippedDirectory(entry.name)) subdirectories.push([abs, rel, depth + 1]);
+          continue;
+        }
+      } else if (!entry.isFile()) continue;
+      if (!isSearchableName(entry.name)) continue;
+      info ??= tryOr(() => statSync(abs));
+      if (!info?.isFile()) continue;
       if (result.files.length >= options.maxFiles) {
         result.truncated = true;
-        return;
+        break;
       }
-      const [abs, rel] = files[i]!;
       result.files.push({ path: rel, absolutePath: abs, size: info.size, mtimeMs: info.mtimeMs });
-    });
-    for (const [abs, rel] of subdirectories) await visit(abs, rel, depth + 1);
-  };
-
-  await visit(options.root, "", 0);
+    }
+    // Depth first in directory order, like the recursive walk it replaces.
+    for (let i = subdirectories.length - 1; i >= 0; i--) pending.push(subdirectories[i]!);
+    await yieldToEventLoop();
+  }
   return result;
 }

@@ -1,5 +1,4 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
 
 /**
  * A read buffer that starts at the listed size and grows up to `max + 1` bytes, so a file
@@ -30,23 +29,7 @@ class BoundedBuffer {
   }
 }
 
-/** Reads a file of expected size `hint`, refusing more than `max` bytes. */
-export async function readBounded(path: string, max: number, hint = 4096): Promise<Buffer | "too-large"> {
-  const handle = await open(path, "r");
-  try {
-    const target = new BoundedBuffer(max, hint);
-    for (let space = target.space(); space; space = target.space()) {
-      const { bytesRead } = await handle.read(space.buffer, space.offset, space.length, target.length);
-      if (bytesRead === 0) break;
-      target.length += bytesRead;
-    }
-    return target.result();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Synchronous {@link readBounded}, for excerpts (a handful of small files per query). */
+/** Reads a file of expected size `hint` (bytes), refusing more than `max` bytes. */
 export function readBoundedSync(path: string, max: number, hint = 4096): Buffer | "too-large" {
   const fd = openSync(path, "r");
   try {

@@ -14,7 +14,7 @@ import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
 import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
-import { readBounded, readBoundedSync } from "./read-file.ts";
+import { readBoundedSync } from "./read-file.ts";
 
 export interface SearchHit {
   path: string;
@@ -253,7 +253,7 @@ export class SearchIndex {
     for (let i = 0; i < changed.length; i += BATCH) {
       if (this.stopped) throw new Stopped("search index stopped");
       const batch = changed.slice(i, i + BATCH);
-      const loaded = await Promise.all(batch.map((f) => this.load(f)));
+      const loaded = batch.map((f) => this.load(f));
       loaded.forEach((result, j) => this.apply(batch[j]!.path, result));
       if (i + BATCH < changed.length) await yieldToEventLoop();
     }
@@ -275,7 +275,7 @@ export class SearchIndex {
     for (let i = 0; i < walk.files.length; i += BATCH) {
       if (this.stopped) throw new Stopped("search index stopped");
       const batch = walk.files.slice(i, i + BATCH);
-      const loaded = await Promise.all(batch.map((f) => this.load(f)));
+      const loaded = batch.map((f) => this.load(f));
       loaded.forEach((result, j) => {
         const path = batch[j]!.path;
         if (result.kind === "indexed") {
@@ -323,7 +323,7 @@ export class SearchIndex {
       this.drop(path);
       return;
     }
-    this.apply(path, await this.load({ path, absolutePath, size: info.size, mtimeMs: info.mtimeMs }));
+    this.apply(path, this.load({ path, absolutePath, size: info.size, mtimeMs: info.mtimeMs }));
   }
 
   private apply(path: string, result: Loaded): void {
@@ -360,12 +360,17 @@ export class SearchIndex {
     this.deps.logger.warn({ path, problem }, "search: file indexed as plain text");
   }
 
-  private async load(file: FoundFile): Promise<Loaded> {
+  /**
+   * Reads and parses one file. Synchronous on purpose: files are small and capped, and
+   * callers work in batches of {@link BATCH} with a yield between batches; a thread-pool
+   * round trip per file was the slowest part of a build.
+   */
+  private load(file: FoundFile): Loaded {
     const max = this.deps.config.maxFileBytes;
     if (file.size > max) return { kind: "skipped", reason: "tooLarge" };
     let bytes: Buffer | "too-large";
     try {
-      bytes = await readBounded(file.absolutePath, max, file.size);
+      bytes = readBoundedSync(file.absolutePath, max, file.size);
     } catch {
       return { kind: "missing" };
     }
