@@ -11,6 +11,8 @@ import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, 
 import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
 import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, type Target } from "./report.ts";
 import { analysis } from "./analysis.ts";
+import { readHistory, renderHistory } from "./history.ts";
+import { execFileSync } from "node:child_process";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const CONNECTIONS = 50;
@@ -123,6 +125,17 @@ async function profile(): Promise<{ label: string; summary: ProfileSummary; note
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
+/** The commit being measured, "+" when Muster's code or the bench has local changes. */
+function commit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "core", "plugins", "scripts/bench", "package.json"], { cwd: ROOT, encoding: "utf8" }).trim();
+    return dirty ? `${head}+` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
 function machine(): string {
   const model = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown CPU";
   return `${platform()} ${release()}, ${availableParallelism()} × ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -165,10 +178,25 @@ async function main(): Promise<void> {
     { what: "cold start (median of 5)", goal: "< 1 s", measured: `${int(coldMedian)} ms`, pass: coldMedian < 1000 },
   ];
 
+  const docs = join(ROOT, "docs", "benchmarks.md");
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const history = renderHistory(readHistory(docs), {
+    date,
+    commit: commit(),
+    load: loadBefore,
+    listRatio: ratio(list),
+    createRatio: ratio(create),
+    listP99: list.muster.p99Ms,
+    createP99: create.muster.p99Ms,
+    baselineListP99: list.baseline.p99Ms,
+    baselineCreateP99: create.baseline.p99Ms,
+    coldMs: coldMedian,
+  });
   const markdown = renderMarkdown({
     command: "npm run bench:api",
     machine: machine(),
-    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    date,
+    history,
     settings:
       `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint after a 1 s warm-up, run from the bench process; Muster (LOG_LEVEL=warn, fresh MUSTER_HOME) and the baseline ` +
       "(`scripts/bench/baseline-server.ts`: node:http + better-sqlite3, the work plugin's table and pragmas, minimal title check) are separate child processes on 127.0.0.1, " +
@@ -182,7 +210,7 @@ async function main(): Promise<void> {
     analysis: analysis(rows, profiles, cold, CONNECTIONS),
   });
   console.log(`\n${markdown}\n`);
-  writeSection(join(ROOT, "docs", "benchmarks.md"), markdown);
+  writeSection(docs, markdown);
   log(`wrote docs/benchmarks.md (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
   if (targets.some((t) => !t.pass)) log(`targets missed: ${targets.filter((t) => !t.pass).map((t) => t.what).join("; ")}`);
 }

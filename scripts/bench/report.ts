@@ -34,6 +34,8 @@ export interface BenchReport {
   coldStarts: ColdStart[];
   rows: BenchRow[];
   targets: Target[];
+  /** Lines of the recent-runs table (history.ts). */
+  history: string[];
   profiles: { label: string; summary: ProfileSummary; note: string }[];
   analysis: string[];
 }
@@ -81,6 +83,7 @@ export function renderMarkdown(r: BenchReport): string {
   }
   lines.push("", "| target (issue 2) | goal | measured | |", "|---|---|---|---|");
   for (const t of r.targets) lines.push(`| ${t.what} | ${t.goal} | ${t.measured} | ${t.pass ? "pass ✔" : "**FAIL ✘**"} |`);
+  lines.push("", ...r.history);
   lines.push("", "### Where the remaining time goes", "", ...r.analysis, "");
   for (const p of r.profiles) {
     lines.push(
