@@ -41,7 +41,9 @@ const pct = (n: number) => `${(100 * n).toFixed(0)}%`;
 
 /** The table of the last runs with their medians, and the hidden record for the next run. */
 export function renderHistory(previous: RunSummary[], current: RunSummary): string[] {
-  const runs = [...previous, current].slice(-KEEP);
+  const round = (n: number, digits: number) => Number(n.toFixed(digits));
+  const compact: RunSummary = { ...current, load: round(current.load, 1), listRatio: round(current.listRatio, 3), createRatio: round(current.createRatio, 3), coldMs: Math.round(current.coldMs) };
+  const runs = [...previous, compact].slice(-KEEP);
   const row = (r: Omit<RunSummary, "date" | "commit" | "load">, first: string) =>
     `| ${first} | ${pct(r.listRatio)} | ${pct(r.createRatio)} | ${r.listP99} (${r.baselineListP99}) | ${r.createP99} (${r.baselineCreateP99}) | ${Math.round(r.coldMs).toLocaleString("en-US")} |`;
   const mid = (pick: (r: RunSummary) => number) => median(runs.map(pick));
