@@ -6,7 +6,13 @@ export const searchConfigSchema = z.strictObject({
   maxFileBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(1024 * 1024),
   /** At most this many files are indexed; the walk stops (and says so in the stats) beyond it. */
   maxFiles: z.number().int().min(1).max(1_000_000).default(100_000),
-  /** Changes made by watcher events are persisted this long after the last one (ms). */
+  /**
+   * Watcher changes only invalidate the file's row (the next start re-reads it); once this
+   * many files (or a tenth of the index, whichever is more) changed, the whole index is
+   * saved again, `saveDelayMs` later. It is always saved at shutdown and after full builds.
+   */
+  fullSaveAfterChanges: z.number().int().min(1).max(1_000_000).default(500),
+  /** Delay before such a full save (ms). */
   saveDelayMs: z.number().int().min(0).max(600_000).default(5_000),
   /** How long a search waits for the index being loaded at start before answering 503 (ms). */
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),

@@ -118,9 +118,18 @@ export function encodeIndex(index: MiniSearch<SearchDocument>): EncodedIndex {
   return { codec: CODEC.compact, text, data: out.toBuffer() };
 }
 
+/** A decoded index and the ids of its documents. */
+export interface DecodedIndex {
+  index: MiniSearch<SearchDocument>;
+  ids: string[];
+}
+
 /** Reads what {@link encodeIndex} wrote; throws on anything malformed. */
-export function decodeIndex(codec: string, text: string, data: Uint8Array | null): MiniSearch<SearchDocument> {
-  if (codec === CODEC.minisearch) return MiniSearch.loadJSON<SearchDocument>(text, INDEX_OPTIONS);
+export function decodeIndex(codec: string, text: string, data: Uint8Array | null): DecodedIndex {
+  if (codec === CODEC.minisearch) {
+    const js = JSON.parse(text) as AsPlainObject;
+    return { index: MiniSearch.loadJS<SearchDocument>(js, INDEX_OPTIONS), ids: Object.values(js.documentIds ?? {}) as string[] };
+  }
   if (codec !== CODEC.compact) throw new Error(`unknown index codec ${codec}`);
   if (!data || data.byteLength % 4 !== 0) throw new Error("compact index without valid postings");
   const { terms, ...rest } = JSON.parse(text) as Omit<AsPlainObject, "index" | "serializationVersion"> & { terms: string[] };
@@ -148,7 +157,7 @@ export function decodeIndex(codec: string, text: string, data: Uint8Array | null
     tree.set(term, termData);
   }
   if (at !== values.length) throw new Error("compact index has trailing postings");
-  return index;
+  return { index, ids: Object.values(rest.documentIds ?? {}) as string[] };
 }
 
 /**

@@ -26,9 +26,10 @@ const INDEX_KEY = "index";
 const FORMAT_KEY = "format";
 
 /**
- * SQLite persistence of the index: the file rows and the serialised minisearch index are
- * written in one synchronous transaction, so after any crash they describe the same set
- * of documents (rows changed since the last save simply look changed on restart).
+ * SQLite persistence of the index. A row means "the saved index holds this file as it was
+ * at this size and mtime". Full saves write the serialised index and every row in one
+ * transaction; between full saves, a change only deletes the file's row (cheap), so after
+ * any crash the next start re-reads exactly the files whose row is missing or differs.
  */
 export class IndexStore {
   constructor(private readonly db: () => Database) {}
@@ -45,36 +46,34 @@ export class IndexStore {
     return format && index?.value ? { format, json: index.value, data: index.data } : undefined;
   }
 
-  /**
-   * Saves the index and the rows of `changed` paths: a path present in `rows` is upserted,
-   * an absent one deleted. `replaceAll` first empties the table (after a full build).
-   */
-  save(input: { format: string; json: string; data: Buffer | null; rows: Map<string, FileRow>; changed: Iterable<string>; replaceAll: boolean }): void {
+  /** Replaces the saved index and every row, in one transaction. */
+  saveAll(input: { format: string; json: string; data: Buffer | null; rows: Iterable<FileRow> }): void {
     const sql = this.db().sql;
     const now = new Date().toISOString();
-    const upsert = sql.prepare(
+    const insert = sql.prepare(
       `INSERT INTO search_files (id, path, type, size, lastModified, createdAt, title, category, indexedAt)
-       VALUES (@id, @path, @type, @size, @lastModified, @createdAt, @title, @category, @indexedAt)
-       ON CONFLICT(path) DO UPDATE SET type = excluded.type, size = excluded.size, lastModified = excluded.lastModified,
-         title = excluded.title, category = excluded.category, indexedAt = excluded.indexedAt`,
+       VALUES (@id, @path, @type, @size, @lastModified, @createdAt, @title, @category, @indexedAt)`,
     );
-    const remove = sql.prepare("DELETE FROM search_files WHERE path = ?");
     const state = sql.prepare(
       "INSERT INTO search_state (key, value, data, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, data = excluded.data, updatedAt = excluded.updatedAt",
     );
     sql.transaction(() => {
-      if (input.replaceAll) {
-        sql.prepare("DELETE FROM search_files").run();
-        for (const row of input.rows.values()) upsert.run(row);
-      } else {
-        for (const path of input.changed) {
-          const row = input.rows.get(path);
-          if (row) upsert.run(row);
-          else remove.run(path);
-        }
-      }
+      sql.prepare("DELETE FROM search_files").run();
+      for (const row of input.rows) insert.run(row);
       state.run(FORMAT_KEY, input.format, null, now);
       state.run(INDEX_KEY, input.json, input.data, now);
+    })();
+  }
+
+  /**
+   * Deletes the rows of paths whose entry in the live index no longer matches the saved
+   * index, so the next start re-reads those files (or drops them when they are gone).
+   */
+  invalidate(paths: Iterable<string>): void {
+    const sql = this.db().sql;
+    const remove = sql.prepare("DELETE FROM search_files WHERE path = ?");
+    sql.transaction(() => {
+      for (const path of paths) remove.run(path);
     })();
   }
 }

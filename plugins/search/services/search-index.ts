@@ -86,9 +86,12 @@ export class SearchIndex {
   private isReady = false;
   private running: Promise<{ filesIndexed: number; duration: number }> | undefined;
   private stopped = false;
-  private dirty = new Set<string>();
-  /** The next save rewrites every row (after a full build). */
-  private replaceAllOnSave = false;
+  /** Paths whose live entry differs from the saved index since the last full save. */
+  private readonly stale = new Set<string>();
+  /** Stale paths whose rows are not deleted yet (done at the end of each change). */
+  private readonly unflushed = new Set<string>();
+  /** A full build is not saved yet. */
+  private needsFullSave = false;
   private saveTimer: NodeJS.Timeout | undefined;
   private indexedAt: string | null = null;
   private lastRefresh: RefreshReport | null = null;
@@ -154,7 +157,7 @@ export class SearchIndex {
       else await this.indexOne(change.path);
       this.eventsApplied += 1;
       this.indexedAt = new Date().toISOString();
-      this.scheduleSave();
+      this.flushInvalidations();
     }).catch((error) => {
       if (!(error instanceof Stopped)) throw error; // A change arriving during shutdown is read at the next start.
     });
@@ -182,7 +185,10 @@ export class SearchIndex {
     this.stopped = true;
     clearTimeout(this.saveTimer);
     await this.queue.catch(() => undefined);
-    if (this.isReady) this.persist();
+    if (this.isReady) {
+      this.flushInvalidations();
+      this.persist();
+    }
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -216,15 +222,14 @@ export class SearchIndex {
       try {
         // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
         const decodeStarted = performance.now();
-        const loaded = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
-        if (loaded.documentCount === rows.size && [...rows.keys()].every((path) => loaded.has(path))) {
-          this.index = loaded;
-          this.rows = rows;
-          await this.refresh(started, performance.now() - decodeStarted);
-          return;
-        }
-        this.deps.logger.warn({ documents: loaded.documentCount, rows: rows.size }, "persisted search index does not match the file index; rebuilding");
+        const { index, ids } = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
+        this.index = index;
+        this.rows = rows;
+        await this.refresh(ids, started, performance.now() - decodeStarted);
+        return;
       } catch (error) {
+        if (error instanceof Stopped) throw error;
+        this.index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
         this.deps.logger.warn({ err: error }, "persisted search index is unreadable; rebuilding");
       }
     }
@@ -232,8 +237,11 @@ export class SearchIndex {
     await this.build("build");
   }
 
-  /** After a load: re-reads files whose size or mtime changed, drops vanished ones. */
-  private async refresh(started: number, indexMs: number): Promise<void> {
+  /**
+   * After a load: re-reads the files whose row is missing or whose size or mtime differ
+   * (their saved entry is stale or absent) and drops the documents whose file is gone.
+   */
+  private async refresh(savedIds: string[], started: number, indexMs: number): Promise<void> {
     const walkStarted = performance.now();
     const walk = await this.walk();
     const walkMs = performance.now() - walkStarted;
@@ -243,11 +251,11 @@ export class SearchIndex {
     for (const file of walk.files) {
       seen.add(file.path);
       const row = this.rows.get(file.path);
-      if (row && row.size === file.size && row.lastModified === iso(file.mtimeMs)) unchanged += 1;
+      if (row && row.size === file.size && row.lastModified === iso(file.mtimeMs) && this.index.has(file.path)) unchanged += 1;
       else changed.push(file);
     }
     let removed = 0;
-    for (const path of [...this.rows.keys()]) {
+    for (const path of new Set([...savedIds, ...this.rows.keys()])) {
       if (!seen.has(path)) removed += this.drop(path) ? 1 : 0;
     }
     for (let i = 0; i < changed.length; i += BATCH) {
@@ -257,7 +265,7 @@ export class SearchIndex {
       loaded.forEach((result, j) => this.apply(batch[j]!.path, result));
       if (i + BATCH < changed.length) await yieldToEventLoop();
     }
-    if (changed.length > 0 || removed > 0) this.saveSoon();
+    this.flushInvalidations();
     this.indexedAt = new Date().toISOString();
     const readMs = performance.now() - walkStarted - walkMs;
     this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
@@ -295,7 +303,8 @@ export class SearchIndex {
     this.rows = rows;
     this.indexedAt = new Date().toISOString();
     // Saved by the next queued task: the new index serves searches before it is written.
-    this.replaceAllOnSave = true;
+    this.needsFullSave = true;
+    this.unflushed.clear();
     this.saveSoon();
     const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
     this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
@@ -337,18 +346,18 @@ export class SearchIndex {
     this.rows.set(path, result.row);
     this.skipped.delete(path);
     this.noteProblem(path, result.problem);
-    this.dirty.add(path);
+    this.markStale(path);
   }
 
   /** Removes a path from the index; true when it was there. */
   private drop(path: string): boolean {
     this.skipped.delete(path);
     this.problems.delete(path);
-    if (!this.index.has(path)) return false;
-    this.index.discard(path);
-    this.rows.delete(path);
-    this.dirty.add(path);
-    return true;
+    const hadRow = this.rows.delete(path);
+    const indexed = this.index.has(path);
+    if (indexed) this.index.discard(path);
+    if (indexed || hadRow) this.markStale(path);
+    return indexed;
   }
 
   private noteProblem(path: string, problem: string | undefined): void {
@@ -407,17 +416,37 @@ export class SearchIndex {
     }
   }
 
-  /** Saves in the next queued task (after builds and loads). */
+  private markStale(path: string): void {
+    this.stale.add(path);
+    this.unflushed.add(path);
+  }
+
+  /**
+   * Deletes the rows of paths changed since the last full save (a cheap statement, so the
+   * event loop is never held by a whole-index write after a watcher event). Once many
+   * entries are stale, a full save is scheduled `saveDelayMs` later, which bounds what the
+   * next start has to re-read.
+   */
+  private flushInvalidations(): void {
+    if (this.unflushed.size > 0) {
+      try {
+        this.store.invalidate(this.unflushed);
+        this.unflushed.clear();
+      } catch (error) {
+        this.deps.logger.error({ err: error }, "search file index could not be updated");
+      }
+    }
+    const threshold = Math.max(this.deps.config.fullSaveAfterChanges, Math.ceil(this.index.documentCount / 10));
+    if (this.stale.size >= threshold) this.scheduleSave();
+  }
+
+  /** Saves in the next queued task. */
   private saveSoon(): void {
     this.enqueue(async () => this.persist()).catch(() => undefined);
   }
 
-  /** Saves `saveDelayMs` after the first unsaved watcher change. */
+  /** Full save `saveDelayMs` from now, unless one is already scheduled. */
   private scheduleSave(): void {
-    if (this.deps.config.saveDelayMs === 0) {
-      this.persist();
-      return;
-    }
     if (this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
@@ -426,17 +455,19 @@ export class SearchIndex {
     this.saveTimer.unref();
   }
 
+  /** Writes the whole index and every row when anything differs from the saved state. */
   private persist(): void {
-    if (this.dirty.size === 0 && !this.replaceAllOnSave) return;
+    if (this.stale.size === 0 && !this.needsFullSave) return;
     try {
       const started = performance.now();
       const { codec, text, data } = encodeIndex(this.index);
-      this.store.save({ format: `${INDEX_FORMAT}/${codec}`, json: text, data, rows: this.rows, changed: this.dirty, replaceAll: this.replaceAllOnSave });
+      this.store.saveAll({ format: `${INDEX_FORMAT}/${codec}`, json: text, data, rows: this.rows.values() });
       this.lastSave = { durationMs: Math.round(performance.now() - started), bytes: Buffer.byteLength(text) + (data?.length ?? 0), savedAt: new Date().toISOString() };
-      this.dirty.clear();
-      this.replaceAllOnSave = false;
+      this.stale.clear();
+      this.unflushed.clear();
+      this.needsFullSave = false;
     } catch (error) {
-      // The in-memory index stays correct; a restart re-reads what was not saved.
+      // The in-memory index stays correct; the next start re-reads what the rows do not vouch for.
       this.deps.logger.error({ err: error }, "search index could not be saved");
     }
   }

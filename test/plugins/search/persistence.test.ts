@@ -109,6 +109,30 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
   assert.is(after.totalFiles, before.totalFiles);
 });
 
+t("an event only invalidates the file's row (no whole-index write); shutdown saves everything", async (ctx) => {
+  const Database = (await import("better-sqlite3")).default;
+  const rowOf = (path: string) => {
+    const db = new Database(join(ctx.h.home, "muster.db"), { readonly: true });
+    try {
+      return db.prepare("SELECT path, size FROM search_files WHERE path = ?").get(path);
+    } finally {
+      db.close();
+    }
+  };
+  assert.ok(rowOf("company/knowledge_base/kb-3.md"), "saved row");
+  const saveBefore = (await search(ctx.h, { q: "lemur" })).body.stats.lastSave;
+  writeFileSync(join(ctx.h.workspace, "company/knowledge_base/kb-3.md"), "# KB 3\n\nthe lemur chapter 3 with a gecko\n");
+  publish("updated", "company/knowledge_base/kb-3.md", ctx.h.workspace);
+  assert.ok(await waitUntil(async () => (await search(ctx.h, { q: "gecko" })).body.count === 1));
+  assert.is(rowOf("company/knowledge_base/kb-3.md"), undefined, "row invalidated at once");
+  assert.equal((await search(ctx.h, { q: "lemur" })).body.stats.lastSave, saveBefore, "the index itself was not rewritten");
+  ctx.h = await ctx.h.restart();
+  assert.ok(rowOf("company/knowledge_base/kb-3.md"), "saved at shutdown");
+  const res = await search(ctx.h, { q: "gecko" });
+  assert.is(res.body.count, 1);
+  assert.is(res.body.stats.lastRefresh.read, 0);
+});
+
 t("changes from events survive a restart without being read again", async (ctx) => {
   writeFiles(ctx.h.workspace, { "notes/kept.md": "# Kept\n\nthe axolotl persists\n" });
   publish("created", "notes/kept.md", ctx.h.workspace);
