@@ -74,8 +74,9 @@ export interface SearchIndexDeps {
 /**
  * The workspace full-text index (minisearch). All changes run one at a time through a
  * queue; searches read the current instance and never wait for a rebuild, which builds a
- * new instance and swaps it in. Changes are persisted with the file index (see
- * {@link IndexStore}) right after builds and `saveDelayMs` after watcher events.
+ * new instance and swaps it in. The whole index is saved after builds, at shutdown and
+ * after many changes; in between, a change only invalidates its file's row (see
+ * {@link IndexStore}).
  */
 export class SearchIndex {
   private index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
