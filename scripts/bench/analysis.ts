@@ -84,7 +84,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
         "an esbuild bundle of core/main.ts (MikroORM and better-sqlite3 left external) run with plain `node` was ready in 540-615 ms having used about 0.53 s of CPU, " +
         "against 1,180-1,640 ms and 1.06-1.40 s of CPU for `node --import tsx core/main.ts start` in the same interleaved runs. " +
         "core/main.ts turns on Node's compile cache; under tsx's hooks it made no difference beyond the noise (CPU at ready 1.09-1.59 s with it, 1.18-1.54 s with NODE_DISABLE_COMPILE_CACHE=1, interleaved). " +
-        "What remains is tsx resolving and loading each of the ~1,000 modules through its hook thread, and Node loading them one file at a time: a prebuilt bundle removes both.",
+        "What remains is tsx resolving and loading every module through its hook thread, and Node loading them one file at a time: a prebuilt bundle removes both.",
     );
   }
   return out;
