@@ -42,23 +42,15 @@ export interface EncodedIndex {
   data: Buffer | null;
 }
 
-/** A growable Int32 buffer outside the JS heap. */
-class IntWriter {
-  private array = new Int32Array(1 << 16);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = new Int32Array(this.array.length * 2);
-      grown.set(this.array);
-      this.array = grown;
-    }
-    this.array[this.length++] = value;
+/** Live postings of one term: `[fieldId, pairs]` with `pairs` = docId, tf, docId, tf... */
+function livePostings(data: TermData, live: Map<number, unknown>): [number, number][] {
+  const fields: [number, number][] = [];
+  for (const [fieldId, documents] of data) {
+    let n = 0;
+    for (const docId of documents.keys()) if (live.has(docId)) n += 1;
+    if (n > 0) fields.push([fieldId, n]);
   }
-
-  toBuffer(): Buffer {
-    return Buffer.from(this.array.buffer, 0, this.length * 4);
-  }
+  return fields;
 }
 
 /**
@@ -73,34 +65,29 @@ class IntWriter {
 export function encodeIndex(index: MiniSearch<SearchDocument>): EncodedIndex {
   const i = internals(index);
   if (!i) return { codec: CODEC.minisearch, text: JSON.stringify(index), data: null };
-  const terms: string[] = [];
-  const out = new IntWriter();
   const live = i._documentIds;
+  // Postings of discarded documents (not vacuumed yet) are left out, so the reloaded index
+  // starts clean (dirtCount 0). A first pass sizes the output, so it is allocated once.
+  let size = 0;
+  for (const [, data] of i._index) {
+    const fields = livePostings(data, live);
+    if (fields.length > 0) size += 1 + fields.reduce((sum, [, n]) => sum + 2 + 2 * n, 0);
+  }
+  const out = new Int32Array(size);
+  let at = 0;
+  const terms: string[] = [];
   for (const [term, data] of i._index) {
-    // Postings of discarded documents (not vacuumed yet) are left out, so the reloaded
-    // index starts clean (dirtCount 0).
-    let fieldCount = 0;
-    for (const documents of data.values()) {
-      for (const docId of documents.keys()) {
-        if (live.has(docId)) {
-          fieldCount += 1;
-          break;
-        }
-      }
-    }
-    if (fieldCount === 0) continue;
+    const fields = livePostings(data, live);
+    if (fields.length === 0) continue;
     terms.push(term);
-    out.push(fieldCount);
-    for (const [fieldId, documents] of data) {
-      let n = 0;
-      for (const docId of documents.keys()) if (live.has(docId)) n += 1;
-      if (n === 0) continue;
-      out.push(fieldId);
-      out.push(n);
-      for (const [docId, tf] of documents) {
+    out[at++] = fields.length;
+    for (const [fieldId, n] of fields) {
+      out[at++] = fieldId;
+      out[at++] = n;
+      for (const [docId, tf] of data.get(fieldId)!) {
         if (!live.has(docId)) continue;
-        out.push(docId);
-        out.push(tf);
+        out[at++] = docId;
+        out[at++] = tf;
       }
     }
   }
@@ -115,7 +102,7 @@ export function encodeIndex(index: MiniSearch<SearchDocument>): EncodedIndex {
     storedFields: Object.fromEntries(i._storedFields),
     terms,
   });
-  return { codec: CODEC.compact, text, data: out.toBuffer() };
+  return { codec: CODEC.compact, text, data: Buffer.from(out.buffer, 0, at * 4) };
 }
 
 /** A decoded index and the ids of its documents. */
@@ -137,9 +124,11 @@ export function decodeIndex(codec: string, text: string, data: Uint8Array | null
   const index = MiniSearch.loadJS<SearchDocument>({ ...rest, index: [], serializationVersion: 2 } as AsPlainObject, INDEX_OPTIONS);
   const tree = internals(index)?._index;
   if (!tree || tree.size !== 0) throw new Error("this minisearch version cannot take the compact index");
-  // Copied once into an aligned array (the blob may sit at any byte offset).
-  const values = new Int32Array(data.byteLength / 4);
-  Buffer.from(values.buffer).set(data);
+  // Read in place when the blob is 4-byte aligned (it normally is), else copied once.
+  const values =
+    data.byteOffset % 4 === 0
+      ? new Int32Array(data.buffer, data.byteOffset, data.byteLength / 4)
+      : new Int32Array(Uint8Array.from(data).buffer);
   let at = 0;
   const next = () => {
     if (at >= values.length) throw new Error("truncated compact index");
