@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import MiniSearch, { type SearchResult } from "minisearch";
@@ -6,15 +5,14 @@ import type { Database, Logger, WorkspacePaths } from "../../../core/plugin-api/
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
 import type { Category } from "../domain/categories.ts";
-import { decodeText, parseFile, type SearchDocument } from "../domain/document.ts";
-import { makeExcerpt } from "../domain/excerpt.ts";
+import type { SearchDocument } from "../domain/document.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, INDEX_OPTIONS, queryTerms, searchOptionsFor } from "../domain/query.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
 import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
-import { readBoundedSync } from "./read-file.ts";
+import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 
 export interface SearchHit {
   path: string;
@@ -55,14 +53,11 @@ export interface SearchStats {
   lastSave: { durationMs: number; bytes: number; savedAt: string } | null;
 }
 
-type SkipReason = "tooLarge" | "binary" | "invalidUtf8";
-type Loaded = { kind: "indexed"; document: SearchDocument; row: FileRow; problem?: string } | { kind: "skipped"; reason: SkipReason } | { kind: "missing" };
 
 class Stopped extends Error {}
 
 const BATCH = 64;
 const MAX_REPORTED_PROBLEMS = 20;
-const iso = (ms: number) => new Date(Math.floor(ms)).toISOString();
 
 export interface SearchIndexDeps {
   db: () => Database;
@@ -252,7 +247,7 @@ export class SearchIndex {
     for (const file of walk.files) {
       seen.add(file.path);
       const row = this.rows.get(file.path);
-      if (row && row.size === file.size && row.lastModified === iso(file.mtimeMs) && this.index.has(file.path)) unchanged += 1;
+      if (row && row.size === file.size && row.lastModified === isoOfMtime(file.mtimeMs) && this.index.has(file.path)) unchanged += 1;
       else changed.push(file);
     }
     let removed = 0;
@@ -370,51 +365,12 @@ export class SearchIndex {
     this.deps.logger.warn({ path, problem }, "search: file indexed as plain text");
   }
 
-  /**
-   * Reads and parses one file. Synchronous on purpose: files are small and capped, and
-   * callers work in batches of {@link BATCH} with a yield between batches; a thread-pool
-   * round trip per file was the slowest part of a build.
-   */
   private load(file: FoundFile): Loaded {
-    const max = this.deps.config.maxFileBytes;
-    if (file.size > max) return { kind: "skipped", reason: "tooLarge" };
-    let bytes: Buffer | "too-large";
-    try {
-      bytes = readBoundedSync(file.absolutePath, max, file.size);
-    } catch {
-      return { kind: "missing" };
-    }
-    if (bytes === "too-large") return { kind: "skipped", reason: "tooLarge" };
-    const text = decodeText(bytes);
-    if (text === "binary") return { kind: "skipped", reason: "binary" };
-    if (text === "invalid-utf8") return { kind: "skipped", reason: "invalidUtf8" };
-    const parsed = parseFile(file.path, text);
-    const now = new Date().toISOString();
-    const previous = this.rows.get(file.path);
-    const row: FileRow = {
-      id: previous?.id ?? randomUUID(),
-      path: file.path,
-      type: parsed.type,
-      size: file.size,
-      lastModified: iso(file.mtimeMs),
-      createdAt: previous?.createdAt ?? now,
-      title: parsed.document.title,
-      category: parsed.document.category,
-      indexedAt: now,
-    };
-    return { kind: "indexed", document: parsed.document, row, problem: parsed.problem };
+    return loadFile(file, this.deps.config.maxFileBytes, this.rows.get(file.path));
   }
 
   private excerpt(path: string, matched: string[], queryWords: string[]): string {
-    try {
-      // resolve() re-checks the real path, so a link planted after indexing cannot leak
-      // text from outside the workspace.
-      const bytes = readBoundedSync(this.deps.workspace.resolve(path), this.deps.config.maxFileBytes, this.rows.get(path)?.size);
-      const text = bytes === "too-large" ? undefined : decodeText(bytes);
-      return text === undefined || text === "binary" || text === "invalid-utf8" ? "" : makeExcerpt(text, matched, queryWords);
-    } catch {
-      return ""; // Deleted since it was indexed; the next event or re-index drops it.
-    }
+    return readExcerpt(this.deps.workspace, path, { max: this.deps.config.maxFileBytes, hint: this.rows.get(path)?.size }, matched, queryWords);
   }
 
   private markStale(path: string): void {
