@@ -2,7 +2,7 @@ import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index
 import { searchErrors } from "../errors.ts";
 import { isLongEnough } from "../domain/query.ts";
 import { SEARCH } from "../tokens.ts";
-import { reindexResponse, searchQuery, searchResponse } from "./schemas.ts";
+import { reindexBody, reindexResponse, searchQuery, searchResponse } from "./schemas.ts";
 
 export function mountSearchRoutes(router: PluginRouter, ctx: PluginContext): void {
   const index = () => ctx.resolve(SEARCH);
@@ -24,7 +24,7 @@ export function mountSearchRoutes(router: PluginRouter, ctx: PluginContext): voi
 
   router.post(
     "/api/search",
-    { summary: "Rebuild the whole search index from the workspace", response: reindexResponse },
+    { summary: "Rebuild the whole search index from the workspace (no body, or an empty JSON object)", body: reindexBody, response: reindexResponse },
     async () => ({ ok: true, ...(await index().reindex()) }),
   );
 }

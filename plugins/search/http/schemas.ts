@@ -46,6 +46,9 @@ export const searchResponse = z.object({
   stats: searchStats,
 });
 
+/** The spec's POST takes no body; an empty object is tolerated, any field is refused. */
+export const reindexBody = z.strictObject({}).optional();
+
 export const reindexResponse = z.object({
   ok: z.literal(true),
   filesIndexed: z.number().int(),

@@ -111,4 +111,18 @@ t("POST re-indexes: deleted files disappear, new ones appear; concurrent calls s
   assert.equal(paths, ["company/broken.yaml", "docs/broken-front.md", "docs/new.md"]);
 });
 
+t("POST refuses a body with fields or of the wrong type, and re-indexes nothing then", async ({ h }) => {
+  const before = (await search(h, { q: "ocelot" })).body.stats;
+  for (const [body, type] of [['{"full":true}', "application/json"], ["[]", "application/json"], ['{"a":', "application/json"], ["full=1", "text/plain"]]) {
+    const res = await h.json("/api/search", { method: "POST", body, headers: { "content-type": type } });
+    assert.ok(res.status === 400 || res.status === 415, `${body} ${res.status}`);
+    assert.ok(["VALIDATION_FAILED", "INVALID_JSON", "UNSUPPORTED_MEDIA_TYPE"].includes(res.body.error.code), body);
+  }
+  const after = (await search(h, { q: "ocelot" })).body.stats;
+  assert.is(after.indexedAt, before.indexedAt);
+  assert.equal(after.lastRefresh, before.lastRefresh);
+  const empty = await h.json("/api/search", { method: "POST", body: {} });
+  assert.is(empty.status, 200);
+});
+
 t.run();
