@@ -9,6 +9,6 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pinned = join(root, "node_modules", ".bin", "node");
 const node = existsSync(pinned) ? pinned : process.execPath;
-const child = spawn(node, ["--import", "tsx", join(root, "core", "main.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
+const child = spawn(node, [join(root, "core", "main.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

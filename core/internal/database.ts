@@ -11,8 +11,10 @@ import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 
 export class MigrationError extends Error {
-  constructor(readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE", message: string, options?: { cause?: unknown }) {
+  readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE";
+  constructor(code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE", message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
     this.name = "MigrationError";
   }
 }

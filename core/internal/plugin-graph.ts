@@ -12,8 +12,10 @@ export type PluginGraphErrorCode =
   | "PLUGIN_PATH_OVERLAP";
 
 export class PluginGraphError extends Error {
-  constructor(readonly code: PluginGraphErrorCode, message: string) {
+  readonly code: PluginGraphErrorCode;
+  constructor(code: PluginGraphErrorCode, message: string) {
     super(message);
+    this.code = code;
     this.name = "PluginGraphError";
   }
 }

@@ -78,13 +78,10 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
     out.push(
       `- **Cold start.** Median ${int(wall)} ms from spawn to the first 200` +
         (cpuMs !== null ? `, having used ${int(cpuMs)} ms of CPU (all threads)` : "") +
-        (host !== null ? `; of that, ${int(host)} ms after \`createHost()\` (configuration, MikroORM init, migrations of a fresh database, workspace scaffold, plugin start, listen) and the rest before it: Node's boot and loading the module graph through tsx's loader hooks.` : ".") +
-        " Measured separately on this machine (2026-11-21, load average about 2.5): importing the server's npm dependencies alone takes 0.31-0.43 s with plain `node` and 0.54-0.82 s through tsx's loader hooks, " +
-        "MikroORM (@mikro-orm/core + sqlite, with kysely) more than half of it; " +
-        "an esbuild bundle of core/main.ts (MikroORM and better-sqlite3 left external) run with plain `node` was ready in 540-615 ms having used about 0.53 s of CPU, " +
-        "against 1,180-1,640 ms and 1.06-1.40 s of CPU for `node --import tsx core/main.ts start` in the same interleaved runs. " +
-        "core/main.ts turns on Node's compile cache; under tsx's hooks it made no difference beyond the noise (CPU at ready 1.09-1.59 s with it, 1.18-1.54 s with NODE_DISABLE_COMPILE_CACHE=1, interleaved). " +
-        "What remains is tsx resolving and loading every module through its hook thread, and Node loading them one file at a time: a prebuilt bundle removes both.",
+        (host !== null ? `; of that, ${int(host)} ms after \`createHost()\` (configuration, MikroORM init, migrations of a fresh database, workspace scaffold, plugin start, listen) and the rest before it: Node's boot and loading the module graph (about 1,000 modules, MikroORM with kysely more than half of them).` : ".") +
+        " `npm start` runs core/main.ts on Node's built-in type stripping (the code is erasable TypeScript, enforced by `erasableSyntaxOnly`) with the on-disk compile cache: " +
+        "measured on this machine (2026-11-21, interleaved, quiet machine) that was ready in 640-840 ms against 1,080-1,640 ms for `node --import tsx core/main.ts start`, whose loader hooks resolve and transform every module on a separate thread. " +
+        "What remains is Node loading the modules one file at a time; a prebuilt bundle (MikroORM and better-sqlite3 external) measured about 540-615 ms, not worth a build step.",
     );
   }
   return out;

@@ -45,7 +45,7 @@ async function startMuster(extraArgs: string[] = []): Promise<RunningServer & { 
   const port = await freePort();
   const server = await startServer({
     name: "muster",
-    args: [...extraArgs, "--import", "tsx", "core/main.ts", "start"],
+    args: [...extraArgs, "core/main.ts", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: "warn" },
     port,
     cwd: ROOT,

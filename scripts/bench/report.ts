@@ -65,7 +65,7 @@ export function renderMarkdown(r: BenchReport): string {
     "",
     r.settings,
     "",
-    `Cold start (spawn of \`node --import tsx core/main.ts start\` to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
+    `Cold start (spawn of \`node core/main.ts start\`, what \`npm start\` runs, to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
       `(runs: ${r.coldStarts.map((c) => int(c.wallMs)).join(", ")} ms; CPU used by then: ${r.coldStarts.map((c) => (c.cpuMs === null ? "n/a" : int(c.cpuMs))).join(", ")} ms).`,
     "",
     "| endpoint | server | req/s mean | req/s median | p50 ms | p99 ms | requests | non-2xx | server CPU µs/request | Muster/baseline req/s | baseline/Muster CPU per request |",

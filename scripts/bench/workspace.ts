@@ -85,7 +85,7 @@ let child: ChildProcess | undefined;
 
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ listeningMs: number; spawnedAt: number }> {
   const spawnedAt = performance.now();
-  child = spawn(process.execPath, ["--import", "tsx", "core/main.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  child = spawn(process.execPath, ["core/main.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-4000)));
   const deadline = Date.now() + 120_000;
@@ -322,7 +322,7 @@ function render(f: Figures): string {
     "## Workspace: search index, watcher and stream",
     "",
     `Command: \`npm run bench:workspace\`. Machine: ${machine()}. Measured ${new Date().toISOString().slice(0, 10)}.`,
-    `Workspace: ${FILES.toLocaleString("en")} generated markdown files, 1-3 KiB each (${(f.filesBytes / 2 ** 20).toFixed(1)} MiB, ${LEXICON.length.toLocaleString("en")}-word lexicon (${VOCABULARY.length} English words, the rest pronounceable made-up words) drawn with a Zipf distribution, seed 20261121; query words follow the same distribution without the 100 most common words). The server runs as a child process (\`node --import tsx core/main.ts start\`, \`LOG_LEVEL=warn\`); every figure is taken from the bench process over 127.0.0.1 unless it says "in server" (the server's own \`stats.lastRefresh.durationMs\`). Queries are sequential, ${QUERIES} per kind after a warm-up, default \`limit\` 20.`,
+    `Workspace: ${FILES.toLocaleString("en")} generated markdown files, 1-3 KiB each (${(f.filesBytes / 2 ** 20).toFixed(1)} MiB, ${LEXICON.length.toLocaleString("en")}-word lexicon (${VOCABULARY.length} English words, the rest pronounceable made-up words) drawn with a Zipf distribution, seed 20261121; query words follow the same distribution without the 100 most common words). The server runs as a child process (\`node core/main.ts start\`, \`LOG_LEVEL=warn\`); every figure is taken from the bench process over 127.0.0.1 unless it says "in server" (the server's own \`stats.lastRefresh.durationMs\`). Queries are sequential, ${QUERIES} per kind after a warm-up, default \`limit\` 20.`,
     "",
     "| measure | result | target | |",
     "|---|---:|---:|---|",
@@ -334,7 +334,7 @@ function render(f: Figures): string {
       (f.saveAfterBuild ? `; saving the built index to SQLite (after it already serves) ${ms(f.saveAfterBuild.durationMs)} for ${(f.saveAfterBuild.bytes / 2 ** 20).toFixed(1)} MiB.` : "."),
     "The first start's build shares the one JavaScript thread with the watcher's initial scan of the same tree (6,000 of the files are in watched folders); `POST /api/search` is the same build alone. Queries: minisearch's own scoring is about half of a query's time, the 20 excerpts (read from the files when answering) and the HTTP layer the rest; the slowest 1% are common words whose prefix expansions match thousands of files. Typo tolerance only expands words the index does not contain.",
     "",
-    `Memory: the baseline row is the host alone (all built-in plugins, run by tsx). Measured separately in-process with a forced GC, the live index of these 10,000 files holds about 105 MB of JS heap (about 1.5 million postings in minisearch's nested Maps); the rest of the RSS after a build is heap V8 grew while building (token strings, growing Maps) and had not given back when sampled, plus allocator retention. With the baseline plus the live index already near 275 MB, the 300 MB target is not met. The write → SSE and fan-out rows measure the watcher and the stream plugin (the bench drives them); the search plugin's part there is that a watcher change costs one row deletion, never a whole-index write.`,
+    `Memory: the baseline row is the host alone (all built-in plugins,). Measured separately in-process with a forced GC, the live index of these 10,000 files holds about 105 MB of JS heap (about 1.5 million postings in minisearch's nested Maps); the rest of the RSS after a build is heap V8 grew while building (token strings, growing Maps) and had not given back when sampled, plus allocator retention. With the baseline plus the live index already near 275 MB, the 300 MB target is not met. The write → SSE and fan-out rows measure the watcher and the stream plugin (the bench drives them); the search plugin's part there is that a watcher change costs one row deletion, never a whole-index write.`,
     "",
   ].join("\n");
 }

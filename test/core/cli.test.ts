@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { freePort } from "../helpers/free-port.ts";
 import { removeHome } from "../helpers/start-test-host.ts";
 
+// Runs core/main.ts the way `npm start` does: on Node's built-in type stripping, no tsx.
 const t = suite("muster command");
 const root = new URL("../..", import.meta.url).pathname;
 const main = join(root, "core/main.ts");
@@ -29,7 +30,7 @@ t("muster start serves the API, keeps data, and stops cleanly on SIGTERM and SIG
   const home = mkdtempSync(join(tmpdir(), "muster-cli-"));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", main, "start"], {
+    const child = spawn(process.execPath, [main, "start"], {
       env: { ...process.env, PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -56,14 +57,14 @@ t("muster start serves the API, keeps data, and stops cleanly on SIGTERM and SIG
 
 t("a bad configuration stops start-up with a message naming the variable", () => {
   const home = mkdtempSync(join(tmpdir(), "muster-cli-"));
-  const run = spawnSync(process.execPath, ["--import", "tsx", main, "start"], {
+  const run = spawnSync(process.execPath, [main, "start"], {
     env: { ...process.env, PORT: "not-a-port", MUSTER_HOME: home },
     encoding: "utf8",
     timeout: 30_000,
   });
   assert.is(run.status, 1);
   assert.match(run.stderr, /CONFIG_INVALID: Invalid environment: PORT/);
-  const exposed = spawnSync(process.execPath, ["--import", "tsx", main, "start"], {
+  const exposed = spawnSync(process.execPath, [main, "start"], {
     env: { ...process.env, HOST: "0.0.0.0", MUSTER_HOME: home, MUSTER_API_TOKEN: "" },
     encoding: "utf8",
     timeout: 30_000,
@@ -74,7 +75,7 @@ t("a bad configuration stops start-up with a message naming the variable", () =>
 });
 
 t("unknown commands print usage and exit 2", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", main, "frobnicate"], { encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, [main, "frobnicate"], { encoding: "utf8", timeout: 30_000 });
   assert.is(run.status, 2);
   assert.match(run.stderr, /Usage: muster/);
 });

@@ -13,7 +13,7 @@ t("a packed plugin is installed with `muster plugins add`, enabled in muster.con
   const home = mkdtempSync(join(tmpdir(), "muster-3p-"));
   const packDir = mkdtempSync(join(tmpdir(), "muster-pack-"));
   const tarball = execFileSync("npm", ["pack", join(root, "test/fixtures/muster-plugin-hello"), "--pack-destination", packDir, "--silent"], { encoding: "utf8" }).trim().split("\n").pop()!;
-  const add = spawnSync(process.execPath, ["--import", "tsx", join(root, "core/main.ts"), "plugins", "add", join(packDir, tarball)], {
+  const add = spawnSync(process.execPath, [join(root, "core/main.ts"), "plugins", "add", join(packDir, tarball)], {
     env: { ...process.env, MUSTER_HOME: home, LOG_LEVEL: "silent" },
     encoding: "utf8",
     timeout: 120_000,
@@ -23,7 +23,7 @@ t("a packed plugin is installed with `muster plugins add`, enabled in muster.con
   assert.equal(JSON.parse(readFileSync(join(home, "muster.config.json"), "utf8")).plugins, ["muster-plugin-hello"]);
   assert.ok(existsSync(join(home, "node_modules/muster-plugin-hello/package.json")));
 
-  const list = spawnSync(process.execPath, ["--import", "tsx", join(root, "core/main.ts"), "plugins"], {
+  const list = spawnSync(process.execPath, [join(root, "core/main.ts"), "plugins"], {
     env: { ...process.env, MUSTER_HOME: home, LOG_LEVEL: "silent" },
     encoding: "utf8",
     timeout: 60_000,

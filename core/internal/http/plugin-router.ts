@@ -28,7 +28,10 @@ export class RouteTable {
   readonly router = new Router();
   readonly routes: RouteRecord[] = [];
 
-  constructor(private readonly deps: RouterDeps) {}
+  private readonly deps: RouterDeps;
+  constructor(deps: RouterDeps) {
+    this.deps = deps;
+  }
 
   /** The `PluginRouter` a plugin receives; paths outside its declared prefixes are refused. */
   forPlugin(pluginId: string, prefixes: string[]): PluginRouter {

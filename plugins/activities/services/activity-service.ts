@@ -27,7 +27,10 @@ export interface ActivityQuery {
 
 /** The activity log other plugins write to (`ctx.resolve(ACTIVITIES).log(...)`). */
 export class ActivityService {
-  constructor(private readonly deps: { db: () => Database; events: EventBus }) {}
+  private readonly deps: { db: () => Database; events: EventBus };
+  constructor(deps: { db: () => Database; events: EventBus }) {
+    this.deps = deps;
+  }
 
   /** Appends an activity and publishes `activities.activity.created` after it is stored. */
   log(input: NewActivity): ActivityRecord {

@@ -19,7 +19,10 @@ const SYSTEM_AGENT = "muster";
  * logged and never undoes or blocks the decision it reports.
  */
 export class ApprovalReports {
-  constructor(private readonly deps: ReportDeps) {}
+  private readonly deps: ReportDeps;
+  constructor(deps: ReportDeps) {
+    this.deps = deps;
+  }
 
   created(a: ApprovalRecord): void {
     this.emit("created", a);

@@ -59,7 +59,10 @@ const samePerson = (a: string, b: string) => a.trim().toLowerCase() === b.trim()
  * the stored payload whose hash is re-checked.
  */
 export class ApprovalService {
-  constructor(private readonly deps: ApprovalServiceDeps) {}
+  private readonly deps: ApprovalServiceDeps;
+  constructor(deps: ApprovalServiceDeps) {
+    this.deps = deps;
+  }
 
   private now(): string {
     return (this.deps.now?.() ?? new Date()).toISOString();

@@ -15,7 +15,10 @@ export interface Transition {
 
 /** SQL access to `approvals_approvals`; bound parameters only. */
 export class ApprovalStore {
-  constructor(private readonly db: () => Database) {}
+  private readonly db: () => Database;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
 
   private get sql() {
     return this.db().sql;

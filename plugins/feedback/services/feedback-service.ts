@@ -20,7 +20,10 @@ const fromRow = (row: Row): FeedbackRecord => ({ ...row, appliedTo: JSON.parse(r
 
 /** Feedback entries: stored in SQLite and appended to the agent's learnings file. */
 export class FeedbackService {
-  constructor(private readonly deps: { db: () => Database; events: EventBus; workspace: WorkspacePaths }) {}
+  private readonly deps: { db: () => Database; events: EventBus; workspace: WorkspacePaths };
+  constructor(deps: { db: () => Database; events: EventBus; workspace: WorkspacePaths }) {
+    this.deps = deps;
+  }
 
   /**
    * Stores the entry and appends it to the learnings file in one SQLite transaction (the

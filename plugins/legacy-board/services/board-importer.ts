@@ -21,7 +21,10 @@ export interface ImportReport {
 const str = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? v.replace(/\0/g, "").slice(0, max) : null);
 
 export class BoardImporter {
-  constructor(private readonly deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus }) {}
+  private readonly deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus };
+  constructor(deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus }) {
+    this.deps = deps;
+  }
 
   async import(project: string): Promise<ImportReport> {
     const board = await readBoard(this.deps.workspace, project);

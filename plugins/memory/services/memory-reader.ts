@@ -12,7 +12,10 @@ export const ORG_FILE = "company/org_structure.yaml";
 
 /** Read-only access to the workspace's memory, documents and organisation file. */
 export class MemoryReader {
-  constructor(private readonly deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger }) {}
+  private readonly deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger };
+  constructor(deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger }) {
+    this.deps = deps;
+  }
 
   /** Daily notes `memory/YYYY-MM-DD.md`, newest first. */
   daily(limit: number): Promise<DailyMemoryFile[]> {

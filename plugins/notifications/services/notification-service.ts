@@ -66,7 +66,10 @@ const toRecord = (row: Row): NotificationRecord => ({ ...row, read: row.read ===
  * ctx.resolve(NOTIFICATIONS).create({ type: "approval", title: "Approval requested", body, priority: "high" });
  */
 export class NotificationService {
-  constructor(private readonly deps: { db: () => Database; events: EventBus }) {}
+  private readonly deps: { db: () => Database; events: EventBus };
+  constructor(deps: { db: () => Database; events: EventBus }) {
+    this.deps = deps;
+  }
 
   /** Stores a notification and publishes `notifications.notification.created` (public). */
   create(input: NewNotification): NotificationRecord {

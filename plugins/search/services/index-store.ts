@@ -32,7 +32,10 @@ const FORMAT_KEY = "format";
  * any crash the next start re-reads exactly the files whose row is missing or differs.
  */
 export class IndexStore {
-  constructor(private readonly db: () => Database) {}
+  private readonly db: () => Database;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
 
   loadRows(): Map<string, FileRow> {
     const rows = this.db().sql.prepare("SELECT id, path, type, size, lastModified, createdAt, title, category, indexedAt FROM search_files").all() as FileRow[];

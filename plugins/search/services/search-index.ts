@@ -97,7 +97,9 @@ export class SearchIndex {
   private eventsApplied = 0;
   private lastSave: SearchStats["lastSave"] = null;
 
-  constructor(private readonly deps: SearchIndexDeps) {
+  private readonly deps: SearchIndexDeps;
+  constructor(deps: SearchIndexDeps) {
+    this.deps = deps;
     this.store = new IndexStore(deps.db);
   }
 

@@ -17,7 +17,9 @@ export interface SkillImport {
 export class SkillImporter {
   private readonly policy: AddressPolicy;
 
-  constructor(private readonly deps: { store: SkillStore; config: SkillsConfig }) {
+  private readonly deps: { store: SkillStore; config: SkillsConfig };
+  constructor(deps: { store: SkillStore; config: SkillsConfig }) {
+    this.deps = deps;
     this.policy = createAddressPolicy(deps.config.blockedAddressRanges);
   }
 

@@ -28,7 +28,10 @@ export interface StoredSkill {
 }
 
 export class SkillStore {
-  constructor(private readonly deps: { workspace: WorkspacePaths; logger: Logger }) {}
+  private readonly deps: { workspace: WorkspacePaths; logger: Logger };
+  constructor(deps: { workspace: WorkspacePaths; logger: Logger }) {
+    this.deps = deps;
+  }
 
   /** Category directories and their skill names (file names without `.md`), empty categories left out. */
   async list(): Promise<SkillCategory[]> {

@@ -13,7 +13,12 @@ export class ReplayRing {
   private head = 0;
   private bytes = 0;
 
-  constructor(private readonly maxFrames: number, private readonly maxBytes: number) {}
+  private readonly maxFrames: number;
+  private readonly maxBytes: number;
+  constructor(maxFrames: number, maxBytes: number) {
+    this.maxFrames = maxFrames;
+    this.maxBytes = maxBytes;
+  }
 
   push(frame: RingFrame): void {
     if (this.maxFrames === 0 || frame.bytes.length > this.maxBytes) return;

@@ -47,7 +47,9 @@ export class SseHub {
   private ping: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly deps: { config: StreamConfig; logger: Logger }) {
+  private readonly deps: { config: StreamConfig; logger: Logger };
+  constructor(deps: { config: StreamConfig; logger: Logger }) {
+    this.deps = deps;
     this.ring = new ReplayRing(deps.config.replaySize, deps.config.replayMaxBytes);
   }
 

@@ -11,8 +11,10 @@ import type { PassphraseSource } from "../services/keyring.ts";
 
 /** A refusal with a stable code; nothing was changed when it is thrown. */
 export class RotateError extends Error {
-  constructor(readonly code: string, message: string) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
     this.name = "RotateError";
   }
 }

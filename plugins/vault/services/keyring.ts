@@ -24,6 +24,12 @@ export function configuredPassphrase(host: HostInfo): { value: string; source: P
   return null;
 }
 
+export interface VaultKeyringDeps {
+  db: () => Database;
+  logger: Logger;
+  passphrase: () => { value: string; source: PassphraseSource } | null;
+}
+
 export class VaultKeyring {
   private key: Buffer | null = null;
   private keyId: string | null = null;
@@ -31,13 +37,11 @@ export class VaultKeyring {
   private derivations = 0;
   private source: PassphraseSource | null = null;
 
-  constructor(
-    private readonly deps: {
-      db: () => Database;
-      logger: Logger;
-      passphrase: () => { value: string; source: PassphraseSource } | null;
-    },
-  ) {}
+  private readonly deps: VaultKeyringDeps;
+
+  constructor(deps: VaultKeyringDeps) {
+    this.deps = deps;
+  }
 
   /**
    * Derives the key once. A vault never used before gets a random salt and a key check

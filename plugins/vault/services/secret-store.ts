@@ -37,20 +37,24 @@ export interface SaveSecretInput {
 
 const METADATA = "id, name, description, category, createdBy, createdAt, updatedAt, lastAccessedAt";
 
+export interface SecretStoreDeps {
+  db: () => Database;
+  keyring: VaultKeyring;
+  environment: ChildEnvironment;
+  activities: ActivityService;
+  events: EventBus;
+  logger: Logger;
+}
+
 export class SecretStore {
   /** Decrypted values for redaction, rebuilt lazily after any write. */
   private plainCache: { name: string; value: string }[] | null = null;
 
-  constructor(
-    private readonly deps: {
-      db: () => Database;
-      keyring: VaultKeyring;
-      environment: ChildEnvironment;
-      activities: ActivityService;
-      events: EventBus;
-      logger: Logger;
-    },
-  ) {}
+  private readonly deps: SecretStoreDeps;
+
+  constructor(deps: SecretStoreDeps) {
+    this.deps = deps;
+  }
 
   private get sql() {
     return this.deps.db().sql;

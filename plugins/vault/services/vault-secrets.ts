@@ -8,7 +8,10 @@ import type { SecretStore } from "./secret-store.ts";
  * integration, and scrub stored secret values out of outgoing text.
  */
 export class VaultSecrets {
-  constructor(private readonly deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring }) {}
+  private readonly deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring };
+  constructor(deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring }) {
+    this.deps = deps;
+  }
 
   /**
    * The plaintext of a secret, or null when no secret has that name. Sets its

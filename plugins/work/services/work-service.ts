@@ -18,7 +18,10 @@ export class WorkService {
   /** Column names of each kind's table, read once from SQLite. */
   private readonly columns = new Map<WorkKind, string[]>();
 
-  constructor(private readonly deps: WorkServiceDeps) {}
+  private readonly deps: WorkServiceDeps;
+  constructor(deps: WorkServiceDeps) {
+    this.deps = deps;
+  }
 
   private prepared(sql: string) {
     let statement = this.statements.get(sql);

@@ -22,23 +22,27 @@ export type MarketplaceErrorCode =
 /** Base of every error the marketplace client throws. Keeps the underlying error as `cause`. */
 export class MarketplaceError extends Error {
   override name = "MarketplaceError";
+  readonly code: MarketplaceErrorCode;
   constructor(
-    readonly code: MarketplaceErrorCode,
+    code: MarketplaceErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.code = code;
   }
 }
 
 /** An input failed validation before anything was sent. `field` names the offending parameter. */
 export class MarketplaceValidationError extends MarketplaceError {
   override name = "MarketplaceValidationError";
+  readonly field: string;
   constructor(
-    readonly field: string,
+    field: string,
     message: string,
   ) {
     super("MARKETPLACE_INVALID_INPUT", `${field}: ${message}`);
+    this.field = field;
   }
 }
 
@@ -49,24 +53,34 @@ export class MarketplaceValidationError extends MarketplaceError {
  */
 export class MarketplaceContractError extends MarketplaceError {
   override name = "MarketplaceContractError";
+  readonly errorName: MarketplaceContractErrorName | "Error" | "Panic" | "Unknown";
+  readonly args: readonly unknown[];
   constructor(
-    readonly errorName: MarketplaceContractErrorName | "Error" | "Panic" | "Unknown",
-    readonly args: readonly unknown[],
+    errorName: MarketplaceContractErrorName | "Error" | "Panic" | "Unknown",
+    args: readonly unknown[],
     options?: { cause?: unknown },
   ) {
     super("MARKETPLACE_CONTRACT_ERROR", `contract reverted with ${errorName}(${args.map(String).join(", ")})`, options);
+    this.errorName = errorName;
+    this.args = args;
   }
 }
 
 /** The on-chain price is above the buyer's `maxPrice`: nothing was sent. */
 export class MarketplacePriceAboveLimitError extends MarketplaceError {
   override name = "MarketplacePriceAboveLimitError";
+  readonly templateId: bigint;
+  readonly price: bigint;
+  readonly maxPrice: bigint;
   constructor(
-    readonly templateId: bigint,
-    readonly price: bigint,
-    readonly maxPrice: bigint,
+    templateId: bigint,
+    price: bigint,
+    maxPrice: bigint,
   ) {
     super("MARKETPLACE_PRICE_ABOVE_LIMIT", `template ${templateId} costs ${price} wei, above the limit of ${maxPrice}`);
+    this.templateId = templateId;
+    this.price = price;
+    this.maxPrice = maxPrice;
   }
 }
 
@@ -81,8 +95,10 @@ export class MarketplaceWalletRequiredError extends MarketplaceError {
 /** No deployment is recorded for the chain. */
 export class MarketplaceDeploymentNotFoundError extends MarketplaceError {
   override name = "MarketplaceDeploymentNotFoundError";
-  constructor(readonly chainId: number) {
+  readonly chainId: number;
+  constructor(chainId: number) {
     super("MARKETPLACE_DEPLOYMENT_NOT_FOUND", `no marketplace deployment recorded for chain ${chainId}`);
+    this.chainId = chainId;
   }
 }
 

@@ -21,7 +21,7 @@ interface CliResult { code: number | null; stdout: string; stderr: string }
 /** Runs `node --import tsx core/main.ts vault ...` with only the given environment. */
 function muster(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "core/main.ts", ...args], {
+    const child = spawn(process.execPath, ["core/main.ts", ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent", ...env },
       stdio: ["pipe", "pipe", "pipe"],
