@@ -4,9 +4,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+export { freePort } from "../lib/free-port.ts";
 
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
@@ -48,17 +48,6 @@ export function removeTempDir(dir: string): void {
   tempDirs.delete(dir);
 }
 
-/** A port that was free a moment ago (the OS picks it; the child listens on it next). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The parsed body of a 200 from GET /api/health, or null for anything else. */
 function health(port: number): Promise<Record<string, unknown> | null> {

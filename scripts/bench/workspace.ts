@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { request as httpRequest, Agent, type IncomingMessage } from "node:http";
-import { createServer } from "node:net";
 import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { freePort } from "../lib/free-port.ts";
 
 import { LEXICON, VOCABULARY, generateWorkspace, rng, zipf } from "./workspace-corpus.ts";
 
@@ -28,16 +28,6 @@ const OVERALL_TIMEOUT_MS = 10 * 60_000;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let baseUrl = "";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function http(method: string, path: string, body?: unknown, timeoutMs = 120_000): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../helpers/free-port.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { removeHome } from "../helpers/start-test-host.ts";
 
 // Runs core/main.ts the way `npm start` does: on Node's built-in type stripping, no tsx.

@@ -1,6 +1,6 @@
 // Starts a real `hardhat node` on 127.0.0.1 at a free port as a child process, and stops it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../../scripts/lib/free-port.ts";
 import { HARDHAT_CLI, ROOT } from "../../contracts/support/build-lock.ts";
 
 export interface HardhatNode {
@@ -9,17 +9,6 @@ export interface HardhatNode {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export async function startHardhatNode(timeoutMs = 60_000): Promise<HardhatNode> {
   const port = await freePort();
