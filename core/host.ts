@@ -111,7 +111,7 @@ export function createHost(options: HostOptions = {}): Host {
     async start() {
       const collected = await collectPlugins(options, config);
       sources = new Map(collected.map((c) => [c.definition.id, c.source]));
-      const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION);
+      const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
 
       const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
       if (config.scaffoldWorkspace) {

@@ -11,8 +11,8 @@ import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 
 export class MigrationError extends Error {
-  readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE";
-  constructor(code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED" | "MIGRATION_INCOMPLETE", message: string, options?: { cause?: unknown }) {
+  readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED";
+  constructor(code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED", message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
     this.name = "MigrationError";
@@ -80,26 +80,19 @@ export interface PluginMigrations {
 }
 
 /**
- * Applies pending migrations. Refuses to start (throws {@link MigrationError}) when a
- * migration fails (its transaction is rolled back, so nothing of it remains), when the
- * database records a migration this code does not know of a loaded plugin, or when a
- * previous run left a migration marked as started but not finished.
+ * Applies pending migrations. Each migration and its record commit in one SQLite
+ * transaction (SQLite's DDL is transactional), so a database is never half-migrated: a
+ * migration that fails, or a process killed in the middle of one, leaves nothing of it.
+ * Refuses to start (throws {@link MigrationError}) when a migration fails, and when the
+ * database records a migration a loaded plugin does not ship (written by another version).
  */
 export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[], logger: Logger): string[] {
   sql.exec(`CREATE TABLE IF NOT EXISTS muster_migrations (
     id TEXT PRIMARY KEY,
     plugin TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('started', 'applied')),
     appliedAt TEXT NOT NULL
   )`);
-  const rows = sql.prepare("SELECT id, plugin, state FROM muster_migrations").all() as { id: string; plugin: string; state: string }[];
-  const incomplete = rows.find((r) => r.state !== "applied");
-  if (incomplete) {
-    throw new MigrationError(
-      "MIGRATION_INCOMPLETE",
-      `Migration ${incomplete.id} was started but never finished; the database may be half-migrated. Restore a backup of ${sql.name} or repair it, then delete its row from muster_migrations.`,
-    );
-  }
+  const rows = sql.prepare("SELECT id, plugin FROM muster_migrations").all() as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));
   const loaded = new Set(plugins.map((p) => p.pluginId));
   for (const plugin of plugins) {
@@ -114,7 +107,7 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
   }
 
   const done: string[] = [];
-  const mark = sql.prepare("INSERT INTO muster_migrations (id, plugin, state, appliedAt) VALUES (?, ?, 'applied', ?)");
+  const mark = sql.prepare("INSERT INTO muster_migrations (id, plugin, appliedAt) VALUES (?, ?, ?)");
   for (const plugin of plugins) {
     for (const migration of plugin.migrations) {
       const id = `${plugin.pluginId}:${migration.name}`;

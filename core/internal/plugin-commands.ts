@@ -8,6 +8,7 @@ import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { loadConfig } from "./config.ts";
 import { loadThirdPartyPlugin } from "./plugin-loader.ts";
 import { orderPlugins, PluginGraphError } from "./plugin-graph.ts";
+import { HOST_PATHS } from "./host-routes.ts";
 
 interface Row { id: string; version: string; source: string; status: string }
 
@@ -28,7 +29,7 @@ export async function listPlugins(): Promise<number> {
   }
   let problem = "";
   try {
-    orderPlugins(candidates.map((c) => c.definition), PLUGIN_API_VERSION);
+    orderPlugins(candidates.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
   } catch (error) {
     problem = error instanceof PluginGraphError ? `${error.code}: ${error.message}` : String(error);
   }

@@ -47,10 +47,11 @@ function overlaps(a: string, b: string): boolean {
 }
 
 /**
- * Validates the graph and returns the plugins in start order.
+ * Validates the graph and returns the plugins in start order. `hostPaths` are the
+ * prefixes the host serves itself, which no plugin may claim.
  * Throws {@link PluginGraphError} for the first problem found.
  */
-export function orderPlugins(plugins: PluginDefinition[], hostVersion: string): PluginDefinition[] {
+export function orderPlugins(plugins: PluginDefinition[], hostVersion: string, hostPaths: string[] = []): PluginDefinition[] {
   plugins.forEach(checkShape);
 
   const byId = new Map<string, PluginDefinition>();
@@ -73,7 +74,8 @@ export function orderPlugins(plugins: PluginDefinition[], hostVersion: string): 
     }
   }
 
-  const owners: { path: string; id: string }[] = [];
+  // The host's own endpoints (/api/health, /api/auth, ...) are owned like a plugin's.
+  const owners: { path: string; id: string }[] = hostPaths.map((path) => ({ path, id: "host" }));
   for (const plugin of plugins) {
     for (const path of plugin.paths ?? []) {
       const clash = owners.find((o) => overlaps(o.path, path));

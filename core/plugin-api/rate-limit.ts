@@ -20,6 +20,9 @@ export interface RateLimiter {
   /**
    * Runs `fn` holding a slot, releasing it on success, on error, and as soon as `signal`
    * aborts (pass the route's `input.signal` so a client that disconnects frees its slot).
+   * The concurrency cap therefore counts callers still waiting for an answer; `fn` should
+   * stop its work when `signal` aborts (pass it on to fetch, the gateway client, ...).
+   * An already aborted signal takes no slot and rejects with the signal's reason.
    */
   run<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
   /** Current state, for health pages and tests. */
@@ -60,6 +63,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       };
     },
     async run(fn, { signal } = {}) {
+      signal?.throwIfAborted();
       const release = limiter.acquire();
       signal?.addEventListener("abort", release, { once: true });
       try {

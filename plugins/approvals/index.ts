@@ -16,6 +16,8 @@ export const approvalsPlugin = definePlugin({
   // Hard dependencies: every decision and failed execution must be reported as an activity
   // and a notification; without them the gate stays unavailable (fail closed).
   dependsOn: ["activities", "notifications"],
+  // When present, executor errors are redacted of stored secret values before they are reported.
+  optionalDependsOn: ["vault"],
   paths: ["/api/approvals"],
   entities: [Approval],
   migrations,

@@ -41,6 +41,8 @@ t("dependency cycle", () =>
   expectError([plugin("a", { dependsOn: ["c"] }), plugin("b", { dependsOn: ["a"] }), plugin("c", { dependsOn: ["b"] })], "PLUGIN_DEPENDENCY_CYCLE"));
 t("overlapping paths", () =>
   expectError([plugin("a", { paths: ["/api/memory"] }), plugin("b", { paths: ["/api/memory/rag"] })], "PLUGIN_PATH_OVERLAP"));
+t("the host's own paths cannot be claimed", () =>
+  expectError([plugin("a", { paths: ["/api/auth/login"] })], "PLUGIN_PATH_OVERLAP"));
 t("invalid id and paths", async () => {
   await expectError([plugin("Not_Kebab")], "PLUGIN_INVALID");
   await expectError([plugin("a", { paths: ["/health"] })], "PLUGIN_INVALID");

@@ -103,6 +103,13 @@ t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots re
     assert.is(overMinute.headers.get("retry-after"), "60");
     clock += 60_001;
     assert.is((await call("ok")).status, 200, "the window moves on");
+    let ran = false;
+    await limiter.run(async () => void (ran = true), { signal: AbortSignal.abort() }).then(
+      () => assert.unreachable("an aborted caller must not run"),
+      () => undefined,
+    );
+    assert.is(ran, false);
+    assert.is(limiter.state().active, 0, "an already aborted caller takes no slot");
   } finally {
     await h.stop();
     removeHome(h.home);

@@ -52,4 +52,30 @@ t("every DELETE route in the API requires the session token (route inventory)", 
   }
 });
 
+t("bodies nested too deeply are refused without recursing, and parse errors never quote the body", async () => {
+  const h = await startTestHost();
+  try {
+    for (const depth of [65, 3_000, 200_000]) {
+      const body = `{"agentId":"a","action":"b","details":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+      const res = await h.json("/api/activities", { method: "POST", body, headers: { "content-type": "application/json" } });
+      assert.is(res.status, 400, `depth ${depth}`);
+      assert.is(res.body.error.code, "INVALID_JSON");
+      assert.match(res.body.error.message, /nested more than 64 levels/);
+    }
+    const approval = `{"title":"t","type":"x","requestedBy":"a","context":"c","payload":${"[".repeat(3_000)}${"]".repeat(3_000)}}`;
+    const deepPayload = await h.json("/api/approvals", { method: "POST", body: approval, headers: { "content-type": "application/json" } });
+    assert.is(deepPayload.status, 400, "a recursive validator never sees it");
+    const shallow = await h.json("/api/approvals", { method: "POST", body: { title: "t", type: "x", requestedBy: "a", context: "c", payload: { a: [[[1]]] } } });
+    assert.is(shallow.status, 201);
+    const leaky = await h.json("/api/activities", { method: "POST", body: '{"agentId":"a","action":"SECRETVALUE99","n":tru}', headers: { "content-type": "application/json" } });
+    assert.is(leaky.status, 400);
+    assert.is(leaky.body.error.code, "INVALID_JSON");
+    assert.not.match(JSON.stringify(leaky.body), /SECRETVALUE99|tru\}/);
+    assert.is((await h.json("/api/activities")).body.length, 1, "only the approval's own activity, nothing from the refused bodies");
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
 t.run();

@@ -47,9 +47,31 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   } catch {
     throw new MusterError("INVALID_JSON", 400, "The request body is not valid UTF-8");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
-    throw new MusterError("INVALID_JSON", 400, `The request body is not valid JSON: ${(error as Error).message}`);
+    // Only the position: V8's message quotes the body, which may hold a secret value.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new MusterError("INVALID_JSON", 400, `The request body is not valid JSON${position ? ` (at position ${position})` : ""}`);
   }
+  if (depthExceeds(value, MAX_DEPTH)) {
+    throw new MusterError("INVALID_JSON", 400, `The request body is nested more than ${MAX_DEPTH} levels deep`);
+  }
+  return value;
+}
+
+/** Deepest nesting a body may have; validators that recurse (z.json()) would overflow the stack on more. */
+export const MAX_DEPTH = 64;
+
+/** Iterative, so a body nested 500,000 levels deep cannot overflow the stack here either. */
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
 }

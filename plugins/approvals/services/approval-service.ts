@@ -35,6 +35,8 @@ export interface ApprovalServiceDeps {
   /** The configured owner: default approver and decider. */
   owner: string;
   logger: Logger;
+  /** Replaces stored secret values in text (the vault's redaction when it is loaded). */
+  redact: (text: string) => string;
   now?: () => Date;
 }
 
@@ -183,7 +185,7 @@ export class ApprovalService {
   }
 
   private async execute(row: ApprovalRow, decidedBy: string): Promise<ApprovalRecord> {
-    const outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger);
+    const outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact);
     this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
     const record = toApprovalRecord(this.deps.store.get(row.id)!);
     if (record.executionStatus === "succeeded") this.deps.reports.executed(record);

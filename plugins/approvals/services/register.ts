@@ -1,6 +1,7 @@
 import { defineService, hostTokens, type PluginContext } from "../../../core/plugin-api/index.ts";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
+import { VAULT_SECRETS } from "../../vault/tokens.ts";
 import { APPROVALS } from "../tokens.ts";
 import { ApprovalReports } from "./approval-reports.ts";
 import { ApprovalService } from "./approval-service.ts";
@@ -20,6 +21,7 @@ export function registerApprovalServices(ctx: PluginContext): void {
           gate: c.gate,
           owner: c.host.owner,
           logger: c.logger,
+          redact: (text) => (c.has(VAULT_SECRETS) ? c.resolve(VAULT_SECRETS).redact(text) : text),
         }),
     }),
   );

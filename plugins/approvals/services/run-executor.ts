@@ -32,6 +32,7 @@ export async function runExecutor(
   action: GatedAction | undefined,
   decidedBy: string,
   logger: Logger,
+  redact: (text: string) => string,
 ): Promise<ExecutionOutcome> {
   if (row.payload === null || row.payloadHash === null || hashPayload(row.payload) !== row.payloadHash) {
     logger.warn({ approvalId: row.id, kind: row.command }, "approval payload hash mismatch; execution refused");
@@ -48,7 +49,11 @@ export async function runExecutor(
     const result = await action.execute(payload, { approvalId: row.id, decidedBy });
     return { status: "succeeded", result: storeResult(result), error: null };
   } catch (error) {
-    logger.warn({ approvalId: row.id, kind: row.command, err: error }, "gated action failed");
-    return failed(error instanceof Error ? error.message || error.name : String(error));
+    // The message goes to the approval, a public event, an activity, a notification and the
+    // log: an HTTP client's error can quote a credential, so stored secret values are
+    // redacted first and the raw error object is never logged.
+    const message = redact(error instanceof Error ? error.message || error.name : String(error));
+    logger.warn({ approvalId: row.id, kind: row.command, error: message }, "gated action failed");
+    return failed(message);
   }
 }

@@ -14,15 +14,19 @@ const EXACT = new Set<string>([
   "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_ENV", "NODE_REPL_EXTERNAL_MODULE",
   "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
   // tools Muster itself runs (git), editors and pagers they may start
-  "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_DIR", "GIT_WORK_TREE", "GIT_ASKPASS", "SSH_ASKPASS", "SSH_AUTH_SOCK",
-  "EDITOR", "VISUAL", "PAGER", "GIT_PAGER",
+  "SSH_ASKPASS", "SSH_AUTH_SOCK",
+  "EDITOR", "VISUAL", "PAGER", "LESSOPEN", "LESSCLOSE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CONFIG_DIRS",
   // network trust and routing
   "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE",
   "GATEWAY_URL", "HOST", "PORT",
 ]);
 
-/** Whole families: the dynamic loader (LD_*, DYLD_*), Muster's own settings, glibc and npm knobs. */
-const PREFIXES = ["LD_", "DYLD_", "MUSTER_", "BASH_FUNC_", "GIT_CONFIG", "GCONV_", "MALLOC_", "NPM_CONFIG_"];
+/**
+ * Whole families: the dynamic loader (LD_*, DYLD_*), Muster's own settings, glibc and npm
+ * knobs, and every GIT_* variable (GIT_EXTERNAL_DIFF, GIT_PROXY_COMMAND, GIT_EDITOR,
+ * GIT_TEMPLATE_DIR, GIT_CONFIG_* and more make git run a command of the caller's choice).
+ */
+const PREFIXES = ["LD_", "DYLD_", "MUSTER_", "BASH_FUNC_", "GIT_", "GCONV_", "MALLOC_", "NPM_CONFIG_"];
 
 /** Whether the vault refuses to inject under this name. */
 export function isProtectedVariable(name: string): boolean {

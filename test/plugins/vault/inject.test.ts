@@ -39,7 +39,7 @@ t("protected variables are refused with 403 and leave secret and environment unc
   const before = rawRows(h.home);
   for (const envVar of [
     "PATH", "NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "VAULT_KEY", "NEW_VAULT_KEY",
-    "GATEWAY_TOKEN", "MUSTER_API_TOKEN", "MUSTER_HOME", "HOME", "SHELL", "NODE_PATH", "BASH_ENV", "IFS", "PYTHONPATH", "GIT_SSH_COMMAND", "HTTPS_PROXY",
+    "GATEWAY_TOKEN", "MUSTER_API_TOKEN", "MUSTER_HOME", "HOME", "SHELL", "NODE_PATH", "BASH_ENV", "IFS", "PYTHONPATH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_TEMPLATE_DIR", "XDG_CONFIG_HOME", "LESSOPEN", "HTTPS_PROXY",
   ]) {
     const res = await inject(h, { name: "OPENAI_API_KEY", envVar });
     assert.is(res.status, 403, envVar);
