@@ -7,7 +7,7 @@ export const memoryConfig = z.strictObject({
   /** Largest `content` returned per document by GET /api/docs (a list of up to 200 documents). */
   docsContentMaxBytes: z.number().int().min(256).max(1024 * 1024).default(64 * 1024),
   /** Bytes read per file to count words; beyond this, `wordCount` covers only the first part. */
-  wordCountMaxBytes: z.number().int().min(1024).default(16 * 1024 * 1024),
+  wordCountMaxBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
   /** Largest organisation file parsed. */
   orgFileMaxBytes: z.number().int().min(1024).default(1024 * 1024),
   /** How many directory entries one docs scan visits at most (a guard against runaway trees). */

@@ -95,7 +95,7 @@ test("register, buy with excess, check, transfer, revoke, withdraw fees", async 
   assert.equal(template.price, PRICE);
 
   const before = await publicClient.getBalance({ address: accounts[2]! });
-  const bought = await buyer.purchase({ templateId: 1n, value: PRICE * 3n, maxPrice: PRICE });
+  const bought = await buyer.purchase({ templateId: 1n, value: PRICE * 3n });
   assert.equal(bought.result, 1n, "token id");
   const purchased = bought.events.find((e) => e.eventName === "Purchased");
   assert.ok(purchased);
@@ -187,6 +187,10 @@ test("purchase refuses before sending when the price went above maxPrice", async
   const error = await buyer.purchase({ templateId: id, maxPrice: PRICE }).then(() => undefined, (e: unknown) => e);
   assert.ok(error instanceof MarketplacePriceAboveLimitError);
   assert.equal(error.price, PRICE * 2n);
+  // A value above maxPrice would let a price raised before mining cost up to that value.
+  const overpay = await buyer.purchase({ templateId: id, maxPrice: PRICE * 2n, value: PRICE * 3n }).then(() => undefined, (e: unknown) => e);
+  assert.ok(overpay instanceof MarketplaceValidationError);
+  assert.equal(overpay.field, "value");
   assert.equal(await buyer.hasLicense(accounts[2]!, id), false);
 });
 

@@ -59,7 +59,8 @@ export async function updateTaskStatus(workspace: WorkspacePaths, change: TaskSt
       node.set("status", change.status);
       node.set("updated_by", change.updatedBy);
       node.set("updated_at", new Date().toISOString());
-      const text = doc.toString({ lineWidth: 0 });
+      // Keep agents' flow style as written (`{a: 1}`, not `{ a: 1 }`) so an update changes only what it must.
+      const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
       const now = await stat(file.realPath).catch(() => null);
       if (!now || now.mtimeMs !== file.mtimeMs || now.size !== file.size) continue;
       await writeFileAtomic(file.realPath, text, file.mode);

@@ -1,7 +1,7 @@
 import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
 import type { MemoryConfig } from "../config.ts";
 import { memoryErrors } from "../errors.ts";
-import { readTextFile } from "./text-file.ts";
+import { outsideAsMissing, readTextFile } from "./text-file.ts";
 
 /** The curated `MEMORY.md` (spec: Long-term memory). */
 export interface LongTermMemory {
@@ -20,7 +20,7 @@ export async function readLongTermMemory(deps: { workspace: WorkspacePaths; conf
   const read = await readTextFile(deps.workspace, LONG_TERM_FILE, {
     maxBytes: deps.config.contentMaxBytes,
     wordCountMaxBytes: deps.config.wordCountMaxBytes,
-  });
+  }).catch(outsideAsMissing);
   if (!read) throw memoryErrors.MEMORY_LONGTERM_NOT_FOUND();
   if (read.binary) throw memoryErrors.MEMORY_FILE_NOT_TEXT({ path: LONG_TERM_FILE });
   return { path: read.path, content: read.content, wordCount: read.wordCount, modifiedAt: read.modifiedAt, size: read.size, truncated: read.truncated };

@@ -6,7 +6,7 @@ import { listDocuments, type WorkspaceDocument } from "./docs-scanner.ts";
 import type { DocCategory } from "./doc-category.ts";
 import { readLongTermMemory, type LongTermMemory } from "./long-term-memory.ts";
 import { parseOrgStructure, type OrgStructure } from "./org-structure.ts";
-import { readTextFile } from "./text-file.ts";
+import { outsideAsMissing, readTextFile } from "./text-file.ts";
 
 export const ORG_FILE = "company/org_structure.yaml";
 
@@ -38,7 +38,7 @@ export class MemoryReader {
    */
   async orgStructure(): Promise<{ org: OrgStructure; warnings: string[]; modifiedAt: string }> {
     const max = this.deps.config.orgFileMaxBytes;
-    const file = await readTextFile(this.deps.workspace, ORG_FILE, { maxBytes: max, wordCountMaxBytes: 0 });
+    const file = await readTextFile(this.deps.workspace, ORG_FILE, { maxBytes: max, wordCountMaxBytes: 0 }).catch(outsideAsMissing);
     if (!file) throw memoryErrors.ORG_FILE_NOT_FOUND();
     if (file.binary) throw memoryErrors.ORG_FILE_INVALID({ reason: "it is a binary file" }, { details: { code: "NOT_TEXT" } });
     if (file.truncated) throw memoryErrors.ORG_FILE_INVALID({ reason: `it is larger than ${max} bytes` }, { details: { code: "TOO_LARGE", size: file.size } });

@@ -3,7 +3,7 @@
 // are never opened for a blocking read, and symlinks leaving the workspace are refused.
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
 
 export interface TextFile {
   /** Workspace-relative path with `/` separators. */
@@ -111,4 +111,14 @@ export async function readTextFile(workspace: WorkspacePaths, relativePath: stri
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * For files the server reads by a fixed name (MEMORY.md, the organisation file): a symlink
+ * leading out of the workspace is the workspace's problem, not the client's, so it reads
+ * as absent (404) instead of a 400 for a path the request never named.
+ */
+export function outsideAsMissing(error: unknown): null {
+  if (error instanceof MusterError && error.code === "PATH_OUTSIDE_WORKSPACE") return null;
+  throw error;
 }

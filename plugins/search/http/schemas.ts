@@ -2,7 +2,7 @@ import { z, schemas } from "../../../core/plugin-api/index.ts";
 import { CATEGORIES } from "../domain/categories.ts";
 
 export const searchQuery = z.strictObject({
-  q: z.string().max(500).describe("At least 2 letters or digits; words of 3+ letters match as prefixes, 4+ tolerate typos"),
+  q: z.string().max(200).describe("At least 2 letters or digits; words of 3+ letters match as prefixes, 4+ tolerate typos; the first 12 distinct words are searched"),
   category: z.enum(CATEGORIES).optional().describe("Only files of this category (derived from the path)"),
   limit: schemas.limit(20, 100),
 });

@@ -12,6 +12,9 @@ import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
 import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
+
+/** Distinct query words that are searched; the rest of a longer query is ignored. */
+export const MAX_QUERY_TERMS = 12;
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 
 export interface SearchHit {
@@ -114,16 +117,20 @@ export class SearchIndex {
     );
   }
 
-  /** Searches the index; waits (bounded) for the start-up load. */
+  /** Searches the index with the first {@link MAX_QUERY_TERMS} distinct words of `q`; waits (bounded) for the start-up load. */
   async search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }> {
     await this.whenReady();
     const filter = options.category ? (r: SearchResult) => r.category === options.category : undefined;
-    const terms = queryTerms(q);
+    // Each word expands to its prefixes and near-misses and the search runs on the event
+    // loop: repeated or dozens of short words made one request block the server for
+    // seconds. Distinct words only, and at most MAX_QUERY_TERMS of them.
+    const terms = [...new Set(queryTerms(q))].slice(0, MAX_QUERY_TERMS);
+    const text = terms.join(" ");
     const index = this.index;
     const searchOptions = searchOptionsFor((term) => hasTerm(index, term));
-    let hits = index.search(q, { ...searchOptions, filter });
+    let hits = index.search(text, { ...searchOptions, filter });
     // Several words that never occur together: rank the files holding any of them.
-    if (hits.length === 0 && terms.length > 1) hits = index.search(q, { ...searchOptions, combineWith: "OR", filter });
+    if (hits.length === 0 && terms.length > 1) hits = index.search(text, { ...searchOptions, combineWith: "OR", filter });
     const results = hits.slice(0, options.limit).map((hit) => ({
       path: hit.id as string,
       score: Math.round(hit.score * 1000) / 1000,

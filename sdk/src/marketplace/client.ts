@@ -12,6 +12,7 @@ import {
 import {
   MarketplacePriceAboveLimitError,
   MarketplaceTransactionError,
+  MarketplaceValidationError,
   MarketplaceWalletRequiredError,
   toMarketplaceError,
 } from "./errors.ts";
@@ -171,12 +172,17 @@ export function createMarketplaceClient(config: MarketplaceClientConfig) {
     /**
      * Buys a license. Sends the price read from the chain, or `value` if given (the excess is refunded; the
      * contract never charges more than the price, so `value` is also the most the purchase can cost).
-     * With `maxPrice`, refuses before sending if the template now costs more.
+     * With `maxPrice`, refuses before sending if the template now costs more, and refuses a `value` above
+     * `maxPrice`: the contract charges the price at the time the transaction is mined, up to the value sent,
+     * so the value sent is what bounds the cost if the creator raises the price meanwhile.
      */
     async purchase(input: { templateId: bigint | number; maxPrice?: bigint; value?: bigint }) {
       const id = templateId(input.templateId);
       const maxPrice = input.maxPrice === undefined ? undefined : checkWei("maxPrice", input.maxPrice);
       const value = input.value === undefined ? undefined : checkWei("value", input.value);
+      if (maxPrice !== undefined && value !== undefined && value > maxPrice) {
+        throw new MarketplaceValidationError("value", `must not exceed maxPrice (${maxPrice} wei): the value sent is the most a purchase can cost`);
+      }
       const { price } = await read<Template>("templateRegistry", "getTemplate", [id]);
       if (maxPrice !== undefined && price > maxPrice) throw new MarketplacePriceAboveLimitError(id, price, maxPrice);
       // `value` is sent as given: below the price the simulation fails with `InsufficientPayment`.

@@ -127,4 +127,26 @@ t("binary or huge organisation files: 422", async ({ h }) => {
   rmSync(join(h.workspace, ORG));
 });
 
+t("an organisation file that is a symlink out of the workspace reads as absent", async ({ h }) => {
+  const { mkdtempSync, writeFileSync, symlinkSync, rmSync, renameSync, existsSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const outside = mkdtempSync(join(tmpdir(), "muster-org-outside-"));
+  writeFileSync(join(outside, "org.yaml"), "org:\n  name: Outside\n  owner: intruder\n");
+  const file = join(h.workspace, "company/org_structure.yaml");
+  const saved = `${file}.saved`;
+  if (existsSync(file)) renameSync(file, saved);
+  symlinkSync(join(outside, "org.yaml"), file);
+  try {
+    const res = await h.json("/api/org-structure");
+    assert.is(res.status, 404);
+    assert.is(res.body.error.code, "ORG_FILE_NOT_FOUND");
+    assert.not.ok(JSON.stringify(res.body).includes("intruder"));
+  } finally {
+    rmSync(file);
+    if (existsSync(saved)) renameSync(saved, file);
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
+
 t.run();

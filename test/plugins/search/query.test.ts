@@ -169,4 +169,18 @@ t("no parameter reaches outside the workspace: results are workspace-relative pa
   }
 });
 
+t("repeated words are searched once and only the first 12 distinct words count", async ({ h }) => {
+  const once = await search(h, { q: "wombat" });
+  const repeated = await search(h, { q: Array(28).fill("wombat").join(" ") });
+  assert.is(repeated.status, 200);
+  assert.equal(repeated.body.results.map((r: { path: string }) => r.path), once.body.results.map((r: { path: string }) => r.path));
+  assert.equal(repeated.body.results.map((r: { score: number }) => r.score), once.body.results.map((r: { score: number }) => r.score));
+  // 12 filler words that match nothing, then a real one: the 13th word is not searched.
+  const padded = await search(h, { q: `${Array.from({ length: 12 }, (_, i) => `zz${i}q`).join(" ")} wombat` });
+  assert.is(padded.status, 200);
+  assert.is(padded.body.count, 0);
+  const tooLong = await search(h, { q: "a".repeat(201) });
+  assert.is(tooLong.status, 400);
+});
+
 t.run();
