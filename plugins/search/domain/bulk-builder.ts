@@ -3,7 +3,7 @@ import type { SearchDocument } from "./document.ts";
 import { INDEX_OPTIONS } from "./query.ts";
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string, field?: string) => string[];
-const processTerm = MiniSearch.getDefault("processTerm") as (term: string, field?: string) => string | null | undefined | false;
+const processTerm = (INDEX_OPTIONS.processTerm ?? MiniSearch.getDefault("processTerm")) as (term: string, field?: string) => string | null | undefined | false;
 const FIELDS = INDEX_OPTIONS.fields as (keyof SearchDocument)[];
 const STORED = (INDEX_OPTIONS.storeFields ?? []) as (keyof SearchDocument)[];
 
@@ -20,8 +20,8 @@ interface TermTree {
  * Builds a whole minisearch index several times faster than `addAll`. `add` looks each
  * token occurrence up in the radix tree (about 3 million lookups for 10,000 files of
  * 2 KiB); this counts term frequencies in hash maps and puts each distinct term in the
- * tree once. Tokenising, term processing and field lengths are minisearch's defaults,
- * computed the way `add` computes them, so the index scores exactly as an `addAll` one.
+ * tree once. Tokenising and field lengths are minisearch's defaults and terms go through
+ * the index's own `processTerm`, all computed the way `add` computes them, so the index scores exactly as an `addAll` one.
  *
  * The documents go through the public `loadJS` (the `toJSON` format). The term data is then
  * set on the instance's term tree the way `loadJS` itself does, which skips converting 1.5

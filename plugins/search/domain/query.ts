@@ -1,12 +1,19 @@
 import MiniSearch, { type Options, type SearchOptions } from "minisearch";
 import type { SearchDocument } from "./document.ts";
+import { STOP_WORDS } from "./stop-words.ts";
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 const WORD_CHAR = /[\p{L}\p{N}]/gu;
 
-/** The words of a query that can match anything (tokens with at least one letter or digit). */
+/** Lower-cases a token; `null` for stop words, which are neither indexed nor searched. */
+export function processTerm(term: string): string | null {
+  const lower = term.toLowerCase();
+  return STOP_WORDS.has(lower) ? null : lower;
+}
+
+/** The words of a query that can match anything (tokens with a letter or digit, not stop words). */
 export function queryTerms(q: string): string[] {
-  return tokenize(q).filter((t) => /[\p{L}\p{N}]/u.test(t));
+  return tokenize(q).filter((t) => /[\p{L}\p{N}]/u.test(t) && processTerm(t) !== null);
 }
 
 /** Whether a query has the 2 letters or digits the spec's "at least 2 characters" means. */
@@ -19,12 +26,13 @@ export const INDEX_OPTIONS: Options<SearchDocument> = {
   idField: "id",
   fields: ["title", "name", "content"],
   storeFields: ["title", "category"],
+  processTerm,
   // Watcher churn discards documents one by one; vacuum in the background in small batches.
   autoVacuum: { batchSize: 2_000, batchWait: 5, minDirtCount: 200, minDirtFactor: 0.1 },
 };
 
 /** Bumped whenever INDEX_OPTIONS or the document shape change, so old indexes are rebuilt. */
-export const INDEX_FORMAT = "minisearch-7/2";
+export const INDEX_FORMAT = "minisearch-7/3";
 
 /**
  * Ranking: the title counts 4x and the file name 2x the body; every word of at least 3

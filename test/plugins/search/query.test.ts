@@ -169,6 +169,15 @@ t("no parameter reaches outside the workspace: results are workspace-relative pa
   }
 });
 
+t("stop words are neither indexed nor searched", async ({ h }) => {
+  const only = await search(h, { q: "the about" });
+  assert.is(only.status, 200);
+  assert.is(only.body.count, 0, "files full of 'the' and 'about' do not match them");
+  const mixed = await search(h, { q: "the zebulon" });
+  const plain = await search(h, { q: "zebulon" });
+  assert.equal(mixed.body.results, plain.body.results);
+});
+
 t("repeated words are searched once and only the first 12 distinct words count", async ({ h }) => {
   const once = await search(h, { q: "wombat" });
   const repeated = await search(h, { q: Array(28).fill("wombat").join(" ") });
