@@ -33,7 +33,7 @@ export async function listPlugins(): Promise<number> {
   } catch (error) {
     problem = error instanceof PluginGraphError ? `${error.code}: ${error.message}` : String(error);
   }
-  for (const c of candidates) rows.unshift({ id: c.definition.id, version: c.definition.version, source: c.source, status: problem ? "blocked (see below)" : "loads" });
+  rows.unshift(...candidates.map((c) => ({ id: c.definition.id, version: c.definition.version, source: c.source, status: problem ? "blocked (see below)" : "loads" })));
   const width = Math.max(...rows.map((r) => r.id.length), 2);
   for (const r of rows) console.log(`${r.id.padEnd(width)}  ${r.version.padEnd(8)}  ${r.source.padEnd(24)}  ${r.status}`);
   if (problem) {
