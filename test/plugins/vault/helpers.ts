@@ -5,6 +5,8 @@ import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import Database from "better-sqlite3";
 import { definePlugin, type MusterEvent, type PluginContext } from "../../../core/plugin-api/index.ts";
+import type { SecretMetadata } from "../../../plugins/vault/services/secret-store.ts";
+import type { Sealed } from "../../../plugins/vault/crypto/cipher.ts";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
 
 export const KEY = "correct horse battery staple";
@@ -58,19 +60,8 @@ export function openRaw(home: string): Database.Database {
   return db;
 }
 
-export interface RawSecret {
-  id: string;
-  name: string;
-  ciphertext: string;
-  iv: string;
-  tag: string;
-  description: string | null;
-  category: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  lastAccessedAt: string | null;
-}
+/** A stored row as SQLite holds it: the API metadata plus the sealed value. */
+export type RawSecret = SecretMetadata & Sealed;
 
 export function rawRows(home: string): RawSecret[] {
   const db = openRaw(home);
