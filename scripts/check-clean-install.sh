@@ -8,6 +8,7 @@
 #   - the registry cache of the caller is reused (registry tarballs only: that is allowed).
 # Then it starts the server with `npm start` on a free port and a fresh MUSTER_HOME,
 # asks /api/health, and stops it. Run by .ci/run; takes about a minute.
+# Usage: scripts/check-clean-install.sh [git ref, default HEAD]
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,6 +23,7 @@ trap cleanup EXIT
 fail() { echo "check-clean-install: $*" >&2; exit 1; }
 
 git clone --quiet --no-hardlinks "$repo" "$work/muster"
+git -C "$work/muster" checkout --quiet --detach "${1:-HEAD}"
 
 # No compiler, no make, no python: stubs first on PATH record the attempt and fail.
 mkdir -p "$work/stubs" "$work/home"
