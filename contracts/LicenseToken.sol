@@ -2,7 +2,6 @@
 pragma solidity 0.8.28;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
@@ -11,6 +10,7 @@ import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
 import {ILicenseToken} from "./interfaces/ILicenseToken.sol";
 import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
+import {MarketplaceBound} from "./utils/MarketplaceBound.sol";
 
 /**
  * @title LicenseToken
@@ -26,7 +26,7 @@ import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
  * - per (holder, template) one slot counts the holder's valid tokens, so {holdsValidLicense} is O(1) and stays
  *   right when a holder of two tokens gives one away; a "listed" flag keeps {licensesOf} free of duplicates.
  */
-contract LicenseToken is ILicenseToken, IERC721Errors, Ownable2Step {
+contract LicenseToken is ILicenseToken, IERC721Errors, MarketplaceBound {
     /// @dev One slot.
     struct Token {
         address owner;
@@ -63,8 +63,7 @@ contract LicenseToken is ILicenseToken, IERC721Errors, Ownable2Step {
     /// @notice The registry that templates (and their royalties) come from.
     ITemplateRegistry public immutable registry;
 
-    /// @dev Packed: both are read by every mint.
-    address private _marketplace;
+    /// @dev Packs into the slot of {MarketplaceBound}'s marketplace address: a mint reads both.
     uint96 private _tokenCount;
 
     mapping(uint256 tokenId => Token) private _tokens;
@@ -77,7 +76,7 @@ contract LicenseToken is ILicenseToken, IERC721Errors, Ownable2Step {
 
     /**
      * @param registry_ The template registry (used for token URIs and royalties).
-     * @param initialOwner The account that may revoke licenses and set the marketplace.
+     * @param initialOwner The account that may revoke licenses and set the marketplace (once).
      */
     constructor(ITemplateRegistry registry_, address initialOwner) Ownable(initialOwner) {
         if (address(registry_) == address(0)) revert ZeroAddress();
@@ -87,10 +86,12 @@ contract LicenseToken is ILicenseToken, IERC721Errors, Ownable2Step {
     // ---------------------------------------------------------------- licensing
 
     /// @inheritdoc ILicenseToken
-    function mint(address to, uint256 templateId) external returns (uint256 tokenId) {
-        if (msg.sender != _marketplace) revert NotMarketplace(msg.sender);
+    function mint(address to, uint256 templateId) external onlyMarketplace returns (uint256 tokenId) {
         if (to == address(0)) revert ERC721InvalidReceiver(address(0));
         if (templateId > type(uint48).max) revert TemplateIdTooLarge(templateId);
+        // No license for a template that does not exist: reverts with the registry's `TemplateNotFound`. The
+        // marketplace has just read the same template slot, so this is a warm call and a warm read.
+        registry.royaltyOf(templateId);
         if (_holdings[to][templateId].validCount != 0) revert AlreadyLicensed(to, templateId);
 
         tokenId = ++_tokenCount;
@@ -154,23 +155,6 @@ contract LicenseToken is ILicenseToken, IERC721Errors, Ownable2Step {
     /// @inheritdoc ILicenseToken
     function totalMinted() external view returns (uint256) {
         return _tokenCount;
-    }
-
-    /// @inheritdoc ILicenseToken
-    function marketplace() external view returns (address) {
-        return _marketplace;
-    }
-
-    /// @inheritdoc ILicenseToken
-    function setMarketplace(address newMarketplace) external onlyOwner {
-        if (newMarketplace == address(0)) revert ZeroAddress();
-        emit MarketplaceUpdated(_marketplace, newMarketplace);
-        _marketplace = newMarketplace;
-    }
-
-    /// @notice Disabled: revocation needs an owner. Always reverts.
-    function renounceOwnership() public view override onlyOwner {
-        revert RenounceOwnershipDisabled();
     }
 
     // ---------------------------------------------------------------- ERC-2981 and metadata

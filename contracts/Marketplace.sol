@@ -11,11 +11,14 @@ import {ILicenseToken} from "./interfaces/ILicenseToken.sol";
 
 /**
  * @title Marketplace
- * @notice Sells template licenses. The buyer is charged exactly the price (excess refunded, free templates
- * included); the creator receives `price - fee` and the platform keeps the fee, which the owner withdraws.
- * A payment that cannot be delivered (a creator or buyer that refuses ETH) is held for its recipient to
- * withdraw, so it can neither block a sale nor be lost. The contract's balance always equals
- * {accruedFees} + {totalHeld}.
+ * @notice Sells template licenses. The buyer is charged exactly the price, never above its `maxPrice` (excess
+ * refunded, free templates included; a refund the buyer refuses reverts the purchase); the creator receives
+ * `price - fee` and the platform keeps the fee, which the owner withdraws. A creator's share that cannot be
+ * delivered is held for the creator to withdraw, so a creator can neither block a sale nor lose its share.
+ *
+ * Balance invariant: `address(this).balance >= accruedFees() + totalHeld()`. It is not an equality because ETH
+ * can be forced in without a call (a `selfdestruct` or a block reward aimed at the contract); that surplus
+ * belongs to no one, and the owner can sweep it with {sweepSurplus}.
  */
 contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTransient {
     /// @notice Highest platform fee: 10%.
@@ -53,9 +56,16 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
     }
 
     /// @inheritdoc IMarketplace
-    function purchase(uint256 templateId) external payable whenNotPaused nonReentrant returns (uint256 tokenId) {
+    function purchase(uint256 templateId, uint256 maxPrice)
+        external
+        payable
+        whenNotPaused
+        nonReentrant
+        returns (uint256 tokenId)
+    {
         // Checks (the registry reverts for unknown or inactive templates; the token for an existing license).
         (address creator, uint256 price) = registry.recordInstall(templateId, msg.sender);
+        if (price > maxPrice) revert PriceAboveMax(templateId, price, maxPrice);
         if (msg.value < price) revert InsufficientPayment(templateId, price, msg.value);
 
         // Effects.
@@ -63,11 +73,13 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
         if (fee != 0) _accruedFees += fee;
         tokenId = licenseToken.mint(msg.sender, templateId);
 
-        // Interactions: pushes that fail are held for withdrawal instead of reverting the sale.
+        // Interactions: a creator share that bounces is held (a creator must not be able to block sales); a
+        // refund that bounces reverts the purchase (held, it could be locked forever in a buyer contract that
+        // cannot call `withdraw`).
         uint256 excess = msg.value - price;
         emit Purchased(templateId, msg.sender, creator, tokenId, price, fee, excess);
         _pushOrHold(creator, price - fee);
-        _pushOrHold(msg.sender, excess);
+        if (excess != 0) _refund(msg.sender, excess);
     }
 
     /// @inheritdoc IMarketplace
@@ -88,13 +100,28 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
     }
 
     /// @inheritdoc IMarketplace
-    function withdrawFees() external onlyOwner nonReentrant {
+    function withdrawFees(address payable to) external onlyOwner nonReentrant {
+        if (to == address(0)) revert ZeroAddress();
         uint256 amount = _accruedFees;
         if (amount == 0) revert NoFeesToWithdraw();
         _accruedFees = 0;
-        address to = owner();
         emit FeesWithdrawn(to, amount);
         _send(to, amount);
+    }
+
+    /// @inheritdoc IMarketplace
+    function sweepSurplus(address payable to) external onlyOwner nonReentrant {
+        if (to == address(0)) revert ZeroAddress();
+        uint256 amount = surplus();
+        if (amount == 0) revert NoSurplus();
+        emit SurplusSwept(to, amount);
+        _send(to, amount);
+    }
+
+    /// @inheritdoc IMarketplace
+    function surplus() public view returns (uint256) {
+        // Never negative: every credit to fees or held balances comes with the ETH that backs it.
+        return address(this).balance - _accruedFees - _totalHeld;
     }
 
     /// @inheritdoc IMarketplace
@@ -160,6 +187,16 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
             _totalHeld += amount;
             emit PaymentHeld(to, amount);
         }
+    }
+
+    /// @dev Refunds the buyer's excess with all remaining gas (the buyer pays for it, and the re-entrancy guard
+    /// is held); a refusal reverts the whole purchase.
+    function _refund(address buyer, uint256 amount) private {
+        bool ok;
+        assembly ("memory-safe") {
+            ok := call(gas(), buyer, amount, 0, 0, 0, 0)
+        }
+        if (!ok) revert RefundFailed(buyer, amount);
     }
 
     /// @dev Sends `amount` with all gas (pull side), reverting on failure so nothing is lost.

@@ -2,8 +2,8 @@
 pragma solidity 0.8.28;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
+import {MarketplaceBound} from "./utils/MarketplaceBound.sol";
 
 /**
  * @title TemplateRegistry
@@ -13,7 +13,7 @@ import {ITemplateRegistry} from "./interfaces/ITemplateRegistry.sol";
  * the URI is stored as raw 32-byte words with its length kept in the first template slot, and the per-creator
  * list is a linked list threaded through the templates (one slot per creator instead of a growing array).
  */
-contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
+contract TemplateRegistry is ITemplateRegistry, MarketplaceBound {
     /// @notice Highest royalty a template may carry: 10%.
     uint16 public constant MAX_ROYALTY_BPS = 1000;
     /// @dev Namespace of the URI word slots: keccak256("muster.TemplateRegistry.uri").
@@ -39,14 +39,13 @@ contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
         uint48 count;
     }
 
-    /// @dev Packed with the template counter: both fit one slot.
-    address private _marketplace;
+    /// @dev Packs into the slot of {MarketplaceBound}'s marketplace address.
     uint48 private _templateCount;
 
     mapping(uint256 templateId => StoredTemplate) private _templates;
     mapping(address creator => CreatorIndex) private _creators;
 
-    /// @param initialOwner The account that may set the marketplace (two-step transferable).
+    /// @param initialOwner The account that may set the marketplace, once (two-step transferable).
     constructor(address initialOwner) Ownable(initialOwner) {}
 
     modifier onlyCreator(uint256 templateId) {
@@ -107,8 +106,11 @@ contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
     }
 
     /// @inheritdoc ITemplateRegistry
-    function recordInstall(uint256 templateId, address buyer) external returns (address creator, uint256 price) {
-        if (msg.sender != _marketplace) revert NotMarketplace(msg.sender);
+    function recordInstall(uint256 templateId, address buyer)
+        external
+        onlyMarketplace
+        returns (address creator, uint256 price)
+    {
         StoredTemplate storage t = _templates[templateId];
         creator = t.creator;
         if (creator == address(0)) revert TemplateNotFound(templateId);
@@ -157,23 +159,6 @@ contract TemplateRegistry is ITemplateRegistry, Ownable2Step {
     /// @inheritdoc ITemplateRegistry
     function templateCount() external view returns (uint256) {
         return _templateCount;
-    }
-
-    /// @inheritdoc ITemplateRegistry
-    function marketplace() external view returns (address) {
-        return _marketplace;
-    }
-
-    /// @inheritdoc ITemplateRegistry
-    function setMarketplace(address newMarketplace) external onlyOwner {
-        if (newMarketplace == address(0)) revert ZeroAddress();
-        emit MarketplaceUpdated(_marketplace, newMarketplace);
-        _marketplace = newMarketplace;
-    }
-
-    /// @notice Disabled: the registry must always have an owner. Always reverts.
-    function renounceOwnership() public view override onlyOwner {
-        revert RenounceOwnershipDisabled();
     }
 
     function _checkMetadata(string calldata metadataURI, uint256 price) private pure {

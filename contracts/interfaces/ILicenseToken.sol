@@ -3,12 +3,13 @@ pragma solidity ^0.8.24;
 
 import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
+import {IMarketplaceBound} from "./IMarketplaceBound.sol";
 
 /**
  * @title ILicenseToken
  * @notice ERC-721 license tokens: a license for a template is valid while its token is held and not revoked.
  */
-interface ILicenseToken is IERC721Metadata, IERC2981 {
+interface ILicenseToken is IERC721Metadata, IERC2981, IMarketplaceBound {
     /// @notice A license as returned by {getLicense}.
     struct License {
         uint256 templateId;
@@ -17,25 +18,21 @@ interface ILicenseToken is IERC721Metadata, IERC2981 {
         bool revoked;
     }
 
-    /// @dev An address argument is the zero address.
-    error ZeroAddress();
-    /// @dev `caller` is not the marketplace.
-    error NotMarketplace(address caller);
-    /// @dev `account` already holds a valid license for `templateId`.
+    /// @dev The account already holds a valid license for the template.
+    /// @param account The would-be recipient.
+    /// @param templateId The template it is licensed for.
     error AlreadyLicensed(address account, uint256 templateId);
-    /// @dev License token `tokenId` is revoked (revoked tokens cannot be revoked again or transferred).
+    /// @dev The license token is revoked (revoked tokens cannot be revoked again or transferred).
+    /// @param tokenId The revoked token.
     error TokenRevoked(uint256 tokenId);
-    /// @dev `templateId` does not fit the 48-bit id stored per token.
+    /// @dev The template id does not fit the 48-bit id stored per token.
+    /// @param templateId The id given.
     error TemplateIdTooLarge(uint256 templateId);
-    /// @dev Renouncing ownership would strand the token contract; it is disabled.
-    error RenounceOwnershipDisabled();
 
     /// @notice Emitted when the marketplace mints license `tokenId` for `templateId` to `to`.
     event LicenseMinted(uint256 indexed tokenId, uint256 indexed templateId, address indexed to);
     /// @notice Emitted when the owner revokes license `tokenId` held by `holder`.
     event LicenseRevoked(uint256 indexed tokenId, uint256 indexed templateId, address indexed holder);
-    /// @notice Emitted when the owner points the token at a new marketplace.
-    event MarketplaceUpdated(address indexed previousMarketplace, address indexed newMarketplace);
 
     /**
      * @notice Mints a license token for `templateId` to `to`.
@@ -43,6 +40,7 @@ interface ILicenseToken is IERC721Metadata, IERC2981 {
      *
      * Requirements:
      * - the caller is the marketplace;
+     * - the template exists in the registry (else the registry's `TemplateNotFound`);
      * - `to` is not the zero address and does not already hold a valid license for `templateId`.
      */
     function mint(address to, uint256 templateId) external returns (uint256 tokenId);
@@ -75,16 +73,4 @@ interface ILicenseToken is IERC721Metadata, IERC2981 {
 
     /// @notice Number of license tokens minted so far (also the highest token id).
     function totalMinted() external view returns (uint256);
-
-    /// @notice The marketplace allowed to call {mint}.
-    function marketplace() external view returns (address);
-
-    /**
-     * @notice Points the token at `newMarketplace`.
-     *
-     * Requirements:
-     * - the caller is the owner;
-     * - `newMarketplace` is not the zero address.
-     */
-    function setMarketplace(address newMarketplace) external;
 }

@@ -9,15 +9,35 @@ pragma solidity ^0.8.24;
 interface IMarketplace {
     /// @dev An address argument is the zero address.
     error ZeroAddress();
-    /// @dev `sent` wei is below the `price` of template `templateId`.
+    /// @dev The value sent is below the template's price.
+    /// @param templateId The template.
+    /// @param price Its price, in wei.
+    /// @param sent The value sent, in wei.
     error InsufficientPayment(uint256 templateId, uint256 price, uint256 sent);
-    /// @dev `feeBps` is above `maxFeeBps`.
+    /// @dev The template's price is above the most the buyer agreed to pay (it was raised after the buyer read it).
+    /// @param templateId The template.
+    /// @param price Its price when the purchase was mined, in wei.
+    /// @param maxPrice The buyer's limit, in wei.
+    error PriceAboveMax(uint256 templateId, uint256 price, uint256 maxPrice);
+    /// @dev The excess could not be refunded to the buyer (it refuses ETH); the purchase is reverted instead of
+    /// keeping the refund. Send exactly the price.
+    /// @param buyer The buyer.
+    /// @param amount The excess that could not be refunded, in wei.
+    error RefundFailed(address buyer, uint256 amount);
+    /// @dev The fee is above the cap.
+    /// @param feeBps The fee given, in basis points.
+    /// @param maxFeeBps The cap, {MAX_PLATFORM_FEE_BPS}.
     error FeeTooHigh(uint16 feeBps, uint16 maxFeeBps);
     /// @dev There are no accrued platform fees.
     error NoFeesToWithdraw();
-    /// @dev `account` has no held balance.
+    /// @dev The account has no held balance.
+    /// @param account The caller.
     error NothingToWithdraw(address account);
-    /// @dev Sending `amount` wei to `to` failed.
+    /// @dev The balance holds nothing beyond the accrued fees and the held balances.
+    error NoSurplus();
+    /// @dev Sending ETH failed.
+    /// @param to The recipient.
+    /// @param amount The amount, in wei.
     error TransferFailed(address to, uint256 amount);
     /// @dev Renouncing ownership would lock the fees; it is disabled.
     error RenounceOwnershipDisabled();
@@ -36,23 +56,30 @@ interface IMarketplace {
     event PaymentHeld(address indexed account, uint256 amount);
     /// @notice Emitted when `account` withdraws its held balance to `to`.
     event Withdrawn(address indexed account, address indexed to, uint256 amount);
-    /// @notice Emitted when the owner withdraws accrued platform fees.
+    /// @notice Emitted when the owner withdraws accrued platform fees to `to`.
     event FeesWithdrawn(address indexed to, uint256 amount);
+    /// @notice Emitted when the owner sweeps ETH forced into the contract (beyond fees and held balances) to `to`.
+    event SurplusSwept(address indexed to, uint256 amount);
     /// @notice Emitted when the owner changes the platform fee.
     event PlatformFeeUpdated(uint16 previousFeeBps, uint16 newFeeBps);
 
     /**
-     * @notice Buys a license for `templateId`. Exactly the template's price is charged; any excess is refunded.
-     * The creator receives `price - fee`; if the creator cannot receive ETH, the share is held for withdrawal.
+     * @notice Buys a license for `templateId`. Exactly the template's price is charged; any excess is refunded,
+     * and a refund that cannot be delivered reverts the purchase. The creator receives `price - fee`; if the
+     * creator cannot receive ETH, the share is held for withdrawal.
+     * @param templateId The template to license.
+     * @param maxPrice The most the buyer agrees to pay: the price is read when the transaction is mined, and a
+     * creator may have raised it since the buyer read it.
      * @return tokenId The license token minted to the caller.
      *
      * Requirements:
      * - the marketplace is not paused;
      * - the template exists and is active;
-     * - `msg.value` is at least the price;
-     * - the caller does not already hold a valid license for it.
+     * - its price is at most `maxPrice` and at most `msg.value`;
+     * - the caller does not already hold a valid license for it;
+     * - the caller accepts the refund of any excess.
      */
-    function purchase(uint256 templateId) external payable returns (uint256 tokenId);
+    function purchase(uint256 templateId, uint256 maxPrice) external payable returns (uint256 tokenId);
 
     /// @notice Whether `user` holds a valid license for `templateId`.
     function hasLicense(address user, uint256 templateId) external view returns (bool);
@@ -70,18 +97,34 @@ interface IMarketplace {
     function platformFeeBps() external view returns (uint16);
 
     /**
-     * @notice Sends all accrued platform fees to the owner. Works while paused.
+     * @notice Sends all accrued platform fees to `to` (so an owner contract that cannot receive ETH can still
+     * collect them). Works while paused.
      *
      * Requirements:
      * - the caller is the owner;
+     * - `to` is not the zero address;
      * - fees have accrued.
      */
-    function withdrawFees() external;
+    function withdrawFees(address payable to) external;
+
+    /**
+     * @notice Sends `to` the ETH forced into the contract without a purchase (a `selfdestruct` or a block
+     * reward aimed at it): the balance beyond {accruedFees} + {totalHeld}. Works while paused.
+     *
+     * Requirements:
+     * - the caller is the owner;
+     * - `to` is not the zero address;
+     * - there is a surplus.
+     */
+    function sweepSurplus(address payable to) external;
+
+    /// @notice The balance beyond {accruedFees} + {totalHeld}, in wei: ETH forced into the contract.
+    function surplus() external view returns (uint256);
 
     /// @notice Platform fees accrued and not yet withdrawn, in wei.
     function accruedFees() external view returns (uint256);
 
-    /// @notice Balance held for `account` (creator shares or refunds that could not be sent), in wei.
+    /// @notice Balance held for `account` (creator shares that could not be sent), in wei.
     function heldBalanceOf(address account) external view returns (uint256);
 
     /// @notice Sum of all held balances, in wei.

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {IMarketplaceBound} from "./IMarketplaceBound.sol";
+
 /**
  * @title ITemplateRegistry
  * @notice Registry of agent templates published by creators on the Muster marketplace.
  */
-interface ITemplateRegistry {
+interface ITemplateRegistry is IMarketplaceBound {
     /// @notice A template as returned by {getTemplate}.
     struct Template {
         uint256 id;
@@ -18,24 +20,26 @@ interface ITemplateRegistry {
         uint256 createdAt;
     }
 
-    /// @dev `account` is the zero address where an address is required.
-    error ZeroAddress();
-    /// @dev No template has id `templateId`.
+    /// @dev No template has this id.
+    /// @param templateId The id asked for.
     error TemplateNotFound(uint256 templateId);
-    /// @dev Template `templateId` is deactivated.
+    /// @dev The template is deactivated.
+    /// @param templateId The deactivated template.
     error TemplateInactive(uint256 templateId);
-    /// @dev `caller` is not the creator of template `templateId`.
+    /// @dev The caller is not the template's creator.
+    /// @param templateId The template.
+    /// @param caller The account that called.
     error NotTemplateCreator(uint256 templateId, address caller);
-    /// @dev `caller` is not the marketplace.
-    error NotMarketplace(address caller);
     /// @dev The metadata URI is empty.
     error EmptyMetadataURI();
-    /// @dev `royaltyBps` is above `maxRoyaltyBps`.
+    /// @dev The royalty is above the cap.
+    /// @param royaltyBps The royalty given, in basis points.
+    /// @param maxRoyaltyBps The cap, {MAX_ROYALTY_BPS}.
     error RoyaltyTooHigh(uint16 royaltyBps, uint16 maxRoyaltyBps);
-    /// @dev `price` does not fit the stored price width (`maxPrice`).
+    /// @dev The price does not fit the stored price width.
+    /// @param price The price given, in wei.
+    /// @param maxPrice The largest storable price (2^128 - 1).
     error PriceTooHigh(uint256 price, uint256 maxPrice);
-    /// @dev Renouncing ownership would strand the registry; it is disabled.
-    error RenounceOwnershipDisabled();
 
     /// @notice Emitted when `creator` registers template `templateId`.
     event TemplateRegistered(
@@ -47,8 +51,6 @@ interface ITemplateRegistry {
     event TemplateDeactivated(uint256 indexed templateId);
     /// @notice Emitted when the marketplace records an install of `templateId` for `buyer`.
     event TemplateInstalled(uint256 indexed templateId, address indexed buyer, uint256 installs);
-    /// @notice Emitted when the owner points the registry at a new marketplace.
-    event MarketplaceUpdated(address indexed previousMarketplace, address indexed newMarketplace);
 
     /**
      * @notice Publishes a template owned by the caller; it starts active with zero installs.
@@ -117,16 +119,4 @@ interface ITemplateRegistry {
 
     /// @notice Number of templates registered so far (also the highest id).
     function templateCount() external view returns (uint256);
-
-    /// @notice The marketplace allowed to call {recordInstall}.
-    function marketplace() external view returns (address);
-
-    /**
-     * @notice Points the registry at `newMarketplace`.
-     *
-     * Requirements:
-     * - the caller is the owner;
-     * - `newMarketplace` is not the zero address.
-     */
-    function setMarketplace(address newMarketplace) external;
 }

@@ -4,8 +4,9 @@ pragma solidity 0.8.28;
 import {ITemplateRegistry} from "../interfaces/ITemplateRegistry.sol";
 import {IMarketplace} from "../interfaces/IMarketplace.sol";
 
-/// @dev Test double: a creator contract that refuses every ETH transfer, so the marketplace has to hold its
-/// share. It can still collect the held balance with {IMarketplace-withdrawTo}.
+/// @dev Test double: a creator (or buyer) contract that refuses every ETH transfer, so the marketplace has to
+/// hold its share (or cannot refund its excess). It can still collect a held balance with
+/// {IMarketplace-withdrawTo}.
 contract EthRefusingCreator {
     error Refused();
 
@@ -14,6 +15,11 @@ contract EthRefusingCreator {
         returns (uint256)
     {
         return registry.registerTemplate(uri, price, royaltyBps);
+    }
+
+    /// @dev Buys as a contract that refuses ETH: any excess cannot be refunded.
+    function buy(IMarketplace market, uint256 templateId) external payable returns (uint256) {
+        return market.purchase{value: msg.value}(templateId, type(uint256).max);
     }
 
     function withdrawTo(IMarketplace market, address payable to) external {

@@ -35,7 +35,7 @@ contract ReentrantActor {
     }
 
     function buy(uint256 templateId) external payable returns (uint256) {
-        return market.purchase{value: msg.value}(templateId);
+        return market.purchase{value: msg.value}(templateId, type(uint256).max);
     }
 
     function withdraw() external {
@@ -50,12 +50,12 @@ contract ReentrantActor {
         bytes memory data;
         if (current == Attack.Purchase) {
             (ok, data) = address(market).call{value: address(this).balance}(
-                abi.encodeCall(IMarketplace.purchase, (targetTemplate))
+                abi.encodeCall(IMarketplace.purchase, (targetTemplate, type(uint256).max))
             );
         } else if (current == Attack.Withdraw) {
             (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdraw, ()));
         } else {
-            (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdrawFees, ()));
+            (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdrawFees, (payable(address(this)))));
         }
         emit ReentryAttempted(current, ok, data);
     }

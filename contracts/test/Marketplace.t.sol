@@ -7,9 +7,10 @@ import {TemplateRegistry} from "../TemplateRegistry.sol";
 import {LicenseToken} from "../LicenseToken.sol";
 import {Marketplace} from "../Marketplace.sol";
 import {ITemplateRegistry} from "../interfaces/ITemplateRegistry.sol";
-import {ILicenseToken} from "../interfaces/ILicenseToken.sol";
 import {IMarketplace} from "../interfaces/IMarketplace.sol";
+import {IMarketplaceBound} from "../interfaces/IMarketplaceBound.sol";
 import {EthRefusingCreator} from "../mocks/EthRefusingCreator.sol";
+import {EthForcer} from "../mocks/EthForcer.sol";
 import {ReentrantActor} from "../mocks/ReentrantActor.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
@@ -38,8 +39,10 @@ contract MarketplaceTest is TestBase {
         return registry.registerTemplate("ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json", price, royaltyBps);
     }
 
+    /// Without forced ETH the balance is exactly fees + held; `surplus()` is what lies beyond.
     function _solvent() internal view {
         assertEq(address(market).balance, market.accruedFees() + market.totalHeld(), "balance = fees + held");
+        assertEq(market.surplus(), 0, "no surplus");
     }
 
     // ------------------------------------------------------------------ fuzz: the split adds up
@@ -55,7 +58,7 @@ contract MarketplaceTest is TestBase {
         uint256 creatorBefore = CREATOR.balance;
         uint256 feesBefore = market.accruedFees();
         vm.prank(BUYER);
-        market.purchase{value: price + excess}(id);
+        market.purchase{value: price + excess}(id, type(uint256).max);
 
         uint256 creatorGot = CREATOR.balance - creatorBefore;
         uint256 fee = market.accruedFees() - feesBefore;
@@ -70,7 +73,7 @@ contract MarketplaceTest is TestBase {
         uint256 id = _register(CREATOR, 0, 0);
         vm.deal(BUYER, sent);
         vm.prank(BUYER);
-        market.purchase{value: sent}(id);
+        market.purchase{value: sent}(id, type(uint256).max);
         assertEq(BUYER.balance, sent, "all of it refunded");
         assertEq(address(market).balance, 0, "nothing kept");
     }
@@ -82,7 +85,7 @@ contract MarketplaceTest is TestBase {
         vm.deal(BUYER, sent);
         vm.expectRevert(abi.encodeWithSelector(IMarketplace.InsufficientPayment.selector, id, price, sent));
         vm.prank(BUYER);
-        market.purchase{value: sent}(id);
+        market.purchase{value: sent}(id, type(uint256).max);
     }
 
     // ------------------------------------------------------------------ fuzz: royalties and caps
@@ -92,7 +95,7 @@ contract MarketplaceTest is TestBase {
         salePrice = bound(salePrice, 0, 1e40);
         uint256 id = _register(CREATOR, 0, royaltyBps);
         vm.prank(BUYER);
-        uint256 tokenId = market.purchase(id);
+        uint256 tokenId = market.purchase(id, type(uint256).max);
         (address receiver, uint256 amount) = license.royaltyInfo(tokenId, salePrice);
         assertEq(receiver, CREATOR, "royalty receiver is the creator");
         assertEq(amount, salePrice * royaltyBps / 10_000, "royalty amount");
@@ -131,8 +134,8 @@ contract MarketplaceTest is TestBase {
         vm.deal(BUYER, 3 ether);
 
         vm.startPrank(BUYER);
-        market.purchase{value: 1.5 ether}(blocked);
-        market.purchase{value: 1 ether}(fine);
+        market.purchase{value: 1.5 ether}(blocked, type(uint256).max);
+        market.purchase{value: 1 ether}(fine, type(uint256).max);
         vm.stopPrank();
 
         assertEq(BUYER.balance, 1 ether, "buyer charged exactly twice the price");
@@ -148,18 +151,86 @@ contract MarketplaceTest is TestBase {
         _solvent();
     }
 
-    function test_RefundToABuyerThatRefusesEthIsHeldNotLost() public {
+    function test_RefundToABuyerThatRefusesEthRevertsThePurchase() public {
         EthRefusingCreator refuser = new EthRefusingCreator(); // used here as a buyer contract without receive
         uint256 id = _register(CREATOR, 1 ether, 0);
-        vm.deal(address(refuser), 3 ether);
-        vm.prank(address(refuser));
-        market.purchase{value: 3 ether}(id);
-        assertEq(market.heldBalanceOf(address(refuser)), 2 ether, "excess held for the buyer");
-        assertEq(address(refuser).balance, 0, "paid 3, of which 2 are held");
+        vm.deal(address(this), 4 ether);
+        vm.expectRevert(abi.encodeWithSelector(IMarketplace.RefundFailed.selector, address(refuser), 2 ether));
+        refuser.buy{value: 3 ether}(market, id);
+        assertTrue(!license.holdsValidLicense(address(refuser), id), "no license");
+        assertEq(market.totalHeld(), 0, "nothing held");
+        refuser.buy{value: 1 ether}(market, id); // the exact price needs no refund
+        assertTrue(license.holdsValidLicense(address(refuser), id), "licensed");
         _solvent();
-        refuser.withdrawTo(market, payable(OTHER));
-        assertEq(OTHER.balance, 2 ether, "excess recovered");
+    }
+
+    // ------------------------------------------------------------------ maxPrice, fees, forced ETH, wiring
+
+    function testFuzz_PriceAboveMaxReverts(uint256 price, uint256 maxPrice) public {
+        price = bound(price, 1, 1e30);
+        maxPrice = bound(maxPrice, 0, price - 1);
+        uint256 id = _register(CREATOR, price, 0);
+        vm.deal(BUYER, price);
+        vm.expectRevert(abi.encodeWithSelector(IMarketplace.PriceAboveMax.selector, id, price, maxPrice));
+        vm.prank(BUYER);
+        market.purchase{value: price}(id, maxPrice);
+        vm.prank(BUYER);
+        market.purchase{value: price}(id, price); // at the limit is fine
         _solvent();
+    }
+
+    function test_WithdrawFeesGoesToTheGivenRecipient() public {
+        uint256 id = _register(CREATOR, 1 ether, 0);
+        vm.deal(BUYER, 1 ether);
+        vm.prank(BUYER);
+        market.purchase{value: 1 ether}(id, 1 ether);
+        vm.expectRevert(IMarketplace.ZeroAddress.selector);
+        market.withdrawFees(payable(address(0)));
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, OTHER));
+        vm.prank(OTHER);
+        market.withdrawFees(payable(OTHER));
+        market.withdrawFees(payable(OTHER));
+        assertEq(OTHER.balance, 0.025 ether, "fees at the recipient");
+        _solvent();
+    }
+
+    function testFuzz_ForcedEthIsSurplusOnlyTheOwnerSweeps(uint96 forced) public {
+        vm.assume(forced > 0);
+        uint256 id = _register(CREATOR, 1 ether, 0);
+        vm.deal(BUYER, 1 ether);
+        vm.prank(BUYER);
+        market.purchase{value: 1 ether}(id, 1 ether);
+        vm.expectRevert(IMarketplace.NoSurplus.selector);
+        market.sweepSurplus(payable(OTHER));
+
+        vm.deal(address(this), forced);
+        new EthForcer{value: forced}(payable(address(market)));
+        assertEq(market.surplus(), forced, "surplus = forced ETH");
+        assertGe(address(market).balance, market.accruedFees() + market.totalHeld(), "balance >= fees + held");
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, OTHER));
+        vm.prank(OTHER);
+        market.sweepSurplus(payable(OTHER));
+        market.sweepSurplus(payable(OTHER));
+        assertEq(OTHER.balance, forced, "surplus swept");
+        assertEq(market.accruedFees(), 0.025 ether, "fees untouched");
+        _solvent();
+    }
+
+    function test_MarketplaceIsSetOnce() public {
+        vm.expectRevert(abi.encodeWithSelector(IMarketplaceBound.MarketplaceAlreadySet.selector, address(market)));
+        registry.setMarketplace(OTHER);
+        vm.expectRevert(abi.encodeWithSelector(IMarketplaceBound.MarketplaceAlreadySet.selector, address(market)));
+        license.setMarketplace(OTHER);
+    }
+
+    function test_MintRefusesATemplateThatDoesNotExist() public {
+        LicenseToken fresh = new LicenseToken(registry, address(this));
+        fresh.setMarketplace(address(this));
+        vm.expectRevert(abi.encodeWithSelector(ITemplateRegistry.TemplateNotFound.selector, 1));
+        fresh.mint(BUYER, 1);
+        _register(CREATOR, 0, 0);
+        fresh.mint(BUYER, 1);
+        assertTrue(fresh.holdsValidLicense(BUYER, 1), "minted once the template exists");
     }
 
     // ------------------------------------------------------------------ re-entrancy
@@ -184,13 +255,13 @@ contract MarketplaceTest is TestBase {
         uint256 id = creator.register(registry, "ipfs://attacker", 1 ether);
         vm.deal(BUYER, 1 ether);
         vm.prank(BUYER);
-        market.purchase{value: 1 ether}(held); // 0.975 ether held for the refuser
+        market.purchase{value: 1 ether}(held, type(uint256).max); // 0.975 ether held for the refuser
 
         // The attacker's share is pushed during the purchase; on receipt it re-enters withdraw (and fails).
         creator.setAttack(ReentrantActor.Attack.Withdraw, 0);
         vm.deal(OTHER, 1 ether);
         vm.prank(OTHER);
-        market.purchase{value: 1 ether}(id);
+        market.purchase{value: 1 ether}(id, type(uint256).max);
         assertEq(market.heldBalanceOf(address(refuser)), 0.975 ether, "other held balance intact");
         assertEq(address(creator).balance + market.heldBalanceOf(address(creator)), 0.975 ether, "own share only");
         _solvent();
@@ -199,7 +270,7 @@ contract MarketplaceTest is TestBase {
         creator.setAttack(ReentrantActor.Attack.WithdrawFees, 0);
         vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, address(creator)));
         vm.prank(address(creator));
-        market.withdrawFees();
+        market.withdrawFees(payable(address(this)));
         _solvent();
     }
 
@@ -209,18 +280,18 @@ contract MarketplaceTest is TestBase {
         uint256 id = _register(CREATOR, 1 ether, 0);
         vm.deal(BUYER, 2 ether);
         vm.prank(BUYER);
-        market.purchase{value: 1 ether}(id);
+        market.purchase{value: 1 ether}(id, type(uint256).max);
         market.pause();
         vm.expectRevert(Pausable.EnforcedPause.selector);
         vm.prank(OTHER);
-        market.purchase(id);
+        market.purchase(id, type(uint256).max);
         uint256 before = address(this).balance;
-        market.withdrawFees();
+        market.withdrawFees(payable(address(this)));
         assertEq(address(this).balance - before, 0.025 ether, "fees withdrawn while paused");
         market.unpause();
         vm.deal(OTHER, 1 ether);
         vm.prank(OTHER);
-        market.purchase{value: 1 ether}(id);
+        market.purchase{value: 1 ether}(id, type(uint256).max);
     }
 
     function test_OwnershipIsTwoStepAndCannotBeRenounced() public {
@@ -242,9 +313,9 @@ contract MarketplaceTest is TestBase {
 
     function test_OnlyTheMarketplaceMintsAndRecordsInstalls() public {
         uint256 id = _register(CREATOR, 0, 0);
-        vm.expectRevert(abi.encodeWithSelector(ILicenseToken.NotMarketplace.selector, address(this)));
+        vm.expectRevert(abi.encodeWithSelector(IMarketplaceBound.NotMarketplace.selector, address(this)));
         license.mint(address(this), id);
-        vm.expectRevert(abi.encodeWithSelector(ITemplateRegistry.NotMarketplace.selector, address(this)));
+        vm.expectRevert(abi.encodeWithSelector(IMarketplaceBound.NotMarketplace.selector, address(this)));
         registry.recordInstall(id, address(this));
     }
 }

@@ -57,7 +57,8 @@ rows.push({ operation: "registerTemplate (steady state, 80-char URI)", gas: seco
 for (let i = 0; i < 6; i++) await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, price, 500]);
 await call(creator, registry, templateRegistryAbi, "registerTemplate", [URI_80, 0n, 0]); // id 9: free
 
-const buy = (wallet: Wallet, id: bigint, value: bigint) => call(wallet, market, marketplaceAbi, "purchase", [id], value);
+// The buyer's limit is the price it read: what the SDK sends.
+const buy = (wallet: Wallet, id: bigint, value: bigint) => call(wallet, market, marketplaceAbi, "purchase", [id, value > price ? price : value], value);
 const excess = parseEther("0.005");
 rows.push({ operation: "purchase, paid: very first (fee slot and buyer account created)", gas: await buy(buyer, 1n, price), note: "" });
 rows.push({ operation: "purchase, paid: steady state (buyer's 2nd license)", gas: await buy(buyer, 2n, price), target: 210_000n, note: "" });
@@ -80,7 +81,9 @@ rows.push({
   note: "",
 });
 rows.push({ operation: "revokeLicense", gas: await call(owner, license, licenseTokenAbi, "revokeLicense", [3n]), note: "" });
-rows.push({ operation: "withdrawFees", gas: await call(owner, market, marketplaceAbi, "withdrawFees", []), note: "" });
+rows.push({ operation: "withdrawFees(to)", gas: await call(owner, market, marketplaceAbi, "withdrawFees", [owner.account.address]), note: "" });
+await viem.deployContract("EthForcer", [market], { value: 1n }); // forced ETH, so there is a surplus to sweep
+rows.push({ operation: "sweepSurplus(to)", gas: await call(owner, market, marketplaceAbi, "sweepSurplus", [recipient.account.address]), note: "" });
 await connection.close();
 
 const fmt = (n: bigint) => n.toLocaleString("en-US");

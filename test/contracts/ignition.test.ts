@@ -27,7 +27,7 @@ test("the module deploys the three contracts wired together and owned by the dep
   for (const c of [registry, license, market]) assert.equal((await c.read.owner()).toLowerCase(), owner.account.address.toLowerCase());
 
   await send(net, creator, record.templateRegistry, templateRegistryAbi, "registerTemplate", [URI, parseEther("1"), 100]);
-  await send(net, buyer, record.marketplace, marketplaceAbi, "purchase", [1n], parseEther("1"));
+  await send(net, buyer, record.marketplace, marketplaceAbi, "purchase", [1n, parseEther("1")], parseEther("1"));
   assert.equal(await market.read.hasLicense([buyer.account.address, 1n]), true);
 });
 

@@ -49,11 +49,12 @@ test("mint creates the token and the license, emitting Transfer and LicenseMinte
   assert.equal(await token.read.totalMinted(), 1n);
 });
 
-test("mint: marketplace only, no zero address, no second valid license, no oversized template id", async () => {
+test("mint: marketplace only, no zero address, no second valid license, no oversized or unknown template id", async () => {
   const { alice, minter, stranger, token, attempt, mint } = ctx;
   await expectRevert(attempt(stranger, "mint", [addr(alice), 1n]), "NotMarketplace", [addr(stranger)]);
   await expectRevert(attempt(minter, "mint", [zeroAddress, 1n]), "ERC721InvalidReceiver", [zeroAddress]);
   await expectRevert(attempt(minter, "mint", [addr(alice), 2n ** 48n]), "TemplateIdTooLarge", [2n ** 48n]);
+  await expectRevert(attempt(minter, "mint", [addr(alice), 7n]), "TemplateNotFound", [7n]); // the registry has 6
   await mint(alice, 1n);
   await expectRevert(attempt(minter, "mint", [addr(alice), 1n]), "AlreadyLicensed", [addr(alice), 1n]);
   assert.equal(await token.read.totalMinted(), 1n);
@@ -185,12 +186,23 @@ test("ERC-2981 royalties go to the template's creator; tokenURI is the template'
   assert.equal(await token.read.symbol(), "MUSTER-LIC");
 });
 
-test("setMarketplace and ownership: owner only, no zero address, two-step, no renounce", async () => {
+test("setMarketplace: owner only, no zero address, set once (a second set reverts), emits MarketplaceSet", async () => {
+  const { owner, minter, stranger, registry } = ctx;
+  const fresh = await deploy(net, "LicenseToken", [registry, addr(owner)], owner);
+  const attemptSet = (from: Wallet, a: Address) =>
+    from.writeContract({ address: fresh, abi: licenseTokenAbi, functionName: "setMarketplace", args: [a], account: from.account, chain: null });
+  await expectRevert(attemptSet(stranger, addr(stranger)), "OwnableUnauthorizedAccount", [addr(stranger)]);
+  await expectRevert(attemptSet(owner, zeroAddress), "ZeroAddress", []);
+  const { events } = await send(net, owner, fresh, licenseTokenAbi, "setMarketplace", [addr(minter)]);
+  expectEvent(events, "MarketplaceSet", { marketplace: addr(minter) }, fresh);
+  same(await licenseAt(net, fresh).read.marketplace(), addr(minter));
+  await expectRevert(attemptSet(owner, addr(stranger)), "MarketplaceAlreadySet", [addr(minter)]);
+  same(await licenseAt(net, fresh).read.marketplace(), addr(minter));
+});
+
+test("ownership: two-step, no renounce", async () => {
   const { owner, minter, stranger, token, call, attempt } = ctx;
-  await expectRevert(attempt(stranger, "setMarketplace", [addr(stranger)]), "OwnableUnauthorizedAccount", [addr(stranger)]);
-  await expectRevert(attempt(owner, "setMarketplace", [zeroAddress]), "ZeroAddress", []);
-  const { events } = await call(owner, "setMarketplace", [addr(stranger)]);
-  expectEvent(events, "MarketplaceUpdated", { previousMarketplace: addr(minter), newMarketplace: addr(stranger) });
+  await expectRevert(attempt(owner, "setMarketplace", [addr(stranger)]), "MarketplaceAlreadySet", [addr(minter)]);
   await call(owner, "transferOwnership", [addr(stranger)]);
   same(await token.read.owner(), addr(owner));
   same(await token.read.pendingOwner(), addr(stranger));

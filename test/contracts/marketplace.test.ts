@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "uvu";
-import { decodeEventLog, parseEther, zeroAddress, type Address } from "viem";
+import { decodeEventLog, maxUint256, parseEther, zeroAddress, type Address } from "viem";
 import {
   URI,
   deploy,
@@ -27,6 +27,7 @@ const reentrantActorAbi = [
   { type: "event", name: "ReentryAttempted", inputs: [{ name: "attack", type: "uint8", indexed: false }, { name: "succeeded", type: "bool", indexed: false }, { name: "returnData", type: "bytes", indexed: false }] },
 ] as const;
 const refusingCreatorAbi = [
+  { type: "function", name: "buy", stateMutability: "payable", inputs: [{ name: "market", type: "address" }, { name: "templateId", type: "uint256" }], outputs: [{ type: "uint256" }] },
   { type: "function", name: "register", stateMutability: "nonpayable", inputs: [{ name: "registry", type: "address" }, { name: "uri", type: "string" }, { name: "price", type: "uint256" }, { name: "royaltyBps", type: "uint16" }], outputs: [{ type: "uint256" }] },
   { type: "function", name: "withdraw", stateMutability: "nonpayable", inputs: [{ name: "market", type: "address" }], outputs: [] },
   { type: "function", name: "withdrawTo", stateMutability: "nonpayable", inputs: [{ name: "market", type: "address" }, { name: "to", type: "address" }], outputs: [] },
@@ -45,9 +46,11 @@ async function setup() {
   const market = marketAt(net, system.market);
   await send(net, creator, system.registry, templateRegistryAbi, "registerTemplate", [URI, PRICE, 500]); // 1: paid
   await send(net, creator, system.registry, templateRegistryAbi, "registerTemplate", ["ipfs://free", 0n, 0]); // 2: free
-  const buy = (from: Wallet, templateId: bigint, value: bigint) => send(net, from, system.market, marketplaceAbi, "purchase", [templateId], value);
-  const attemptBuy = (from: Wallet, templateId: bigint, value: bigint) =>
-    from.writeContract({ address: system.market, abi: marketplaceAbi, functionName: "purchase", args: [templateId], value, account: from.account, chain: null });
+  // maxPrice defaults to no limit: the tests of the limit pass one.
+  const buy = (from: Wallet, templateId: bigint, value: bigint, maxPrice = maxUint256) =>
+    send(net, from, system.market, marketplaceAbi, "purchase", [templateId, maxPrice], value);
+  const attemptBuy = (from: Wallet, templateId: bigint, value: bigint, maxPrice = maxUint256) =>
+    from.writeContract({ address: system.market, abi: marketplaceAbi, functionName: "purchase", args: [templateId, maxPrice], value, account: from.account, chain: null });
   const call = (from: Wallet, fn: string, args: readonly unknown[] = []) => send(net, from, system.market, marketplaceAbi, fn, args);
   const attempt = (from: Wallet, fn: string, args: readonly unknown[] = []) =>
     from.writeContract({ address: system.market, abi: marketplaceAbi, functionName: fn, args, account: from.account, chain: null } as never);
@@ -129,7 +132,7 @@ test("pause stops purchases, not withdrawals; pause and unpause are owner-only w
   assert.equal(await market.read.paused(), true);
   await expectRevert(attempt(owner, "pause"), "EnforcedPause", []);
   await expectRevert(attemptBuy(stranger, 2n, 0n), "EnforcedPause", []);
-  await call(owner, "withdrawFees"); // still works
+  await call(owner, "withdrawFees", [addr(owner)]); // still works
   await expectRevert(attempt(stranger, "unpause"), "OwnableUnauthorizedAccount", [addr(stranger)]);
   const unpaused = await call(owner, "unpause");
   expectEvent(unpaused.events, "Unpaused", { account: addr(owner) });
@@ -151,18 +154,82 @@ test("setPlatformFee: owner only, at most 1000 bps, emits PlatformFeeUpdated, ap
   expectEvent(free.events, "Purchased", { fee: 0n });
 });
 
-test("withdrawFees: owner only, refuses when empty, pays the owner and emits FeesWithdrawn", async () => {
+test("withdrawFees(to): owner only, refuses when empty or to the zero address, pays `to` and emits FeesWithdrawn", async () => {
   const { owner, stranger, buyer, system, market, buy, call, attempt } = ctx;
-  await expectRevert(attempt(owner, "withdrawFees"), "NoFeesToWithdraw", []);
+  await expectRevert(attempt(owner, "withdrawFees", [addr(owner)]), "NoFeesToWithdraw", []);
   await buy(buyer, 1n, PRICE);
   const fee = PRICE * 250n / 10_000n;
-  await expectRevert(attempt(stranger, "withdrawFees"), "OwnableUnauthorizedAccount", [addr(stranger)]);
+  await expectRevert(attempt(stranger, "withdrawFees", [addr(stranger)]), "OwnableUnauthorizedAccount", [addr(stranger)]);
+  await expectRevert(attempt(owner, "withdrawFees", [zeroAddress]), "ZeroAddress", []);
   const before = await balance(addr(owner));
-  const { receipt, events } = await call(owner, "withdrawFees");
+  const { receipt, events } = await call(owner, "withdrawFees", [addr(owner)]);
   expectEvent(events, "FeesWithdrawn", { to: addr(owner), amount: fee });
   assert.equal(await balance(addr(owner)), before + fee - gasCost(receipt));
   assert.equal(await market.read.accruedFees(), 0n);
   assert.equal(await balance(system.market), 0n);
+});
+
+test("withdrawFees(to) sends the fees elsewhere, so an owner that cannot receive ETH can still collect them", async () => {
+  const { owner, stranger, buyer, system, market, buy, call } = ctx;
+  await buy(buyer, 1n, PRICE);
+  const fee = PRICE * 250n / 10_000n;
+  const ownerBefore = await balance(addr(owner));
+  const targetBefore = await balance(addr(stranger));
+  const { receipt, events } = await call(owner, "withdrawFees", [addr(stranger)]);
+  expectEvent(events, "FeesWithdrawn", { to: addr(stranger), amount: fee });
+  assert.equal(await balance(addr(stranger)), targetBefore + fee, "the recipient got the fees");
+  assert.equal(await balance(addr(owner)), ownerBefore - gasCost(receipt), "the owner only paid gas");
+  assert.equal(await market.read.accruedFees(), 0n);
+  assert.equal(await balance(system.market), 0n);
+});
+
+test("purchase(templateId, maxPrice): a price raised above the buyer's limit is refused and changes nothing", async () => {
+  const { creator, buyer, system, registry, license, market, buy, attemptBuy } = ctx;
+  await send(net, creator, system.registry, templateRegistryAbi, "updateTemplate", [1n, URI, PRICE * 2n]); // raised under the buyer
+  await expectRevert(attemptBuy(buyer, 1n, PRICE * 3n, PRICE), "PriceAboveMax", [1n, PRICE * 2n, PRICE]);
+  assert.equal(await license.read.holdsValidLicense([addr(buyer), 1n]), false);
+  assert.equal((await registry.read.getTemplate([1n])).installs, 0n);
+  assert.equal(await market.read.accruedFees(), 0n);
+  const { events } = await buy(buyer, 1n, PRICE * 3n, PRICE * 2n); // a limit equal to the price is fine
+  expectEvent(events, "Purchased", { price: PRICE * 2n, excess: PRICE });
+});
+
+test("a buyer contract that overpays and refuses the refund: the purchase reverts, nothing is held", async () => {
+  const { owner, system, license, market } = ctx;
+  const refuser = await deploy(net, "EthRefusingCreator", [], owner);
+  await expectRevert(
+    owner.writeContract({ address: refuser, abi: refusingCreatorAbi, functionName: "buy", args: [system.market, 1n], value: PRICE + 7n, account: owner.account, chain: null }),
+    "RefundFailed",
+    [refuser, 7n],
+  );
+  assert.equal(await license.read.holdsValidLicense([refuser, 1n]), false);
+  assert.equal(await market.read.totalHeld(), 0n);
+  assert.equal(await balance(system.market), 0n);
+  await send(net, owner, refuser, refusingCreatorAbi, "buy", [system.market, 1n], PRICE); // the exact price works
+  assert.equal(await license.read.holdsValidLicense([refuser, 1n]), true);
+  assert.equal(await market.read.totalHeld(), 0n);
+});
+
+test("ETH forced in (selfdestruct) is surplus: balance >= fees + held, and only the owner sweeps it", async () => {
+  const { owner, buyer, stranger, system, market, buy, call, attempt } = ctx;
+  await buy(buyer, 1n, PRICE);
+  const fee = PRICE * 250n / 10_000n;
+  assert.equal(await market.read.surplus(), 0n);
+  await expectRevert(attempt(owner, "sweepSurplus", [addr(stranger)]), "NoSurplus", []);
+  const forced = parseEther("0.3");
+  await net.viem.deployContract("EthForcer", [system.market], { value: forced, client: { wallet: owner } });
+  assert.equal(await balance(system.market), fee + forced, "the ETH arrived without a call");
+  assert.equal(await market.read.surplus(), forced);
+  assert.ok((await balance(system.market)) >= (await market.read.accruedFees()) + (await market.read.totalHeld()));
+  await expectRevert(attempt(stranger, "sweepSurplus", [addr(stranger)]), "OwnableUnauthorizedAccount", [addr(stranger)]);
+  await expectRevert(attempt(owner, "sweepSurplus", [zeroAddress]), "ZeroAddress", []);
+  const before = await balance(addr(stranger));
+  const { events } = await call(owner, "sweepSurplus", [addr(stranger)]);
+  expectEvent(events, "SurplusSwept", { to: addr(stranger), amount: forced });
+  assert.equal(await balance(addr(stranger)), before + forced);
+  assert.equal(await market.read.surplus(), 0n);
+  assert.equal(await market.read.accruedFees(), fee, "fees untouched");
+  assert.equal(await balance(system.market), fee);
 });
 
 test("a creator that refuses ETH blocks nobody and loses nothing: its share is held for withdrawal", async () => {
@@ -247,7 +314,7 @@ test("wiring and construction: zero addresses refused; an unwired marketplace ca
   await expectRevert(deploy(net, "Marketplace", [system.registry, zeroAddress, addr(owner)], owner), "ZeroAddress", []);
   const rogue = await deploy(net, "Marketplace", [system.registry, system.license, addr(owner)], owner);
   await expectRevert(
-    buyer.writeContract({ address: rogue, abi: marketplaceAbi, functionName: "purchase", args: [1n], value: PRICE, account: buyer.account, chain: null }),
+    buyer.writeContract({ address: rogue, abi: marketplaceAbi, functionName: "purchase", args: [1n, PRICE], value: PRICE, account: buyer.account, chain: null }),
     "NotMarketplace",
     [rogue],
   );

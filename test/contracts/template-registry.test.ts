@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "uvu";
 import { zeroAddress } from "viem";
-import { URI, deploySystem, expectEvent, expectRevert, openNetwork, registryAt, send, templateRegistryAbi, type Net } from "./support/fixture.ts";
+import { URI, deploy, deploySystem, expectEvent, expectRevert, openNetwork, registryAt, send, templateRegistryAbi, type Net } from "./support/fixture.ts";
 
 setTimeout(() => { console.error("template-registry.test.ts timed out"); process.exit(1); }, 180_000).unref();
 
@@ -126,15 +126,23 @@ test("recordInstall is marketplace-only; unknown ids revert in getTemplate and r
   assert.equal((await registry.read.getTemplate([1n])).installs, 0n);
 });
 
-test("setMarketplace: owner only, no zero address, emits MarketplaceUpdated", async () => {
-  const { owner, other, registry, reg, system } = ctx;
+test("setMarketplace: owner only, no zero address, set once (a second set reverts), emits MarketplaceSet", async () => {
+  const { owner, other, system } = ctx;
+  const fresh = registryAt(net, await deploy(net, "TemplateRegistry", [owner.account.address], owner));
   const set = (from: typeof owner, a: `0x${string}`) =>
-    from.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "setMarketplace", args: [a], account: from.account, chain: null });
+    from.writeContract({ address: fresh.address, abi: templateRegistryAbi, functionName: "setMarketplace", args: [a], account: from.account, chain: null });
   await expectRevert(set(other, other.account.address), "OwnableUnauthorizedAccount", [other.account.address]);
   await expectRevert(set(owner, zeroAddress), "ZeroAddress", []);
-  const { events } = await reg(owner, "setMarketplace", [other.account.address]);
-  expectEvent(events, "MarketplaceUpdated", { previousMarketplace: system.market, newMarketplace: other.account.address });
-  assert.equal((await registry.read.marketplace()).toLowerCase(), other.account.address.toLowerCase());
+  const { events } = await send(net, owner, fresh.address, templateRegistryAbi, "setMarketplace", [system.market]);
+  expectEvent(events, "MarketplaceSet", { marketplace: system.market }, fresh.address);
+  await expectRevert(set(owner, other.account.address), "MarketplaceAlreadySet", [system.market]);
+  assert.equal((await fresh.read.marketplace()).toLowerCase(), system.market.toLowerCase());
+  // The deployed system's registry is already wired: nobody, owner included, can re-point it at a minting account.
+  await expectRevert(
+    owner.writeContract({ address: system.registry, abi: templateRegistryAbi, functionName: "setMarketplace", args: [other.account.address], account: owner.account, chain: null }),
+    "MarketplaceAlreadySet",
+    [system.market],
+  );
 });
 
 test("ownership is two-step and cannot be renounced", async () => {
@@ -142,7 +150,7 @@ test("ownership is two-step and cannot be renounced", async () => {
   const { events } = await reg(owner, "transferOwnership", [newOwner.account.address]);
   expectEvent(events, "OwnershipTransferStarted", { previousOwner: owner.account.address, newOwner: newOwner.account.address });
   assert.equal((await registry.read.owner()).toLowerCase(), owner.account.address.toLowerCase(), "unchanged until accepted");
-  await reg(owner, "setMarketplace", [other.account.address]); // the old owner keeps its rights meanwhile
+  await reg(owner, "transferOwnership", [newOwner.account.address]); // the old owner keeps its (owner-only) rights meanwhile
   await expectRevert(
     other.writeContract({ address: registry.address, abi: templateRegistryAbi, functionName: "acceptOwnership", account: other.account, chain: null }),
     "OwnableUnauthorizedAccount",

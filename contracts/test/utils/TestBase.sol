@@ -8,7 +8,13 @@ import {Vm} from "./Vm.sol";
 abstract contract TestBase {
     Vm internal constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
 
+    /// @param message What was asserted.
+    /// @param left The actual value.
+    /// @param right The expected value.
     error AssertionFailed(string message, uint256 left, uint256 right);
+    /// @param message What was asserted.
+    /// @param left The actual address.
+    /// @param right The expected address.
     error AssertionFailedAddress(string message, address left, address right);
 
     address[] private _targetContracts;

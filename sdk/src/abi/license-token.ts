@@ -141,6 +141,17 @@ export const licenseTokenAbi = [
     "inputs": [
       {
         "internalType": "address",
+        "name": "marketplace",
+        "type": "address"
+      }
+    ],
+    "name": "MarketplaceAlreadySet",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
         "name": "caller",
         "type": "address"
       }
@@ -308,17 +319,11 @@ export const licenseTokenAbi = [
       {
         "indexed": true,
         "internalType": "address",
-        "name": "previousMarketplace",
-        "type": "address"
-      },
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "newMarketplace",
+        "name": "marketplace",
         "type": "address"
       }
     ],
-    "name": "MarketplaceUpdated",
+    "name": "MarketplaceSet",
     "type": "event"
   },
   {

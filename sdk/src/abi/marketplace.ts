@@ -76,6 +76,11 @@ export const marketplaceAbi = [
     "type": "error"
   },
   {
+    "inputs": [],
+    "name": "NoSurplus",
+    "type": "error"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -109,8 +114,45 @@ export const marketplaceAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "templateId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "price",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "maxPrice",
+        "type": "uint256"
+      }
+    ],
+    "name": "PriceAboveMax",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "ReentrancyGuardReentrantCall",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "buyer",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "RefundFailed",
     "type": "error"
   },
   {
@@ -294,6 +336,25 @@ export const marketplaceAbi = [
       }
     ],
     "name": "Purchased",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "SurplusSwept",
     "type": "event"
   },
   {
@@ -514,6 +575,11 @@ export const marketplaceAbi = [
         "internalType": "uint256",
         "name": "templateId",
         "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "maxPrice",
+        "type": "uint256"
       }
     ],
     "name": "purchase",
@@ -562,6 +628,32 @@ export const marketplaceAbi = [
   },
   {
     "inputs": [],
+    "name": "surplus",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address payable",
+        "name": "to",
+        "type": "address"
+      }
+    ],
+    "name": "sweepSurplus",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "totalHeld",
     "outputs": [
       {
@@ -601,7 +693,13 @@ export const marketplaceAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
+    "inputs": [
+      {
+        "internalType": "address payable",
+        "name": "to",
+        "type": "address"
+      }
+    ],
     "name": "withdrawFees",
     "outputs": [],
     "stateMutability": "nonpayable",

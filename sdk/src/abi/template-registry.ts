@@ -22,6 +22,17 @@ export const templateRegistryAbi = [
     "inputs": [
       {
         "internalType": "address",
+        "name": "marketplace",
+        "type": "address"
+      }
+    ],
+    "name": "MarketplaceAlreadySet",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
         "name": "caller",
         "type": "address"
       }
@@ -137,17 +148,11 @@ export const templateRegistryAbi = [
       {
         "indexed": true,
         "internalType": "address",
-        "name": "previousMarketplace",
-        "type": "address"
-      },
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "newMarketplace",
+        "name": "marketplace",
         "type": "address"
       }
     ],
-    "name": "MarketplaceUpdated",
+    "name": "MarketplaceSet",
     "type": "event"
   },
   {
