@@ -14,11 +14,18 @@ import { hostTokens } from "./plugin-api/tokens.ts";
 import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
-import { loadThirdPartyPlugin, PROJECT_ROOT } from "./internal/plugin-loader.ts";
+import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 import { ServiceContainer } from "./internal/container.ts";
 import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
-import { createSessionToken } from "./internal/session-token.ts";
+import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
+import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
+import { listenError } from "./internal/start-errors.ts";
+import { packageVersion } from "./internal/package-version.ts";
+import { ensurePrivateFiles } from "./internal/private-files.ts";
+import { createBrowserLogin, type LoginLink } from "./internal/http/browser-login.ts";
+import { clientErrorHandler } from "./internal/http/client-error.ts";
+import { originPolicy, sessionCheck } from "./internal/http/security.ts";
 import { createWorkspacePaths, resolveWorkspaceRoot } from "./internal/workspace/paths.ts";
 import { scaffoldWorkspace } from "./internal/workspace/scaffold.ts";
 import { startWorkspaceWatcher, type WorkspaceWatcher } from "./internal/workspace/watcher.ts";
@@ -27,7 +34,6 @@ import { RouteTable } from "./internal/http/plugin-router.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
 import { validate } from "./internal/http/validation.ts";
-import { hostErrors } from "./plugin-api/errors.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 export interface HostOptions {
@@ -52,9 +58,9 @@ export interface Host {
   readonly config: MusterConfig;
   readonly sessionToken: string;
   readonly logger: Logger;
+  /** A new one-time browser login link (`/login?code=…`, 10 minutes); the CLI prints one at start. */
+  loginLink(): LoginLink;
 }
-
-const packageVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function resolveOwner(config: MusterConfig, workspaceRoot: string): string {
   if (config.owner) return config.owner;
@@ -96,7 +102,10 @@ export function createHost(options: HostOptions = {}): Host {
   const services = new ServiceContainer();
   const events = createEventBus(logger);
   const gate = createGateRegistry(() => (services.has(hostTokens.gateBackend) ? services.resolve(hostTokens.gateBackend) : undefined));
-  const session = createSessionToken(config.home);
+  // Both are taken in start(): the lock first, so a second start on this home changes nothing.
+  let lock: InstanceLock | undefined;
+  let currentSession: SessionToken | undefined;
+  const login = createBrowserLogin();
   let stopping: Promise<void> | undefined;
   const url = () => `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 
@@ -105,10 +114,32 @@ export function createHost(options: HostOptions = {}): Host {
       return url();
     },
     config,
-    sessionToken: session.value,
+    get sessionToken() {
+      if (!currentSession) throw new Error("The session token exists once the host has started");
+      return currentSession.value;
+    },
     logger,
+    loginLink: () => login.issue(url()),
+    start: () => startLocked(),
+    stop: () => lifecycle.stop(),
+  };
 
+  async function startLocked(): Promise<void> {
+    lock = acquireInstanceLock(config.home, packageVersion);
+    try {
+      await lifecycle.start();
+    } catch (error) {
+      // A start that fails half way (port in use, a failing migration) leaves nothing
+      // behind: started plugins stop, the database closes, the lock goes.
+      await lifecycle.stop();
+      throw error;
+    }
+  }
+
+  const lifecycle = {
     async start() {
+      const session = createSessionToken(config.home);
+      currentSession = session;
       const collected = await collectPlugins(options, config);
       sources = new Map(collected.map((c) => [c.definition.id, c.source]));
       const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
@@ -123,6 +154,7 @@ export function createHost(options: HostOptions = {}): Host {
         version: packageVersion,
         home: config.home,
         owner: resolveOwner(config, workspace.root),
+        approvers: Object.freeze([...config.approvers]),
         startedAt,
         url,
         credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
@@ -158,14 +190,17 @@ export function createHost(options: HostOptions = {}): Host {
       }
       registering = false;
 
-      db = await openDatabase({ path: join(config.home, "muster.db"), entities: ordered.flatMap((p) => p.entities ?? []), logger });
+      const dbPath = join(config.home, "muster.db");
+      const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
+      ensurePrivateFiles([dbPath], { create: true });
+      ensurePrivateFiles(dbFiles);
+      db = await openDatabase({ path: dbPath, entities: ordered.flatMap((p) => p.entities ?? []), logger });
+      ensurePrivateFiles(dbFiles);
       migrate(db.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
 
       const routes = new RouteTable({
         bodyLimitBytes: config.bodyLimitBytes,
-        requireSession: (ctx) => {
-          if (!session.matches(ctx.get("x-session-token"))) throw hostErrors.SESSION_TOKEN_REQUIRED();
-        },
+        requireSession: sessionCheck({ token: session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
       });
       const summaries = (): PluginSummary[] =>
         started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
@@ -174,7 +209,8 @@ export function createHost(options: HostOptions = {}): Host {
         startedAt,
         url,
         databaseState: () => db?.state() ?? "error",
-        sessionToken: session.value,
+        session,
+        login,
         routes: () => routes.routes,
         plugins: summaries,
       });
@@ -201,18 +237,27 @@ export function createHost(options: HostOptions = {}): Host {
       server = createServer(
         // Node checks these timeouts on an interval; a short one makes a dribbling client
         // (slowloris) lose its connection soon after headersTimeout instead of up to 30 s later.
-        { headersTimeout: config.headersTimeoutMs, requestTimeout: 60_000, connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs) },
+        // requireHostHeader off: the Host check in accessChecks refuses a missing Host for
+        // HTTP/1.0 and 1.1 alike, with the security headers Node's own 400 lacks.
+        {
+          headersTimeout: config.headersTimeoutMs,
+          requestTimeout: 60_000,
+          connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+          requireHostHeader: false,
+        },
         app.callback(),
       );
       server.keepAliveTimeout = 5_000;
+      server.on("clientError", clientErrorHandler(config.development));
       await new Promise<void>((resolveListen, rejectListen) => {
-        server!.once("error", rejectListen);
+        server!.once("error", (error) => rejectListen(listenError(error, config.port, config.host)));
         server!.listen(config.port, config.host, () => {
           server!.off("error", rejectListen);
           resolveListen();
         });
       });
       port = (server.address() as AddressInfo).port;
+      lock?.update({ url: url(), port });
       logger.info({ url: url(), plugins: ordered.map((p) => p.id) }, "muster started");
     },
 
@@ -235,6 +280,7 @@ export function createHost(options: HostOptions = {}): Host {
         events.clear();
         services.dispose();
         await db?.close();
+        lock?.release();
         logger.info("muster stopped");
       })();
       return stopping;

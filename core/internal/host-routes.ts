@@ -1,10 +1,13 @@
-// The host's own endpoints: health, the session token, the OpenAPI document, the plugin list.
+// The host's own endpoints: health, browser login, the OpenAPI document, the plugin list.
 import { z } from "zod";
 import type { PluginRouter } from "../plugin-api/http.ts";
+import { hostErrors } from "../plugin-api/errors.ts";
+import type { SessionToken } from "./session-token.ts";
+import { SESSION_COOKIE, type BrowserLogin } from "./http/browser-login.ts";
 import { buildOpenApi } from "./http/openapi.ts";
 import type { RouteRecord } from "./http/plugin-router.ts";
 
-export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins"];
+export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login"];
 
 export interface PluginSummary {
   id: string;
@@ -20,7 +23,8 @@ export interface HostRouteDeps {
   startedAt: number;
   url: () => string;
   databaseState: () => "ok" | "error";
-  sessionToken: string;
+  session: SessionToken;
+  login: BrowserLogin;
   routes: () => RouteRecord[];
   plugins: () => PluginSummary[];
 }
@@ -47,15 +51,44 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
     };
   });
 
-  router.get(
-    "/api/auth/session",
+  // No endpoint hands out the session token (any local caller, agents included, could
+  // fetch it). A holder of the token (the CLI reads the 0600 file) mints a login link for a
+  // browser instead; agents never log in.
+  router.post(
+    "/api/auth/login-link",
     {
-      summary: "The per-process session token for destructive operations (send it as X-Session-Token)",
-      query: z.strictObject({}),
-      response: z.object({ ok: z.literal(true), token: z.string() }),
+      summary: "A new one-time browser login link (X-Session-Token header only; refused with X-Agent-Id)",
+      description: "What `muster login` calls. The link is valid once, for 10 minutes; opening it gives the browser an HttpOnly session cookie.",
+      auth: "session",
+      body: z.strictObject({}),
+      response: z.object({ ok: z.literal(true), url: z.string(), expiresAt: z.string() }),
       tags: ["host"],
     },
-    () => ({ ok: true, token: deps.sessionToken }),
+    ({ agentId, koa }) => {
+      if (agentId) throw hostErrors.AGENT_CANNOT_LOG_IN();
+      // The header itself: a browser session must not extend itself into new links.
+      if (!deps.session.matches(koa.get("x-session-token"))) throw hostErrors.SESSION_TOKEN_REQUIRED();
+      return { ok: true, ...deps.login.issue(deps.url()) };
+    },
+  );
+
+  router.get(
+    "/login",
+    {
+      summary: "Exchanges a one-time login code for a browser session cookie, then redirects (303) to /",
+      query: z.strictObject({ code: z.string().min(1).max(256) }),
+      raw: true,
+      tags: ["host"],
+    },
+    ({ query, agentId, koa }) => {
+      if (agentId) throw hostErrors.AGENT_CANNOT_LOG_IN();
+      const secret = deps.login.redeem(query.code);
+      if (!secret) throw hostErrors.LOGIN_CODE_INVALID();
+      // No Secure flag: the server speaks plain http on loopback, where browsers would drop it.
+      koa.cookies.set(SESSION_COOKIE, secret, { httpOnly: true, sameSite: "strict", path: "/", secure: false, overwrite: true });
+      koa.status = 303;
+      koa.redirect("/");
+    },
   );
 
   router.get("/api/openapi.json", { summary: "This API as an OpenAPI 3.1 document", query: z.strictObject({}), tags: ["host"] }, () => {

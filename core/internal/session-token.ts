@@ -1,8 +1,10 @@
 // The per-process session token: new at every start, written with mode 0600 so local
-// tools can read it, required for destructive operations, compared in constant time.
+// tools can read it (MUSTER_HOME 0700), required for destructive operations, compared in
+// constant time. No endpoint hands it out; browsers log in through a one-time link.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ensurePrivateDir, ensurePrivateFiles } from "./private-files.ts";
 
 export interface SessionToken {
   value: string;
@@ -13,10 +15,11 @@ export interface SessionToken {
 
 export function createSessionToken(home: string): SessionToken {
   const value = randomBytes(32).toString("hex");
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(home);
   const path = join(home, "session-token");
+  // An existing file keeps its old mode on write: tighten it before the new token goes in.
+  ensurePrivateFiles([path]);
   writeFileSync(path, `${value}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600); // an existing file keeps its old mode on write
   const expected = createHash("sha256").update(value).digest();
   return {
     value,

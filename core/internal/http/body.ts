@@ -19,7 +19,9 @@ function isJsonType(ctx: Context): boolean {
 /**
  * Returns the parsed body, or `undefined` when there is none. 415 for a non-JSON content
  * type, 413 past the limit (the rest of the body is drained so the connection stays
- * usable), 400 `INVALID_JSON` for malformed JSON, a BOM or invalid UTF-8.
+ * usable), 400 `INVALID_JSON` for malformed JSON, a BOM, invalid UTF-8 or nesting past
+ * {@link MAX_DEPTH}, 400 `INVALID_UNICODE` for a lone surrogate in any key or string, 400
+ * `UNSAFE_JSON_KEY` for a `__proto__` key anywhere.
  */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
@@ -55,23 +57,50 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new MusterError("INVALID_JSON", 400, `The request body is not valid JSON${position ? ` (at position ${position})` : ""}`);
   }
-  if (depthExceeds(value, MAX_DEPTH)) {
-    throw new MusterError("INVALID_JSON", 400, `The request body is nested more than ${MAX_DEPTH} levels deep`);
-  }
+  checkParsed(value, SURROGATE_ESCAPE.test(text));
   return value;
 }
 
 /** Deepest nesting a body may have; validators that recurse (z.json()) would overflow the stack on more. */
 export const MAX_DEPTH = 64;
 
-/** Iterative, so a body nested 500,000 levels deep cannot overflow the stack here either. */
-function depthExceeds(root: unknown, max: number): boolean {
+/**
+ * A `\uD800`-`\uDFFF` escape. Strict UTF-8 decoding cannot yield a lone surrogate, so only
+ * such an escape can put one into a string; a body without any skips the string checks. The
+ * test can match `\\ud800` (an escaped backslash), which only costs the full check.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * One iterative walk (a body nested 500,000 levels deep cannot overflow the stack) that
+ * refuses what a route must never see: nesting past MAX_DEPTH; a `__proto__` key, which
+ * JSON.parse keeps as an own property but any object copy drops or turns into a prototype
+ * (a stored payload would then differ from the one asked for); and, when the raw text has
+ * surrogate escapes, keys or strings with a lone surrogate, which cannot be stored or sent
+ * back unchanged (UTF-8 has no encoding for them).
+ */
+function checkParsed(root: unknown, checkStrings: boolean): void {
+  const lone = (s: string) => checkStrings && !s.isWellFormed();
+  if (typeof root === "string" && lone(root)) throw hostErrors.INVALID_UNICODE();
   const stack: [unknown, number][] = [[root, 1]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (value === null || typeof value !== "object") continue;
-    if (depth > max) return true;
-    for (const child of Object.values(value)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    if (depth > MAX_DEPTH) {
+      throw new MusterError("INVALID_JSON", 400, `The request body is nested more than ${MAX_DEPTH} levels deep`);
+    }
+    const children: unknown[] = Array.isArray(value) ? value : [];
+    if (!Array.isArray(value)) {
+      for (const key of Object.keys(value)) {
+        if (key === "__proto__") throw hostErrors.UNSAFE_JSON_KEY();
+        if (lone(key)) throw hostErrors.INVALID_UNICODE();
+        children.push((value as Record<string, unknown>)[key]);
+      }
+    }
+    for (const child of children) {
+      if (typeof child === "string") {
+        if (lone(child)) throw hostErrors.INVALID_UNICODE();
+      } else if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
   }
-  return false;
 }

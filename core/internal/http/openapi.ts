@@ -55,7 +55,7 @@ export function buildOpenApi(routes: RouteRecord[], info: { version: string; url
     if (spec.body) {
       operation.requestBody = { required: true, content: { "application/json": { schema: toJson(spec.body, "input") } } };
     }
-    if (method === "DELETE" || spec.auth === "session") operation.security = [{ sessionToken: [] }];
+    if (method === "DELETE" || spec.auth === "session") operation.security = [{ sessionToken: [] }, { browserSession: [] }];
     paths[openPath] ??= {};
     paths[openPath][method.toLowerCase()] = operation;
   }
@@ -65,7 +65,14 @@ export function buildOpenApi(routes: RouteRecord[], info: { version: string; url
     servers: [{ url: info.url }],
     components: {
       securitySchemes: {
-        sessionToken: { type: "apiKey", in: "header", name: "X-Session-Token", description: "From GET /api/auth/session; new at every start" },
+        sessionToken: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Session-Token",
+          description:
+            "The per-process session token from $MUSTER_HOME/session-token (mode 0600, new at every start); no endpoint returns it. A browser uses the muster_session cookie instead (login link printed at start or by `muster login`), accepted on same-origin requests only",
+        },
+        browserSession: { type: "apiKey", in: "cookie", name: "muster_session", description: "Set by GET /login?code=…; same-origin requests only (allowed Origin or Sec-Fetch-Site: same-origin)" },
         bearer: { type: "http", scheme: "bearer", description: "MUSTER_API_TOKEN, required when bound to a non-loopback address" },
       },
     },

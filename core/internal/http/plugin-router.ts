@@ -18,14 +18,16 @@ export interface RouteRecord {
 
 export interface RouterDeps {
   bodyLimitBytes: number;
-  /** Throws 401 unless the request carries the session token. */
+  /** Throws 401 unless the request carries the session token (or a same-origin browser session). */
   requireSession(ctx: Context): void;
 }
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 export class RouteTable {
-  readonly router = new Router();
+  // Case-sensitive: `/API/BOARD/IMPORT` is not `/api/board/import` (a 404, never a second
+  // spelling that path-based checks could miss).
+  readonly router = new Router({ sensitive: true });
   readonly routes: RouteRecord[] = [];
 
   private readonly deps: RouterDeps;

@@ -1,10 +1,14 @@
 // The security layer of DESIGN §6: response headers, the Host check (DNS-rebinding
-// defence), the bearer token for non-loopback binds, the origin allow list on /api/*,
-// and the session-token check used for destructive operations.
+// defence), the bearer token for non-loopback binds, the origin allow list (on every path:
+// a check tied to a path prefix is skipped by `/API/...` or any path outside /api), and
+// the session check used for destructive operations (header token, or the browser's
+// login cookie on same-origin requests only).
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, Next } from "koa";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { isLoopback } from "../config.ts";
+import type { SessionToken } from "../session-token.ts";
+import { SESSION_COOKIE, type BrowserLogin } from "./browser-login.ts";
 
 export interface SecurityOptions {
   development: boolean;
@@ -16,7 +20,8 @@ export interface SecurityOptions {
   port: () => number;
 }
 
-export function securityHeaders(development: boolean) {
+/** The headers every response carries, including the ones Node writes itself (see client-error.ts). */
+export function securityHeaderValues(development: boolean): Record<string, string> {
   const csp = [
     "default-src 'self'",
     `script-src 'self'${development ? " 'unsafe-eval'" : ""}`,
@@ -28,12 +33,19 @@ export function securityHeaders(development: boolean) {
     "frame-ancestors 'none'",
     "form-action 'self'",
   ].join("; ");
+  return {
+    "Content-Security-Policy": csp,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+  };
+}
+
+export function securityHeaders(development: boolean) {
+  const headers = Object.entries(securityHeaderValues(development));
   return async (ctx: Context, next: Next) => {
-    ctx.set("Content-Security-Policy", csp);
-    ctx.set("X-Content-Type-Options", "nosniff");
-    ctx.set("Referrer-Policy", "no-referrer");
-    ctx.set("X-Frame-Options", "DENY");
-    ctx.set("Cache-Control", "no-store");
+    for (const [name, value] of headers) ctx.set(name, value);
     await next();
   };
 }
@@ -49,12 +61,10 @@ function constantTimeEquals(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-export function accessChecks(options: SecurityOptions) {
-  const extraHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
-  if (!isLoopback(options.bindHost) && options.bindHost !== "0.0.0.0" && options.bindHost !== "::") extraHosts.add(options.bindHost.toLowerCase());
+/** Whether an `Origin` header value is this server's own origin or a configured one. */
+export function originPolicy(options: Pick<SecurityOptions, "allowedOrigins" | "port">): (origin: string) => boolean {
   const configuredOrigins = new Set(options.allowedOrigins);
-
-  const originAllowed = (origin: string) => {
+  return (origin) => {
     const port = options.port();
     return (
       configuredOrigins.has(origin) ||
@@ -63,13 +73,19 @@ export function accessChecks(options: SecurityOptions) {
       origin === `http://[::1]:${port}`
     );
   };
+}
+
+export function accessChecks(options: SecurityOptions) {
+  const extraHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  if (!isLoopback(options.bindHost) && options.bindHost !== "0.0.0.0" && options.bindHost !== "::") extraHosts.add(options.bindHost.toLowerCase());
+  const originAllowed = originPolicy(options);
 
   return async (ctx: Context, next: Next) => {
+    // HTTP/1.0 allows a request without Host; without one the rebinding check has nothing to test.
     const hostHeader = ctx.get("host");
-    if (hostHeader) {
-      const name = hostName(hostHeader).toLowerCase();
-      if (!isLoopback(name) && !extraHosts.has(name)) throw hostErrors.HOST_NOT_ALLOWED();
-    }
+    if (!hostHeader) throw hostErrors.HOST_HEADER_REQUIRED();
+    const name = hostName(hostHeader).toLowerCase();
+    if (!isLoopback(name) && !extraHosts.has(name)) throw hostErrors.HOST_NOT_ALLOWED();
 
     if (options.apiToken) {
       const header = ctx.get("authorization");
@@ -80,7 +96,7 @@ export function accessChecks(options: SecurityOptions) {
     }
 
     const origin = ctx.get("origin");
-    if (origin && ctx.path.startsWith("/api/")) {
+    if (origin) {
       if (!originAllowed(origin)) throw hostErrors.ORIGIN_NOT_ALLOWED();
       ctx.set("Access-Control-Allow-Origin", origin);
       ctx.set("Vary", "Origin");
@@ -93,5 +109,30 @@ export function accessChecks(options: SecurityOptions) {
       }
     }
     await next();
+  };
+}
+
+export interface SessionCheckDeps {
+  token: SessionToken;
+  login: BrowserLogin;
+  originAllowed: (origin: string) => boolean;
+}
+
+/**
+ * Throws unless the request carries the session token (`X-Session-Token`) or a browser
+ * session cookie. A cookie rides along on any request the browser makes, including ones a
+ * foreign page triggers, so it counts only when the request proves it is same-origin: an
+ * allowed `Origin`, or `Sec-Fetch-Site: same-origin` (browsers omit Origin on some
+ * same-origin GETs). Sites on another port of 127.0.0.1 are "same-site" for SameSite, hence
+ * the origin test.
+ */
+export function sessionCheck({ token, login, originAllowed }: SessionCheckDeps) {
+  return (ctx: Context): void => {
+    if (token.matches(ctx.get("x-session-token"))) return;
+    const cookie = ctx.cookies.get(SESSION_COOKIE);
+    if (!cookie || !login.sessionValid(cookie)) throw hostErrors.SESSION_TOKEN_REQUIRED();
+    const origin = ctx.get("origin");
+    const sameOrigin = origin ? originAllowed(origin) : ctx.get("sec-fetch-site") === "same-origin";
+    if (!sameOrigin) throw hostErrors.SESSION_COOKIE_NOT_SAME_ORIGIN();
   };
 }

@@ -8,7 +8,8 @@ import { ReplayRing } from "./replay-ring.ts";
 
 const HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
-  "Cache-Control": "no-cache, no-transform",
+  // no-store: frames carry workspace data; nothing between here and the reader keeps them.
+  "Cache-Control": "no-store, no-transform",
   "X-Accel-Buffering": "no",
 };
 
@@ -25,9 +26,9 @@ export interface StreamStats {
   droppedSlowClients: number;
 }
 
-/** Per-client state: since when its unsent bytes have stayed above `maxBufferedBytes`. */
+/** Per-client state: the timer that drops the client unless it catches up within `maxLagMs`. */
 interface ClientState {
-  behindSince: number | null;
+  lagTimer: NodeJS.Timeout | null;
 }
 
 /**
@@ -35,7 +36,9 @@ interface ClientState {
  * written to every socket without waiting for any of them. A client whose unsent bytes stay
  * above `maxBufferedBytes` for `maxLagMs` (or exceed `maxBufferedBytesHard` at once) is
  * disconnected, so a slow reader never delays the others nor holds memory; a fast reader
- * that merely received a large burst in one tick drains and is kept.
+ * that merely received a large burst in one tick drains and is kept. The lag is timed per
+ * client from the write that put it behind, so a reader that stops is dropped after
+ * `maxLagMs` even when nothing else is sent (not at the next frame or ping).
  */
 export class SseHub {
   /** Distinguishes this process's frame ids from a previous one's. */
@@ -85,14 +88,15 @@ export class SseHub {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
     res.writeHead(200, HEADERS);
-    const state: ClientState = { behindSince: null };
+    const state: ClientState = { lagTimer: null };
     this.clients.set(res, state);
     res.once("close", () => this.release(res));
     res.on("error", () => this.release(res));
-    res.on("drain", () => (state.behindSince = null));
+    res.on("drain", () => this.caughtUp(state));
 
     res.write(encodeFrame(formatId(this.bootId, this.seq), { type: "connected", timestamp: Date.now() }));
     for (const frame of this.missed(lastEventId)) res.write(frame.bytes);
+    this.watchLag(res, state);
     this.ping ??= setInterval(() => this.sendPing(), this.deps.config.pingIntervalMs).unref();
   }
 
@@ -108,8 +112,7 @@ export class SseHub {
     }
     this.seq++;
     this.ring.push({ seq: this.seq, bytes });
-    const now = Date.now();
-    for (const [res, state] of this.clients) this.send(res, state, bytes, now);
+    for (const [res, state] of this.clients) this.send(res, state, bytes);
   }
 
   stats(): StreamStats {
@@ -121,7 +124,8 @@ export class SseHub {
     this.closed = true;
     if (this.ping) clearInterval(this.ping);
     this.ping = undefined;
-    for (const res of [...this.clients.keys()]) {
+    for (const [res, state] of [...this.clients]) {
+      this.caughtUp(state);
       this.clients.delete(res);
       // Ending the response leaves a keep-alive socket behind; ending the socket lets the
       // server's close() finish at once instead of waiting for its idle timeout. A client
@@ -143,23 +147,36 @@ export class SseHub {
   private sendPing(): void {
     if (this.clients.size === 0) return;
     const bytes = encodeFrame(formatId(this.bootId, this.seq), { type: "ping", timestamp: Date.now() });
-    const now = Date.now();
-    for (const [res, state] of this.clients) this.send(res, state, bytes, now);
+    for (const [res, state] of this.clients) this.send(res, state, bytes);
   }
 
-  private send(res: ServerResponse, state: ClientState, bytes: Buffer, now: number): void {
-    const { maxBufferedBytes, maxBufferedBytesHard, maxLagMs } = this.deps.config;
-    const buffered = res.writableLength;
-    if (buffered > maxBufferedBytes) {
-      state.behindSince ??= now;
-      if (buffered > maxBufferedBytesHard || now - state.behindSince >= maxLagMs) {
-        this.drop(res);
-        return;
-      }
-    } else {
-      state.behindSince = null;
+  private send(res: ServerResponse, state: ClientState, bytes: Buffer): void {
+    if (res.writableLength > this.deps.config.maxBufferedBytesHard) {
+      this.drop(res);
+      return;
     }
     res.write(bytes);
+    this.watchLag(res, state);
+  }
+
+  /** After a write: behind → the lag timer runs (once); caught up → it stops. */
+  private watchLag(res: ServerResponse, state: ClientState): void {
+    const { maxBufferedBytes, maxLagMs } = this.deps.config;
+    if (res.writableLength <= maxBufferedBytes) {
+      this.caughtUp(state);
+      return;
+    }
+    state.lagTimer ??= setTimeout(() => {
+      state.lagTimer = null;
+      // Still behind after maxLagMs; a client that caught up in between is kept ('drain'
+      // or a later write stopped the timer, or it is under the allowance now).
+      if (this.clients.has(res) && res.writableLength > maxBufferedBytes) this.drop(res);
+    }, maxLagMs).unref();
+  }
+
+  private caughtUp(state: ClientState): void {
+    if (state.lagTimer) clearTimeout(state.lagTimer);
+    state.lagTimer = null;
   }
 
   private drop(res: ServerResponse): void {
@@ -173,7 +190,10 @@ export class SseHub {
   }
 
   private release(res: ServerResponse): void {
-    if (!this.clients.delete(res)) return;
+    const state = this.clients.get(res);
+    if (!state) return;
+    this.caughtUp(state);
+    this.clients.delete(res);
     if (this.clients.size === 0 && this.ping) {
       clearInterval(this.ping);
       this.ping = undefined;

@@ -1,0 +1,66 @@
+// How a human's browser gets a session without any endpoint handing out the session token
+// (DESIGN §6): one-time login codes, printed at start or minted by `muster login`, are
+// exchanged at `GET /login?code=…` for a browser-session cookie. The cookie holds its own
+// random secret (never the file token), so it proves only "this browser logged in".
+import { createHash, randomBytes } from "node:crypto";
+
+export const SESSION_COOKIE = "muster_session";
+
+/** How long a login code can be used. */
+export const LOGIN_CODE_TTL_MS = 10 * 60_000;
+/** Outstanding codes and live browser sessions kept; the oldest go first beyond these. */
+const MAX_CODES = 32;
+const MAX_SESSIONS = 64;
+
+export interface LoginLink {
+  url: string;
+  /** ISO 8601 expiry of the code. */
+  expiresAt: string;
+}
+
+export interface BrowserLogin {
+  /** A new single-use code, as the link a human opens. */
+  issue(baseUrl: string): LoginLink;
+  /** Consumes a code. Returns a new browser-session secret, or null for an unknown, used or expired code. */
+  redeem(code: string): string | null;
+  sessionValid(secret: string): boolean;
+}
+
+// Only hashes are kept, and lookups go through a Map keyed by the hash: a lookup by hash
+// leaks nothing useful about the secret through its timing.
+const digest = (value: string) => createHash("sha256").update(value).digest("hex");
+
+export function createBrowserLogin(deps: { now?: () => number } = {}): BrowserLogin {
+  const now = deps.now ?? Date.now;
+  const codes = new Map<string, number>(); // hash -> expiry (ms)
+  const sessions = new Set<string>(); // hashes
+
+  const bounded = <T>(collection: Map<string, T> | Set<string>, max: number) => {
+    while (collection.size > max) collection.delete(collection.keys().next().value!);
+  };
+
+  return {
+    issue(baseUrl) {
+      for (const [hash, expires] of codes) if (expires <= now()) codes.delete(hash);
+      const code = randomBytes(24).toString("base64url");
+      const expires = now() + LOGIN_CODE_TTL_MS;
+      codes.set(digest(code), expires);
+      bounded(codes, MAX_CODES);
+      return { url: `${baseUrl}/login?code=${code}`, expiresAt: new Date(expires).toISOString() };
+    },
+    redeem(code) {
+      const hash = digest(code);
+      const expires = codes.get(hash);
+      // Deleted before the expiry test: a code is gone after its first use, valid or late.
+      codes.delete(hash);
+      if (expires === undefined || expires <= now()) return null;
+      const secret = randomBytes(32).toString("base64url");
+      sessions.add(digest(secret));
+      bounded(sessions, MAX_SESSIONS);
+      return secret;
+    },
+    sessionValid(secret) {
+      return sessions.has(digest(secret));
+    },
+  };
+}
