@@ -30,6 +30,11 @@ export interface MusterConfig {
   logLevel: (typeof LOG_LEVELS)[number];
   /** `MUSTER_OWNER`, or null to take the organisation file's owner (else `owner`). */
   owner: string | null;
+  /**
+   * The other humans who may decide approvals besides the owner (`MUSTER_APPROVERS`,
+   * comma-separated, else `approvers` in muster.config.json; default none).
+   */
+  approvers: string[];
   development: boolean;
   /** Third-party plugin packages to load (from muster.config.json). */
   plugins: string[];
@@ -73,6 +78,7 @@ const envSchema = z.object({
   MUSTER_ALLOWED_HOSTS: z.string().optional().transform(csv).pipe(z.array(z.string().regex(/^[A-Za-z0-9.-]+$/, "must be host names"))),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   MUSTER_OWNER: z.string().min(1).max(128).optional(),
+  MUSTER_APPROVERS: z.string().optional().transform((v) => (v === undefined ? undefined : csv(v))).pipe(z.array(z.string().max(128, "each approver must be at most 128 characters")).optional()),
   NODE_ENV: z.string().optional(),
 });
 
@@ -86,6 +92,7 @@ const fileSchema = z.strictObject({
   allowedHosts: z.array(z.string()).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   owner: z.string().min(1).optional(),
+  approvers: z.array(z.string().trim().min(1).max(128)).optional(),
   scaffoldWorkspace: z.boolean().optional(),
   watchDebounceMs: z.number().int().min(0).max(10_000).optional(),
   watchMaxWaitMs: z.number().int().min(1).max(60_000).optional(),
@@ -143,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     allowedHosts: overrides.allowedHosts ?? [...e.MUSTER_ALLOWED_HOSTS, ...(file.allowedHosts ?? [])],
     logLevel: overrides.logLevel ?? e.LOG_LEVEL ?? file.logLevel ?? "info",
     owner: overrides.owner !== undefined ? overrides.owner : e.MUSTER_OWNER ?? file.owner ?? null,
+    // A list of deciders is replaced, never merged: the environment's list wins over the file's.
+    approvers: overrides.approvers ?? e.MUSTER_APPROVERS ?? file.approvers ?? [],
     development: overrides.development ?? e.NODE_ENV === "development",
     plugins: overrides.plugins ?? file.plugins,
     disabledPlugins: overrides.disabledPlugins ?? file.disabledPlugins,

@@ -44,14 +44,22 @@ t("wrong method on a known path is 405 with Allow", async ({ h }) => {
   assert.match(headers.get("allow") ?? "", /GET/);
 });
 
-t("session token endpoint returns the token written to the 0600 file", async ({ h }) => {
-  const { status, body } = await h.json("/api/auth/session");
-  assert.is(status, 200);
-  assert.is(body.ok, true);
-  assert.match(body.token, /^[0-9a-f]{64}$/);
+t("no endpoint hands out the session token; it is only in the 0600 file (catalogue A4, issue 8 item 2)", async ({ h }) => {
+  for (const headers of [{}, { "x-agent-id": "odin" }, { "x-session-token": h.token }]) {
+    const old = await h.json("/api/auth/session", { headers });
+    assert.is(old.status, 404, "GET /api/auth/session is gone");
+    assert.not.ok(JSON.stringify(old.body).includes(h.token));
+  }
+  const doc = await h.request("/api/openapi.json").then((r) => r.text());
+  assert.not.ok(doc.includes(h.token), "nor does the OpenAPI document");
+  assert.not.match(doc, /auth\/session/);
   const { readFileSync, statSync } = await import("node:fs");
-  assert.is(readFileSync(`${h.home}/session-token`, "utf8").trim(), body.token);
+  assert.is(readFileSync(`${h.home}/session-token`, "utf8").trim(), h.token);
+  assert.match(h.token, /^[0-9a-f]{64}$/);
   assert.is(statSync(`${h.home}/session-token`).mode & 0o777, 0o600);
+  const denied = await h.json("/api/tasks/x", { method: "DELETE" });
+  assert.is(denied.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.not.match(denied.body.error.message, /auth\/session/, "the error no longer points at the removed endpoint");
 });
 
 t("foreign Origin on /api is 403 without CORS headers; allowed origin gets them", async ({ h }) => {
@@ -65,6 +73,24 @@ t("foreign Origin on /api is 403 without CORS headers; allowed origin gets them"
   assert.is(own.headers.get("access-control-allow-origin"), `http://localhost:${port}`);
   const nullOrigin = await h.json("/api/health", { headers: { origin: "null" } });
   assert.is(nullOrigin.status, 403);
+});
+
+t("routing is case-sensitive and the origin check covers every path (issue 8 item 3)", async ({ h }) => {
+  const before = (await h.json("/api/tasks")).body.length;
+  const foreign = { origin: "https://evil.example" };
+  for (const [method, path] of [["POST", "/API/TASKS"], ["POST", "/Api/tasks"], ["POST", "/API/BOARD/IMPORT?project=demo"], ["GET", "/API/HEALTH"], ["GET", "/login?code=x"], ["GET", "/"], ["GET", "/favicon.ico"], ["OPTIONS", "/anything"]] as const) {
+    const res = await h.json(path, { method, headers: foreign, ...(method === "POST" ? { body: { title: "cross-site" } } : {}) });
+    assert.is(res.status, 403, `${method} ${path} from a foreign origin`);
+    assert.is(res.body.error.code, "ORIGIN_NOT_ALLOWED");
+    assert.is(res.headers.get("access-control-allow-origin"), null);
+  }
+  for (const path of ["/API/TASKS", "/Api/tasks", "/api/TASKS"]) {
+    const res = await h.json(path, { method: "POST", body: { title: "upper" } });
+    assert.is(res.status, 404, `POST ${path} without Origin is not routed`);
+    assert.is(res.body.error.code, "NOT_FOUND");
+  }
+  assert.is((await h.json("/API/HEALTH")).status, 404);
+  assert.is((await h.json("/api/tasks")).body.length, before, "no task was created");
 });
 
 t("foreign Host header (DNS rebinding) is refused", async ({ h }) => {

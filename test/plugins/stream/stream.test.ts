@@ -39,7 +39,7 @@ t("headers, then `connected` first with an id line, then pings at the configured
   const c = await sse(ctx);
   assert.is(c.status, 200);
   assert.match(String(c.headers["content-type"]), /^text\/event-stream/);
-  assert.match(String(c.headers["cache-control"]), /no-cache/);
+  assert.match(String(c.headers["cache-control"]), /no-store/, "frames carry workspace data: never cached");
   assert.is(c.headers["x-accel-buffering"], "no");
   const first = await c.next(() => true, 2_000, "first frame");
   assert.is(first.data.type, "connected");
@@ -282,6 +282,44 @@ s("stopping the host ends every stream promptly and releases the port", async ()
     const refused = await fetch(`${h.url}/api/sse`).then(() => false, () => true);
     assert.ok(refused, "nothing listens any more");
   } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
+s("a client that stops reading is dropped after maxLagMs even when nothing more is sent (no ping, no frame)", async () => {
+  // Pings every 10 minutes: before the per-client lag timer, only the next send noticed the lag.
+  const config = { pingIntervalMs: 600_000, maxLagMs: 200, maxBufferedBytes: 64 * 1024, maxBufferedBytesHard: 256 * 1024 * 1024 };
+  const h = await startTestHost({ extraPlugins: [probePlugin], config: { pluginConfig: { stream: config } } });
+  const url = new URL(h.url);
+  const slow = connect(Number(url.port), url.hostname);
+  try {
+    slow.on("error", () => {});
+    await new Promise<void>((r) => slow.once("connect", () => r()));
+    slow.pause(); // never reads a byte
+    slow.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    const stats = async () => (await h.json("/api/stream-probe/stats")).body;
+    for (let i = 0; i < 100 && (await stats()).clients < 1; i++) await sleep(10);
+    assert.is((await stats()).clients, 1);
+    // One burst of 40 x 256 KiB, far beyond the kernel buffers; nothing is published afterwards.
+    await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.burst.sent", count: 40, padBytes: 256 * 1024 } });
+    // Bounded wait far below the 10-minute ping: the lag timer must have dropped it by then.
+    for (let i = 0; i < 250 && (await stats()).droppedSlowClients === 0; i++) await sleep(20);
+    const after = await stats();
+    assert.is(after.droppedSlowClients, 1, "dropped by its lag timer");
+    assert.is(after.clients, 0);
+    // The server reset the connection: a read now finds it closed.
+    await new Promise<void>((resolve, reject) => {
+      if (slow.destroyed) return resolve();
+      const timer = setTimeout(() => reject(new Error("the socket is still open 5 s after the drop")), 5_000);
+      slow.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      slow.resume();
+    });
+  } finally {
+    slow.destroy();
     await h.stop();
     removeHome(h.home);
   }
