@@ -33,6 +33,8 @@ export interface HostInfo {
   home: string;
   /** The configured owner (default approver and decider). */
   owner: string;
+  /** The other configured humans who may decide approvals (`MUSTER_APPROVERS`); frozen. */
+  approvers: readonly string[];
   /** Epoch ms when the host started. */
   startedAt: number;
   /** The host's base URL once listening (`http://127.0.0.1:3333`). */

@@ -16,4 +16,16 @@ export const approvalErrors = defineErrors({
     message: (p) => `"${p.type}" is a gated action kind; request it through the plugin that defines it, not POST /api/approvals`,
   },
   APPROVAL_PAYLOAD_INVALID: { status: 400, message: (p) => `The approval payload is not storable JSON: ${p.reason}` },
+  APPROVAL_DECIDER_NOT_ALLOWED: {
+    status: 403,
+    message: (p) => `${p.decidedBy} is not a configured approver; only the owner and the humans in MUSTER_APPROVERS (or "approvers" in muster.config.json) decide approvals`,
+  },
+  APPROVAL_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: (p) => `The approval payload is ${p.bytes} bytes of JSON; at most ${p.limit} are accepted. Store large data elsewhere and pass a reference`,
+  },
+  APPROVAL_PENDING_LIMIT: {
+    status: 429,
+    message: (p) => `${p.requestedBy} already has ${p.limit} pending approvals; wait until some are decided or expire`,
+  },
 });

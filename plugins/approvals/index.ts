@@ -1,4 +1,5 @@
 import { definePlugin } from "../../core/plugin-api/index.ts";
+import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
 import { mountApprovalRoutes } from "./http/routes.ts";
@@ -19,6 +20,8 @@ export const approvalsPlugin = definePlugin({
   // When present, executor errors are redacted of stored secret values before they are reported.
   optionalDependsOn: ["vault"],
   paths: ["/api/approvals"],
+  // Caps on what requesters can make the queue hold (docs/approvals.md).
+  config: approvalsConfig,
   entities: [Approval],
   migrations,
   register: registerApprovalServices,

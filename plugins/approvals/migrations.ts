@@ -31,4 +31,14 @@ export const migrations = [
       "CREATE INDEX approvals_history ON approvals_approvals (status, resolvedAt DESC)",
     ],
   }),
+  defineMigration({
+    name: "002-requester-key",
+    up: [
+      // The requester's comparison key (services/person.ts), for the per-requester pending cap.
+      // Rows from before this migration get an ASCII approximation; new rows get the exact key.
+      "ALTER TABLE approvals_approvals ADD COLUMN requesterKey TEXT",
+      "UPDATE approvals_approvals SET requesterKey = lower(replace(requestedBy, ' ', ''))",
+      "CREATE INDEX approvals_requester_pending ON approvals_approvals (requesterKey, status)",
+    ],
+  }),
 ];

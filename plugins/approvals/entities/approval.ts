@@ -14,6 +14,8 @@ export const Approval = defineEntity({
     taskId: p.string(),
     title: p.string(),
     requestedBy: p.string(),
+    /** `requestedBy`'s comparison key (services/person.ts), for the per-requester pending cap. */
+    requesterKey: p.string().nullable(),
     approver: p.string(),
     status: p.string(),
     command: p.string().nullable(),

@@ -7,8 +7,15 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
 
   router.get(
     "/api/approvals",
-    { summary: "Pending approvals and decided history, newest first (history limit default 50, max 500)", query: listApprovalsQuery, response: listApprovalsResponse },
-    ({ query }) => ({ ok: true, ...approvals().list(query.limit) }),
+    {
+      summary: "Pending approvals (paged) and decided history, newest first, without payloads",
+      description:
+        "pending: pendingLimit (default 100, max 500) from pendingOffset (default 0); pendingTotal counts all pending. history: limit (default 50, max 500). " +
+        "List items leave out payload and executionResult; GET /api/approvals/{id} carries them.",
+      query: listApprovalsQuery,
+      response: listApprovalsResponse,
+    },
+    ({ query }) => ({ ok: true, ...approvals().list({ historyLimit: query.limit, pendingLimit: query.pendingLimit, pendingOffset: query.pendingOffset }) }),
   );
 
   router.get(
@@ -31,7 +38,7 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
   router.patch(
     "/api/approvals/:id",
     {
-      summary: "Approve or reject a pending approval (session token; not by agents nor by the requester); approving a gated action runs it once",
+      summary: "Approve or reject a pending approval (session token; decidedBy must be the owner or a configured approver, not the requester; never agents); approving a gated action runs it once",
       auth: "session",
       params: approvalParams,
       body: decideApprovalBody,

@@ -27,7 +27,17 @@ export const approvalSchema = z.object({
   executedAt: z.string().nullable(),
 });
 
-export const listApprovalsQuery = z.strictObject({ limit: schemas.limit(50, 500) });
+/** What lists carry of an approval: no `payload`, no `executionResult` (GET /api/approvals/{id} has them). */
+export const approvalSummarySchema = approvalSchema.omit({ payload: true, executionResult: true });
+
+export const listApprovalsQuery = z.strictObject({
+  /** History entries (default 50, max 500). */
+  limit: schemas.limit(50, 500),
+  /** Pending entries per page (default 100, max 500). */
+  pendingLimit: schemas.limit(100, 500),
+  /** Pending entries to skip (newest first). */
+  pendingOffset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
 export const approvalParams = z.strictObject({ id: schemas.id });
 
 /** DESIGN §5: `taskId = taskId ?? title`, `command = type`, `approver = approver ?? owner`. No `status`: always created pending. */
@@ -48,5 +58,10 @@ export const decideApprovalBody = z.strictObject({
   decidedBy: person.optional(),
 });
 
-export const listApprovalsResponse = z.object({ ok: z.literal(true), pending: z.array(approvalSchema), history: z.array(approvalSchema) });
+export const listApprovalsResponse = z.object({
+  ok: z.literal(true),
+  pending: z.array(approvalSummarySchema),
+  pendingTotal: z.number().int(),
+  history: z.array(approvalSummarySchema),
+});
 export const approvalResponse = z.object({ ok: z.literal(true), approval: approvalSchema });

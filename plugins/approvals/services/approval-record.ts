@@ -47,9 +47,14 @@ export interface ApprovalRow extends Omit<ApprovalRecord, "gated" | "payload" | 
   executionResult: string | null;
 }
 
-export const APPROVAL_COLUMNS =
-  "id, taskId, title, requestedBy, approver, status, command, context, description, gated, payload, payloadHash, reason, decidedBy, " +
-  "createdAt, resolvedAt, expiresAt, executionStatus, executionResult, executionError, executedAt";
+/** What lists show of an approval: everything but the payload and the executor's result (one approval's GET carries those). */
+export type ApprovalSummary = Omit<ApprovalRecord, "payload" | "executionResult">;
+export type ApprovalSummaryRow = Omit<ApprovalRow, "payload" | "executionResult">;
+
+export const SUMMARY_COLUMNS =
+  "id, taskId, title, requestedBy, approver, status, command, context, description, gated, payloadHash, reason, decidedBy, " +
+  "createdAt, resolvedAt, expiresAt, executionStatus, executionError, executedAt";
+export const APPROVAL_COLUMNS = `${SUMMARY_COLUMNS}, payload, executionResult`;
 
 /** SHA-256 hex of the exact stored payload text. */
 export function hashPayload(text: string): string {
@@ -68,6 +73,20 @@ function parseStored(text: string | null): unknown {
 
 /** An expired approval is the only rejected one without a decider. */
 export const isExpired = (row: Pick<ApprovalRow, "status" | "decidedBy">): boolean => row.status === "rejected" && row.decidedBy === null;
+
+/**
+ * A row as it stands at `now`: a pending row past its expiry reads exactly as the expiry
+ * sweep will write it (rejected, reason `expired`, no decider, resolved at the expiry), so
+ * reads show expiry without writing.
+ */
+export function asOf<R extends ApprovalSummaryRow>(row: R, now: string): R {
+  if (row.status !== "pending" || row.expiresAt === null || row.expiresAt > now) return row;
+  return { ...row, status: "rejected", reason: "expired", decidedBy: null, resolvedAt: row.expiresAt };
+}
+
+export function toApprovalSummary(row: ApprovalSummaryRow): ApprovalSummary {
+  return { ...row, gated: row.gated === 1, expired: isExpired(row) };
+}
 
 export function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
   return {

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { hostErrors, MusterError, z, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "../../../core/plugin-api/index.ts";
 import { approvalErrors } from "../errors.ts";
-import { clip, hashPayload, isExpired, toApprovalRecord, type ApprovalRecord, type ApprovalRow } from "./approval-record.ts";
+import { asOf, clip, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalRow, type ApprovalSummary } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";
 import type { ApprovalStore, NewApprovalRow } from "./approval-store.ts";
-import { runExecutor } from "./run-executor.ts";
+import { Deciders, personKey } from "./person.ts";
+import { runExecutor, type ExecutionOutcome } from "./run-executor.ts";
 
 /** The body of `POST /api/approvals` (DESIGN §5 mapping). */
 export interface NewApproval {
@@ -21,7 +22,7 @@ export interface NewApproval {
 export interface Decision {
   status: "approved" | "rejected";
   reason?: string;
-  /** Default: the configured owner. */
+  /** Default: the configured owner. Must name the owner or a configured approver. */
   decidedBy?: string;
   /** The `X-Agent-Id` of the request; agents may not decide. */
   agentId?: string | null;
@@ -34,14 +35,19 @@ export interface ApprovalServiceDeps {
   gate: ApprovalGate;
   /** The configured owner: default approver and decider. */
   owner: string;
+  /** The other configured humans who may decide (`MUSTER_APPROVERS`). */
+  approvers: readonly string[];
+  limits: {
+    /** Unexpired pending approvals one requester (by {@link personKey}) may have at once. */
+    maxPendingPerRequester: number;
+    /** Largest payload, in UTF-8 bytes of its JSON text. */
+    maxPayloadBytes: number;
+  };
   logger: Logger;
   /** Replaces stored secret values in text (the vault's redaction when it is loaded). */
   redact: (text: string) => string;
   now?: () => Date;
 }
-
-/** Largest stored payload (the JSON text), as large as the biggest HTTP body. */
-const PAYLOAD_MAX = 1024 * 1024;
 
 const gateOptions = z.strictObject({
   requestedBy: z.string().trim().min(1).max(128),
@@ -51,8 +57,20 @@ const gateOptions = z.strictObject({
   expiresAt: z.date().optional(),
 });
 
-/** Compares people loosely enough that `Odin` cannot decide what `odin` requested. */
-const samePerson = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** The `GET /api/approvals` answer: one page of pending approvals and the latest history, without payloads. */
+export interface ApprovalList {
+  pending: ApprovalSummary[];
+  /** All approvals pending now, across pages. */
+  pendingTotal: number;
+  history: ApprovalSummary[];
+}
+
+/** What the outcome of an execution says when even working it out failed: fixed text, nothing quoted. */
+const OUTCOME_UNKNOWN: ExecutionOutcome = {
+  status: "failed",
+  result: null,
+  error: "Muster could not work out the action's outcome; it may or may not have taken effect. The server log has the approval id.",
+};
 
 /**
  * The human approval queue and the backend of the approval gate (DESIGN §8). Approvals are
@@ -62,8 +80,10 @@ const samePerson = (a: string, b: string) => a.trim().toLowerCase() === b.trim()
  */
 export class ApprovalService {
   private readonly deps: ApprovalServiceDeps;
+  private readonly deciders: Deciders;
   constructor(deps: ApprovalServiceDeps) {
     this.deps = deps;
+    this.deciders = new Deciders(deps.owner, deps.approvers);
   }
 
   private now(): string {
@@ -122,28 +142,41 @@ export class ApprovalService {
     return { approvalId: record.id, status: "pending" };
   }
 
-  /** `{ pending, history }`, newest first; history limited to `limit`. Expired approvals are moved to history first. */
-  list(limit: number): { pending: ApprovalRecord[]; history: ApprovalRecord[] } {
-    this.sweepExpired();
-    return { pending: this.deps.store.pending().map(toApprovalRecord), history: this.deps.store.history(limit).map(toApprovalRecord) };
+  /**
+   * One page of pending approvals (newest first), their total, and the `historyLimit` most
+   * recently resolved. Reads never write: an approval past its expiry is shown as expired
+   * (in history) as of now, and the expiry sweep persists it later, so a locked database
+   * cannot fail a read.
+   */
+  list(page: { historyLimit: number; pendingLimit: number; pendingOffset: number }): ApprovalList {
+    const now = this.now();
+    const { store } = this.deps;
+    return {
+      pending: store.pendingPage(now, page.pendingLimit, page.pendingOffset).map(toApprovalSummary),
+      pendingTotal: store.pendingCount(now),
+      history: store.history(page.historyLimit, now).map((row) => toApprovalSummary(asOf(row, now))),
+    };
   }
 
+  /** The whole approval, payload and result included, as of now (reads only, like {@link list}). */
   get(id: string): ApprovalRecord {
-    this.sweepExpired();
     const row = this.deps.store.get(id);
     if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
-    return toApprovalRecord(row);
+    return toApprovalRecord(asOf(row, this.now()));
   }
 
   /**
-   * Decides a pending approval. Refuses agents (403), the requester (403), unknown ids (404),
+   * Decides a pending approval. Refuses agents (403), deciders that are neither the owner nor
+   * a configured approver (403 `APPROVAL_DECIDER_NOT_ALLOWED`), the requester (403), unknown ids (404),
    * decided (409 `APPROVAL_ALREADY_RESOLVED`) and expired (409 `APPROVAL_EXPIRED`) approvals.
    * Approving a gated action then runs its executor once and records the outcome; the
    * returned record includes it.
    */
   async decide(id: string, decision: Decision): Promise<ApprovalRecord> {
     if (decision.agentId) throw approvalErrors.APPROVAL_AGENT_FORBIDDEN();
-    const decidedBy = decision.decidedBy ?? this.deps.owner;
+    // Stored as the configured spelling: every later comparison and report names the same human.
+    const decidedBy = this.deciders.find(decision.decidedBy ?? this.deps.owner);
+    if (decidedBy === undefined) throw approvalErrors.APPROVAL_DECIDER_NOT_ALLOWED({ decidedBy: decision.decidedBy });
     this.sweepExpired();
     const now = this.now();
     const { store } = this.deps;
@@ -151,7 +184,7 @@ export class ApprovalService {
       const row = store.get(id);
       if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
       this.assertPending(row);
-      if (samePerson(decidedBy, row.requestedBy)) throw approvalErrors.APPROVAL_SELF_DECISION({ decidedBy });
+      if (personKey(decidedBy) === personKey(row.requestedBy)) throw approvalErrors.APPROVAL_SELF_DECISION({ decidedBy });
       const approving = decision.status === "approved";
       if (approving && row.gated === 1 && !this.deps.gate.action(row.command ?? "")) {
         throw approvalErrors.APPROVAL_EXECUTOR_UNAVAILABLE({ kind: row.command });
@@ -184,9 +217,20 @@ export class ApprovalService {
     return rows.length;
   }
 
+  /**
+   * Runs the approved action and always records an outcome, so an approval never stays
+   * `running` while the process lives: if working out the outcome throws, a fixed failure
+   * is recorded (the thrown error is not logged, since it may quote secret values).
+   */
   private async execute(row: ApprovalRow, decidedBy: string): Promise<ApprovalRecord> {
-    const outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact);
-    this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
+    let outcome = OUTCOME_UNKNOWN;
+    try {
+      outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact);
+    } catch {
+      this.deps.logger.error({ approvalId: row.id, kind: row.command }, "working out a gated action's outcome failed; recorded as failed");
+    } finally {
+      this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
+    }
     const record = toApprovalRecord(this.deps.store.get(row.id)!);
     if (record.executionStatus === "succeeded") this.deps.reports.executed(record);
     else this.deps.reports.executionFailed(record);
@@ -202,9 +246,18 @@ export class ApprovalService {
     throw approvalErrors.APPROVAL_ALREADY_RESOLVED({ id: row.id, status: row.status });
   }
 
+  /** Inserts a pending approval within the requester's cap (429 `APPROVAL_PENDING_LIMIT` over it) and reports it. */
   private insert(fields: Omit<NewApprovalRow, "id" | "createdAt">): ApprovalRecord {
-    const row: NewApprovalRow = { id: randomUUID(), createdAt: this.now(), ...fields };
-    this.deps.store.insert(row);
+    const requesterKey = personKey(fields.requestedBy);
+    if (!requesterKey) {
+      throw hostErrors.VALIDATION_FAILED({}, { details: [{ path: "requestedBy", reason: "must contain a visible character" }] });
+    }
+    const now = this.now();
+    const row: NewApprovalRow = { id: randomUUID(), createdAt: now, ...fields };
+    const maxPending = this.deps.limits.maxPendingPerRequester;
+    if (!this.deps.store.insertWithinCap(row, { requesterKey, maxPending, now })) {
+      throw approvalErrors.APPROVAL_PENDING_LIMIT({ requestedBy: fields.requestedBy, limit: maxPending });
+    }
     const record = toApprovalRecord(this.deps.store.get(row.id)!);
     this.deps.reports.created(record);
     return record;
@@ -218,7 +271,9 @@ export class ApprovalService {
       throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: (error as Error).message });
     }
     if (text === undefined) throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: "it has no JSON form" });
-    if (text.length > PAYLOAD_MAX) throw approvalErrors.APPROVAL_PAYLOAD_INVALID({ reason: `it is larger than ${PAYLOAD_MAX} characters` });
+    const bytes = Buffer.byteLength(text, "utf8");
+    const limit = this.deps.limits.maxPayloadBytes;
+    if (bytes > limit) throw approvalErrors.APPROVAL_PAYLOAD_TOO_LARGE({ bytes, limit });
     return text;
   }
 

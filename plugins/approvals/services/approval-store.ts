@@ -1,5 +1,5 @@
 import type { Database } from "../../../core/plugin-api/index.ts";
-import { APPROVAL_COLUMNS, type ApprovalRow, type ApprovalStatus, type ExecutionStatus } from "./approval-record.ts";
+import { APPROVAL_COLUMNS, SUMMARY_COLUMNS, type ApprovalRow, type ApprovalStatus, type ApprovalSummaryRow, type ExecutionStatus } from "./approval-record.ts";
 
 export type NewApprovalRow = Omit<ApprovalRow, "status" | "reason" | "decidedBy" | "resolvedAt" | "executionStatus" | "executionResult" | "executionError" | "executedAt">;
 
@@ -24,30 +24,59 @@ export class ApprovalStore {
     return this.db().sql;
   }
 
-  /** Inserts a new approval; the status column is always written as `pending` here and nowhere else. */
-  insert(row: NewApprovalRow): void {
-    this.sql
-      .prepare(
-        `INSERT INTO approvals_approvals (id, taskId, title, requestedBy, approver, status, command, context, description, gated, payload, payloadHash, createdAt, expiresAt)
-         VALUES (@id, @taskId, @title, @requestedBy, @approver, 'pending', @command, @context, @description, @gated, @payload, @payloadHash, @createdAt, @expiresAt)`,
-      )
-      .run(row);
+  /**
+   * Inserts a new approval unless its requester already has `maxPending` unexpired pending
+   * ones: the count and the insert are one statement, so concurrent requests cannot both
+   * slip under the cap. Returns whether the row was inserted. The status column is always
+   * written as `pending` here and nowhere else.
+   */
+  insertWithinCap(row: NewApprovalRow, cap: { requesterKey: string; maxPending: number; now: string }): boolean {
+    return (
+      this.sql
+        .prepare(
+          `INSERT INTO approvals_approvals (id, taskId, title, requestedBy, requesterKey, approver, status, command, context, description, gated, payload, payloadHash, createdAt, expiresAt)
+           SELECT @id, @taskId, @title, @requestedBy, @requesterKey, @approver, 'pending', @command, @context, @description, @gated, @payload, @payloadHash, @createdAt, @expiresAt
+           WHERE (SELECT count(*) FROM approvals_approvals
+                  WHERE requesterKey = @requesterKey AND status = 'pending' AND (expiresAt IS NULL OR expiresAt > @now)) < @maxPending`,
+        )
+        .run({ ...row, ...cap }).changes === 1
+    );
   }
 
+  /** The whole approval, payload and result included. */
   get(id: string): ApprovalRow | undefined {
     return this.sql.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals_approvals WHERE id = ?`).get(id) as ApprovalRow | undefined;
   }
 
-  /** Pending approvals, newest first. */
-  pending(): ApprovalRow[] {
-    return this.sql.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals_approvals WHERE status = 'pending' ORDER BY createdAt DESC, rowid DESC`).all() as ApprovalRow[];
+  /** One page of the approvals still pending at `now` (not expired), newest first, without payloads. Reads only. */
+  pendingPage(now: string, limit: number, offset: number): ApprovalSummaryRow[] {
+    return this.sql
+      .prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM approvals_approvals WHERE status = 'pending' AND (expiresAt IS NULL OR expiresAt > ?)
+         ORDER BY createdAt DESC, rowid DESC LIMIT ? OFFSET ?`,
+      )
+      .all(now, limit, offset) as ApprovalSummaryRow[];
   }
 
-  /** Decided approvals, most recently resolved first. */
-  history(limit: number): ApprovalRow[] {
+  /** How many approvals are still pending at `now`. */
+  pendingCount(now: string): number {
+    return (this.sql.prepare("SELECT count(*) AS n FROM approvals_approvals WHERE status = 'pending' AND (expiresAt IS NULL OR expiresAt > ?)").get(now) as { n: number }).n;
+  }
+
+  /**
+   * Decided approvals and those expired by `now` but not yet swept, most recently resolved
+   * first (an expired one resolves at its expiry), without payloads. Reads only.
+   */
+  history(limit: number, now: string): ApprovalSummaryRow[] {
     return this.sql
-      .prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals_approvals WHERE status != 'pending' ORDER BY resolvedAt DESC, createdAt DESC, rowid DESC LIMIT ?`)
-      .all(limit) as ApprovalRow[];
+      .prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM (
+           SELECT ${SUMMARY_COLUMNS}, resolvedAt AS sortAt, rowid AS seq FROM approvals_approvals WHERE status != 'pending'
+           UNION ALL
+           SELECT ${SUMMARY_COLUMNS}, expiresAt AS sortAt, rowid AS seq FROM approvals_approvals WHERE status = 'pending' AND expiresAt IS NOT NULL AND expiresAt <= ?
+         ) ORDER BY sortAt DESC, createdAt DESC, seq DESC LIMIT ?`,
+      )
+      .all(now, limit) as ApprovalSummaryRow[];
   }
 
   /**

@@ -8,16 +8,47 @@ export type ExecutionOutcome =
 const RESULT_MAX = 64 * 1024;
 const ERROR_MAX = 2000;
 
-/** Serialises an executor result for storage; oversized or unserialisable results keep a note instead. */
+/** What a failed redaction leaves of a message: nothing of the original. */
+export const REDACTION_FAILED = "[redaction failed: output withheld]";
+
+/** Serialises an executor result for storage; oversized or unserialisable results keep a note instead. Never throws. */
 function storeResult(value: unknown): string | null {
   let text: string | undefined;
   try {
     text = JSON.stringify(value ?? null);
   } catch {
-    return JSON.stringify({ unserialisable: true, preview: clip(String(value), 1000) });
+    return JSON.stringify({ unserialisable: true, preview: clip(describeValue(value), 1000) });
   }
   if (text === undefined) return null;
   return text.length > RESULT_MAX ? JSON.stringify({ truncated: true, preview: clip(text, 1000) }) : text;
+}
+
+/** `String(value)`, except that a value whose conversion throws (a null-prototype object, a hostile `toString`) gets its type name. */
+function describeValue(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `[${typeof value}]`;
+  }
+}
+
+/** A thrown value's message; a hostile `message` getter or `toString` cannot make this throw. */
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message || error.name) : describeValue(error);
+  } catch {
+    return "[the action threw a value that cannot be shown]";
+  }
+}
+
+/** Redaction that fails closed: if it throws, the whole message is withheld and the (possibly quoting) error dropped. */
+function redactOrWithhold(redact: (text: string) => string, text: string): string {
+  try {
+    const result = redact(text);
+    return typeof result === "string" ? result : REDACTION_FAILED;
+  } catch {
+    return REDACTION_FAILED;
+  }
 }
 
 const failed = (error: string): ExecutionOutcome => ({ status: "failed", result: null, error: clip(error, ERROR_MAX) });
@@ -25,7 +56,8 @@ const failed = (error: string): ExecutionOutcome => ({ status: "failed", result:
 /**
  * Runs a gated action for an approval that has just been approved: re-checks the stored
  * payload's SHA-256 first (a payload changed after the request never runs), then calls the
- * executor once with the parsed stored payload. Never throws.
+ * executor once with the parsed stored payload. Does not throw (the caller still records a
+ * failure if it ever does, so an approval never stays `running`).
  */
 export async function runExecutor(
   row: ApprovalRow,
@@ -45,15 +77,17 @@ export async function runExecutor(
   } catch {
     return failed("PAYLOAD_INTEGRITY: the stored payload is not valid JSON; execution refused");
   }
+  let result: unknown;
   try {
-    const result = await action.execute(payload, { approvalId: row.id, decidedBy });
-    return { status: "succeeded", result: storeResult(result), error: null };
+    result = await action.execute(payload, { approvalId: row.id, decidedBy });
   } catch (error) {
     // The message goes to the approval, a public event, an activity, a notification and the
     // log: an HTTP client's error can quote a credential, so stored secret values are
     // redacted first and the raw error object is never logged.
-    const message = redact(error instanceof Error ? error.message || error.name : String(error));
+    const message = redactOrWithhold(redact, messageOf(error));
     logger.warn({ approvalId: row.id, kind: row.command, error: message }, "gated action failed");
     return failed(message);
   }
+  // Outside the try: the action took effect, so a result that cannot be stored is noted, never reported as a failure.
+  return { status: "succeeded", result: storeResult(result), error: null };
 }

@@ -1,6 +1,6 @@
 import type { ChildEnvironment } from "./child-environment.ts";
 import type { VaultKeyring, VaultStatus } from "./keyring.ts";
-import { redactValues } from "./redact.ts";
+import { REDACTION_FAILED, redactValues } from "./redact.ts";
 import type { SecretStore } from "./secret-store.ts";
 
 /**
@@ -26,10 +26,16 @@ export class VaultSecrets {
   /**
    * Replaces every stored (and injected) secret value found in `text` with
    * `[redacted:<NAME>]`. Values shorter than 4 characters are left alone. While the vault
-   * is locked no value is known and the text is returned unchanged.
+   * is locked no value is known and the text is returned unchanged. Fails closed: if
+   * redaction itself fails, the answer is `[redaction failed: output withheld]`, and the
+   * error (which may quote the text or a value) is dropped unseen.
    */
   redact(text: string): string {
-    return redactValues(text, [...this.deps.store.knownValues(), ...this.deps.environment.values()]);
+    try {
+      return redactValues(text, [...this.deps.store.knownValues(), ...this.deps.environment.values()]);
+    } catch {
+      return REDACTION_FAILED;
+    }
   }
 
   /** Locked, wrong key or unlocked, and where the passphrase came from. */

@@ -20,7 +20,7 @@ async function create(h: TestHost, body: Record<string, unknown> = {}) {
 const snapshot = async (h: TestHost) => JSON.stringify((await h.json("/api/approvals?limit=500")).body);
 
 t.before(async (ctx) => {
-  ctx.h = await startTestHost({ plugins, config: { owner: "daniel" } });
+  ctx.h = await startTestHost({ plugins, config: { owner: "daniel", approvers: ["frigg", "odın"] } });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();

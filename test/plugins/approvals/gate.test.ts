@@ -62,6 +62,8 @@ const gateTestPlugin = definePlugin({
 });
 
 const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, streamPlugin];
+/** The configured humans besides the owner ("owner"): only they and the owner may decide. */
+const config = { approvers: ["frigg", "odin"] };
 const t = suite<{ h: TestHost }>("approvals gate");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -85,7 +87,7 @@ function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
 }
 
 t.before(async (ctx) => {
-  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin] });
+  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], config });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
@@ -199,13 +201,21 @@ t("an agent (X-Agent-Id) cannot decide: 403, nothing changes", async ({ h }) => 
   assert.is(runsOf(id).length, 0);
 });
 
-t("the requester cannot decide its own request: 403, nothing changes", async ({ h }) => {
+t("the requester cannot decide its own request, however the name is spelled: 403, nothing changes", async ({ h }) => {
   const id = await request(h, { text: "self" });
-  for (const decidedBy of ["odin", "Odin", " odin "]) {
+  // Case, spaces, zero-width and bidi characters, soft hyphens and full-width forms all name odin.
+  const spellings = ["odin", "Odin", " odin ", "ODIN", "odin\u200b", "o\u200dd\u2060i\ufeffn", "\u202eodin", "od\u00adin", "ｏｄｉｎ", "ＯＤＩＮ", "o d\u3000in", "odin\u180e"];
+  for (const decidedBy of spellings) {
     const res = await decide(h, id, { status: "approved", decidedBy });
-    assert.is(res.status, 403, decidedBy);
-    assert.is(res.body.error.code, "APPROVAL_SELF_DECISION");
+    assert.is(res.status, 403, JSON.stringify(decidedBy));
+    assert.is(res.body.error.code, "APPROVAL_SELF_DECISION", JSON.stringify(decidedBy));
   }
+  // A requester spelled oddly is still odin.
+  const odd = await request(h, { text: "odd requester" }, { requestedBy: "ｏｄｉｎ\u200b" });
+  const oddRes = await decide(h, odd, { status: "approved", decidedBy: "odin" });
+  assert.is(oddRes.status, 403);
+  assert.is(oddRes.body.error.code, "APPROVAL_SELF_DECISION");
+  assert.is(runsOf(odd).length, 0);
   // The default decider is the owner: an owner's own request needs another decider.
   const own = await request(h, { text: "owner asks" }, { requestedBy: "owner" });
   const res = await decide(h, own, { status: "approved" });
@@ -217,6 +227,26 @@ t("the requester cannot decide its own request: 403, nothing changes", async ({ 
   const other = await decide(h, own, { status: "approved", decidedBy: "frigg" });
   assert.is(other.status, 200);
   assert.is(runsOf(own).length, 1);
+});
+
+t("only the owner and configured approvers decide: anyone else is 403 APPROVAL_DECIDER_NOT_ALLOWED and nothing runs", async ({ h }) => {
+  const id = await request(h, { text: "who decides" });
+  // Not configured: free names, look-alikes from other scripts, the dotless ı, names that are only invisible characters.
+  for (const decidedBy of ["loki", "daniel", "odın", "frıgg", "оwner", "frigg2", "\u200b\u200b", "owner.", "*"]) {
+    for (const status of ["approved", "rejected"]) {
+      const res = await decide(h, id, { status, decidedBy });
+      assert.is(res.status, 403, JSON.stringify(decidedBy));
+      assert.is(res.body.error.code, "APPROVAL_DECIDER_NOT_ALLOWED", JSON.stringify(decidedBy));
+    }
+  }
+  assert.is((await approval(h, id)).status, "pending");
+  assert.is(runsOf(id).length, 0);
+  // A configured approver, however spelled, is stored under the configured spelling.
+  const res = await decide(h, id, { status: "approved", decidedBy: "ＦＲＩＧＧ\u200b" });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.approval.decidedBy, "frigg");
+  assert.is(res.body.approval.approver, "frigg");
+  assert.equal(runsOf(id).map((r) => r.decision.decidedBy), ["frigg"]);
 });
 
 t("deciding needs the session token: 401 without or with a wrong one, nothing changes", async ({ h }) => {
@@ -358,7 +388,7 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
   const id = await request(ctx.h, { text: "orphan" });
   const keep = await request(ctx.h, { text: "kept for later" });
   await ctx.h.stop();
-  const without = await startTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace });
+  const without = await startTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace, config });
   try {
     const res = await decide(without, id, { status: "approved" });
     assert.is(res.status, 409);
@@ -370,7 +400,7 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
   } finally {
     await without.stop();
   }
-  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], home: ctx.h.home, workspace: ctx.h.workspace });
+  ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], home: ctx.h.home, workspace: ctx.h.workspace, config });
   assert.is((await approval(ctx.h, keep)).status, "pending");
   assert.is(runsOf(id).length + runsOf(keep).length, 0);
 });
