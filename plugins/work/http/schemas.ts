@@ -102,6 +102,18 @@ export const projectSchema = z.object({
   startDate: nullableString, endDate: nullableString, createdAt: timestamp, updatedAt: timestamp,
 });
 
+/** Page size of GET /api/tasks: 500 by default, at most 1000 (pages with `offset`). */
+export const TASK_PAGE = { defaultLimit: 500, maxLimit: 1000 } as const;
+/** GET /api/tasks: optional exact-match filters, then a page; unknown parameters are a 400. */
+export const listTasksQuery = z.strictObject({
+  status: z.enum(TASK_STATUSES).optional(),
+  assignedTo: schemas.id.optional(),
+  projectId: schemas.id.optional(),
+  sprintId: schemas.id.optional(),
+  limit: schemas.limit(TASK_PAGE.defaultLimit, TASK_PAGE.maxLimit),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
 export const idParams = z.strictObject({ id: schemas.id });
 export const idQuery = z.strictObject({ id: schemas.id });
 export const emptyQuery = z.strictObject({});

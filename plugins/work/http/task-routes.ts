@@ -1,11 +1,26 @@
 import { z, type PluginRouter } from "../../../core/plugin-api/index.ts";
 import type { WorkService } from "../services/work-service.ts";
-import { createTaskBody, emptyQuery, idParams, okSchema, taskSchema, updateTaskBody } from "./schemas.ts";
+import { createTaskBody, emptyQuery, idParams, listTasksQuery, okSchema, TASK_PAGE, taskSchema, updateTaskBody } from "./schemas.ts";
 
-/** The five task endpoints exactly as the spec gives them (id in the path). */
+/** The five task endpoints as the spec gives them (id in the path); the list also filters and pages. */
 export function mountTaskRoutes(router: PluginRouter, work: () => WorkService): void {
-  router.get("/api/tasks", { summary: "All tasks, most recently updated first", query: emptyQuery, response: z.array(taskSchema) }, () =>
-    work().list("task"),
+  router.get(
+    "/api/tasks",
+    {
+      summary: "Tasks, most recently updated first; optional filters and paging",
+      description:
+        "Filters (exact match, combined with AND): status, assignedTo, projectId, sprintId. " +
+        `Page: limit (default ${TASK_PAGE.defaultLimit}, max ${TASK_PAGE.maxLimit}) tasks from offset (default 0). ` +
+        "The body stays the spec's bare array; X-Total-Count carries the number of tasks matching the filters.",
+      query: listTasksQuery,
+      response: z.array(taskSchema),
+    },
+    ({ query, koa }) => {
+      const { limit, offset, ...filter } = query;
+      const page = work().listTasks(filter, { limit, offset });
+      koa.set("X-Total-Count", String(page.total));
+      return page.items;
+    },
   );
   router.post("/api/tasks", { summary: "Create a task", body: createTaskBody, status: 201, response: taskSchema }, ({ body }) =>
     work().create("task", body),

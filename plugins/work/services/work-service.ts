@@ -8,6 +8,10 @@ import { KINDS, referencesTo, type WorkKind } from "./kinds.ts";
 
 export type WorkRecord = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
 
+/** The task list's exact-match filters (GET /api/tasks query parameters). */
+const TASK_FILTERS = ["status", "assignedTo", "projectId", "sprintId"] as const;
+export type TaskFilter = Partial<Record<(typeof TASK_FILTERS)[number], string>>;
+
 export interface WorkServiceDeps {
   db: () => Database;
   events: EventBus;
@@ -35,6 +39,20 @@ export class WorkService {
   /** All records of a kind, most recently updated first (raw rows: the API shape). */
   list(kind: WorkKind): WorkRecord[] {
     return this.prepared(`SELECT * FROM ${KINDS[kind].table} ORDER BY updatedAt DESC, rowid DESC`).all() as WorkRecord[];
+  }
+
+  /**
+   * One page of the tasks matching every given filter, most recently updated first, and
+   * how many match in all. Filter columns are fixed names, values are bound parameters.
+   */
+  listTasks(filter: TaskFilter, page: { limit: number; offset: number }): { items: WorkRecord[]; total: number } {
+    const given = TASK_FILTERS.filter((column) => filter[column] !== undefined);
+    const where = given.length > 0 ? ` WHERE ${given.map((column) => `${column} = ?`).join(" AND ")}` : "";
+    const values = given.map((column) => filter[column]);
+    const table = KINDS.task.table;
+    const items = this.prepared(`SELECT * FROM ${table}${where} ORDER BY updatedAt DESC, rowid DESC LIMIT ? OFFSET ?`).all(...values, page.limit, page.offset) as WorkRecord[];
+    const total = (this.prepared(`SELECT COUNT(*) AS n FROM ${table}${where}`).get(...values) as { n: number }).n;
+    return { items, total };
   }
 
   find(kind: WorkKind, id: string): WorkRecord | undefined {

@@ -67,6 +67,59 @@ t("list is a bare array ordered by last update", async ({ h }) => {
   for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].updatedAt >= list[i].updatedAt);
 });
 
+t("list filters by status, assignedTo, projectId and sprintId, and pages with limit and offset", async ({ h }) => {
+  const project = (await h.json("/api/projects", { method: "POST", body: { name: "filtered" } })).body.id as string;
+  const sprint = (await h.json("/api/sprints", { method: "POST", body: { name: "filtered" } })).body.id as string;
+  const make = async (title: string, extra: Record<string, unknown> = {}) => (await post(h, { title, projectId: project, ...extra })).body.id as string;
+  const t1 = await make("t1", { status: "done", assignedTo: "freya" });
+  const t2 = await make("t2", { status: "done", assignedTo: "odin", sprintId: sprint });
+  const t3 = await make("t3", { status: "blocked", assignedTo: "freya", sprintId: sprint });
+  const t4 = await make("t4");
+  const t5 = await make("t5", { assignedTo: "freya" });
+  const other = (await post(h, { title: "elsewhere", status: "done", assignedTo: "freya", sprintId: sprint })).body.id as string;
+  const ids = async (query: string) => {
+    const res = await h.json(`/api/tasks?${query}`);
+    assert.is(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+    assert.ok(Array.isArray(res.body), "still the bare array");
+    return { ids: (res.body as { id: string }[]).map((x) => x.id), total: Number(res.headers.get("x-total-count")) };
+  };
+
+  assert.equal(await ids(`projectId=${project}`), { ids: [t5, t4, t3, t2, t1], total: 5 }, "most recently updated first");
+  assert.equal(await ids(`projectId=${project}&status=done`), { ids: [t2, t1], total: 2 });
+  assert.equal(await ids(`projectId=${project}&assignedTo=freya`), { ids: [t5, t3, t1], total: 3 });
+  assert.equal(await ids(`sprintId=${sprint}&assignedTo=freya`), { ids: [other, t3], total: 2 });
+  assert.equal(await ids(`sprintId=${sprint}&projectId=${project}&status=blocked&assignedTo=freya`), { ids: [t3], total: 1 });
+  assert.equal(await ids(`projectId=${project}&assignedTo=nobody`), { ids: [], total: 0 });
+  assert.equal(await ids(`projectId=${project}&limit=2`), { ids: [t5, t4], total: 5 });
+  assert.equal(await ids(`projectId=${project}&limit=2&offset=2`), { ids: [t3, t2], total: 5 });
+  assert.equal(await ids(`projectId=${project}&limit=2&offset=4`), { ids: [t1], total: 5 });
+  assert.equal(await ids(`projectId=${project}&offset=9`), { ids: [], total: 5 });
+  const all = await h.json("/api/tasks");
+  assert.is(all.body.length, Number(all.headers.get("x-total-count")), "no parameters: every task (fewer than the default limit)");
+});
+
+t("bad list parameters are a 400 naming the parameter", async ({ h }) => {
+  const cases: [string, string][] = [
+    ["status=nope", "status"],
+    ["status=done&status=blocked", "status"],
+    ["assignedTo=../x", "assignedTo"],
+    ["projectId=", "projectId"],
+    ["limit=0", "limit"],
+    ["limit=1001", "limit"],
+    ["limit=abc", "limit"],
+    ["offset=-1", "offset"],
+    ["offset=1.5", "offset"],
+    ["sort=title", "sort"],
+  ];
+  for (const [query, param] of cases) {
+    const res = await h.json(`/api/tasks?${query}`);
+    assert.is(res.status, 400, query);
+    assert.is(res.body.error.code, "VALIDATION_FAILED", query);
+    assert.ok(JSON.stringify(res.body.error.details).includes(param), `${query}: ${JSON.stringify(res.body.error.details)}`);
+  }
+  assert.is((await h.json("/api/tasks?limit=1000")).status, 200, "the maximum is accepted");
+});
+
 t("PATCH changes only given fields, moves updatedAt, sets and clears completedAt", async ({ h }) => {
   const created = (await post(h, { title: "Done-able", priority: "low" })).body;
   await new Promise((r) => setTimeout(r, 5));
@@ -137,7 +190,8 @@ t("bad create bodies are refused with 400 and store nothing", async ({ h }) => {
     const res = await h.json("/api/tasks", { method: "POST", body: raw, headers: { "content-type": "application/json" } });
     assert.is(res.status, 400, label);
     assert.is(res.body.ok, false, label);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", label);
+    // A "__proto__" key is refused by the body reader itself (issue 8), before validation.
+    assert.is(res.body.error.code, label === "proto key" ? "UNSAFE_JSON_KEY" : "VALIDATION_FAILED", label);
   }
   assert.is(({} as Record<string, unknown>).isAdmin, undefined);
   const readOnly = await post(h, { title: "x", updatedAt: "2020-01-01T00:00:00.000Z" });
