@@ -110,6 +110,12 @@ export class MarketplaceTransactionError extends MarketplaceError {
   }
 }
 
+/** What a read action can throw: a bad input, a decoded revert, or a transport/RPC failure. */
+export type MarketplaceReadErrorType = MarketplaceValidationError | MarketplaceContractError | MarketplaceTransactionError;
+
+/** What a write action can throw: those of a read, and a client without an account. */
+export type MarketplaceWriteErrorType = MarketplaceReadErrorType | MarketplaceWalletRequiredError;
+
 /** Turns whatever viem threw into a {@link MarketplaceError}, decoding custom errors by name. */
 export function toMarketplaceError(error: unknown): MarketplaceError {
   if (error instanceof MarketplaceError) return error;

@@ -1,4 +1,5 @@
 import { isAddress, zeroAddress, type Address } from "viem";
+import type { MarketplaceAddresses } from "./deployments.ts";
 import { MarketplaceValidationError } from "./errors.ts";
 
 /** Limits the contracts enforce; checked here first so a bad call never costs gas. */
@@ -17,6 +18,15 @@ export function checkAddress(field: string, value: unknown, { allowZero = false 
   return value as Address;
 }
 
+/** The three contract addresses, each a non-zero address. */
+export function checkMarketplaceAddresses(addresses: MarketplaceAddresses): MarketplaceAddresses {
+  return {
+    templateRegistry: checkAddress("addresses.templateRegistry", addresses.templateRegistry),
+    licenseToken: checkAddress("addresses.licenseToken", addresses.licenseToken),
+    marketplace: checkAddress("addresses.marketplace", addresses.marketplace),
+  };
+}
+
 function toBigInt(field: string, value: unknown): bigint {
   if (typeof value === "bigint") return value;
   if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
@@ -27,6 +37,16 @@ export function checkId(field: string, value: unknown, max = (1n << 256n) - 1n):
   const id = toBigInt(field, value);
   if (id < 1n || id > max) throw new MarketplaceValidationError(field, `must be between 1 and ${max}`);
   return id;
+}
+
+/** A template id: 1 up to the 48-bit id the contracts store. */
+export function checkTemplateId(value: unknown): bigint {
+  return checkId("templateId", value, MARKETPLACE_LIMITS.maxTemplateId);
+}
+
+/** A license token id: 1 or more. */
+export function checkTokenId(value: unknown): bigint {
+  return checkId("tokenId", value);
 }
 
 export function checkWei(field: string, value: unknown, max = (1n << 256n) - 1n): bigint {
