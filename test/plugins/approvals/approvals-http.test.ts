@@ -193,6 +193,52 @@ t("PATCH bad input: invalid status, non-string reason, unknown fields → 400; u
   assert.is((await h.json(`/api/approvals/${a.id}`)).body.approval.status, "pending");
 });
 
+t("deciders are compared by exact configured name after normalisation: a configured look-alike is its own person", async ({ h }) => {
+  // "odın" (dotless ı) is configured here; "odin" is not, and no case fold turns one into the other.
+  const a = await create(h, { title: "look-alike" });
+  for (const decidedBy of ["odin", "ODIN", "odİn"]) {
+    const res = await h.json(`/api/approvals/${a.id}`, { method: "PATCH", body: { status: "approved", decidedBy }, session: true });
+    assert.is(res.status, 403, decidedBy);
+    assert.is(res.body.error.code, "APPROVAL_DECIDER_NOT_ALLOWED", decidedBy);
+  }
+  const res = await h.json(`/api/approvals/${a.id}`, { method: "PATCH", body: { status: "approved", decidedBy: "ODın\u200b" }, session: true });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.approval.decidedBy, "odın", "stored as configured");
+  // The owner is a decider under any spelling, and is stored as configured too.
+  const b = await create(h, { title: "owner spelled oddly" });
+  const owner = await h.json(`/api/approvals/${b.id}`, { method: "PATCH", body: { status: "rejected", decidedBy: "ＤＡＮＩＥＬ" }, session: true });
+  assert.is(owner.status, 200);
+  assert.is(owner.body.approval.decidedBy, "daniel");
+});
+
+t("approvers come from MUSTER_APPROVERS (comma-separated) or muster.config.json; the environment wins", async () => {
+  const { writeFileSync, mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
+  writeFileSync(join(home, "muster.config.json"), JSON.stringify({ approvers: ["fromfile"] }));
+  const decideAs = async (h: TestHost, decidedBy: string) => {
+    const a = await create(h, { title: `for ${decidedBy}` });
+    return (await h.json(`/api/approvals/${a.id}`, { method: "PATCH", body: { status: "rejected", decidedBy }, session: true })).status;
+  };
+  const fromFile = await startTestHost({ plugins, home });
+  try {
+    assert.is(await decideAs(fromFile, "fromfile"), 200);
+    assert.is(await decideAs(fromFile, "thor"), 403);
+  } finally {
+    await fromFile.stop();
+  }
+  const fromEnv = await startTestHost({ plugins, home, env: { MUSTER_APPROVERS: " thor , Sif," } });
+  try {
+    assert.is(await decideAs(fromEnv, "thor"), 200);
+    assert.is(await decideAs(fromEnv, "sif"), 200);
+    assert.is(await decideAs(fromEnv, "fromfile"), 403, "the environment's list replaces the file's");
+  } finally {
+    await fromEnv.stop();
+    removeHome(home);
+  }
+});
+
 t("POST and GET need no session token; DELETE is not a route", async ({ h }) => {
   const res = await h.json("/api/approvals", { method: "DELETE", session: true });
   assert.ok([404, 405].includes(res.status));
