@@ -16,7 +16,8 @@ cache="${npm_config_cache:-${HOME}/.npm}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/muster-clean-install.XXXXXX")"
 server_pid=""
 cleanup() {
-  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then kill "$server_pid" 2>/dev/null || true; fi
+  # npm does not pass SIGTERM on to the server: signal the whole process group.
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL -- "-$server_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -54,7 +55,8 @@ if grep -qi "not yet covered by allowScripts" "$work/npm-ci.log"; then fail "pac
 # Start the server as the README says, on a port that was free a moment ago.
 port="$(node_modules/.bin/node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 export MUSTER_HOME="$work/muster-home" PORT="$port"
-npm start > "$work/server.out" 2> "$work/server.err" &
+# In its own session and process group (setsid), so that stopping it reaches the server.
+setsid npm start > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 
 health=""
@@ -68,7 +70,8 @@ done
 echo "check-clean-install: /api/health -> $health"
 grep -q '"status":"ok"' <<<"$health" || fail "health is not ok"
 
-kill -TERM "$server_pid"
+kill -TERM -- "-$server_pid"
 wait "$server_pid" || true
 server_pid=""
+[[ ! -e "$MUSTER_HOME/muster.lock" ]] || fail "the server did not stop cleanly (its lock is still there)"
 echo "check-clean-install: ok"
