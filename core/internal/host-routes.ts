@@ -77,6 +77,7 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
     {
       summary: "Exchanges a one-time login code for a browser session cookie, then redirects (303) to /",
       query: z.strictObject({ code: z.string().min(1).max(256) }),
+      status: 303,
       raw: true,
       tags: ["host"],
     },
