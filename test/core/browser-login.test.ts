@@ -121,6 +121,19 @@ t("the cookie works where the session token is required, only on same-origin req
   assert.not.ok(await exists(second));
 });
 
+t("the token, a login code or a session in the query string counts for nothing (catalogue A5)", async ({ h }) => {
+  const id = (await h.json("/api/tasks", { method: "POST", body: { title: "stays" } })).body.id as string;
+  const link = await mintLink(h);
+  const code = new URL(link.body.url).searchParams.get("code")!;
+  for (const query of [`token=${h.token}`, `x-session-token=${h.token}`, `code=${code}`, `muster_session=${code}`]) {
+    const res = await h.json(`/api/tasks/${id}?${query}`, { method: "DELETE" });
+    assert.is(res.status, 401, query);
+    assert.is(res.body.error.code, "SESSION_TOKEN_REQUIRED");
+  }
+  assert.is((await h.json(`/api/tasks/${id}`)).status, 200, "still there");
+  assert.is((await openLink(h, link.body.url)).status, 303, "the code was not consumed by the query attempts");
+});
+
 t("a browser session cannot mint login links (the header token is required)", async ({ h }) => {
   const cookie = await logIn(h);
   const res = await h.json("/api/auth/login-link", { method: "POST", headers: { cookie, origin: h.url } });
