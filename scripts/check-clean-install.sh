@@ -70,8 +70,12 @@ done
 echo "check-clean-install: /api/health -> $health"
 grep -q '"status":"ok"' <<<"$health" || fail "health is not ok"
 
+# The server's own pid is in its instance lock; npm exits before the server has stopped.
+muster_pid="$(node_modules/.bin/node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).pid' "$MUSTER_HOME/muster.lock")"
 kill -TERM -- "-$server_pid"
 wait "$server_pid" || true
+for _ in $(seq 1 100); do kill -0 "$muster_pid" 2>/dev/null || break; sleep 0.1; done
 server_pid=""
+! kill -0 "$muster_pid" 2>/dev/null || fail "the server (pid $muster_pid) did not stop within 10 s of SIGTERM"
 [[ ! -e "$MUSTER_HOME/muster.lock" ]] || fail "the server did not stop cleanly (its lock is still there)"
 echo "check-clean-install: ok"
