@@ -175,8 +175,9 @@ export class ApprovalService {
   async decide(id: string, decision: Decision): Promise<ApprovalRecord> {
     if (decision.agentId) throw approvalErrors.APPROVAL_AGENT_FORBIDDEN();
     // Stored as the configured spelling: every later comparison and report names the same human.
-    const decidedBy = this.deciders.find(decision.decidedBy ?? this.deps.owner);
-    if (decidedBy === undefined) throw approvalErrors.APPROVAL_DECIDER_NOT_ALLOWED({ decidedBy: decision.decidedBy });
+    const named = decision.decidedBy ?? this.deps.owner;
+    const decidedBy = this.deciders.find(named);
+    if (decidedBy === undefined) throw approvalErrors.APPROVAL_DECIDER_NOT_ALLOWED({ decidedBy: named });
     this.sweepExpired();
     const now = this.now();
     const { store } = this.deps;
