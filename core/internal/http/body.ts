@@ -80,27 +80,28 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
  * back unchanged (UTF-8 has no encoding for them).
  */
 function checkParsed(root: unknown, checkStrings: boolean): void {
-  const lone = (s: string) => checkStrings && !s.isWellFormed();
-  if (typeof root === "string" && lone(root)) throw hostErrors.INVALID_UNICODE();
-  const stack: [unknown, number][] = [[root, 1]];
+  const stack: [unknown, number][] = [];
+  visit(root, 1, stack, checkStrings);
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (value === null || typeof value !== "object") continue;
     if (depth > MAX_DEPTH) {
       throw new MusterError("INVALID_JSON", 400, `The request body is nested more than ${MAX_DEPTH} levels deep`);
     }
-    const children: unknown[] = Array.isArray(value) ? value : [];
-    if (!Array.isArray(value)) {
-      for (const key of Object.keys(value)) {
-        if (key === "__proto__") throw hostErrors.UNSAFE_JSON_KEY();
-        if (lone(key)) throw hostErrors.INVALID_UNICODE();
-        children.push((value as Record<string, unknown>)[key]);
-      }
+    if (Array.isArray(value)) {
+      for (const child of value) visit(child, depth + 1, stack, checkStrings);
+      continue;
     }
-    for (const child of children) {
-      if (typeof child === "string") {
-        if (lone(child)) throw hostErrors.INVALID_UNICODE();
-      } else if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const key of Object.keys(value as object)) {
+      if (key === "__proto__") throw hostErrors.UNSAFE_JSON_KEY();
+      if (checkStrings && !key.isWellFormed()) throw hostErrors.INVALID_UNICODE();
+      visit((value as Record<string, unknown>)[key], depth + 1, stack, checkStrings);
     }
   }
+}
+
+/** Checks a string at once; queues an object or array for the walk. */
+function visit(value: unknown, depth: number, stack: [unknown, number][], checkStrings: boolean): void {
+  if (typeof value === "string") {
+    if (checkStrings && !value.isWellFormed()) throw hostErrors.INVALID_UNICODE();
+  } else if (value !== null && typeof value === "object") stack.push([value, depth]);
 }
