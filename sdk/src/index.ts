@@ -46,7 +46,7 @@ export { setPlatformFee, type SetPlatformFeeParameters, type SetPlatformFeeRetur
 export { surplus, type SurplusParameters, type SurplusReturnType, type SurplusErrorType } from "./marketplace/actions/surplus.ts";
 export { sweepSurplus, type SweepSurplusParameters, type SweepSurplusReturnType, type SweepSurplusErrorType } from "./marketplace/actions/sweep-surplus.ts";
 export { templateCount, type TemplateCountParameters, type TemplateCountReturnType, type TemplateCountErrorType } from "./marketplace/actions/template-count.ts";
-export { tokenURI, type TokenURIParameters, type TokenURIReturnType, type TokenURIErrorType } from "./marketplace/actions/token-u-r-i.ts";
+export { tokenURI, type TokenURIParameters, type TokenURIReturnType, type TokenURIErrorType } from "./marketplace/actions/token-uri.ts";
 export { totalHeld, type TotalHeldParameters, type TotalHeldReturnType, type TotalHeldErrorType } from "./marketplace/actions/total-held.ts";
 export { totalMinted, type TotalMintedParameters, type TotalMintedReturnType, type TotalMintedErrorType } from "./marketplace/actions/total-minted.ts";
 export { transferLicense, type TransferLicenseParameters, type TransferLicenseReturnType, type TransferLicenseErrorType } from "./marketplace/actions/transfer-license.ts";

@@ -38,7 +38,7 @@ import { setPlatformFee, type SetPlatformFeeParameters, type SetPlatformFeeRetur
 import { surplus, type SurplusParameters, type SurplusReturnType } from "./actions/surplus.ts";
 import { sweepSurplus, type SweepSurplusParameters, type SweepSurplusReturnType } from "./actions/sweep-surplus.ts";
 import { templateCount, type TemplateCountParameters, type TemplateCountReturnType } from "./actions/template-count.ts";
-import { tokenURI, type TokenURIParameters, type TokenURIReturnType } from "./actions/token-u-r-i.ts";
+import { tokenURI, type TokenURIParameters, type TokenURIReturnType } from "./actions/token-uri.ts";
 import { totalHeld, type TotalHeldParameters, type TotalHeldReturnType } from "./actions/total-held.ts";
 import { totalMinted, type TotalMintedParameters, type TotalMintedReturnType } from "./actions/total-minted.ts";
 import { transferLicense, type TransferLicenseParameters, type TransferLicenseReturnType } from "./actions/transfer-license.ts";
