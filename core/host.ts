@@ -31,6 +31,7 @@ import { scaffoldWorkspace } from "./internal/workspace/scaffold.ts";
 import { startWorkspaceWatcher, type WorkspaceWatcher } from "./internal/workspace/watcher.ts";
 import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.ts";
 import { RouteTable } from "./internal/http/plugin-router.ts";
+import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
 import { validate } from "./internal/http/validation.ts";
@@ -201,6 +202,7 @@ export function createHost(options: HostOptions = {}): Host {
       const routes = new RouteTable({
         bodyLimitBytes: config.bodyLimitBytes,
         requireSession: sessionCheck({ token: session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
+        runHandler: storageGuard({ waiter: db.lockWaiter, health: db.writeHealth, busyBudgetMs: config.databaseBusyBudgetMs, logger }),
       });
       const summaries = (): PluginSummary[] =>
         started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
@@ -208,7 +210,7 @@ export function createHost(options: HostOptions = {}): Host {
         version: packageVersion,
         startedAt,
         url,
-        databaseState: () => db?.state() ?? "error",
+        databaseState: () => db?.state() ?? { database: "error" },
         session,
         login,
         routes: () => routes.routes,
@@ -222,6 +224,8 @@ export function createHost(options: HostOptions = {}): Host {
       }
       watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
 
+      // From here on requests are served: no statement may wait long for a lock.
+      db.startServing();
       const app = createApp({
         logger,
         routes,

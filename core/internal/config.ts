@@ -52,6 +52,11 @@ export interface MusterConfig {
   watchDebounceMs: number;
   /** Workspace watcher: a file written without pause is still reported at least this often. */
   watchMaxWaitMs: number;
+  /**
+   * How long a request waits (asynchronously) for a database another process has locked
+   * before it gets 503 DATABASE_BUSY.
+   */
+  databaseBusyBudgetMs: number;
 }
 
 const origin = z.string().refine((v) => {
@@ -96,6 +101,7 @@ const fileSchema = z.strictObject({
   scaffoldWorkspace: z.boolean().optional(),
   watchDebounceMs: z.number().int().min(0).max(10_000).optional(),
   watchMaxWaitMs: z.number().int().min(1).max(60_000).optional(),
+  databaseBusyBudgetMs: z.number().int().min(0).max(60_000).optional(),
   plugins: z.array(z.string().min(1)).default([]),
   disabledPlugins: z.array(z.string().min(1)).default([]),
   config: z.record(z.string(), z.unknown()).default({}),
@@ -161,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     scaffoldWorkspace: overrides.scaffoldWorkspace ?? file.scaffoldWorkspace ?? true,
     watchDebounceMs: overrides.watchDebounceMs ?? file.watchDebounceMs ?? 50,
     watchMaxWaitMs: overrides.watchMaxWaitMs ?? file.watchMaxWaitMs ?? 500,
+    databaseBusyBudgetMs: overrides.databaseBusyBudgetMs ?? file.databaseBusyBudgetMs ?? 5_000,
   };
 
   if (!isLoopback(config.host) && !config.apiToken) {

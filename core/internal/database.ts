@@ -9,6 +9,8 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
+import { SERVING_BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS, WriteLockWaiter, writeLockFree } from "./database-busy.ts";
+import { trackWriteHealth, type WriteFault, type WriteHealth } from "./database-faults.ts";
 
 export class MigrationError extends Error {
   readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED";
@@ -25,11 +27,27 @@ export interface OpenDatabaseOptions {
   logger: Logger;
 }
 
+export interface DatabaseState {
+  /** `error`: not even a trivial query answers; `degraded`: reads work, writes are failing. */
+  database: "ok" | "degraded" | "error";
+  /** Why writes are failing, while they are. */
+  fault?: WriteFault;
+}
+
 export interface OpenedDatabase extends Database {
   orm: MikroORM;
   close(): Promise<void>;
-  /** `ok` when a trivial query answers. */
-  state(): "ok" | "error";
+  /** Answers at once, also while another process holds the write lock. */
+  state(): DatabaseState;
+  /** Whether writes currently fail; request failures are recorded here (storage-guard.ts). */
+  writeHealth: WriteHealth;
+  /** The shared wait for another process's write lock. */
+  lockWaiter: WriteLockWaiter;
+  /**
+   * Switches from start-up to serving: from here on SQLite waits for a lock only
+   * {@link SERVING_BUSY_TIMEOUT_MS} inside a statement, and requests wait asynchronously.
+   */
+  startServing(): void;
 }
 
 export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
@@ -51,24 +69,36 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   });
   const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;
   sql.pragma("journal_mode = WAL");
-  sql.pragma("busy_timeout = 5000");
+  // Until the server listens, blocking is harmless and migrations may wait for a lock.
+  sql.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
   sql.pragma("foreign_keys = ON");
   sql.pragma("synchronous = NORMAL");
   logger.debug({ path }, "database opened");
+  // Neither statement reads a table, so neither waits for a lock.
   const ping = sql.prepare("SELECT 1");
+  const totalChanges = sql.prepare("SELECT total_changes()").pluck();
+  const writeHealth = trackWriteHealth({ totalChanges: () => totalChanges.get() as number, writeLockFree: () => writeLockFree(sql) });
+  const lockWaiter = new WriteLockWaiter(sql);
   return {
     orm,
     sql,
     em: () => orm.em.fork() as ReturnType<Database["em"]>,
+    writeHealth,
+    lockWaiter,
+    startServing() {
+      sql.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
+    },
     state() {
       try {
         ping.get();
-        return "ok";
+        const fault = writeHealth.current();
+        return fault ? { database: "degraded", fault } : { database: "ok" };
       } catch {
-        return "error";
+        return { database: "error" };
       }
     },
     async close() {
+      lockWaiter.close();
       await orm.close(true);
     },
   };

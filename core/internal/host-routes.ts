@@ -6,6 +6,7 @@ import type { SessionToken } from "./session-token.ts";
 import { SESSION_COOKIE, type BrowserLogin } from "./http/browser-login.ts";
 import { buildOpenApi } from "./http/openapi.ts";
 import type { RouteRecord } from "./http/plugin-router.ts";
+import type { DatabaseState } from "./database.ts";
 
 export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login"];
 
@@ -22,7 +23,7 @@ export interface HostRouteDeps {
   version: string;
   startedAt: number;
   url: () => string;
-  databaseState: () => "ok" | "error";
+  databaseState: () => DatabaseState;
   session: SessionToken;
   login: BrowserLogin;
   routes: () => RouteRecord[];
@@ -34,13 +35,16 @@ const healthResponse = z.object({
   timestamp: z.string(),
   version: z.string(),
   uptimeMs: z.number().int(),
-  database: z.enum(["ok", "error"]),
+  database: z.enum(["ok", "degraded", "error"]),
+  /** Present while writes fail: the code failing writes get, since when, and the latest failure. */
+  databaseFault: z.object({ code: z.string(), since: z.string(), lastAt: z.string() }).optional(),
 });
 
 export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
   let openApiCache: unknown;
   router.get("/api/health", { summary: "Service health", query: z.strictObject({}), response: healthResponse, tags: ["host"] }, ({ koa }) => {
-    const database = deps.databaseState();
+    // Never waits on a lock: a health check must answer while another process holds one.
+    const { database, fault } = deps.databaseState();
     if (database !== "ok") koa.status = 503;
     return {
       status: database === "ok" ? "ok" : "degraded",
@@ -48,6 +52,7 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
       version: deps.version,
       uptimeMs: Date.now() - deps.startedAt,
       database,
+      ...(fault ? { databaseFault: fault } : {}),
     };
   });
 

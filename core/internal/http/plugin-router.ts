@@ -6,6 +6,7 @@ import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/htt
 import { MusterError } from "../../plugin-api/errors.ts";
 import { readJsonBody } from "./body.ts";
 import { validate } from "./validation.ts";
+import type { HandlerGuard } from "./storage-guard.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -20,6 +21,8 @@ export interface RouterDeps {
   bodyLimitBytes: number;
   /** Throws 401 unless the request carries the session token (or a same-origin browser session). */
   requireSession(ctx: Context): void;
+  /** Runs each handler; re-runs it while the database is locked by another process (storage-guard.ts). */
+  runHandler: HandlerGuard;
 }
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -76,15 +79,11 @@ export class RouteTable {
         if (!ctx.res.writableFinished) aborted.abort(new Error("client disconnected"));
       });
       const statusBefore = ctx.status;
-      const result = await handler({
-        body,
-        query,
-        params,
-        agentId: agentHeader || null,
-        requestId: ctx.state.requestId as string,
-        signal: aborted.signal,
-        koa: ctx,
-      });
+      // Only the handler is re-run on a locked database, never the parsing and validation
+      // above: the request body stream can be read once (storage-guard.ts says why a re-run is safe).
+      const requestId = ctx.state.requestId as string;
+      const run = () => handler({ body, query, params, agentId: agentHeader || null, requestId, signal: aborted.signal, koa: ctx });
+      const result = await this.deps.runHandler(run, { requestId, signal: aborted.signal, canRetry: () => !ctx.headerSent });
       if (spec.raw) return;
       // A handler may pick another success status itself (create-or-update answering 200
       // for an update, health answering 503): an explicit `koa.status` wins over the spec.
