@@ -12,6 +12,7 @@ import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
 import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, type Target } from "./report.ts";
 import { analysis } from "./analysis.ts";
 import { readHistory, renderHistory } from "./history.ts";
+import { benchmarksFile, wroteTo } from "./output.ts";
 import { execFileSync } from "node:child_process";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
     { what: "cold start (median of 5)", goal: "< 1 s", measured: `${int(coldMedian)} ms`, pass: coldMedian < 1000 },
   ];
 
-  const docs = join(ROOT, "docs", "benchmarks.md");
+  const docs = benchmarksFile();
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const history = renderHistory(readHistory(docs), {
     date,
@@ -211,7 +212,7 @@ async function main(): Promise<void> {
   });
   console.log(`\n${markdown}\n`);
   writeSection(docs, markdown);
-  log(`wrote docs/benchmarks.md (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  log(`${wroteTo(docs, "the api section")} (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
   if (targets.some((t) => !t.pass)) log(`targets missed: ${targets.filter((t) => !t.pass).map((t) => t.what).join("; ")}`);
 }
 

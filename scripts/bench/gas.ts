@@ -1,13 +1,14 @@
 // Gas used by every marketplace operation, on Hardhat's in-process network with the project's compiler
 // settings. Prints a table and writes it between the gas markers of docs/benchmarks.md.
 //   npm run bench:gas
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { network } from "hardhat";
 import { parseEther, type Abi, type Address, type Hash } from "viem";
 import { licenseTokenAbi } from "../../sdk/src/abi/license-token.ts";
 import { marketplaceAbi } from "../../sdk/src/abi/marketplace.ts";
 import { templateRegistryAbi } from "../../sdk/src/abi/template-registry.ts";
+import { benchmarksFile, wroteTo } from "./output.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const URI_80 = "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json";
@@ -106,12 +107,11 @@ const section = [
   readFileSync(new URL("./gas-notes.md", import.meta.url), "utf8").trim(),
   "<!-- gas:end -->",
 ].join("\n");
-const file = `${root}docs/benchmarks.md`;
+const file = benchmarksFile();
 const current = existsSync(file) ? readFileSync(file, "utf8") : "";
 const pattern = /<!-- gas:start -->[\s\S]*?<!-- gas:end -->/;
 const next = pattern.test(current)
   ? current.replace(pattern, section)
   : `${current}${current && !current.endsWith("\n") ? "\n" : ""}${current ? "\n" : ""}${section}\n`;
-mkdirSync(`${root}docs`, { recursive: true });
 writeFileSync(file, next);
-console.log("\nwrote the gas section of docs/benchmarks.md");
+console.log(`\n${wroteTo(file, "the gas section")}`);

@@ -12,6 +12,7 @@ import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../lib/free-port.ts";
+import { benchmarksFile, wroteTo } from "./output.ts";
 
 import { LEXICON, VOCABULARY, generateWorkspace, rng, zipf } from "./workspace-corpus.ts";
 
@@ -329,8 +330,8 @@ function render(f: Figures): string {
   ].join("\n");
 }
 
-function writeBenchmarks(section: string): void {
-  const file = join(ROOT, "docs", "benchmarks.md");
+function writeBenchmarks(section: string): string {
+  const file = benchmarksFile();
   const start = "<!-- workspace:start -->";
   const end = "<!-- workspace:end -->";
   let text = "";
@@ -344,6 +345,7 @@ function writeBenchmarks(section: string): void {
   const j = text.indexOf(end);
   text = i >= 0 && j > i ? `${text.slice(0, i)}${block}${text.slice(j + end.length)}` : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, text);
+  return wroteTo(file, "the workspace section");
 }
 
 // ---------------------------------------------------------------- main
@@ -442,8 +444,7 @@ async function main(): Promise<void> {
 
     const section = render(figures);
     console.log(`\n${section}`);
-    writeBenchmarks(section);
-    console.log("written to docs/benchmarks.md");
+    console.log(writeBenchmarks(section));
   } finally {
     clearTimeout(guard);
     await stopServer().catch(() => undefined);
