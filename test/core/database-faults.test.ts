@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -11,6 +12,7 @@ import pino from "pino";
 import { definePlugin, hostErrors, MusterError, z, type PluginContext } from "../../core/plugin-api/index.ts";
 import { workPlugin } from "../../plugins/work/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
+import { openSse } from "../helpers/sse-client.ts";
 
 const t = suite<{ hosts: TestHost[]; children: ChildProcess[] }>("database faults");
 
@@ -190,6 +192,35 @@ t("a full database is 507 DATABASE_FULL, stays intact, and takes writes again on
   assert.is(recovered.status, 200);
   assert.is(recovered.body.database, "ok");
   assert.is(sql.pragma("integrity_check", { simple: true }), "ok");
+});
+
+t("a write outside any request (the activity log of a workspace change) that meets the lock is logged, and the server goes on", async (ctx) => {
+  const logs = capturedLogs();
+  const h = await startTestHost({ logger: logs.logger, config: { watchDebounceMs: 30 } });
+  ctx.hosts.push(h);
+  const sse = await openSse(h.url);
+  try {
+    const fileChange = (path: string) => sse.next((f) => f.data?.type === "file_change" && f.data.event.path === path, BOUND_MS, path);
+    mkdirSync(join(h.workspace, "memory"), { recursive: true });
+    const lock = await holdLock(ctx, join(h.home, "muster.db"));
+
+    writeFileSync(join(h.workspace, "memory/while-locked.md"), "written while the database is locked\n");
+    const failure = await within(
+      logs.waitFor((line) => line.msg === "event handler failed" && /^SQLITE_BUSY/.test(String((line.err as { code?: unknown } | undefined)?.code))),
+      "the activity log's failed write to be logged",
+    );
+    assert.is(failure.event, "workspace.file.changed");
+    assert.is((await within(h.json("/api/health"), "GET /api/health after a background write failed")).status, 200);
+
+    await lock.release();
+    writeFileSync(join(h.workspace, "memory/after-release.md"), "written after the lock\n");
+    await fileChange("memory/after-release.md");
+    const logged = (await h.json<{ target: string }[]>("/api/activities?agentId=watcher&limit=1000")).body.map((a) => a.target);
+    assert.ok(logged.includes("memory/after-release.md"), "the activity log writes again");
+    assert.not.ok(logged.includes("memory/while-locked.md"), "the failed write left nothing half-written");
+  } finally {
+    sse.close();
+  }
 });
 
 t("storage faults map to stable codes, never 500; a plugin's own client error is left alone", async (ctx) => {
