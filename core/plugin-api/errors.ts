@@ -105,7 +105,7 @@ export const hostErrors = defineErrors({
   BAD_GATEWAY: { status: 502, message: (p) => String(p.reason ?? "The upstream service answered with an error") },
   SERVICE_UNAVAILABLE: { status: 503, message: (p) => String(p.reason ?? "A dependency is unavailable") },
   DATABASE_BUSY: { status: 503, message: "The database is locked by another process and stayed locked past the retry budget; retry after the Retry-After seconds" },
-  DATABASE_UNAVAILABLE: { status: 503, message: "The database cannot be written (read-only or an I/O error); the server log has the details" },
+  DATABASE_UNAVAILABLE: { status: 503, message: "The database cannot be written (read-only, an I/O error or a damaged file); the server log has the details" },
   DATABASE_FULL: { status: 507, message: "The database has no space left (disk full or its size limit reached); free space and retry" },
   GATEWAY_TIMEOUT: { status: 504, message: (p) => String(p.reason ?? "The upstream service timed out") },
 });
