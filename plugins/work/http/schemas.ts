@@ -102,15 +102,19 @@ export const projectSchema = z.object({
   startDate: nullableString, endDate: nullableString, createdAt: timestamp, updatedAt: timestamp,
 });
 
-/** Page size of GET /api/tasks: 500 by default, at most 1000 (pages with `offset`). */
-export const TASK_PAGE = { defaultLimit: 500, maxLimit: 1000 } as const;
+/**
+ * Page size of GET /api/tasks: at most 1000 per page when `limit` is given. Without `limit`
+ * the list is every matching task, as the spec's "Array of Task" says; a silent default cap
+ * would hide tasks from clients written against the spec.
+ */
+export const TASK_PAGE = { maxLimit: 1000 } as const;
 /** GET /api/tasks: optional exact-match filters, then a page; unknown parameters are a 400. */
 export const listTasksQuery = z.strictObject({
   status: z.enum(TASK_STATUSES).optional(),
   assignedTo: schemas.id.optional(),
   projectId: schemas.id.optional(),
   sprintId: schemas.id.optional(),
-  limit: schemas.limit(TASK_PAGE.defaultLimit, TASK_PAGE.maxLimit),
+  limit: z.coerce.number().int().min(1).max(TASK_PAGE.maxLimit).optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 

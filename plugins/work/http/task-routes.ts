@@ -10,14 +10,14 @@ export function mountTaskRoutes(router: PluginRouter, work: () => WorkService): 
       summary: "Tasks, most recently updated first; optional filters and paging",
       description:
         "Filters (exact match, combined with AND): status, assignedTo, projectId, sprintId. " +
-        `Page: limit (default ${TASK_PAGE.defaultLimit}, max ${TASK_PAGE.maxLimit}) tasks from offset (default 0). ` +
+        `Page: limit (max ${TASK_PAGE.maxLimit}; without it, every matching task) tasks from offset (default 0). ` +
         "The body stays the spec's bare array; X-Total-Count carries the number of tasks matching the filters.",
       query: listTasksQuery,
       response: z.array(taskSchema),
     },
     ({ query, koa }) => {
       const { limit, offset, ...filter } = query;
-      const page = work().listTasks(filter, { limit, offset });
+      const page = work().listTasks(filter, { limit: limit ?? null, offset });
       koa.set("X-Total-Count", String(page.total));
       return page.items;
     },

@@ -45,12 +45,12 @@ export class WorkService {
    * One page of the tasks matching every given filter, most recently updated first, and
    * how many match in all. Filter columns are fixed names, values are bound parameters.
    */
-  listTasks(filter: TaskFilter, page: { limit: number; offset: number }): { items: WorkRecord[]; total: number } {
+  listTasks(filter: TaskFilter, page: { limit: number | null; offset: number }): { items: WorkRecord[]; total: number } {
     const given = TASK_FILTERS.filter((column) => filter[column] !== undefined);
     const where = given.length > 0 ? ` WHERE ${given.map((column) => `${column} = ?`).join(" AND ")}` : "";
     const values = given.map((column) => filter[column]);
     const table = KINDS.task.table;
-    const items = this.prepared(`SELECT * FROM ${table}${where} ORDER BY updatedAt DESC, rowid DESC LIMIT ? OFFSET ?`).all(...values, page.limit, page.offset) as WorkRecord[];
+    const items = this.prepared(`SELECT * FROM ${table}${where} ORDER BY updatedAt DESC, rowid DESC LIMIT ? OFFSET ?`).all(...values, page.limit ?? -1, page.offset) as WorkRecord[];
     const total = (this.prepared(`SELECT COUNT(*) AS n FROM ${table}${where}`).get(...values) as { n: number }).n;
     return { items, total };
   }
