@@ -1,6 +1,6 @@
 // The built-in plugins, in the order they are listed to the host (the host orders them
 // by dependencies; unrelated plugins keep this order).
-import type { PluginDefinition } from "../core/plugin-api/define-plugin.ts";
+import type { PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "./activities/index.ts";
 import { approvalsPlugin } from "./approvals/index.ts";
 import { notificationsPlugin } from "./notifications/index.ts";

@@ -77,7 +77,8 @@ function uvuJob(file: string): Job {
   return {
     name: file,
     command: process.execPath,
-    args: ["--import", "tsx", file],
+    // `source`: workspace packages (@muster/plugin) resolve to their TypeScript, not a dist/ build.
+    args: ["--conditions=source", "--import", "tsx", file],
     parse: (output, exitCode) => {
       const counts = parseUvu(output);
       if (!counts) return { passed: 0, failed: 1, skipped: 0 }; // crashed before its summary

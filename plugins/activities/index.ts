@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { Activity } from "./entities/activity.ts";
 import { migrations } from "./migrations.ts";
 import { ActivityService } from "./services/activity-service.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { ActivityService } from "./services/activity-service.ts";
 
 /** The activity log service. Depend on the `activities` plugin to use it. */

@@ -1,4 +1,4 @@
-import { z } from "../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 
 /** `config.approvals` in muster.config.json: bounds on what requesters can make the queue hold. */
 export const approvalsConfig = z.strictObject({

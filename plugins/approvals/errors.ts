@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** The approvals plugin's error catalogue. */
 export const approvalErrors = defineErrors({

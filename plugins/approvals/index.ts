@@ -1,4 +1,4 @@
-import { definePlugin } from "../../core/plugin-api/index.ts";
+import { definePlugin } from "@muster/plugin";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { ApprovalService } from "./services/approval-service.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** Error catalogue of the feedback plugin. */
 export const feedbackErrors = defineErrors({

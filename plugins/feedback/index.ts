@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { FeedbackEntry } from "./entities/feedback-entry.ts";
 import { mountFeedbackRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";

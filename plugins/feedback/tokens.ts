@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { FeedbackService } from "./services/feedback-service.ts";
 
 /** Feedback entries. Depend on the `feedback` plugin to use it. */

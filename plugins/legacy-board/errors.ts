@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** Error catalogue of the legacy (YAML file) board. */
 export const boardErrors = defineErrors({

@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { WORK } from "../work/tokens.ts";
 import { mountBoardRoutes } from "./http/routes.ts";
 import { BoardImporter } from "./services/board-importer.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { BoardImporter } from "./services/board-importer.ts";
 
 /** Imports a project's YAML board into the work plugin. Depend on the `legacy-board` plugin to use it. */

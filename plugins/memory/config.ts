@@ -1,4 +1,4 @@
-import { z } from "../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 
 /** `config.memory` in muster.config.json. */
 export const memoryConfig = z.strictObject({

@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** Error catalogue of the memory plugin (memory, docs and organisation readers). */
 export const memoryErrors = defineErrors({

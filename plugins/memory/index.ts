@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { memoryConfig, type MemoryConfig } from "./config.ts";
 import { mountMemoryRoutes } from "./http/routes.ts";
 import { MemoryReader } from "./services/memory-reader.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { MemoryReader } from "./services/memory-reader.ts";
 
 /** Workspace memory, documents and the parsed organisation file. Depend on the `memory` plugin to use it. */

@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** The notifications plugin's error catalogue. */
 export const notificationErrors = defineErrors({

@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { Notification } from "./entities/notification.ts";
 import { migrations } from "./migrations.ts";
 import { NotificationService } from "./services/notification-service.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { NotificationService } from "./services/notification-service.ts";
 
 /** The notification service. Depend on the `notifications` plugin to use it. */

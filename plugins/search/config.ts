@@ -1,4 +1,4 @@
-import { z } from "../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 
 /** The `search` section of `muster.config.json`. */
 export const searchConfigSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { WORKSPACE_FILE_CHANGED, definePlugin, defineService, type WorkspaceFileChange } from "../../core/plugin-api/index.ts";
+import { WORKSPACE_FILE_CHANGED, definePlugin, defineService, type WorkspaceFileChange } from "@muster/plugin";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { migrations } from "./migrations.ts";
 import { mountSearchRoutes } from "./http/routes.ts";

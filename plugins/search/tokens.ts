@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { SearchIndex } from "./services/search-index.ts";
 
 /** The workspace full-text index. Depend on the `search` plugin to use it. */

@@ -1,4 +1,4 @@
-import { z } from "../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 import { DEFAULT_BLOCKED_RANGES, isCidr } from "./services/address-policy.ts";
 
 /** `config.skills` in muster.config.json. */

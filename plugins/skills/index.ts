@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { skillsConfig, type SkillsConfig } from "./config.ts";
 import { mountSkillRoutes } from "./http/routes.ts";
 import { SkillImporter } from "./services/skill-importer.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { SkillImporter } from "./services/skill-importer.ts";
 import type { SkillStore } from "./services/skill-store.ts";
 

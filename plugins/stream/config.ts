@@ -1,4 +1,4 @@
-import { z } from "../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 
 /** The `stream` section of `muster.config.json`. */
 export const streamConfigSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** Errors of the `stream` plugin. */
 export const streamErrors = defineErrors({

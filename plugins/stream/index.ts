@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { streamConfigSchema, type StreamConfig } from "./config.ts";
 import { mountStreamRoutes } from "./http/routes.ts";
 import { SseHub } from "./services/sse-hub.ts";

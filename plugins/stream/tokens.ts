@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { SseHub } from "./services/sse-hub.ts";
 
 /** The SSE hub (connected clients and replay ring). Depend on the `stream` plugin to use it. */

@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 /** The vault's error catalogue. Messages name secrets and variables, never values. */
 export const vaultErrors = defineErrors({

@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { ACTIVITIES } from "../activities/tokens.ts";
 import { mountVaultRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { ChildEnvironment } from "./services/child-environment.ts";
 import type { VaultKeyring } from "./services/keyring.ts";
 import type { SecretStore } from "./services/secret-store.ts";

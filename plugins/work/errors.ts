@@ -1,4 +1,4 @@
-import { defineErrors } from "../../core/plugin-api/index.ts";
+import { defineErrors } from "@muster/plugin";
 
 export const workErrors = defineErrors({
   TASK_NOT_FOUND: { status: 404, message: (p) => `No task with id ${p.id}` },

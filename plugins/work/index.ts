@@ -1,4 +1,4 @@
-import { definePlugin, defineService } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineService } from "@muster/plugin";
 import { Task } from "./entities/task.ts";
 import { Sprint } from "./entities/sprint.ts";
 import { Epic } from "./entities/epic.ts";

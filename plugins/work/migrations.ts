@@ -1,4 +1,4 @@
-import { defineMigration } from "../../core/plugin-api/index.ts";
+import { defineMigration } from "@muster/plugin";
 
 export const migrations = [
   defineMigration({

@@ -1,4 +1,4 @@
-import { token } from "../../core/plugin-api/index.ts";
+import { token } from "@muster/plugin";
 import type { WorkService } from "./services/work-service.ts";
 
 /** Tasks, sprints, epics, stories and projects (e.g. for importers). Depend on the `work` plugin. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pino from "pino";
-import { definePlugin, hostErrors, MusterError, z, type PluginContext } from "../../core/plugin-api/index.ts";
+import { definePlugin, hostErrors, MusterError, z, type PluginContext } from "@muster/plugin";
 import { workPlugin } from "../../plugins/work/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { openSse } from "../helpers/sse-client.ts";

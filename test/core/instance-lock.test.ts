@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
-import { definePlugin } from "../../core/plugin-api/index.ts";
+import { definePlugin } from "@muster/plugin";
 import { StartError } from "../../core/internal/start-errors.ts";
 import { lockPath, readInstanceLock } from "../../core/internal/instance-lock.ts";
 import { removeHome, startTestHost } from "../helpers/start-test-host.ts";

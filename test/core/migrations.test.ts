@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createHost } from "../../core/host.ts";
-import { definePlugin, defineMigration, type Migration } from "../../core/plugin-api/index.ts";
+import { definePlugin, defineMigration, type Migration } from "@muster/plugin";
 import { MigrationError } from "../../core/internal/database.ts";
 
 const t = suite("migrations");

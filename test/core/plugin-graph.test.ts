@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
-import { definePlugin, type PluginDefinition } from "../../core/plugin-api/index.ts";
+import { definePlugin, type PluginDefinition } from "@muster/plugin";
 import { PluginGraphError } from "../../core/internal/plugin-graph.ts";
 
 const t = suite("plugin graph");

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { networkInterfaces } from "node:os";
-import { createRateLimiter, definePlugin, z } from "../../core/plugin-api/index.ts";
+import { createRateLimiter, definePlugin, z } from "@muster/plugin";
 import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
 
 const t = suite("security layer");

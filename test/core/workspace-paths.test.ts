@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspacePaths } from "../../core/internal/workspace/paths.ts";
-import { MusterError } from "../../core/plugin-api/index.ts";
+import { MusterError } from "@muster/plugin";
 
 const t = suite("workspace paths");
 

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** One entry of the agent activity log (spec: Activity). */
 export const Activity = defineEntity({

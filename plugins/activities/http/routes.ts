@@ -1,4 +1,4 @@
-import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
 import { ACTIVITIES } from "../tokens.ts";
 import { activitySchema, createActivityBody, listActivitiesQuery } from "./schemas.ts";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus } from "../../../core/plugin-api/index.ts";
+import type { Database, EventBus } from "@muster/plugin";
 
 export interface ActivityRecord {
   id: string;

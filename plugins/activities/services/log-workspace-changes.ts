@@ -1,4 +1,4 @@
-import { WORKSPACE_FILE_CHANGED, type EventBus, type WorkspaceFileChange } from "../../../core/plugin-api/index.ts";
+import { WORKSPACE_FILE_CHANGED, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
 import type { ActivityService } from "./activity-service.ts";
 
 /**

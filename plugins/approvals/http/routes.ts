@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { APPROVALS } from "../tokens.ts";
 import { approvalParams, approvalResponse, createApprovalBody, decideApprovalBody, listApprovalsQuery, listApprovalsResponse } from "./schemas.ts";
 

@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 
 const person = z.string().trim().min(1).max(128);
 

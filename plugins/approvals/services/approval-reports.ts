@@ -1,4 +1,4 @@
-import type { EventBus, Logger } from "../../../core/plugin-api/index.ts";
+import type { EventBus, Logger } from "@muster/plugin";
 import type { ActivityService } from "../../activities/services/activity-service.ts";
 import type { NotificationService } from "../../notifications/services/notification-service.ts";
 import { toEventPayload, type ApprovalRecord } from "./approval-record.ts";

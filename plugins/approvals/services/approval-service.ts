@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { hostErrors, MusterError, z, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "../../../core/plugin-api/index.ts";
+import { hostErrors, MusterError, z, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
 import { approvalErrors } from "../errors.ts";
 import { asOf, clip, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalRow, type ApprovalSummary } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";

@@ -1,4 +1,4 @@
-import type { Database } from "../../../core/plugin-api/index.ts";
+import type { Database } from "@muster/plugin";
 import { APPROVAL_COLUMNS, SUMMARY_COLUMNS, type ApprovalRow, type ApprovalStatus, type ApprovalSummaryRow, type ExecutionStatus } from "./approval-record.ts";
 
 export type NewApprovalRow = Omit<ApprovalRow, "status" | "reason" | "decidedBy" | "resolvedAt" | "executionStatus" | "executionResult" | "executionError" | "executedAt">;

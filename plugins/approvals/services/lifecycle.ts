@@ -1,4 +1,4 @@
-import type { PluginContext } from "../../../core/plugin-api/index.ts";
+import type { PluginContext } from "@muster/plugin";
 import { APPROVALS } from "../tokens.ts";
 
 /** How often expired approvals are moved to history without waiting for a read. */

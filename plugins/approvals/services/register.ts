@@ -1,4 +1,4 @@
-import { defineService, hostTokens, type PluginContext } from "../../../core/plugin-api/index.ts";
+import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import { VAULT_SECRETS } from "../../vault/tokens.ts";

@@ -1,4 +1,4 @@
-import type { GatedAction, Logger } from "../../../core/plugin-api/index.ts";
+import type { GatedAction, Logger } from "@muster/plugin";
 import { clip, hashPayload, type ApprovalRow } from "./approval-record.ts";
 
 export type ExecutionOutcome =

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** Feedback to an agent (spec: Feedback entry); `appliedTo` is a JSON array of workspace-relative paths. */
 export const FeedbackEntry = defineEntity({

@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 
 /** Agent ids become file names (`<agentId>-learnings.md`): letters, digits, `_` and `-` only. */
 export const agentIdSchema = z

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { Database, EventBus, WorkspacePaths } from "@muster/plugin";
 import { appendLearning, type FeedbackType, type LearningEntry } from "./learnings-file.ts";
 
 /** A stored feedback entry: the learning plus the workspace files it was applied to. */

@@ -3,7 +3,7 @@
 // SQLite transaction that stores the entry: both happen, or neither.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkspacePaths } from "@muster/plugin";
 import { feedbackErrors } from "../errors.ts";
 
 export const FEEDBACK_DIR = "company/knowledge_base/feedback";

@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { readBoard } from "../services/board-reader.ts";
 import { updateTaskStatus } from "../services/task-status-writer.ts";
 import { BOARD_IMPORTER } from "../tokens.ts";

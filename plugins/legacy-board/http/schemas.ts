@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 
 /** Project ids name a workspace directory (`projects/<project>/board`): no dots, slashes or spaces. */
 export const projectId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be 1-64 letters, digits, _ or - (a directory name under projects/)");

@@ -3,7 +3,7 @@
 import { constants } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { parseDocument, type Document } from "yaml";
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkspacePaths } from "@muster/plugin";
 import { boardErrors } from "../errors.ts";
 
 export const BOARD_KINDS = ["epics", "stories", "sprints", "tasks"] as const;

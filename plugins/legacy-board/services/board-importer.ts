@@ -1,6 +1,6 @@
 // POST /api/board/import: copies a project's YAML board into the work plugin's tables.
 // Existing ids are skipped (and listed), never overwritten; counts are rows actually inserted.
-import { MusterError, type EventBus, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type EventBus, type WorkspacePaths } from "@muster/plugin";
 import type { WorkService } from "../../work/services/work-service.ts";
 import { readBoard } from "./board-reader.ts";
 import type { BoardItem } from "./board-items.ts";

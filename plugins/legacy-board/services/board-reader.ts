@@ -1,4 +1,4 @@
-import { MusterError, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type WorkspacePaths } from "@muster/plugin";
 import { BOARD_KINDS, boardData, boardFile, parseBoardYaml, readBoardFile, requireBoard, type BoardKind } from "./board-files.ts";
 import { normaliseItems, type BoardItem } from "./board-items.ts";
 

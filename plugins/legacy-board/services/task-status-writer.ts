@@ -1,7 +1,7 @@
 // PATCH /api/board/update: rewrites one task's status in tasks.yaml through the yaml
 // Document API, so comments, key order and every other item and field stay as they were.
 import { isMap, isScalar, isSeq, type YAMLMap } from "yaml";
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkspacePaths } from "@muster/plugin";
 import { boardErrors } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { boardData, boardFile, parseBoardYaml, readBoardFile, requireBoard } from "./board-files.ts";

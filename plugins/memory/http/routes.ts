@@ -1,4 +1,4 @@
-import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
 import { ORG_FILE } from "../services/memory-reader.ts";
 import { MEMORY_READER } from "../tokens.ts";
 import { dailyMemorySchema, documentSchema, listDocsQuery, listMemoryQuery, longTermMemorySchema, orgStructureResponse } from "./schemas.ts";

@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 import { DOC_CATEGORIES } from "../services/doc-category.ts";
 
 const textFileFields = {

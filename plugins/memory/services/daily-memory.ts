@@ -1,4 +1,4 @@
-import type { Logger, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { Logger, WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { listWorkspaceDir, skipRefused } from "./list-dir.ts";
 import { readTextFile } from "./text-file.ts";

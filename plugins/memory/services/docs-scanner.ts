@@ -1,6 +1,6 @@
 import { lstat, opendir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { MusterError, type Logger, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { docCategory, type DocCategory } from "./doc-category.ts";
 import { skipRefused } from "./list-dir.ts";

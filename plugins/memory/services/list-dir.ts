@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { MusterError, type Logger, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 
 /**
  * Entries of a workspace directory; an absent directory (or one that is a file, or a

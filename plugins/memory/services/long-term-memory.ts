@@ -1,4 +1,4 @@
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { memoryErrors } from "../errors.ts";
 import { outsideAsMissing, readTextFile } from "./text-file.ts";

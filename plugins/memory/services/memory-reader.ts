@@ -1,4 +1,4 @@
-import type { Logger, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { Logger, WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { memoryErrors } from "../errors.ts";
 import { listDailyMemory, type DailyMemoryFile } from "./daily-memory.ts";

@@ -3,7 +3,7 @@
 // are never opened for a blocking read, and symlinks leaving the workspace are refused.
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
-import { MusterError, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type WorkspacePaths } from "@muster/plugin";
 
 export interface TextFile {
   /** Workspace-relative path with `/` separators. */

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /**
  * A notification for the human owner (priority, read and dismissed state). Rows are

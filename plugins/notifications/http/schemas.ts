@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 
 export const prioritySchema = z.enum(["low", "normal", "high", "urgent"]);
 

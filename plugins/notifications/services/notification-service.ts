@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus } from "../../../core/plugin-api/index.ts";
+import type { Database, EventBus } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 
 /** How urgent a notification is; clients may use it for sound or badges. */

@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { searchErrors } from "../errors.ts";
 import { isLongEnough } from "../domain/query.ts";
 import { SEARCH } from "../tokens.ts";

@@ -1,4 +1,4 @@
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 import { CATEGORIES } from "../domain/categories.ts";
 
 export const searchQuery = z.strictObject({

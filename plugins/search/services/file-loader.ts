@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { WorkspacePaths } from "@muster/plugin";
 import { decodeText, parseFile, type SearchDocument } from "../domain/document.ts";
 import { makeExcerpt } from "../domain/excerpt.ts";
 import type { FoundFile } from "../domain/walk.ts";

@@ -1,4 +1,4 @@
-import type { Database } from "../../../core/plugin-api/index.ts";
+import type { Database } from "@muster/plugin";
 
 /** One row of `search_files`: the spec's Workspace file index entry plus title and category. */
 export interface FileRow {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import MiniSearch, { type SearchResult } from "minisearch";
-import type { Database, Logger, WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import type { Database, Logger, WorkspacePaths } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
 import type { Category } from "../domain/categories.ts";

@@ -1,4 +1,4 @@
-import { z, type PluginContext, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
 import { SKILL_IMPORTER, SKILL_STORE } from "../tokens.ts";
 import { importSkillBody, listSkillsResponse, skillSchema } from "./schemas.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "../../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 import { CATEGORY_PATTERN } from "../services/skill-store.ts";
 
 export const importSkillBody = z

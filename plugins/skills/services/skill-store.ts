@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { MusterError, type Logger, type WorkspacePaths } from "../../../core/plugin-api/index.ts";
+import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 import { skillsErrors } from "../errors.ts";
 
 export const SKILLS_DIR = "skills";

@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { STREAM } from "../tokens.ts";
 
 export function mountStreamRoutes(router: PluginRouter, ctx: PluginContext): void {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { WORKSPACE_FILE_CHANGED, type EventBus, type Logger, type WorkspaceFileChange } from "../../../core/plugin-api/index.ts";
+import { WORKSPACE_FILE_CHANGED, type EventBus, type Logger, type WorkspaceFileChange } from "@muster/plugin";
 import type { StreamConfig } from "../config.ts";
 import { streamErrors } from "../errors.ts";
 import { encodeFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";

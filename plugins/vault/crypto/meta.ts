@@ -1,7 +1,7 @@
 // The vault_meta rows: salt, scrypt parameters, key check value and key id. Shared by
 // the running server and `muster vault rotate`, which opens the database file itself.
 import { randomUUID } from "node:crypto";
-import type { Database } from "../../../core/plugin-api/index.ts";
+import type { Database } from "@muster/plugin";
 import { DEFAULT_KDF, deriveKey, keyCheckValue, newSalt, parseKdfParams, SALT_BYTES, type KdfParams } from "./kdf.ts";
 
 type Sql = Database["sql"];

@@ -1,4 +1,4 @@
-import { z, type PluginContext, type PluginRouter, type RouteInput } from "../../../core/plugin-api/index.ts";
+import { z, type PluginContext, type PluginRouter, type RouteInput } from "@muster/plugin";
 import { vaultErrors } from "../errors.ts";
 import { VAULT_STORE } from "../tokens.ts";
 import { deleteQuery, injectBody, injectResponse, listResponse, revealBody, revealResponse, saveBody, secretResponse } from "./schemas.ts";

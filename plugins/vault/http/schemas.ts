@@ -1,4 +1,4 @@
-import { z } from "../../../core/plugin-api/index.ts";
+import { z } from "@muster/plugin";
 
 /** Largest secret value, in UTF-8 bytes. */
 export const MAX_VALUE_BYTES = 64 * 1024;

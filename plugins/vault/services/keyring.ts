@@ -1,6 +1,6 @@
 // Holds the vault key: derived once at start-up, checked against the stored key check
 // value, and re-validated against the stored key id on every use.
-import type { Database, HostInfo, Logger, MusterError } from "../../../core/plugin-api/index.ts";
+import type { Database, HostInfo, Logger, MusterError } from "@muster/plugin";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
 import { currentKeyId, freshKey, readMeta, writeMeta } from "../crypto/meta.ts";
 import { vaultErrors } from "../errors.ts";

@@ -2,7 +2,7 @@
 // every plaintext read is a synchronous SQLite transaction (no await inside), so two
 // requests for the same name cannot interleave on the shared connection.
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, Logger } from "../../../core/plugin-api/index.ts";
+import type { Database, EventBus, Logger } from "@muster/plugin";
 import type { ActivityService } from "../../activities/services/activity-service.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
 import { vaultErrors } from "../errors.ts";

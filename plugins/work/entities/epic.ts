@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** Spec: Epic. */
 export const Epic = defineEntity({

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** Spec: Sprint. `storyIds` is stored as the JSON-encoded string the spec returns. */
 export const Sprint = defineEntity({

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** Spec: Story (fields camelCased per DESIGN §5). */
 export const Story = defineEntity({

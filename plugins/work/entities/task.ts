@@ -1,4 +1,4 @@
-import { defineEntity, p } from "../../../core/plugin-api/index.ts";
+import { defineEntity, p } from "@muster/plugin";
 
 /** Spec: Task. Cross-record references are plain id columns, checked by the service. */
 export const Task = defineEntity({

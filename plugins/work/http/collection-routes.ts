@@ -1,4 +1,4 @@
-import { z, type PluginRouter } from "../../../core/plugin-api/index.ts";
+import { z, type PluginRouter } from "@muster/plugin";
 import type { WorkService } from "../services/work-service.ts";
 import type { WorkKind } from "../services/kinds.ts";
 import { emptyQuery, idQuery, okSchema } from "./schemas.ts";

@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "../../../core/plugin-api/index.ts";
+import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { WORK } from "../tokens.ts";
 import { mountTaskRoutes } from "./task-routes.ts";
 import { mountCollection } from "./collection-routes.ts";

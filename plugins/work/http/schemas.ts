@@ -1,6 +1,6 @@
 // Request and response schemas of the work plugin: the same zod objects validate
 // requests and describe them in the OpenAPI document.
-import { z, schemas } from "../../../core/plugin-api/index.ts";
+import { z, schemas } from "@muster/plugin";
 
 /** Free text: no NUL bytes (they would be silently cut by some clients and tools). */
 const text = (max: number) => z.string().max(max).refine((v) => !v.includes("\0"), "must not contain NUL bytes");

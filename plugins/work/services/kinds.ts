@@ -1,7 +1,7 @@
 // What distinguishes the five work record kinds: table, entity, defaults, and which
 // fields refer to which other kinds (the service checks and clears references with it).
 import type { EntitySchema } from "@mikro-orm/core";
-import type { MusterError } from "../../../core/plugin-api/index.ts";
+import type { MusterError } from "@muster/plugin";
 import { Task } from "../entities/task.ts";
 import { Sprint } from "../entities/sprint.ts";
 import { Epic } from "../entities/epic.ts";

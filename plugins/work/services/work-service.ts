@@ -2,7 +2,7 @@
 // (400 naming the field) and reference clearing on delete in one transaction.
 import { randomUUID } from "node:crypto";
 import type { Statement } from "better-sqlite3";
-import type { Database, EventBus } from "../../../core/plugin-api/index.ts";
+import type { Database, EventBus } from "@muster/plugin";
 import { workErrors } from "../errors.ts";
 import { KINDS, referencesTo, type WorkKind } from "./kinds.ts";
 

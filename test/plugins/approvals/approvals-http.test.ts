@@ -2,7 +2,7 @@
 // table, and the bad inputs of group C (each refused with nothing changed).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { PluginDefinition } from "../../../core/plugin-api/index.ts";
+import type { PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";

@@ -6,7 +6,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { definePlugin, z, type PluginDefinition } from "../../../core/plugin-api/index.ts";
+import { definePlugin, z, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { definePlugin, defineService, z, type PluginDefinition } from "../../../core/plugin-api/index.ts";
+import { definePlugin, defineService, z, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";

@@ -2,7 +2,7 @@
 // dismiss by id or all, events, and bad input refused with nothing changed.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type MusterEvent, type PluginDefinition } from "../../../core/plugin-api/index.ts";
+import { definePlugin, type MusterEvent, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";

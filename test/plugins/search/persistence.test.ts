@@ -4,7 +4,7 @@ import { unlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type EventBus } from "../../../core/plugin-api/index.ts";
+import { definePlugin, type EventBus } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 // A test-only plugin: publishes bus events on request and reports the stream hub's stats,
 // so the SSE tests drive everything through HTTP.
-import { definePlugin, z } from "../../../core/plugin-api/index.ts";
+import { definePlugin, z } from "@muster/plugin";
 import { STREAM } from "../../../plugins/stream/tokens.ts";
 
 export const probePlugin = definePlugin({

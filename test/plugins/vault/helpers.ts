@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import Database from "better-sqlite3";
-import { definePlugin, type MusterEvent, type PluginContext } from "../../../core/plugin-api/index.ts";
+import { definePlugin, type MusterEvent, type PluginContext } from "@muster/plugin";
 import type { SecretMetadata } from "../../../plugins/vault/services/secret-store.ts";
 import type { Sealed } from "../../../plugins/vault/crypto/cipher.ts";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin } from "../../../core/plugin-api/index.ts";
-import type { MusterEvent } from "../../../core/plugin-api/index.ts";
+import { definePlugin } from "@muster/plugin";
+import type { MusterEvent } from "@muster/plugin";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 
 const seen: MusterEvent[] = [];
