@@ -2,11 +2,9 @@
 // Feature plugins add their own commands through core/commands.ts.
 import { join } from "node:path";
 import { createHost } from "./host.ts";
-import { ConfigError, loadConfig } from "./internal/config.ts";
+import { loadConfig } from "./internal/config.ts";
 import { runLoginCommand } from "./internal/login-command.ts";
-import { PluginGraphError } from "./internal/plugin-graph.ts";
-import { MigrationError } from "./internal/database.ts";
-import { StartError } from "./internal/start-errors.ts";
+import { isStartError } from "./internal/start-errors.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { runStatusCommand } from "./internal/status-command.ts";
 import { addPlugin, listPlugins } from "./internal/plugin-commands.ts";
@@ -87,7 +85,7 @@ try {
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof PluginGraphError || error instanceof MigrationError || error instanceof StartError) {
+  if (isStartError(error)) {
     console.error(`muster: ${error.code}: ${error.message}`);
   } else {
     console.error("muster: failed to start:", error);

@@ -20,7 +20,8 @@ import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
 import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
 import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
-import { listenError } from "./internal/start-errors.ts";
+import { listenError, startErrors } from "./internal/start-errors.ts";
+import { summarizeDetails, zodIssueDetails } from "./plugin-api/zod-issues.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { ensurePrivateFiles } from "./internal/private-files.ts";
 import { createBrowserLogin, type LoginLink } from "./internal/http/browser-login.ts";
@@ -34,7 +35,6 @@ import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
-import { validate } from "./internal/http/validation.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 export interface HostOptions {
@@ -300,11 +300,10 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   function validateConfig(plugin: PluginDefinition, raw: unknown) {
-    try {
-      return validate(plugin.config!, raw ?? {}, "body");
-    } catch (error) {
-      throw new Error(`Invalid configuration for plugin "${plugin.id}" in muster.config.json: ${(error as Error).message.replace(/^Invalid request body: /, "")}`);
-    }
+    const parsed = plugin.config!.safeParse(raw ?? {});
+    if (parsed.success) return parsed.data;
+    const problems = summarizeDetails(zodIssueDetails(parsed.error, undefined, "(root)"));
+    throw startErrors.CONFIG_INVALID({ source: `configuration for plugin "${plugin.id}" in muster.config.json`, problems });
   }
 
   return host;

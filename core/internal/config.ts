@@ -3,14 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
-
-export class ConfigError extends Error {
-  readonly code = "CONFIG_INVALID";
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+import { summarizeDetails, zodIssueDetails } from "../plugin-api/zod-issues.ts";
+import { startErrors } from "./start-errors.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -109,21 +103,20 @@ const fileSchema = z.strictObject({
 
 export type MusterConfigFile = z.input<typeof fileSchema>;
 
-function describe(error: z.ZodError, prefix: string): string {
-  return error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-}
+/** Every problem of a refused environment or file, `name: reason; ...`. */
+const describe = (error: z.ZodError) => summarizeDetails(zodIssueDetails(error, undefined, "(root)"));
 
 /** Overrides tests and embedders pass to `createHost`, on top of env and file. */
 export type ConfigOverrides = Partial<MusterConfig>;
 
 /**
- * Reads and validates the configuration. Throws {@link ConfigError} naming the bad
+ * Reads and validates the configuration. Throws CONFIG_INVALID naming the bad
  * variable or file field.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): MusterConfig {
   const parsedEnv = envSchema.safeParse(env);
   if (!parsedEnv.success) {
-    throw new ConfigError(`Invalid environment: ${describe(parsedEnv.error, "")}`);
+    throw startErrors.CONFIG_INVALID({ source: "environment", problems: describe(parsedEnv.error) });
   }
   const e = parsedEnv.data;
   const home = resolve(overrides.home ?? e.MUSTER_HOME ?? ".muster");
@@ -135,10 +128,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     try {
       raw = JSON.parse(readFileSync(filePath, "utf8"));
     } catch (error) {
-      throw new ConfigError(`${filePath} is not valid JSON: ${(error as Error).message}`);
+      throw startErrors.CONFIG_INVALID({ source: filePath, problems: `it is not valid JSON: ${(error as Error).message}` });
     }
     const parsedFile = fileSchema.safeParse(raw);
-    if (!parsedFile.success) throw new ConfigError(`Invalid ${filePath}: ${describe(parsedFile.error, "")}`);
+    if (!parsedFile.success) throw startErrors.CONFIG_INVALID({ source: filePath, problems: describe(parsedFile.error) });
     file = parsedFile.data;
   }
 
@@ -171,9 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   };
 
   if (!isLoopback(config.host) && !config.apiToken) {
-    throw new ConfigError(
-      `HOST=${config.host} is not a loopback address: set MUSTER_API_TOKEN (at least 16 characters) so that every request must carry it as a bearer token`,
-    );
+    throw startErrors.CONFIG_INVALID({
+      source: "configuration",
+      problems: `HOST=${config.host} is not a loopback address: set MUSTER_API_TOKEN (at least 16 characters) so that every request must carry it as a bearer token`,
+    });
   }
   return Object.freeze(config);
 }

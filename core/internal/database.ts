@@ -10,16 +10,9 @@ import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { SERVING_BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS, WriteLockWaiter, writeLockFree } from "./database-busy.ts";
+import { startErrors } from "./start-errors.ts";
 import { trackWriteHealth, type WriteFault, type WriteHealth } from "./database-faults.ts";
 
-export class MigrationError extends Error {
-  readonly code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED";
-  constructor(code: "MIGRATION_FAILED" | "MIGRATION_UNKNOWN_APPLIED", message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = "MigrationError";
-  }
-}
 
 export interface OpenDatabaseOptions {
   path: string;
@@ -113,7 +106,7 @@ export interface PluginMigrations {
  * Applies pending migrations. Each migration and its record commit in one SQLite
  * transaction (SQLite's DDL is transactional), so a database is never half-migrated: a
  * migration that fails, or a process killed in the middle of one, leaves nothing of it.
- * Refuses to start (throws {@link MigrationError}) when a migration fails, and when the
+ * Refuses to start (throws MIGRATION_FAILED or MIGRATION_UNKNOWN_APPLIED) when a migration fails, and when the
  * database records a migration a loaded plugin does not ship (written by another version).
  */
 export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[], logger: Logger): string[] {
@@ -129,10 +122,7 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
     const known = new Set(plugin.migrations.map((m) => `${plugin.pluginId}:${m.name}`));
     const unknown = rows.find((r) => r.plugin === plugin.pluginId && !known.has(r.id));
     if (unknown && loaded.has(unknown.plugin)) {
-      throw new MigrationError(
-        "MIGRATION_UNKNOWN_APPLIED",
-        `The database has migration ${unknown.id}, which plugin "${plugin.pluginId}" does not ship: it was written by a newer or different version of that plugin`,
-      );
+      throw startErrors.MIGRATION_UNKNOWN_APPLIED({ migration: unknown.id, plugin: plugin.pluginId });
     }
   }
 
@@ -150,7 +140,7 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
       try {
         run();
       } catch (error) {
-        throw new MigrationError("MIGRATION_FAILED", `Migration ${id} failed and was rolled back: ${(error as Error).message}`, { cause: error });
+        throw startErrors.MIGRATION_FAILED({ migration: id, reason: (error as Error).message }, { cause: error });
       }
       logger.info({ migration: id }, "migration applied");
       done.push(id);

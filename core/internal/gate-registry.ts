@@ -1,7 +1,7 @@
 // The host side of the approval gate: the registry of gated action kinds. Creating and
 // deciding approvals belongs to the approvals plugin, reached through `hostTokens.gateBackend`.
 import type { ApprovalGate, GateBackend, GatedAction } from "../plugin-api/gate.ts";
-import { MusterError } from "../plugin-api/errors.ts";
+import { hostErrors } from "../plugin-api/errors.ts";
 
 const KIND = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9._-]*$/;
 
@@ -14,11 +14,11 @@ export function createGateRegistry(backend: () => GateBackend | undefined): Appr
       actions.set(kind, action as GatedAction);
     },
     async request(kind, payload, options) {
-      if (!actions.has(kind)) throw new MusterError("GATE_UNKNOWN_KIND", 400, `No gated action of kind "${kind}" is defined`);
+      if (!actions.has(kind)) throw hostErrors.GATE_UNKNOWN_KIND({ kind });
       const impl = backend();
       if (!impl) {
         // Fail closed: without the approvals plugin nothing external can ever run.
-        throw new MusterError("GATE_UNAVAILABLE", 503, "The approvals plugin is not loaded, so gated actions cannot be requested");
+        throw hostErrors.GATE_UNAVAILABLE();
       }
       return impl.createGatedApproval(kind, payload, options);
     },

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StartError } from "./start-errors.ts";
+import { startErrors } from "./start-errors.ts";
 
 export interface InstanceInfo {
   pid: number;
@@ -45,7 +45,7 @@ export function runningInstance(home: string): InstanceInfo | undefined {
   return info && isAlive(info.pid) ? info : undefined;
 }
 
-/** Takes the lock on `home` or throws StartError INSTANCE_RUNNING naming the holder. */
+/** Takes the lock on `home` or throws INSTANCE_RUNNING naming the holder. */
 export function acquireInstanceLock(home: string, version: string): InstanceLock {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = lockPath(home);
@@ -57,7 +57,7 @@ export function acquireInstanceLock(home: string, version: string): InstanceLock
     if (holder && isAlive(holder.pid)) throw instanceRunning(home, holder);
     takeOverStale(path, holder);
   }
-  throw new StartError("INSTANCE_RUNNING", `Could not take the lock ${path}: other Muster processes keep starting on this MUSTER_HOME`);
+  throw startErrors.INSTANCE_RUNNING({ home, holder: `other Muster processes keep starting and taking the lock ${path}` });
 }
 
 function heldLock(path: string, info: InstanceInfo): InstanceLock {
@@ -157,10 +157,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function instanceRunning(home: string, holder: InstanceInfo): StartError {
+function instanceRunning(home: string, holder: InstanceInfo) {
   const where = holder.url ? `at ${holder.url}` : "(still starting)";
-  return new StartError(
-    "INSTANCE_RUNNING",
-    `Muster is already running on this MUSTER_HOME (${home}): pid ${holder.pid} ${where}. Stop it first, or set MUSTER_HOME to another directory.`,
-  );
+  return startErrors.INSTANCE_RUNNING({ home, holder: `pid ${holder.pid} ${where}` });
 }

@@ -7,7 +7,8 @@ import { PLUGIN_API_VERSION } from "../plugin-api/index.ts";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { loadConfig } from "./config.ts";
 import { loadThirdPartyPlugin } from "./plugin-loader.ts";
-import { orderPlugins, PluginGraphError } from "./plugin-graph.ts";
+import { orderPlugins } from "./plugin-graph.ts";
+import { isStartError } from "./start-errors.ts";
 import { HOST_PATHS } from "./host-routes.ts";
 
 interface Row { id: string; version: string; source: string; status: string }
@@ -31,7 +32,7 @@ export async function listPlugins(): Promise<number> {
   try {
     orderPlugins(candidates.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
   } catch (error) {
-    problem = error instanceof PluginGraphError ? `${error.code}: ${error.message}` : String(error);
+    problem = isStartError(error) ? `${error.code}: ${error.message}` : String(error);
   }
   rows.unshift(...candidates.map((c) => ({ id: c.definition.id, version: c.definition.version, source: c.source, status: problem ? "blocked (see below)" : "loads" })));
   const width = Math.max(...rows.map((r) => r.id.length), 2);

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync } from "nod
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
-import { PluginGraphError } from "./plugin-graph.ts";
+import { startErrors } from "./start-errors.ts";
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -44,19 +44,22 @@ function linkHostPackage(home: string): void {
 }
 
 export async function loadThirdPartyPlugin(name: string, home: string): Promise<LoadedPlugin> {
-  if (!NAME.test(name)) throw new PluginGraphError("PLUGIN_INVALID", `"${name}" is not an npm package name`);
+  if (!NAME.test(name)) throw startErrors.PLUGIN_INVALID({ plugin: JSON.stringify(name), reason: "it is not an npm package name" });
   const dir = findPackageDir(name, home);
   if (!dir) {
-    throw new PluginGraphError("PLUGIN_INVALID", `Plugin package "${name}" is not installed (looked in ${join(home, "node_modules")} and the project's node_modules); run: muster plugins add ${name}`);
+    throw startErrors.PLUGIN_INVALID({
+      plugin: `Package "${name}"`,
+      reason: `it is not installed (looked in ${join(home, "node_modules")} and the project's node_modules); run: muster plugins add ${name}`,
+    });
   }
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, any>;
   if (pkg.muster?.plugin !== true) {
-    throw new PluginGraphError("PLUGIN_INVALID", `Package "${name}" is not a Muster plugin (its package.json lacks "muster": { "plugin": true })`);
+    throw startErrors.PLUGIN_INVALID({ plugin: `Package "${name}"`, reason: 'it is not a Muster plugin (its package.json lacks "muster": { "plugin": true })' });
   }
   if (dir.startsWith(home)) linkHostPackage(home);
   const mod = (await import(pathToFileURL(join(dir, entryOf(pkg))).href)) as { default?: PluginDefinition };
   if (!mod.default || typeof mod.default !== "object") {
-    throw new PluginGraphError("PLUGIN_INVALID", `Package "${name}" has no default export with a plugin definition`);
+    throw startErrors.PLUGIN_INVALID({ plugin: `Package "${name}"`, reason: "it has no default export with a plugin definition" });
   }
   return { definition: mod.default, source: `npm:${name}@${pkg.version ?? "?"}` };
 }

@@ -1,9 +1,10 @@
 // The per-process session token: new at every start, written with mode 0600 so local
 // tools can read it (MUSTER_HOME 0700), required for destructive operations, compared in
 // constant time. No endpoint hands it out; browsers log in through a one-time link.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { constantTimeEqual } from "../plugin-api/helpers.ts";
 import { ensurePrivateDir, ensurePrivateFiles } from "./private-files.ts";
 
 export interface SessionToken {
@@ -20,14 +21,12 @@ export function createSessionToken(home: string): SessionToken {
   // An existing file keeps its old mode on write: tighten it before the new token goes in.
   ensurePrivateFiles([path]);
   writeFileSync(path, `${value}\n`, { mode: 0o600 });
-  const expected = createHash("sha256").update(value).digest();
   return {
     value,
     path,
     matches(candidate) {
       if (typeof candidate !== "string" || candidate.length === 0) return false;
-      const given = createHash("sha256").update(candidate).digest();
-      return timingSafeEqual(given, expected);
+      return constantTimeEqual(candidate, value);
     },
   };
 }

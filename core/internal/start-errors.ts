@@ -1,21 +1,39 @@
-// Why `muster start` could not start, in one line the command line prints as is (no
-// stack trace): another server holds this MUSTER_HOME, or the port is taken.
-export type StartErrorCode = "INSTANCE_RUNNING" | "PORT_IN_USE";
+// Why Muster could not start (or a plugin command could not run): the plugin graph, the
+// configuration, the migrations, another server on this MUSTER_HOME, the port. None of
+// these reaches HTTP, so each has status 500 by convention (docs/errors.md); the command
+// line prints them as `muster: CODE: message`, without a stack trace.
+import { defineErrors, MusterError } from "../plugin-api/errors.ts";
 
-export class StartError extends Error {
-  readonly code: StartErrorCode;
-  constructor(code: StartErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = "StartError";
-  }
+export const startErrors = defineErrors({
+  CONFIG_INVALID: { status: 500, message: "Invalid {source}: {problems}" },
+  PLUGIN_INVALID: { status: 500, message: "{plugin} is not a valid plugin: {reason}" },
+  PLUGIN_DUPLICATE_ID: { status: 500, message: "Two plugins have the id \"{id}\"" },
+  PLUGIN_HOST_INCOMPATIBLE: { status: 500, message: "Plugin \"{id}\" needs plugin API {range}; this host provides {version}" },
+  PLUGIN_MISSING_DEPENDENCY: { status: 500, message: "Plugin \"{id}\" depends on \"{dependency}\", which is not loaded" },
+  PLUGIN_DEPENDENCY_CYCLE: { status: 500, message: "Plugin dependency cycle: {cycle}" },
+  PLUGIN_PATH_OVERLAP: { status: 500, message: "Plugin \"{id}\" claims {path}, which overlaps {other} of plugin \"{owner}\"" },
+  PLUGIN_TABLE_PREFIX: { status: 500, message: "Plugin \"{id}\": {what} {name}, which does not carry its table prefix \"{prefix}\"" },
+  PLUGIN_ROUTE_OUTSIDE_PATHS: { status: 500, message: "Plugin \"{id}\" mounts {method} {path} outside its declared paths ({paths})" },
+  MIGRATION_FAILED: { status: 500, message: "Migration {migration} failed and was rolled back: {reason}" },
+  MIGRATION_UNKNOWN_APPLIED: {
+    status: 500,
+    message: "The database has migration {migration}, which plugin \"{plugin}\" does not ship: it was written by a newer or different version of that plugin",
+  },
+  INSTANCE_RUNNING: {
+    status: 500,
+    message: "Muster is already running on this MUSTER_HOME ({home}): {holder}. Stop it first, or set MUSTER_HOME to another directory.",
+  },
+  PORT_IN_USE: { status: 500, message: "Port {port} is in use on {host} (PORT={port}); set PORT to another port" },
+});
+
+/** Whether `error` is one of {@link startErrors}, which the command line prints as one line. */
+export function isStartError(error: unknown): error is MusterError {
+  return error instanceof MusterError && Object.hasOwn(startErrors, error.code);
 }
 
-/** The listen error as a StartError when it is one a user can fix by choosing another port. */
+/** The listen error as PORT_IN_USE when it is one a user can fix by choosing another port. */
 export function listenError(error: unknown, port: number, host: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE") {
-    return new StartError("PORT_IN_USE", `Port ${port} is in use on ${host} (PORT=${port}); set PORT to another port`, { cause: error });
-  }
+  if (code === "EADDRINUSE") return startErrors.PORT_IN_USE({ port, host }, { cause: error });
   return error;
 }

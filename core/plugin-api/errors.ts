@@ -18,9 +18,17 @@ export interface MusterErrorOptions {
   cause?: unknown;
   /** Extra response headers, such as `Retry-After` or `Allow`. */
   headers?: Record<string, string>;
+  /**
+   * Replaces the descriptor's status; only for passing on the 4xx status a library chose
+   * (BAD_REQUEST from Koa), never to give one code two meanings.
+   */
+  status?: number;
 }
 
-/** An error a client can act on, or a dependency failure with a stable code. */
+/**
+ * An error a client can act on, or a dependency failure with a stable code. Made by a
+ * catalogue's factory ({@link defineErrors}), never constructed ad hoc.
+ */
 export class MusterError extends Error {
   readonly code: string;
   readonly status: number;
@@ -47,37 +55,83 @@ export class MusterError extends Error {
   }
 }
 
-type Template = string | ((params: Record<string, unknown>) => string);
-export interface ErrorDescriptor { status: number; message: Template }
+/** A value a message template accepts for a placeholder (written with `String(value)`). */
+export type TemplateValue = string | number | bigint | boolean | null | undefined;
+
+/** The placeholder names of a message template: `"No task {id} in {path}"` → `"id" | "path"`. */
+export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | TemplatePlaceholders<Rest>
+  : never;
+
+/** The parameter object a template needs: one entry per placeholder, none for a plain message. */
+export type TemplateParams<T extends string> = { [K in TemplatePlaceholders<T>]: TemplateValue };
 
 /**
- * Declares a plugin's error catalogue and returns one factory per code.
+ * One error of a catalogue. `message` is a template whose `{name}` placeholders become the
+ * typed parameters of the error's factory. `status` is the HTTP status; errors that never
+ * reach HTTP (start-up, command line) use 500 by convention (docs/errors.md).
+ */
+export interface ErrorDescriptor<T extends string = string> {
+  status: number;
+  message: T;
+}
+
+/** The factory `defineErrors` makes for one descriptor; it also carries the descriptor. */
+export type ErrorFactory<T extends string = string> = ([TemplatePlaceholders<T>] extends [never]
+  ? (params?: Record<string, never>, options?: MusterErrorOptions) => MusterError
+  : (params: TemplateParams<T>, options?: MusterErrorOptions) => MusterError) & {
+  readonly code: string;
+  readonly status: number;
+  readonly message: T;
+};
+
+/** What `defineErrors` returns: one factory per code. */
+export type ErrorCatalogue<T extends Record<string, ErrorDescriptor> = Record<string, ErrorDescriptor>> = {
+  readonly [K in keyof T]: ErrorFactory<T[K]["message"]>;
+};
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** Fills a template's `{name}` placeholders from `params` (one not given is left as written). */
+export function formatMessage(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
+
+/** Marks the objects `defineErrors` returns, so tools can find every catalogue a module exports. */
+export const ERROR_CATALOGUE: unique symbol = Symbol.for("muster.errorCatalogue");
+
+/**
+ * Declares an error catalogue and returns one factory per code; each factory's parameters
+ * are typed from its message template.
  *
  * @example
  * const errors = defineErrors({
- *   TASK_NOT_FOUND: { status: 404, message: (p) => `Task ${p.id} does not exist` },
+ *   TASK_NOT_FOUND: { status: 404, message: "No task with id {id}" },
  * });
  * throw errors.TASK_NOT_FOUND({ id });
  */
-export function defineErrors<const T extends Record<string, ErrorDescriptor>>(catalogue: T) {
-  const factories = {} as { [K in keyof T]: (params?: Record<string, unknown>, options?: MusterErrorOptions) => MusterError };
+export function defineErrors<const T extends Record<string, ErrorDescriptor>>(catalogue: T): ErrorCatalogue<T> {
+  const factories: Record<string, unknown> = {};
   for (const [code, descriptor] of Object.entries(catalogue)) {
-    factories[code as keyof T] = (params = {}, options = {}) =>
-      new MusterError(
-        code,
-        descriptor.status,
-        typeof descriptor.message === "function" ? descriptor.message(params) : descriptor.message,
-        options,
-      );
+    const { status, message } = descriptor;
+    const factory = (params: Record<string, unknown> = {}, options: MusterErrorOptions = {}) =>
+      new MusterError(code, options.status ?? status, formatMessage(message, params), options);
+    factories[code] = Object.assign(factory, { code, status, message });
   }
-  return factories;
+  Object.defineProperty(factories, ERROR_CATALOGUE, { value: true });
+  return factories as ErrorCatalogue<T>;
+}
+
+/** Whether `value` is a catalogue made by {@link defineErrors}. */
+export function isErrorCatalogue(value: unknown): value is ErrorCatalogue {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[ERROR_CATALOGUE] === true;
 }
 
 /** Errors the host itself raises; plugins may raise them too. */
 export const hostErrors = defineErrors({
-  VALIDATION_FAILED: { status: 400, message: "The request is not valid" },
-  INVALID_JSON: { status: 400, message: "The request body is not valid JSON" },
-  INVALID_ID: { status: 400, message: (p) => `The ${p.name ?? "id"} is not a valid identifier` },
+  VALIDATION_FAILED: { status: 400, message: "Invalid {subject}: {summary}" },
+  INVALID_JSON: { status: 400, message: "The request body is not valid JSON: {reason}" },
+  INVALID_ID: { status: 400, message: "The {name} is not a valid identifier" },
   UNAUTHORIZED: { status: 401, message: "A valid bearer token is required (Authorization: Bearer <MUSTER_API_TOKEN>)" },
   SESSION_TOKEN_REQUIRED: {
     status: 401,
@@ -94,18 +148,22 @@ export const hostErrors = defineErrors({
   MALFORMED_REQUEST: { status: 400, message: "The request could not be parsed as HTTP" },
   REQUEST_TIMEOUT: { status: 408, message: "The request was not received in time" },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are too large" },
-  FORBIDDEN: { status: 403, message: (p) => String(p.reason ?? "This action is not allowed") },
-  NOT_FOUND: { status: 404, message: (p) => `No route for ${p.method} ${p.path}` },
-  METHOD_NOT_ALLOWED: { status: 405, message: (p) => `${p.method} is not allowed on ${p.path}` },
-  CONFLICT: { status: 409, message: (p) => String(p.reason ?? "Conflict") },
-  PAYLOAD_TOO_LARGE: { status: 413, message: (p) => `The request body is larger than ${p.limit} bytes` },
+  FORBIDDEN: { status: 403, message: "This action is not allowed: {reason}" },
+  NOT_FOUND: { status: 404, message: "No route for {method} {path}" },
+  METHOD_NOT_ALLOWED: { status: 405, message: "{method} is not allowed on {path}" },
+  CONFLICT: { status: 409, message: "Conflict: {reason}" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than {limit} bytes" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Request bodies must be JSON (Content-Type: application/json)" },
-  RATE_LIMITED: { status: 429, message: (p) => `Too many ${p.feature ?? ""} requests; retry later`.replace("  ", " ") },
+  RATE_LIMITED: { status: 429, message: "Too many {feature} requests; retry in {retryAfterSeconds} s" },
+  BAD_REQUEST: { status: 400, message: "The request could not be processed" },
+  PATH_OUTSIDE_WORKSPACE: { status: 400, message: "The path must be a relative path inside the workspace" },
+  GATE_UNKNOWN_KIND: { status: 400, message: "No gated action of kind \"{kind}\" is defined" },
+  GATE_UNAVAILABLE: { status: 503, message: "The approvals plugin is not loaded, so gated actions cannot be requested" },
   INTERNAL_ERROR: { status: 500, message: "Internal error; the server log has the details under this request id" },
-  BAD_GATEWAY: { status: 502, message: (p) => String(p.reason ?? "The upstream service answered with an error") },
-  SERVICE_UNAVAILABLE: { status: 503, message: (p) => String(p.reason ?? "A dependency is unavailable") },
+  BAD_GATEWAY: { status: 502, message: "The upstream service answered with an error: {reason}" },
+  SERVICE_UNAVAILABLE: { status: 503, message: "A dependency is unavailable: {reason}" },
   DATABASE_BUSY: { status: 503, message: "The database is locked by another process and stayed locked past the retry budget; retry after the Retry-After seconds" },
   DATABASE_UNAVAILABLE: { status: 503, message: "The database cannot be written (read-only, an I/O error or a damaged file); the server log has the details" },
   DATABASE_FULL: { status: 507, message: "The database has no space left (disk full or its size limit reached); free space and retry" },
-  GATEWAY_TIMEOUT: { status: 504, message: (p) => String(p.reason ?? "The upstream service timed out") },
+  GATEWAY_TIMEOUT: { status: 504, message: "The upstream service timed out: {reason}" },
 });

@@ -5,7 +5,20 @@
 export { definePlugin, type PluginDefinition } from "./define-plugin.ts";
 export { defineService, token, type ServiceDefinition, type ServiceToken, type ServiceScope } from "./define-service.ts";
 export type { PluginContext, Database, HostInfo, HostCredential, Logger } from "./context.ts";
-export { MusterError, defineErrors, hostErrors, type ErrorDetail, type ErrorDescriptor, type MusterErrorOptions } from "./errors.ts";
+export {
+  MusterError,
+  defineErrors,
+  hostErrors,
+  isErrorCatalogue,
+  type ErrorDetail,
+  type ErrorDescriptor,
+  type ErrorFactory,
+  type ErrorCatalogue,
+  type TemplateParams,
+  type MusterErrorOptions,
+} from "./errors.ts";
+export { validationFailed, zodIssueDetails, summarizeDetails } from "./zod-issues.ts";
+export { clip, constantTimeEqual, isCircular } from "./helpers.ts";
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";

@@ -1,4 +1,4 @@
-import { MusterError } from "./errors.ts";
+import { hostErrors, type MusterError } from "./errors.ts";
 
 export interface RateLimitOptions {
   /** Feature name, used in the error message (`chat`). */
@@ -82,7 +82,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
 }
 
 function rateLimited(feature: string, retryAfterSeconds: number): MusterError {
-  return new MusterError("RATE_LIMITED", 429, `Too many ${feature} requests; retry in ${retryAfterSeconds} s`, {
+  return hostErrors.RATE_LIMITED({ feature, retryAfterSeconds }, {
     headers: { "Retry-After": String(retryAfterSeconds) },
     details: { feature, retryAfterSeconds },
   });

@@ -10,6 +10,11 @@ export interface WorkspacePaths {
   resolve(relativePath: string): string;
   /** The workspace-relative path (with `/` separators) of an absolute path inside it. */
   relative(absolutePath: string): string;
+  /**
+   * Whether an absolute path is the root or lies under it, compared by path segments
+   * (never a string prefix). Pass a real path (`fs.realpath`) to check where a symlink leads.
+   */
+  contains(absolutePath: string): boolean;
 }
 
 /**

@@ -2,30 +2,30 @@ import { defineErrors } from "@muster/plugin";
 
 /** The approvals plugin's error catalogue. */
 export const approvalErrors = defineErrors({
-  APPROVAL_NOT_FOUND: { status: 404, message: (p) => `No approval with id ${p.id}` },
-  APPROVAL_ALREADY_RESOLVED: { status: 409, message: (p) => `Approval ${p.id} was already ${p.status}; a decision cannot be changed` },
-  APPROVAL_EXPIRED: { status: 409, message: (p) => `Approval ${p.id} expired at ${p.expiresAt} without a decision; request the action again` },
+  APPROVAL_NOT_FOUND: { status: 404, message: "No approval with id {id}" },
+  APPROVAL_ALREADY_RESOLVED: { status: 409, message: "Approval {id} was already {status}; a decision cannot be changed" },
+  APPROVAL_EXPIRED: { status: 409, message: "Approval {id} expired at {expiresAt} without a decision; request the action again" },
   APPROVAL_AGENT_FORBIDDEN: { status: 403, message: "Agents cannot decide approvals (the request carries X-Agent-Id); a human must decide" },
-  APPROVAL_SELF_DECISION: { status: 403, message: (p) => `${p.decidedBy} requested this approval and cannot decide it; another person must` },
+  APPROVAL_SELF_DECISION: { status: 403, message: "{decidedBy} requested this approval and cannot decide it; another person must" },
   APPROVAL_EXECUTOR_UNAVAILABLE: {
     status: 409,
-    message: (p) => `No plugin currently defines the gated action "${p.kind}", so approving would run nothing; reject it or load the plugin`,
+    message: "No plugin currently defines the gated action \"{kind}\", so approving would run nothing; reject it or load the plugin",
   },
   APPROVAL_TYPE_GATED: {
     status: 400,
-    message: (p) => `"${p.type}" is a gated action kind; request it through the plugin that defines it, not POST /api/approvals`,
+    message: "\"{type}\" is a gated action kind; request it through the plugin that defines it, not POST /api/approvals",
   },
-  APPROVAL_PAYLOAD_INVALID: { status: 400, message: (p) => `The approval payload is not storable JSON: ${p.reason}` },
+  APPROVAL_PAYLOAD_INVALID: { status: 400, message: "The approval payload is not storable JSON: {reason}" },
   APPROVAL_DECIDER_NOT_ALLOWED: {
     status: 403,
-    message: (p) => `${p.decidedBy} is not a configured approver; only the owner and the humans in MUSTER_APPROVERS (or "approvers" in muster.config.json) decide approvals`,
+    message: "{decidedBy} is not a configured approver; only the owner and the humans in MUSTER_APPROVERS (or \"approvers\" in muster.config.json) decide approvals",
   },
   APPROVAL_PAYLOAD_TOO_LARGE: {
     status: 413,
-    message: (p) => `The approval payload is ${p.bytes} bytes of JSON; at most ${p.limit} are accepted. Store large data elsewhere and pass a reference`,
+    message: "The approval payload is {bytes} bytes of JSON; at most {limit} are accepted. Store large data elsewhere and pass a reference",
   },
   APPROVAL_PENDING_LIMIT: {
     status: 429,
-    message: (p) => `${p.requestedBy} already has ${p.limit} pending approvals; wait until some are decided or expire`,
+    message: "{requestedBy} already has {limit} pending approvals; wait until some are decided or expire",
   },
 });

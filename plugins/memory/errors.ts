@@ -3,7 +3,7 @@ import { defineErrors } from "@muster/plugin";
 /** Error catalogue of the memory plugin (memory, docs and organisation readers). */
 export const memoryErrors = defineErrors({
   MEMORY_LONGTERM_NOT_FOUND: { status: 404, message: "The workspace has no long-term memory file (MEMORY.md)" },
-  MEMORY_FILE_NOT_TEXT: { status: 422, message: (p) => `${p.path} is not a text file` },
+  MEMORY_FILE_NOT_TEXT: { status: 422, message: "{path} is not a text file" },
   ORG_FILE_NOT_FOUND: { status: 404, message: "The workspace has no organisation file (company/org_structure.yaml)" },
-  ORG_FILE_INVALID: { status: 422, message: (p) => `The organisation file is not valid: ${p.reason}` },
+  ORG_FILE_INVALID: { status: 422, message: "The organisation file is not valid: {reason}" },
 });

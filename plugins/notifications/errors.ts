@@ -4,6 +4,6 @@ import { defineErrors } from "@muster/plugin";
 export const notificationErrors = defineErrors({
   NOTIFICATION_NOT_FOUND: {
     status: 404,
-    message: (p) => `No notification with id ${(p.ids as string[]).join(", ")}; nothing was changed`,
+    message: "No notification with id {ids}; nothing was changed",
   },
 });

@@ -8,6 +8,6 @@ export const searchErrors = defineErrors({
   },
   SEARCH_INDEX_UNAVAILABLE: {
     status: 503,
-    message: (p) => String(p.reason ?? "The search index is still being built; retry shortly"),
+    message: "The search index is unavailable: {reason}",
   },
 });

@@ -2,5 +2,5 @@ import { defineErrors } from "@muster/plugin";
 
 /** Errors of the `stream` plugin. */
 export const streamErrors = defineErrors({
-  STREAM_TOO_MANY_CLIENTS: { status: 503, message: (p) => `The live stream already serves ${p.limit} clients; retry later` },
+  STREAM_TOO_MANY_CLIENTS: { status: 503, message: "The live stream already serves {limit} clients; retry later" },
 });

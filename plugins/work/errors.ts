@@ -1,12 +1,12 @@
 import { defineErrors } from "@muster/plugin";
 
 export const workErrors = defineErrors({
-  TASK_NOT_FOUND: { status: 404, message: (p) => `No task with id ${p.id}` },
-  SPRINT_NOT_FOUND: { status: 404, message: (p) => `No sprint with id ${p.id}` },
-  EPIC_NOT_FOUND: { status: 404, message: (p) => `No epic with id ${p.id}` },
-  STORY_NOT_FOUND: { status: 404, message: (p) => `No story with id ${p.id}` },
-  PROJECT_NOT_FOUND: { status: 404, message: (p) => `No project with id ${p.id}` },
-  WORK_REFERENCE_NOT_FOUND: { status: 400, message: (p) => `${p.field} refers to a ${p.kind} that does not exist (${p.id})` },
+  TASK_NOT_FOUND: { status: 404, message: "No task with id {id}" },
+  SPRINT_NOT_FOUND: { status: 404, message: "No sprint with id {id}" },
+  EPIC_NOT_FOUND: { status: 404, message: "No epic with id {id}" },
+  STORY_NOT_FOUND: { status: 404, message: "No story with id {id}" },
+  PROJECT_NOT_FOUND: { status: 404, message: "No project with id {id}" },
+  WORK_REFERENCE_NOT_FOUND: { status: 400, message: "{field} refers to a {kind} that does not exist ({id})" },
   WORK_INVALID_DATES: { status: 400, message: "endDate must not be before startDate" },
-  WORK_ID_EXISTS: { status: 409, message: (p) => `A ${p.kind} with id ${p.id} already exists` },
+  WORK_ID_EXISTS: { status: 409, message: "A {kind} with id {id} already exists" },
 });

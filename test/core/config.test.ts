@@ -3,7 +3,8 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, ConfigError } from "../../core/internal/config.ts";
+import { MusterError } from "@muster/plugin";
+import { loadConfig } from "../../core/internal/config.ts";
 
 const t = suite("config");
 const home = () => mkdtempSync(join(tmpdir(), "muster-cfg-"));
@@ -32,7 +33,8 @@ t("a bad variable is named in the error", () => {
       loadConfig({ MUSTER_HOME: home(), ...env });
       assert.unreachable(JSON.stringify(env));
     } catch (error) {
-      assert.instance(error, ConfigError);
+      assert.instance(error, MusterError);
+      assert.is((error as MusterError).code, "CONFIG_INVALID");
       assert.match((error as Error).message, pattern);
     }
   }

@@ -9,10 +9,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pino from "pino";
-import { definePlugin, hostErrors, MusterError, z, type PluginContext } from "@muster/plugin";
+import { defineErrors, definePlugin, hostErrors, z, type PluginContext } from "@muster/plugin";
 import { workPlugin } from "../../plugins/work/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { openSse } from "../helpers/sse-client.ts";
+
+/** A plugin's own catalogue, for an error it wraps around the driver's. */
+const noteErrors = defineErrors({ NOTE_CONFLICT: { status: 409, message: "conflict" } });
 
 const t = suite<{ hosts: TestHost[]; children: ChildProcess[] }>("database faults");
 
@@ -235,7 +238,7 @@ t("storage faults map to stable codes, never 500; a plugin's own client error is
       });
       // A plugin that wrapped the driver's error: its own 4xx stays, a 5xx is looked through.
       router.post("/api/faulty/wrapped/conflict", { summary: "A plugin's 409 caused by a locked database" }, () => {
-        throw new MusterError("NOTE_CONFLICT", 409, "conflict", { cause: Object.assign(new Error("locked"), { code: "SQLITE_BUSY" }) });
+        throw noteErrors.NOTE_CONFLICT({}, { cause: Object.assign(new Error("locked"), { code: "SQLITE_BUSY" }) });
       });
       router.post("/api/faulty/wrapped/internal", { summary: "A plugin's 500 caused by a full disk" }, () => {
         throw hostErrors.INTERNAL_ERROR({}, { cause: Object.assign(new Error("full"), { code: "SQLITE_FULL" }) });

@@ -6,8 +6,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
-import { definePlugin } from "@muster/plugin";
-import { StartError } from "../../core/internal/start-errors.ts";
+import { definePlugin, MusterError } from "@muster/plugin";
 import { lockPath, readInstanceLock } from "../../core/internal/instance-lock.ts";
 import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
 
@@ -17,12 +16,12 @@ const t = suite("instance lock");
 const tempHome = () => mkdtempSync(join(tmpdir(), "muster-lock-"));
 const quiet = (home: string, extra: Record<string, unknown> = {}) => ({ env: {}, config: { port: 0, host: "127.0.0.1", logLevel: "silent" as const, home, workspaceDir: join(home, "ws"), ...extra } });
 
-async function startError(start: () => Promise<void>): Promise<StartError> {
+async function startError(start: () => Promise<void>): Promise<MusterError> {
   try {
     await start();
   } catch (error) {
-    assert.instance(error, StartError);
-    return error as StartError;
+    assert.instance(error, MusterError);
+    return error as MusterError;
   }
   throw new Error("start succeeded");
 }
@@ -68,7 +67,7 @@ t("a second host on the same home is refused before it touches anything; the fir
   removeHome(home);
 });
 
-t("a port in use is one StartError naming PORT, and the failed start leaves no lock behind", async () => {
+t("a port in use is one PORT_IN_USE error naming PORT, and the failed start leaves no lock behind", async () => {
   const home = tempHome();
   const blocker = await listenOn(0);
   const port = (blocker.address() as { port: number }).port;

@@ -5,8 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createHost } from "../../core/host.ts";
-import { definePlugin, defineMigration, type Migration } from "@muster/plugin";
-import { MigrationError } from "../../core/internal/database.ts";
+import { definePlugin, defineMigration, MusterError, type Migration } from "@muster/plugin";
 
 const t = suite("migrations");
 
@@ -20,7 +19,7 @@ async function boot(home: string, migrations: Migration[]) {
     return { host, error: null };
   } catch (error) {
     await host.stop();
-    return { host, error: error as MigrationError };
+    return { host, error: error as MusterError };
   } 
 }
 
@@ -56,7 +55,7 @@ t("a failing migration is rolled back whole and the host refuses to start, every
   });
   for (let attempt = 0; attempt < 2; attempt++) {
     const run = await boot(home, [first, broken]);
-    assert.instance(run.error, MigrationError);
+    assert.instance(run.error, MusterError);
     assert.is(run.error!.code, "MIGRATION_FAILED");
     const names = tables(home);
     assert.ok(names.includes("notes_notes"), "earlier migration kept");
@@ -70,7 +69,7 @@ t("a database with a migration the plugin does not ship is refused", async () =>
   const run = await boot(home, [first, second]);
   await run.host.stop();
   const older = await boot(home, [first]);
-  assert.instance(older.error, MigrationError);
+  assert.instance(older.error, MusterError);
   assert.is(older.error!.code, "MIGRATION_UNKNOWN_APPLIED");
 });
 

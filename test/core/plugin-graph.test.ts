@@ -4,8 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
-import { definePlugin, type PluginDefinition } from "@muster/plugin";
-import { PluginGraphError } from "../../core/internal/plugin-graph.ts";
+import { definePlugin, MusterError, type PluginDefinition } from "@muster/plugin";
 
 const t = suite("plugin graph");
 
@@ -19,17 +18,17 @@ async function startWith(plugins: PluginDefinition[]) {
   const host = createHost({ env: {}, plugins, config: { port: 0, home, logLevel: "silent" } });
   try {
     await host.start();
-    return { host, error: null as PluginGraphError | null };
+    return { host, error: null as MusterError | null };
   } catch (error) {
     await host.stop();
-    return { host, error: error as PluginGraphError };
+    return { host, error: error as MusterError };
   }
 }
 
 async function expectError(plugins: PluginDefinition[], code: string) {
   const { error, host } = await startWith(plugins);
   if (!error) await host.stop();
-  assert.instance(error, PluginGraphError, code);
+  assert.instance(error, MusterError, code);
   assert.is(error!.code, code);
   assert.equal(ran, [], "no plugin code ran");
 }

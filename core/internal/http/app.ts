@@ -55,7 +55,7 @@ function toMusterError(caught: unknown): MusterError {
   if (typeof status === "number" && status >= 400 && status < 500) {
     if (status === 413) return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the" });
     if (status === 415) return hostErrors.UNSUPPORTED_MEDIA_TYPE();
-    return new MusterError("BAD_REQUEST", status, "The request could not be processed");
+    return hostErrors.BAD_REQUEST({}, { status });
   }
   return hostErrors.INTERNAL_ERROR({}, { cause: caught });
 }

@@ -1,6 +1,6 @@
 // Reads JSON request bodies with a size limit, refusing anything that is not JSON.
 import type { Context } from "koa";
-import { MusterError, hostErrors } from "../../plugin-api/errors.ts";
+import { hostErrors } from "../../plugin-api/errors.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -47,7 +47,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   try {
     text = decoder.decode(bytes);
   } catch {
-    throw new MusterError("INVALID_JSON", 400, "The request body is not valid UTF-8");
+    throw hostErrors.INVALID_JSON({ reason: "it is not valid UTF-8" });
   }
   let value: unknown;
   try {
@@ -55,7 +55,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   } catch (error) {
     // Only the position: V8's message quotes the body, which may hold a secret value.
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw new MusterError("INVALID_JSON", 400, `The request body is not valid JSON${position ? ` (at position ${position})` : ""}`);
+    throw hostErrors.INVALID_JSON({ reason: position ? `a syntax error at position ${position}` : "a syntax error" });
   }
   checkParsed(value, SURROGATE_ESCAPE.test(text));
   return value;
@@ -85,7 +85,7 @@ function checkParsed(root: unknown, checkStrings: boolean): void {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (depth > MAX_DEPTH) {
-      throw new MusterError("INVALID_JSON", 400, `The request body is nested more than ${MAX_DEPTH} levels deep`);
+      throw hostErrors.INVALID_JSON({ reason: `it is nested more than ${MAX_DEPTH} levels deep` });
     }
     if (Array.isArray(value)) {
       for (const child of value) visit(child, depth + 1, stack, checkStrings);

@@ -3,7 +3,8 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
-import { MusterError } from "../../plugin-api/errors.ts";
+import { hostErrors } from "../../plugin-api/errors.ts";
+import { startErrors } from "../start-errors.ts";
 import { readJsonBody } from "./body.ts";
 import { validate } from "./validation.ts";
 import type { HandlerGuard } from "./storage-guard.ts";
@@ -43,11 +44,7 @@ export class RouteTable {
     const add = (method: HttpMethod) =>
       (path: string, spec: RouteSpec, handler: RouteHandler<any, any, any>): PluginRouter => {
         if (!prefixes.some((p) => path === p || path.startsWith(`${p}/`))) {
-          throw new MusterError(
-            "PLUGIN_ROUTE_OUTSIDE_PATHS",
-            500,
-            `Plugin "${pluginId}" mounts ${method} ${path} outside its declared paths (${prefixes.join(", ") || "none"})`,
-          );
+          throw startErrors.PLUGIN_ROUTE_OUTSIDE_PATHS({ id: pluginId, method, path, paths: prefixes.join(", ") || "none" });
         }
         this.routes.push({ pluginId, method, path, spec });
         this.router.register(path, [method], this.middleware(method, spec, handler));
@@ -72,7 +69,7 @@ export class RouteTable {
       const body = spec.body ? validate(spec.body, raw ?? {}, "body") : undefined;
       const agentHeader = ctx.get("x-agent-id");
       if (agentHeader && !AGENT_ID.test(agentHeader)) {
-        throw new MusterError("VALIDATION_FAILED", 400, "X-Agent-Id must be an agent id", { details: [{ path: "X-Agent-Id", reason: "not an agent id", in: "header" }] });
+        throw hostErrors.VALIDATION_FAILED({ subject: "request header", summary: "X-Agent-Id must be an agent id" }, { details: [{ path: "X-Agent-Id", reason: "not an agent id", in: "header" }] });
       }
       const aborted = new AbortController();
       ctx.res.once("close", () => {

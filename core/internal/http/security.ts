@@ -3,9 +3,9 @@
 // a check tied to a path prefix is skipped by `/API/...` or any path outside /api), and
 // the session check used for destructive operations (header token, or the browser's
 // login cookie on same-origin requests only).
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, Next } from "koa";
 import { hostErrors } from "../../plugin-api/errors.ts";
+import { constantTimeEqual } from "../../plugin-api/helpers.ts";
 import { isLoopback } from "../config.ts";
 import type { SessionToken } from "../session-token.ts";
 import { SESSION_COOKIE, type BrowserLogin } from "./browser-login.ts";
@@ -55,12 +55,6 @@ function hostName(hostHeader: string): string {
   return hostHeader.split(":")[0]!;
 }
 
-function constantTimeEquals(a: string, b: string): boolean {
-  const ha = createHash("sha256").update(a).digest();
-  const hb = createHash("sha256").update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
-
 /** Whether an `Origin` header value is this server's own origin or a configured one. */
 export function originPolicy(options: Pick<SecurityOptions, "allowedOrigins" | "port">): (origin: string) => boolean {
   const configuredOrigins = new Set(options.allowedOrigins);
@@ -90,7 +84,7 @@ export function accessChecks(options: SecurityOptions) {
     if (options.apiToken) {
       const header = ctx.get("authorization");
       const match = /^Bearer (.+)$/.exec(header);
-      if (!match || !constantTimeEquals(match[1]!, options.apiToken)) {
+      if (!match || !constantTimeEqual(match[1]!, options.apiToken)) {
         throw hostErrors.UNAUTHORIZED({}, { headers: { "WWW-Authenticate": 'Bearer realm="muster"' } });
       }
     }

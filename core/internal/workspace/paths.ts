@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "no
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { WorkspacePaths } from "../../plugin-api/workspace.ts";
-import { MusterError } from "../../plugin-api/errors.ts";
+import { hostErrors } from "../../plugin-api/errors.ts";
 
 /** DESIGN §10: `WORKSPACE_DIR`, else `~/.openclaw/workspace` if it exists, else `$MUSTER_HOME/workspace`. */
 export function resolveWorkspaceRoot(explicit: string | null, home: string): string {
@@ -15,8 +15,9 @@ export function resolveWorkspaceRoot(explicit: string | null, home: string): str
 }
 
 const outside = (path: string) =>
-  new MusterError("PATH_OUTSIDE_WORKSPACE", 400, "The path must be a relative path inside the workspace", { details: [{ path: "path", reason: `${JSON.stringify(path.slice(0, 200))} leaves the workspace` }] });
+  hostErrors.PATH_OUTSIDE_WORKSPACE({}, { details: [{ path: "path", reason: `${JSON.stringify(path.slice(0, 200))} leaves the workspace` }] });
 
+/** Whether `candidate` is `root` or under it, by path segments; what `WorkspacePaths.contains` answers. */
 export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
@@ -69,6 +70,9 @@ export function createWorkspacePaths(rootDir: string): WorkspacePaths {
     },
     relative(absolutePath) {
       return relative(root, absolutePath).split(sep).join("/");
+    },
+    contains(absolutePath) {
+      return isInside(root, absolutePath);
     },
   };
 }

@@ -104,9 +104,3 @@ export function toEventPayload(record: ApprovalRecord) {
   return rest;
 }
 
-/** Cuts on a code point boundary so a 4-byte character is never split. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { hostErrors, MusterError, z, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
+import { clip, hostErrors, validationFailed, z, zodIssueDetails, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
 import { approvalErrors } from "../errors.ts";
-import { asOf, clip, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalRow, type ApprovalSummary } from "./approval-record.ts";
+import { asOf, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalRow, type ApprovalSummary } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";
 import type { ApprovalStore, NewApprovalRow } from "./approval-store.ts";
 import { Deciders, personKey } from "./person.ts";
@@ -112,10 +112,10 @@ export class ApprovalService {
   /** The gate backend: a pending approval for a defined action kind, holding the exact payload. */
   requestGated(kind: string, payload: unknown, options: GateRequestOptions): GateRequestResult {
     const action = this.deps.gate.action(kind);
-    if (!action) throw new MusterError("GATE_UNKNOWN_KIND", 400, `No gated action of kind "${kind}" is defined`);
+    if (!action) throw hostErrors.GATE_UNKNOWN_KIND({ kind });
     const parsed = gateOptions.safeParse(options);
     if (!parsed.success) {
-      throw hostErrors.VALIDATION_FAILED({}, { details: parsed.error.issues.map((i) => ({ path: i.path.join(".") || "options", reason: i.message })) });
+      throw validationFailed("gate options", zodIssueDetails(parsed.error, undefined, "options"));
     }
     const o = parsed.data;
     const text = this.serialise(payload === undefined ? null : payload);
@@ -251,7 +251,7 @@ export class ApprovalService {
   private insert(fields: Omit<NewApprovalRow, "id" | "createdAt">): ApprovalRecord {
     const requesterKey = personKey(fields.requestedBy);
     if (!requesterKey) {
-      throw hostErrors.VALIDATION_FAILED({}, { details: [{ path: "requestedBy", reason: "must contain a visible character" }] });
+      throw validationFailed("approval request", [{ path: "requestedBy", reason: "must contain a visible character" }]);
     }
     const now = this.now();
     const row: NewApprovalRow = { id: randomUUID(), createdAt: now, ...fields };
@@ -282,7 +282,7 @@ export class ApprovalService {
   private futureExpiry(expiresAt: string | undefined): string | null {
     if (expiresAt === undefined) return null;
     if (expiresAt <= this.now()) {
-      throw hostErrors.VALIDATION_FAILED({}, { details: [{ path: "expiresAt", reason: "must be a valid instant in the future" }] });
+      throw validationFailed("approval request", [{ path: "expiresAt", reason: "must be a valid instant in the future" }]);
     }
     return expiresAt;
   }

@@ -1,5 +1,5 @@
-import type { GatedAction, Logger } from "@muster/plugin";
-import { clip, hashPayload, type ApprovalRow } from "./approval-record.ts";
+import { clip, type GatedAction, type Logger } from "@muster/plugin";
+import { hashPayload, type ApprovalRow } from "./approval-record.ts";
 
 export type ExecutionOutcome =
   | { status: "succeeded"; result: string | null; error: null }

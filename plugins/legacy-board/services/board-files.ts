@@ -3,7 +3,7 @@
 import { constants } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { parseDocument, type Document } from "yaml";
-import type { WorkspacePaths } from "@muster/plugin";
+import { hostErrors, isCircular, type WorkspacePaths } from "@muster/plugin";
 import { boardErrors } from "../errors.ts";
 
 export const BOARD_KINDS = ["epics", "stories", "sprints", "tasks"] as const;
@@ -43,7 +43,7 @@ export async function readBoardFile(workspace: WorkspacePaths, rel: string): Pro
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw error;
   }
-  workspace.resolve(workspace.relative(real));
+  if (!workspace.contains(real)) throw hostErrors.PATH_OUTSIDE_WORKSPACE({}, { details: [{ path: "path", reason: `${JSON.stringify(rel)} leads outside the workspace` }] });
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const info = await handle.stat();
@@ -73,15 +73,6 @@ export function parseBoardYaml(rel: string, text: string): Document {
   return doc;
 }
 
-/** Whether a value (from YAML aliases) contains itself; such data cannot be serialised. */
-export function isCircular(value: unknown, ancestors = new Set<object>()): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (ancestors.has(value)) return true;
-  ancestors.add(value);
-  const found = (Array.isArray(value) ? value : Object.values(value)).some((child) => isCircular(child, ancestors));
-  ancestors.delete(value);
-  return found;
-}
 
 /** The document as plain data; 422 for alias bombs and self-referencing aliases. */
 export function boardData(rel: string, doc: Document): unknown {

@@ -2,6 +2,7 @@
 // the wrong type are reported in `warnings` and read as null/empty; a file that is not
 // YAML, or whose root is not a mapping, is refused with the parser's position.
 import { parseDocument } from "yaml";
+import { isCircular } from "@muster/plugin";
 import { memoryErrors } from "../errors.ts";
 
 export interface OrgAgent {
@@ -56,16 +57,6 @@ export const DEFAULT_ESCALATION: EscalationStep[] = [
 type Json = Record<string, unknown>;
 const isMap = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Whether a value (from YAML aliases) contains itself; such data cannot be serialised. */
-function isCircular(value: unknown, ancestors = new Set<object>()): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (ancestors.has(value)) return true;
-  ancestors.add(value);
-  const children = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : Object.values(value);
-  const found = children.some((child) => isCircular(child, ancestors));
-  ancestors.delete(value);
-  return found;
-}
 
 class Reader {
   readonly warnings: string[] = [];

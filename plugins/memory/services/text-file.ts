@@ -3,7 +3,7 @@
 // are never opened for a blocking read, and symlinks leaving the workspace are refused.
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
-import { MusterError, type WorkspacePaths } from "@muster/plugin";
+import { hostErrors, MusterError, type WorkspacePaths } from "@muster/plugin";
 
 export interface TextFile {
   /** Workspace-relative path with `/` separators. */
@@ -60,7 +60,9 @@ export async function readTextFile(workspace: WorkspacePaths, relativePath: stri
   }
   // Re-check the resolved target (resolve() checked it too, but the file may have been
   // swapped for a symlink since), then open the real path without following a final link.
-  workspace.resolve(workspace.relative(real));
+  if (!workspace.contains(real)) {
+    throw hostErrors.PATH_OUTSIDE_WORKSPACE({}, { details: [{ path: "path", reason: `${JSON.stringify(relativePath)} leads outside the workspace` }] });
+  }
   let handle;
   try {
     handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

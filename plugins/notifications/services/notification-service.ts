@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus } from "@muster/plugin";
+import { clip, type Database, type EventBus } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 
 /** How urgent a notification is; clients may use it for sound or badges. */
@@ -49,12 +49,6 @@ const COLUMNS = "id, type, title, body, priority, read, dismissed, agentId, href
 const TITLE_MAX = 500;
 const BODY_MAX = 10_000;
 
-/** Cuts on a code point boundary so a 4-byte character is never split. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
 
 const toRecord = (row: Row): NotificationRecord => ({ ...row, read: row.read === 1, dismissed: row.dismissed === 1 });
 
@@ -140,7 +134,7 @@ export class NotificationService {
           (sql.prepare(`SELECT id FROM notifications_notifications WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as { id: string }[]).map((r) => r.id),
         );
         const missing = ids.filter((id) => !found.has(id));
-        if (missing.length > 0) throw notificationErrors.NOTIFICATION_NOT_FOUND({ ids: missing.slice(0, 10) }, { details: { missing } });
+        if (missing.length > 0) throw notificationErrors.NOTIFICATION_NOT_FOUND({ ids: missing.slice(0, 10).join(", ") }, { details: { missing } });
         targets = ids;
       } else {
         targets = (sql.prepare(`SELECT id FROM notifications_notifications WHERE dismissed = 0 AND ${column} = 0`).all() as { id: string }[]).map((r) => r.id);

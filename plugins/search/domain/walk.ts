@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { join } from "node:path";
+import type { WorkspacePaths } from "@muster/plugin";
 import { isSearchableName, isSkippedDirectory } from "./path-rules.ts";
 
 /** A searchable file found in the workspace. */
@@ -21,14 +22,9 @@ export interface WalkResult {
 }
 
 export interface WalkOptions {
-  /** The workspace root (a real path). */
-  root: string;
+  /** The workspace: its root (a real path) and its containment check. */
+  workspace: Pick<WorkspacePaths, "root" | "contains">;
   maxFiles: number;
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 const MAX_DEPTH = 64;
@@ -53,7 +49,7 @@ const tryOr = <T>(fn: () => T): T | undefined => {
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], symlinksOutside: 0, truncated: false };
   const visited = new Set<string>();
-  const pending: [string, string, number][] = [[options.root, "", 0]];
+  const pending: [string, string, number][] = [[options.workspace.root, "", 0]];
 
   while (pending.length > 0 && !result.truncated) {
     const [absolute, relative, depth] = pending.pop()!;
@@ -74,7 +70,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       if (entry.isSymbolicLink()) {
         const target = tryOr(() => realpathSync(abs));
         if (target === undefined) continue;
-        if (!isInside(options.root, target)) {
+        if (!options.workspace.contains(target)) {
           result.symlinksOutside += 1;
           continue;
         }

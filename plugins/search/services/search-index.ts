@@ -17,6 +17,9 @@ import { IndexStore, type FileRow } from "./index-store.ts";
 export const MAX_QUERY_TERMS = 12;
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 
+/** Why a search before the first index build is refused. */
+const STILL_BUILDING = "it is still being built; retry shortly";
+
 export interface SearchHit {
   path: string;
   score: number;
@@ -148,7 +151,7 @@ export class SearchIndex {
       return { filesIndexed: this.index.documentCount, duration: report.durationMs };
     })
       .catch((error) => {
-        throw error instanceof Stopped ? searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "The server is shutting down" }) : error;
+        throw error instanceof Stopped ? searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "the server is shutting down" }) : error;
       })
       .finally(() => (this.running = undefined));
     return this.running;
@@ -207,10 +210,10 @@ export class SearchIndex {
 
   private async whenReady(): Promise<void> {
     if (this.isReady) return;
-    if (!this.ready) throw searchErrors.SEARCH_INDEX_UNAVAILABLE();
+    if (!this.ready) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: STILL_BUILDING });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(searchErrors.SEARCH_INDEX_UNAVAILABLE({}, { headers: { "Retry-After": "2" } })), this.deps.config.readyTimeoutMs);
+      timer = setTimeout(() => reject(searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: STILL_BUILDING }, { headers: { "Retry-After": "2" } })), this.deps.config.readyTimeoutMs);
     });
     try {
       await Promise.race([this.ready, timeout]);
@@ -317,8 +320,7 @@ export class SearchIndex {
   }
 
   private async walk() {
-    const root = this.deps.workspace.root;
-    const walk = await walkWorkspace({ root, maxFiles: this.deps.config.maxFiles });
+    const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles });
     this.symlinksOutside = walk.symlinksOutside;
     if (walk.truncated) this.deps.logger.warn({ maxFiles: this.deps.config.maxFiles }, "workspace has more searchable files than search.maxFiles; the rest is not indexed");
     return walk;

@@ -8,16 +8,7 @@ import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
 import { currentKeyId, freshKey, readMeta, writeMeta } from "../crypto/meta.ts";
 import type { PassphraseSource } from "../services/keyring.ts";
-
-/** A refusal with a stable code; nothing was changed when it is thrown. */
-export class RotateError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-    this.name = "RotateError";
-  }
-}
+import { vaultCommandErrors, vaultErrors } from "../errors.ts";
 
 export interface RotateOptions {
   /** `$MUSTER_HOME/muster.db`. */
@@ -28,26 +19,26 @@ export interface RotateOptions {
   next: string;
 }
 
-/** Returns how many secrets were re-encrypted. Throws {@link RotateError} and changes nothing on any problem. */
+/** Returns how many secrets were re-encrypted. Throws a coded MusterError (vaultCommandErrors, vaultErrors) and changes nothing on any problem. */
 export async function rotateVault({ dbPath, current, next }: RotateOptions): Promise<{ rotated: number }> {
-  if (!existsSync(dbPath)) throw new RotateError("VAULT_NO_DATABASE", `There is no database at ${dbPath}; check MUSTER_HOME`);
-  if (!next) throw new RotateError("VAULT_NEW_KEY_MISSING", "The new passphrase is empty");
+  if (!existsSync(dbPath)) throw vaultCommandErrors.VAULT_NO_DATABASE({ path: dbPath });
+  if (!next) throw vaultCommandErrors.VAULT_NEW_KEY_MISSING();
   const db = new Database(dbPath, { fileMustExist: true });
   let oldKey: Buffer | undefined;
   let newKey: Buffer | undefined;
   try {
     db.pragma("busy_timeout = 5000");
     const tables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('vault_secrets', 'vault_meta')").get() as { n: number };
-    if (tables.n !== 2) throw new RotateError("VAULT_NOT_INITIALISED", "This database has no vault yet: start Muster once with VAULT_KEY set");
+    if (tables.n !== 2) throw vaultCommandErrors.VAULT_NOT_INITIALISED({ reason: "This database has no vault yet" });
     const meta = readMeta(db);
     if (meta === null) {
-      throw new RotateError("VAULT_NOT_INITIALISED", "The vault has no key yet, so there is nothing to rotate: start Muster with VAULT_KEY set to the passphrase you want");
+      throw vaultCommandErrors.VAULT_NOT_INITIALISED({ reason: "The vault has no key yet, so there is nothing to rotate" });
     }
-    if (meta === "invalid") throw new RotateError("VAULT_WRONG_KEY", "The vault's key metadata (table vault_meta) is damaged; nothing was changed");
-    if (!current) throw new RotateError("VAULT_LOCKED", "Set VAULT_KEY (or GATEWAY_TOKEN) to the current passphrase, and NEW_VAULT_KEY (or stdin) to the new one");
+    if (meta === "invalid") throw vaultErrors.VAULT_WRONG_KEY({ reason: "its key metadata (table vault_meta) is damaged; nothing was changed" });
+    if (!current) throw vaultErrors.VAULT_LOCKED({ remedy: "Set VAULT_KEY (or GATEWAY_TOKEN) to the current passphrase, and NEW_VAULT_KEY (or stdin) to the new one" });
     oldKey = await deriveKey(current.value, meta.salt, meta.kdf);
     if (!matchesKeyCheck(oldKey, meta.keyCheck)) {
-      throw new RotateError("VAULT_WRONG_KEY", `The passphrase in ${current.source} is not the one the secrets are stored under; nothing was changed`);
+      throw vaultErrors.VAULT_WRONG_KEY({ reason: `the passphrase in ${current.source} is not the one the secrets are stored under; nothing was changed` });
     }
     const fresh = await freshKey(next);
     newKey = fresh.key;
@@ -55,7 +46,7 @@ export async function rotateVault({ dbPath, current, next }: RotateOptions): Pro
     // IMMEDIATE: the write lock is taken before reading, so no server write can land between
     // reading a row and replacing it. Any throw rolls the whole rotation back.
     const rotate = db.transaction(() => {
-      if (currentKeyId(db) !== meta.keyId) throw new RotateError("VAULT_ROTATION_CONFLICT", "The vault was re-keyed by someone else meanwhile; nothing was changed");
+      if (currentKeyId(db) !== meta.keyId) throw vaultCommandErrors.VAULT_ROTATION_CONFLICT();
       const rows = db.prepare("SELECT id, name, ciphertext, iv, tag FROM vault_secrets ORDER BY rowid").all() as (Sealed & { id: string; name: string })[];
       const update = db.prepare("UPDATE vault_secrets SET ciphertext = @ciphertext, iv = @iv, tag = @tag WHERE id = @id");
       for (const row of rows) {
@@ -64,10 +55,10 @@ export async function rotateVault({ dbPath, current, next }: RotateOptions): Pro
           value = open(keys.oldKey, row, row);
         } catch (error) {
           if (!(error instanceof SealBrokenError)) throw error;
-          throw new RotateError(
-            "VAULT_SECRET_CORRUPTED",
-            `Secret ${row.name} cannot be decrypted (altered or moved); nothing was changed. Delete it or store it again, then rotate`,
-          );
+          throw vaultErrors.VAULT_SECRET_CORRUPTED({
+            name: row.name,
+            reason: "it was altered or moved; nothing was changed. Delete it or store it again, then rotate",
+          });
         }
         update.run({ id: row.id, ...seal(keys.newKey, row, value) });
       }

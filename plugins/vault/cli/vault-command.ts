@@ -1,7 +1,9 @@
 // The `muster vault` command line: argument parsing, reading the new passphrase, output.
 import { join } from "node:path";
 import type { PassphraseSource } from "../services/keyring.ts";
-import { rotateVault, RotateError } from "./rotate.ts";
+import { MusterError } from "@muster/plugin";
+import { vaultCommandErrors } from "../errors.ts";
+import { rotateVault } from "./rotate.ts";
 
 export interface VaultCommandIo {
   home: string;
@@ -37,7 +39,7 @@ export async function runVaultCommand(args: string[], io: VaultCommandIo): Promi
     io.stdout.write(`Re-encrypted ${rotated} secret(s) under the new passphrase. Start Muster with VAULT_KEY set to the new passphrase.\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof RotateError)) throw error;
+    if (!(error instanceof MusterError)) throw error;
     io.stderr.write(`muster vault rotate: ${error.code}: ${error.message}\n`);
     return 1;
   }
@@ -52,7 +54,7 @@ async function readNewPassphrase(stdin: NodeJS.ReadStream, out: NodeJS.WritableS
   }
   const first = await promptHidden("New vault passphrase: ", stdin, out);
   const second = await promptHidden("Repeat it: ", stdin, out);
-  if (first !== second) throw new RotateError("VAULT_NEW_KEY_MISMATCH", "The two passphrases differ; nothing was changed");
+  if (first !== second) throw vaultCommandErrors.VAULT_NEW_KEY_MISMATCH();
   return first;
 }
 
@@ -63,7 +65,7 @@ function promptHidden(question: string, stdin: NodeJS.ReadStream, out: NodeJS.Wr
   stdin.resume();
   return new Promise((resolve, reject) => {
     let value = "";
-    const finish = (error?: RotateError) => {
+    const finish = (error?: MusterError) => {
       stdin.off("data", onData);
       stdin.setRawMode(false);
       stdin.pause();
@@ -74,7 +76,7 @@ function promptHidden(question: string, stdin: NodeJS.ReadStream, out: NodeJS.Wr
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === "\r" || ch === "\n") return finish();
-        if (ch === "\u0003" || ch === "\u0004") return finish(new RotateError("VAULT_ROTATION_CANCELLED", "Cancelled; nothing was changed"));
+        if (ch === "\u0003" || ch === "\u0004") return finish(vaultCommandErrors.VAULT_ROTATION_CANCELLED());
         if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
         else value += ch;
       }

@@ -1,7 +1,8 @@
 // Key derivation: scrypt over the passphrase with a random salt stored once in the
 // database, and a key check value that tells a wrong passphrase from a right one
 // without decrypting (or touching) any stored secret.
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, scrypt } from "node:crypto";
+import { constantTimeEqual } from "@muster/plugin";
 
 /** scrypt cost parameters; stored with the salt so stronger ones can be adopted later. */
 export interface KdfParams {
@@ -43,7 +44,7 @@ export function keyCheckValue(key: Buffer): string {
 /** Constant-time comparison of a key against a stored key check value. */
 export function matchesKeyCheck(key: Buffer, stored: string): boolean {
   if (!/^[0-9a-f]{64}$/.test(stored)) return false;
-  return timingSafeEqual(Buffer.from(keyCheckValue(key), "hex"), Buffer.from(stored, "hex"));
+  return constantTimeEqual(keyCheckValue(key), stored);
 }
 
 /** Parses stored scrypt parameters, refusing anything implausible. */

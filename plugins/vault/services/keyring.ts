@@ -33,7 +33,7 @@ export interface VaultKeyringDeps {
 export class VaultKeyring {
   private key: Buffer | null = null;
   private keyId: string | null = null;
-  private lockError: MusterError = vaultErrors.VAULT_LOCKED();
+  private lockError: MusterError = vaultErrors.VAULT_LOCKED({ remedy: "Set VAULT_KEY (or GATEWAY_TOKEN) in the environment and restart Muster; see docs/vault.md" });
   private derivations = 0;
   private source: PassphraseSource | null = null;
 
@@ -68,12 +68,12 @@ export class VaultKeyring {
     const sql = this.deps.db().sql;
     const meta = readMeta(sql);
     if (meta === "invalid") {
-      return this.refuse("The vault is locked: its key metadata (table vault_meta) is damaged, so the passphrase cannot be checked. Stored secrets were not touched");
+      return this.refuse("its key metadata (table vault_meta) is damaged, so the passphrase cannot be checked. Stored secrets were not touched");
     }
     if (meta === null) {
       const count = (sql.prepare("SELECT COUNT(*) AS n FROM vault_secrets").get() as { n: number }).n;
       if (count > 0) {
-        return this.refuse("The vault is locked: secrets exist but their key metadata (table vault_meta) is missing. Stored secrets were not touched");
+        return this.refuse("secrets exist but their key metadata (table vault_meta) is missing. Stored secrets were not touched");
       }
       const { key, meta: fresh } = await freshKey(passphrase.value);
       this.derivations++;
@@ -86,7 +86,7 @@ export class VaultKeyring {
     this.derivations++;
     if (!matchesKeyCheck(key, meta.keyCheck)) {
       return this.refuse(
-        `The vault is locked: the passphrase in ${passphrase.source} is not the one the secrets are stored under (key check failed). Restart with the right passphrase in VAULT_KEY; stored secrets were not touched`,
+        `the passphrase in ${passphrase.source} is not the one the secrets are stored under (key check failed). Restart with the right passphrase in VAULT_KEY; stored secrets were not touched`,
       );
     }
     this.open(key, meta.keyId);
@@ -101,7 +101,7 @@ export class VaultKeyring {
   requireKey(): Buffer {
     if (!this.key) throw this.lockError;
     if (currentKeyId(this.deps.db().sql) !== this.keyId) {
-      this.refuse("The vault was re-keyed (muster vault rotate) after this server started; restart Muster with VAULT_KEY set to the new passphrase");
+      this.refuse("it was re-keyed (muster vault rotate) after this server started; restart Muster with VAULT_KEY set to the new passphrase");
       throw this.lockError;
     }
     return this.key;
@@ -127,6 +127,6 @@ export class VaultKeyring {
     this.key?.fill(0);
     this.key = null;
     this.lockError = vaultErrors.VAULT_WRONG_KEY({ reason });
-    this.deps.logger.error({ code: "VAULT_WRONG_KEY", source: this.source }, reason);
+    this.deps.logger.error({ code: "VAULT_WRONG_KEY", source: this.source }, this.lockError.message);
   }
 }

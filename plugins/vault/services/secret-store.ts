@@ -195,7 +195,10 @@ export class SecretStore {
     } catch (error) {
       if (!(error instanceof SealBrokenError)) throw error;
       this.deps.logger.error({ code: "VAULT_SECRET_CORRUPTED", secret: row.name, id: row.id }, "a stored secret failed authentication");
-      throw vaultErrors.VAULT_SECRET_CORRUPTED({ name: row.name });
+      throw vaultErrors.VAULT_SECRET_CORRUPTED({
+        name: row.name,
+        reason: "its stored ciphertext, IV or tag was altered or belongs to another secret. Other secrets are unaffected; store it again to replace it",
+      });
     }
   }
 }
