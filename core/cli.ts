@@ -1,5 +1,6 @@
 // The `muster` command line: `muster start`, `muster login`, `muster plugins [list|add <package>]`.
-// Feature plugins add their own commands through core/commands.ts.
+// This is the program that assembles Muster: it hands the built-in plugins to the host,
+// and their `commands` (core/commands.ts) become `muster <name>` sub-commands.
 import { join } from "node:path";
 import { createHost } from "./host.ts";
 import { loadConfig } from "./internal/config.ts";
@@ -8,7 +9,10 @@ import { isStartError } from "./internal/start-errors.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { runStatusCommand } from "./internal/status-command.ts";
 import { addPlugin, listPlugins } from "./internal/plugin-commands.ts";
-import { extraCommands } from "./commands.ts";
+import { commandIo, pluginCommands } from "./commands.ts";
+import { builtInPlugins } from "../plugins/built-in.ts";
+
+const extraCommands = pluginCommands(builtInPlugins);
 
 const USAGE = `Usage: muster <command>
 
@@ -26,7 +30,7 @@ Exit codes: 0 success; 1 failure (start refused or failed, e.g. another server h
 MUSTER_HOME or the port is in use; status: no healthy server running); 2 usage error.`;
 
 async function start(): Promise<void> {
-  const host = createHost();
+  const host = createHost({ plugins: builtInPlugins });
   const shutdown = (signal: string) => {
     host.logger.info({ signal }, "shutting down");
     host.stop().then(
@@ -62,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(packageVersion);
       return 0;
     case "plugins":
-      if (!sub || sub === "list") return listPlugins();
+      if (!sub || sub === "list") return listPlugins(builtInPlugins);
       if (sub === "add" && rest[0]) return addPlugin(rest[0]);
       console.error(USAGE);
       return 2;
@@ -74,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
       return command ? 0 : 2;
     default: {
       const extra = extraCommands.find((c) => c.name === command);
-      if (extra) return extra.run([sub, ...rest].filter((a): a is string => a !== undefined));
+      if (extra) return extra.run([sub, ...rest].filter((a): a is string => a !== undefined), commandIo());
       console.error(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }

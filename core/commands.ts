@@ -1,23 +1,35 @@
-// Extra `muster` sub-commands contributed by features (for example `muster vault rotate`).
-// Each entry is small: parse arguments, call the feature's own module, return an exit code.
+// `muster` sub-commands contributed by plugins (`commands` on definePlugin, as Hardhat
+// plugins contribute tasks): the CLI lists them in its usage and runs them by name. The
+// core knows none of them; each plugin's `run` loads its own implementation on demand.
+import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
 import { loadConfig } from "./internal/config.ts";
-import { runVaultCommand } from "../plugins/vault/cli/vault-command.ts";
 
-export interface CliCommand {
-  name: string;
-  usage: string;
-  summary: string;
-  run(args: string[]): Promise<number>;
+/** The host's own command words; a plugin command never shadows them. */
+const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "help", "version", "--help", "-h", "--version", "-v"]);
+
+/** Every plugin's commands, in plugin order; a name already taken (host or earlier plugin) is skipped. */
+export function pluginCommands(plugins: readonly PluginDefinition[]): PluginCommand[] {
+  const taken = new Set(HOST_COMMANDS);
+  const commands: PluginCommand[] = [];
+  for (const plugin of plugins) {
+    for (const command of plugin.commands ?? []) {
+      if (taken.has(command.name)) continue;
+      taken.add(command.name);
+      commands.push(command);
+    }
+  }
+  return commands;
 }
 
-export const extraCommands: CliCommand[] = [
-  {
-    name: "vault",
-    usage: "vault rotate",
-    summary: "re-encrypt every vault secret under NEW_VAULT_KEY (server stopped)",
-    run: (args) => {
-      const config = loadConfig();
-      return runVaultCommand(args, { home: config.home, vaultKey: config.vaultKey, gatewayToken: config.gatewayToken, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-    },
-  },
-];
+/** What a plugin command receives: configuration read now (environment and file) and the process streams. */
+export function commandIo(): CommandIo {
+  const config = loadConfig();
+  return {
+    home: config.home,
+    credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+}

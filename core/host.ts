@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import { parse as parseYaml } from "yaml";
 import type { Logger } from "pino";
 import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
-import type { PluginContext, HostInfo } from "./plugin-api/context.ts";
+import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts";
+import type { WorkspacePaths } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
 import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
@@ -35,14 +36,16 @@ import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
-import { builtInPlugins } from "../plugins/built-in.ts";
 
 export interface HostOptions {
   /** Environment to read configuration from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Values that win over environment and file (tests: `{ port: 0, home: tmp }`). */
   config?: ConfigOverrides;
-  /** Replaces the built-in plugin list. */
+  /**
+   * The plugins Muster is assembled from (the CLI passes the built-ins); the host itself
+   * knows no feature, so without any it serves only its own routes.
+   */
   plugins?: PluginDefinition[];
   /** Added after the built-ins (test plugins). */
   extraPlugins?: PluginDefinition[];
@@ -77,9 +80,9 @@ function resolveOwner(config: MusterConfig, workspaceRoot: string): string {
   return "owner";
 }
 
-/** Collects the plugin list: built-ins (less disabled ones), extras, then configured packages. */
+/** Collects the plugin list: the given ones (less disabled ones), extras, then configured packages. */
 async function collectPlugins(options: HostOptions, config: MusterConfig): Promise<{ definition: PluginDefinition; source: string }[]> {
-  const builtIns = (options.plugins ?? builtInPlugins).filter((p) => !config.disabledPlugins.includes(p.id));
+  const builtIns = (options.plugins ?? []).filter((p) => !config.disabledPlugins.includes(p.id));
   const list = [
     ...builtIns.map((definition) => ({ definition, source: "built-in" })),
     ...(options.extraPlugins ?? []).map((definition) => ({ definition, source: "extra" })),
@@ -161,15 +164,22 @@ export function createHost(options: HostOptions = {}): Host {
         credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
       };
 
+      const pluginConfigs = new Map<string, Readonly<unknown>>();
+      const pluginLoggers = new Map<string, Logger>();
+      const pluginLogger = (id: string) => pluginLoggers.get(id) ?? pluginLoggers.set(id, logger.child({ plugin: id })).get(id)!;
+      provideHostServices({ workspace, hostInfo, logger: pluginLogger, config: (id) => pluginConfigs.get(id) ?? Object.freeze({}) });
+
       let registering = true;
       for (const plugin of ordered) {
         const pluginConfig = plugin.config
           ? Object.freeze(validateConfig(plugin, config.pluginConfig[plugin.id]))
           : Object.freeze({ ...((config.pluginConfig[plugin.id] as object) ?? {}) });
+        pluginConfigs.set(plugin.id, pluginConfig);
+        const requester = { plugin: plugin.id, declared: new Set([...(plugin.dependsOn ?? []), ...(plugin.optionalDependsOn ?? [])]) };
         const ctx: PluginContext = {
           id: plugin.id,
           config: pluginConfig,
-          logger: logger.child({ plugin: plugin.id }),
+          logger: pluginLogger(plugin.id),
           events,
           gate,
           workspace,
@@ -180,9 +190,9 @@ export function createHost(options: HostOptions = {}): Host {
           },
           provide(definition) {
             if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
-            services.register(definition, ctx);
+            services.register(definition, requester);
           },
-          resolve: (token) => services.resolve(token, `plugin "${plugin.id}"`),
+          resolve: (token) => services.resolve(token, requester),
           has: (token) => services.has(token),
           lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
         };
@@ -291,6 +301,25 @@ export function createHost(options: HostOptions = {}): Host {
     },
   };
 
+  /**
+   * The host's own services, resolved through `hostTokens` like any plugin's. The database
+   * is a view that opens on first use after the migrations: a service may receive it in
+   * `register` (DI only) but fails loudly if it touches it before then.
+   */
+  function provideHostServices(host: { workspace: WorkspacePaths; hostInfo: HostInfo; logger: (plugin: string) => Logger; config: (plugin: string) => Readonly<unknown> }) {
+    const database = lazyDatabase(() => {
+      if (!db) throw new Error("The database was used before it was open and migrated (not allowed in register or a service constructor)");
+      return db;
+    });
+    services.provideHost(hostTokens.db, () => database);
+    services.provideHost(hostTokens.events, () => events);
+    services.provideHost(hostTokens.gate, () => gate);
+    services.provideHost(hostTokens.workspace, () => host.workspace);
+    services.provideHost(hostTokens.info, () => host.hostInfo);
+    services.provideHost(hostTokens.logger, host.logger);
+    services.provideHost(hostTokens.config, host.config);
+  }
+
   async function runSafely(fn: () => unknown, what: string) {
     try {
       await fn();
@@ -307,4 +336,15 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   return host;
+}
+
+/** A {@link Database} that forwards every member to the opened one, opened or not yet. */
+function lazyDatabase(opened: () => Database): Database {
+  return new Proxy({} as Database, {
+    get(_target, member) {
+      const target = opened();
+      const value = Reflect.get(target, member, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -32,7 +32,8 @@ export function createEventBus(logger: Logger): EventBus & { clear(): void } {
         for (const handler of targets) deliver(handler, event);
       });
     },
-    subscribe(pattern, handler) {
+    // One implementation behind both typed overloads (exact name, or `*`/`prefix.*`).
+    subscribe(pattern: string, handler: EventHandler<any>) {
       let set: Set<EventHandler>;
       if (pattern === "*") set = all;
       else if (pattern.endsWith(".*")) {

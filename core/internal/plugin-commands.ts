@@ -1,8 +1,7 @@
 // `muster plugins` and `muster plugins add`: what would load and why not; installing packages.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { builtInPlugins } from "../../plugins/built-in.ts";
+import { join, resolve } from "node:path";
 import { PLUGIN_API_VERSION } from "../plugin-api/index.ts";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { loadConfig } from "./config.ts";
@@ -13,7 +12,8 @@ import { HOST_PATHS } from "./host-routes.ts";
 
 interface Row { id: string; version: string; source: string; status: string }
 
-export async function listPlugins(): Promise<number> {
+/** `muster plugins`: the given built-ins and the configured packages, and whether the host would load them. */
+export async function listPlugins(builtInPlugins: readonly PluginDefinition[]): Promise<number> {
   const config = loadConfig();
   const rows: Row[] = [];
   const candidates: { definition: PluginDefinition; source: string }[] = [];
@@ -44,7 +44,28 @@ export async function listPlugins(): Promise<number> {
   return rows.some((r) => r.status.startsWith("not loaded")) ? 1 : 0;
 }
 
-/** Installs a package (name, version spec or tarball path) under MUSTER_HOME and enables it. */
+/**
+ * Which package `npm install <spec>` installed, from MUSTER_HOME's dependencies before and
+ * after: a new one, else the one whose spec changed (a newer version of an installed plugin,
+ * a new tarball), else the one recorded for this very spec (reinstalled as it was), else
+ * the name in the spec itself (`name@range`).
+ */
+function installedName(spec: string, before: Record<string, string>, after: Record<string, string>, home: string): string {
+  const names = Object.keys(after);
+  const local = existsSync(spec) ? resolve(spec) : null;
+  const recordedFor = (name: string) => {
+    const value = after[name]!;
+    return local !== null && value.startsWith("file:") && resolve(home, value.slice("file:".length)) === local;
+  };
+  return (
+    names.find((name) => !(name in before)) ??
+    names.find((name) => before[name] !== after[name]) ??
+    names.find(recordedFor) ??
+    spec.replace(/(.)@[^@/]*$/, "$1")
+  );
+}
+
+/** Installs a package (name, version spec or tarball path) under MUSTER_HOME and enables it; a newer version replaces the installed one. */
 export async function addPlugin(spec: string): Promise<number> {
   const config = loadConfig();
   mkdirSync(config.home, { recursive: true });
@@ -54,7 +75,7 @@ export async function addPlugin(spec: string): Promise<number> {
   const npm = spawnSync("npm", ["install", "--prefix", config.home, "--legacy-peer-deps", "--no-audit", "--no-fund", spec], { stdio: "inherit" });
   if (npm.status !== 0) return npm.status ?? 1;
   const after = JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> };
-  const added = Object.keys(after.dependencies ?? {}).find((name) => !(name in (before.dependencies ?? {}))) ?? spec;
+  const added = installedName(spec, before.dependencies ?? {}, after.dependencies ?? {}, config.home);
   const plugin = await loadThirdPartyPlugin(added, config.home);
   const configPath = join(config.home, "muster.config.json");
   const file = existsSync(configPath) ? (JSON.parse(readFileSync(configPath, "utf8")) as { plugins?: string[] }) : {};

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { InferEntity, Opt } from "@mikro-orm/core";
 import type { SqlEntityManager } from "@mikro-orm/sqlite";
 import type BetterSqlite3 from "better-sqlite3";
 import type { EventBus } from "./events.ts";
@@ -24,6 +25,16 @@ export interface Database {
    */
   sql: BetterSqlite3.Database;
 }
+
+/** A value as stored: without MikroORM's `Opt` brand (a default) and `undefined` (a nullable column reads as `null`). */
+type Stored<V> = Exclude<V extends Opt<infer U> ? U : V, undefined>;
+
+/**
+ * A row of an entity's table as the query builder returns it (`execute("all")`, mapped:
+ * booleans as booleans): a plain object with every column, never an entity. Derive row
+ * types from the entity with it: `type ApprovalRow = EntityRow<typeof Approval>`.
+ */
+export type EntityRow<Schema> = { -readonly [K in keyof InferEntity<Schema> as K extends string ? K : never]-?: Stored<InferEntity<Schema>[K]> };
 
 /** Host-level facts a plugin may read. */
 export interface HostInfo {
@@ -65,8 +76,11 @@ export interface PluginContext<C = unknown> {
   /** Available from `routes`/`onStart` on (after migrations); throws in `register`. */
   readonly db: Database;
   /** Registers a service in the host container (only in `register`). */
-  provide<T>(definition: ServiceDefinition<T, any>): void;
-  /** Resolves a service registered by this or another plugin. */
+  provide<T>(definition: ServiceDefinition<T, any, any>): void;
+  /**
+   * Resolves a service of this plugin, of the host (`hostTokens`) or of a plugin listed in
+   * `dependsOn`/`optionalDependsOn`; any other token fails with `TOKEN_NOT_DECLARED`.
+   */
   resolve<T>(token: ServiceToken<T>): T;
   /** Whether some loaded plugin provides this token (for optional dependencies). */
   has(token: ServiceToken<unknown>): boolean;

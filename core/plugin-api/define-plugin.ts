@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { EntitySchema } from "@mikro-orm/core";
-import type { PluginContext } from "./context.ts";
+import type { HostCredential, PluginContext } from "./context.ts";
 import type { PluginRouter } from "./http.ts";
 import type { Migration } from "./migrations.ts";
 
@@ -33,6 +33,36 @@ export interface PluginDefinition<C = any> {
   routes?(router: PluginRouter, ctx: PluginContext<C>): void;
   onStart?(ctx: PluginContext<C>): void | Promise<void>;
   onStop?(ctx: PluginContext<C>): void | Promise<void>;
+  /** `muster <name> ...` sub-commands; listed by `muster --help`. They run without a server. */
+  commands?: PluginCommand[];
+}
+
+/**
+ * A `muster` sub-command a plugin contributes (as Hardhat plugins contribute tasks).
+ * `run` should import its implementation lazily (`(await import("./cli/x.ts")).run(...)`)
+ * so that listing commands loads none of it.
+ */
+export interface PluginCommand {
+  /** The first word after `muster`; must not clash with the host's or another plugin's commands. */
+  name: string;
+  /** Shown in `muster --help`, e.g. `vault rotate`. */
+  usage: string;
+  /** One line for `muster --help`. */
+  summary: string;
+  /** Runs with the words after `name`; resolves to the exit code (0 ok, 1 failure, 2 usage). */
+  run(args: string[], io: CommandIo): Promise<number>;
+}
+
+/** What a plugin command gets from the CLI: the configured home and credentials, and the process streams. */
+export interface CommandIo {
+  /** `MUSTER_HOME`. */
+  home: string;
+  /** A credential of the host configuration, or null when unset (as `ctx.host.credential`). */
+  credential(name: HostCredential): string | null;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
 }
 
 /**

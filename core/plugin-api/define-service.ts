@@ -1,5 +1,3 @@
-import type { PluginContext } from "./context.ts";
-
 /** A typed key for a service in the host container. Named `'<pluginId>.<name>'`. */
 export interface ServiceToken<T> {
   readonly key: string;
@@ -13,32 +11,42 @@ export function token<T>(key: string): ServiceToken<T> {
 }
 
 type DepsOf<D> = { [K in keyof D]: D[K] extends ServiceToken<infer T> ? T : never };
+type OptionalDepsOf<O> = { [K in keyof O]: (O[K] extends ServiceToken<infer T> ? T : never) | undefined };
+type Tokens = Record<string, ServiceToken<unknown>>;
 
 /** How a service is created: once per host (`singleton`, the default) or on every resolve. */
 export type ServiceScope = "singleton" | "transient";
 
-export interface ServiceDefinition<T, D extends Record<string, ServiceToken<unknown>> = Record<string, ServiceToken<unknown>>> {
+export interface ServiceDefinition<T, D extends Tokens = Tokens, O extends Tokens = {}> {
   token: ServiceToken<T>;
+  /**
+   * Everything the service receives: other plugins' tokens (their plugin listed in
+   * `dependsOn`), this plugin's own tokens and `hostTokens.*` (db, events, logger, ...).
+   */
   deps: D;
-  create: (deps: DepsOf<D>, ctx: PluginContext) => T;
+  /** Tokens of plugins listed in `optionalDependsOn`: `undefined` when that plugin is absent. */
+  optionalDeps?: O;
+  /** Builds the service from its resolved deps only; no context, so nothing reaches it by a side door. */
+  create: (deps: DepsOf<D> & OptionalDepsOf<O>) => T;
   scope?: ServiceScope;
 }
 
 /**
  * Describes a service: its token, the tokens it depends on, and a factory taking one
  * typed `deps` object. Register it in a plugin's `register(ctx)` with `ctx.provide(def)`.
- * No decorators are involved, so a missing dependency is a clear error, never `undefined`.
+ * No decorators are involved, so a missing dependency is a clear error, never `undefined`,
+ * and a token of a plugin the caller did not declare is refused (`TOKEN_NOT_DECLARED`).
  *
  * @example
- * export const TASKS = token<TaskService>("work.tasks");
+ * export const TASKS = token<TaskList>("work.tasks");
  * export const taskService = defineService({
  *   token: TASKS,
- *   deps: { activities: ACTIVITIES },
- *   create: ({ activities }, ctx) => new TaskService({ activities, db: ctx.db, events: ctx.events }),
+ *   deps: { activities: ACTIVITIES, db: hostTokens.db, events: hostTokens.events },
+ *   create: (deps) => new TaskService(deps),
  * });
  */
-export function defineService<T, const D extends Record<string, ServiceToken<unknown>>>(
-  definition: ServiceDefinition<T, D>,
-): ServiceDefinition<T, D> {
+export function defineService<T, const D extends Tokens, const O extends Tokens = {}>(
+  definition: ServiceDefinition<T, D, O>,
+): ServiceDefinition<T, D, O> {
   return definition;
 }

@@ -2,9 +2,9 @@
  * `muster/plugin`: the only module a plugin imports from the host.
  * See the README's "Writing a plugin" section for a walkthrough.
  */
-export { definePlugin, type PluginDefinition } from "./define-plugin.ts";
+export { definePlugin, type PluginDefinition, type PluginCommand, type CommandIo } from "./define-plugin.ts";
 export { defineService, token, type ServiceDefinition, type ServiceToken, type ServiceScope } from "./define-service.ts";
-export type { PluginContext, Database, HostInfo, HostCredential, Logger } from "./context.ts";
+export type { PluginContext, Database, EntityRow, HostInfo, HostCredential, Logger } from "./context.ts";
 export {
   MusterError,
   defineErrors,
@@ -20,15 +20,15 @@ export {
 export { validationFailed, zodIssueDetails, summarizeDetails } from "./zod-issues.ts";
 export { clip, constantTimeEqual, isCircular } from "./helpers.ts";
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
-export type { EventBus, MusterEvent, EventHandler } from "./events.ts";
+export type { EventBus, MusterEvent, MusterEvents, EventName, EventPattern, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";
 export { WORKSPACE_FILE_CHANGED, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
-export { hostTokens } from "./tokens.ts";
+export { hostTokens, configToken } from "./tokens.ts";
 export { schemas } from "./schemas.ts";
 export { z } from "zod";
-export { defineEntity, p } from "@mikro-orm/core";
+export { defineEntity, p, raw, type InferEntity } from "@mikro-orm/core";
 
 /** The plugin-API version this host implements; plugins declare a `host` range against it. */
 export const PLUGIN_API_VERSION = "1.0.0";

@@ -1,8 +1,39 @@
-import { token } from "./define-service.ts";
-import type { GateBackend } from "./gate.ts";
+import { token, type ServiceToken } from "./define-service.ts";
+import type { Database, HostInfo, Logger } from "./context.ts";
+import type { EventBus } from "./events.ts";
+import type { ApprovalGate, GateBackend } from "./gate.ts";
+import type { WorkspacePaths } from "./workspace.ts";
 
-/** Tokens for services the host itself looks up. */
+/**
+ * Services the host provides, resolved like any plugin's token: list them in a service's
+ * `deps` (`deps: { db: hostTokens.db, logger: hostTokens.logger }`). Every plugin may
+ * resolve them without declaring anything.
+ */
 export const hostTokens = {
+  /**
+   * The database. Resolving it is fine in `register` (DI only); using it before the
+   * migrations ran throws, so services touch it from their methods, never their constructor.
+   */
+  db: token<Database>("host.db"),
+  events: token<EventBus>("host.events"),
+  /** The resolving plugin's own child logger (`plugin=<id>`). */
+  logger: token<Logger>("host.logger"),
+  workspace: token<WorkspacePaths>("host.workspace"),
+  gate: token<ApprovalGate>("host.gate"),
+  /** Host facts: owner, approvers, home, url, credentials. */
+  info: token<HostInfo>("host.info"),
+  /** The resolving plugin's own validated configuration; type it with {@link configToken}. */
+  config: token<Readonly<unknown>>("host.config"),
   /** Provided by the approvals plugin; lets `ctx.gate.request` create approvals. */
   gateBackend: token<GateBackend>("host.gateBackend"),
 };
+
+/**
+ * `hostTokens.config` typed with the plugin's configuration type.
+ *
+ * @example
+ * deps: { config: configToken<MemoryConfig>() }
+ */
+export function configToken<C>(): ServiceToken<Readonly<C>> {
+  return hostTokens.config as ServiceToken<Readonly<C>>;
+}

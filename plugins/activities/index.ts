@@ -1,10 +1,9 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { Activity } from "./entities/activity.ts";
 import { migrations } from "./migrations.ts";
-import { ActivityService } from "./services/activity-service.ts";
-import { ACTIVITIES } from "./tokens.ts";
 import { mountActivityRoutes } from "./http/routes.ts";
-import { logWorkspaceChanges } from "./services/log-workspace-changes.ts";
+import { registerActivityServices } from "./services/register.ts";
+import { startActivities } from "./services/lifecycle.ts";
 
 /** The agent activity log: `GET`/`POST /api/activities` and the `activities.service` other plugins log through. */
 export const activitiesPlugin = definePlugin({
@@ -14,13 +13,9 @@ export const activitiesPlugin = definePlugin({
   paths: ["/api/activities"],
   entities: [Activity],
   migrations,
-  register(ctx) {
-    ctx.provide(defineService({ token: ACTIVITIES, deps: {}, create: (_deps, c) => new ActivityService({ db: () => c.db, events: c.events }) }));
-  },
+  register: registerActivityServices,
   routes: mountActivityRoutes,
-  onStart(ctx) {
-    ctx.lifecycle.onStop(logWorkspaceChanges(ctx.events, () => ctx.resolve(ACTIVITIES)));
-  },
+  onStart: startActivities,
 });
 
 export default activitiesPlugin;

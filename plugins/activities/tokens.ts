@@ -1,5 +1,15 @@
 import { token } from "@muster/plugin";
-import type { ActivityService } from "./services/activity-service.ts";
+import type { ActivityQuery, ActivityRecord, NewActivity } from "./services/activity-service.ts";
+
+export type { ActivityQuery, ActivityRecord, NewActivity };
+
+/** The agent activity log. */
+export interface ActivityLog {
+  /** Appends an activity and publishes `activities.activity.created` after it is stored. */
+  log(input: NewActivity): ActivityRecord;
+  /** Recent activities, newest first. */
+  list(query: ActivityQuery): ActivityRecord[];
+}
 
 /** The activity log service. Depend on the `activities` plugin to use it. */
-export const ACTIVITIES = token<ActivityService>("activities.service");
+export const ACTIVITIES = token<ActivityLog>("activities.service");

@@ -1,9 +1,28 @@
-import { token } from "@muster/plugin";
-import type { ApprovalService } from "./services/approval-service.ts";
+import { token, type GateRequestOptions, type GateRequestResult } from "@muster/plugin";
+import type { ApprovalRecord } from "./services/approval-record.ts";
+import type { ApprovalList, Decision, NewApproval } from "./services/approval-service.ts";
+
+export type { ApprovalList, ApprovalRecord, Decision, NewApproval };
+
+/** The human approval queue: create, list, decide. */
+export interface ApprovalQueue {
+  /** `POST /api/approvals`: a plain approval; approving it runs nothing. */
+  create(input: NewApproval): Promise<ApprovalRecord>;
+  /** The gate's backend: a pending approval for a gated action kind. */
+  requestGated(kind: string, payload: unknown, options: GateRequestOptions): Promise<GateRequestResult>;
+  list(page: { historyLimit: number; pendingLimit: number; pendingOffset: number }): Promise<ApprovalList>;
+  get(id: string): Promise<ApprovalRecord>;
+  /** Records a human decision; an approved gated action runs once, after the transition. */
+  decide(id: string, decision: Decision): Promise<ApprovalRecord>;
+  /** Moves expired pending approvals to history; returns how many. */
+  sweepExpired(): Promise<number>;
+  /** Marks executions a previous process left unfinished as failed; returns how many. */
+  recoverInterrupted(): Promise<number>;
+}
 
 /**
  * The approval queue service (create, list, decide). Plugins that request external actions
  * use `ctx.gate` instead; this token is for plugins that decide on a human's behalf through
  * another channel (the messenger webhook's inline buttons). Depend on `approvals` to use it.
  */
-export const APPROVALS = token<ApprovalService>("approvals.service");
+export const APPROVALS = token<ApprovalQueue>("approvals.service");

@@ -1,9 +1,8 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { FeedbackEntry } from "./entities/feedback-entry.ts";
 import { mountFeedbackRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
-import { FeedbackService } from "./services/feedback-service.ts";
-import { FEEDBACK } from "./tokens.ts";
+import { registerFeedbackServices } from "./services/register.ts";
 
 /** Feedback to agents: `GET`/`POST /api/feedback`, stored and appended to `<agentId>-learnings.md`. */
 export const feedbackPlugin = definePlugin({
@@ -13,15 +12,7 @@ export const feedbackPlugin = definePlugin({
   paths: ["/api/feedback"],
   entities: [FeedbackEntry],
   migrations,
-  register(ctx) {
-    ctx.provide(
-      defineService({
-        token: FEEDBACK,
-        deps: {},
-        create: (_deps, c) => new FeedbackService({ db: () => c.db, events: c.events, workspace: c.workspace }),
-      }),
-    );
-  },
+  register: registerFeedbackServices,
   routes: mountFeedbackRoutes,
 });
 

@@ -1,8 +1,7 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { memoryConfig, type MemoryConfig } from "./config.ts";
 import { mountMemoryRoutes } from "./http/routes.ts";
-import { MemoryReader } from "./services/memory-reader.ts";
-import { MEMORY_READER } from "./tokens.ts";
+import { registerMemoryServices } from "./services/register.ts";
 
 /** Readers of the workspace: daily and long-term memory, documents, the organisation file. */
 export const memoryPlugin = definePlugin<MemoryConfig>({
@@ -11,15 +10,7 @@ export const memoryPlugin = definePlugin<MemoryConfig>({
   host: "^1.0.0",
   paths: ["/api/memory", "/api/docs", "/api/org-structure"],
   config: memoryConfig,
-  register(ctx) {
-    ctx.provide(
-      defineService({
-        token: MEMORY_READER,
-        deps: {},
-        create: (_deps, c) => new MemoryReader({ workspace: c.workspace, config: c.config as MemoryConfig, logger: c.logger }),
-      }),
-    );
-  },
+  register: registerMemoryServices,
   routes: mountMemoryRoutes,
 });
 

@@ -1,5 +1,23 @@
 import { token } from "@muster/plugin";
-import type { MemoryReader } from "./services/memory-reader.ts";
+import type { DailyMemoryFile } from "./services/daily-memory.ts";
+import type { DocCategory } from "./services/doc-category.ts";
+import type { WorkspaceDocument } from "./services/docs-scanner.ts";
+import type { LongTermMemory } from "./services/long-term-memory.ts";
+import type { OrgStructure } from "./services/org-structure.ts";
+
+export type { DailyMemoryFile, DocCategory, LongTermMemory, OrgStructure, WorkspaceDocument };
+
+/** Read-only access to the workspace's memory, documents and organisation file. */
+export interface WorkspaceMemory {
+  /** Daily notes `memory/YYYY-MM-DD.md`, newest first. */
+  daily(limit: number): Promise<DailyMemoryFile[]>;
+  /** `MEMORY.md`; 404 `MEMORY_LONGTERM_NOT_FOUND` when absent. */
+  longTerm(): Promise<LongTermMemory>;
+  /** Markdown and YAML files of the workspace, newest first. */
+  documents(options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]>;
+  /** The parsed organisation file. */
+  orgStructure(): Promise<{ org: OrgStructure; warnings: string[]; modifiedAt: string }>;
+}
 
 /** Workspace memory, documents and the parsed organisation file. Depend on the `memory` plugin to use it. */
-export const MEMORY_READER = token<MemoryReader>("memory.reader");
+export const MEMORY_READER = token<WorkspaceMemory>("memory.reader");

@@ -1,9 +1,8 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { Notification } from "./entities/notification.ts";
 import { migrations } from "./migrations.ts";
-import { NotificationService } from "./services/notification-service.ts";
-import { NOTIFICATIONS } from "./tokens.ts";
 import { mountNotificationRoutes } from "./http/routes.ts";
+import { registerNotificationServices } from "./services/register.ts";
 
 /** Notifications for the human owner: `GET`/`POST`/`PATCH /api/notifications` and the `notifications.service` other plugins use. */
 export const notificationsPlugin = definePlugin({
@@ -13,9 +12,7 @@ export const notificationsPlugin = definePlugin({
   paths: ["/api/notifications"],
   entities: [Notification],
   migrations,
-  register(ctx) {
-    ctx.provide(defineService({ token: NOTIFICATIONS, deps: {}, create: (_deps, c) => new NotificationService({ db: () => c.db, events: c.events }) }));
-  },
+  register: registerNotificationServices,
   routes: mountNotificationRoutes,
 });
 

@@ -1,5 +1,18 @@
 import { token } from "@muster/plugin";
-import type { NotificationService } from "./services/notification-service.ts";
+import type { NewNotification, NotificationAction, NotificationQuery, NotificationRecord } from "./services/notification-service.ts";
+
+export type { NewNotification, NotificationAction, NotificationQuery, NotificationRecord };
+
+/** Notifications for the human owner. */
+export interface Notifier {
+  /** Stores a notification and publishes `notifications.notification.created` (public). */
+  create(input: NewNotification): NotificationRecord;
+  list(query: NotificationQuery): { notifications: NotificationRecord[]; unreadCount: number };
+  unreadCount(): number;
+  get(id: string): NotificationRecord | null;
+  /** Marks read or dismisses; publishes `notifications.notification.updated` when anything changed. */
+  apply(change: NotificationAction): { updated: number; ids: string[]; unreadCount: number };
+}
 
 /** The notification service. Depend on the `notifications` plugin to use it. */
-export const NOTIFICATIONS = token<NotificationService>("notifications.service");
+export const NOTIFICATIONS = token<Notifier>("notifications.service");

@@ -1,9 +1,9 @@
-import { WORKSPACE_FILE_CHANGED, definePlugin, defineService, type WorkspaceFileChange } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { migrations } from "./migrations.ts";
 import { mountSearchRoutes } from "./http/routes.ts";
-import { SearchIndex } from "./services/search-index.ts";
-import { SEARCH } from "./tokens.ts";
+import { registerSearchServices } from "./services/register.ts";
+import { startSearch, stopSearch } from "./services/lifecycle.ts";
 
 /**
  * Full-text search over the workspace (`GET`/`POST /api/search`): a minisearch index
@@ -17,24 +17,10 @@ export const searchPlugin = definePlugin<SearchConfig>({
   paths: ["/api/search"],
   config: searchConfigSchema,
   migrations,
-  register(ctx) {
-    ctx.provide(
-      defineService({
-        token: SEARCH,
-        deps: {},
-        create: (_deps, c) => new SearchIndex({ db: () => c.db, workspace: c.workspace, logger: c.logger, config: ctx.config }),
-      }),
-    );
-  },
+  register: registerSearchServices,
   routes: mountSearchRoutes,
-  onStart(ctx) {
-    const index = ctx.resolve(SEARCH);
-    const unsubscribe = ctx.events.subscribe(WORKSPACE_FILE_CHANGED, (event) => index.fileChanged(event.payload as WorkspaceFileChange));
-    ctx.lifecycle.onStop(unsubscribe);
-    // Not awaited: the server starts listening at once; searches wait (bounded) for the load.
-    index.start();
-  },
-  onStop: (ctx) => ctx.resolve(SEARCH).stop(),
+  onStart: startSearch,
+  onStop: stopSearch,
 });
 
 export default searchPlugin;

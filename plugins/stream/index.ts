@@ -1,8 +1,8 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { streamConfigSchema, type StreamConfig } from "./config.ts";
 import { mountStreamRoutes } from "./http/routes.ts";
-import { SseHub } from "./services/sse-hub.ts";
-import { STREAM } from "./tokens.ts";
+import { registerStreamServices } from "./services/register.ts";
+import { startStream, stopStream } from "./services/lifecycle.ts";
 
 /** `GET /api/sse`: the live stream of workspace file changes and public bus events. */
 export const streamPlugin = definePlugin<StreamConfig>({
@@ -11,16 +11,10 @@ export const streamPlugin = definePlugin<StreamConfig>({
   host: "^1.0.0",
   paths: ["/api/sse"],
   config: streamConfigSchema,
-  register(ctx) {
-    ctx.provide(defineService({ token: STREAM, deps: {}, create: (_deps, c) => new SseHub({ config: c.config as StreamConfig, logger: c.logger }) }));
-  },
+  register: registerStreamServices,
   routes: mountStreamRoutes,
-  onStart(ctx) {
-    ctx.lifecycle.onStop(ctx.resolve(STREAM).attach(ctx.events));
-  },
-  onStop(ctx) {
-    ctx.resolve(STREAM).close();
-  },
+  onStart: startStream,
+  onStop: stopStream,
 });
 
 export default streamPlugin;

@@ -1,13 +1,38 @@
 import { token } from "@muster/plugin";
-import type { ChildEnvironment } from "./services/child-environment.ts";
-import type { VaultKeyring } from "./services/keyring.ts";
+import type { ChildEnvOptions } from "./services/child-environment.ts";
+import type { VaultKeyring, VaultStatus } from "./services/keyring.ts";
 import type { SecretStore } from "./services/secret-store.ts";
-import type { VaultSecrets } from "./services/vault-secrets.ts";
+
+export type { ChildEnvOptions, VaultStatus };
+
+/** What other plugins use: read a secret for an integration, scrub secret values from text. */
+export interface VaultSecretReader {
+  /** The plaintext of a secret, or null when no secret has that name. Never log or return it. */
+  get(name: string): string | null;
+  /** `text` with every stored and injected secret value replaced; fails closed. */
+  redact(text: string): string;
+  status(): VaultStatus;
+}
+
+/** The environment for child processes Muster starts; injected secrets never enter the server's own env. */
+export interface ChildProcessEnvironment {
+  /** Sets `envVar` to a secret's value for future child processes; 403 for protected names. */
+  inject(envVar: string, secret: string, value: string): void;
+  /** A secret's new value reaches the variables it was injected under. */
+  refresh(secret: string, value: string): void;
+  /** Removes every variable a deleted secret was injected under. */
+  forget(secret: string): void;
+  /** `base` without credential variables, plus the injected secrets (unless `injected: false`). */
+  childEnv(base?: NodeJS.ProcessEnv, options?: ChildEnvOptions): Record<string, string>;
+  variables(): { envVar: string; secret: string }[];
+  /** Injected values, for redaction. */
+  values(): { name: string; value: string }[];
+}
 
 /** Read a secret by name and redact secret values from text. Depend on `vault` to use it. */
-export const VAULT_SECRETS = token<VaultSecrets>("vault.secrets");
+export const VAULT_SECRETS = token<VaultSecretReader>("vault.secrets");
 /** The environment for child processes Muster starts: `childEnv(base?)`. */
-export const VAULT_ENVIRONMENT = token<ChildEnvironment>("vault.environment");
+export const VAULT_ENVIRONMENT = token<ChildProcessEnvironment>("vault.environment");
 /** Internal to the vault plugin. */
 export const VAULT_KEYRING = token<VaultKeyring>("vault.keyring");
 /** Internal to the vault plugin. */

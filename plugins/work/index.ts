@@ -1,13 +1,12 @@
-import { definePlugin, defineService } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { Task } from "./entities/task.ts";
 import { Sprint } from "./entities/sprint.ts";
 import { Epic } from "./entities/epic.ts";
 import { Story } from "./entities/story.ts";
 import { Project } from "./entities/project.ts";
 import { migrations } from "./migrations.ts";
-import { WorkService } from "./services/work-service.ts";
-import { WORK } from "./tokens.ts";
 import { mountWorkRoutes } from "./http/routes.ts";
+import { registerWorkServices } from "./services/register.ts";
 
 /** Work tracking: tasks, sprints, epics, stories and projects. */
 export const workPlugin = definePlugin({
@@ -17,9 +16,7 @@ export const workPlugin = definePlugin({
   paths: ["/api/tasks", "/api/sprints", "/api/epics", "/api/stories", "/api/projects"],
   entities: [Task, Sprint, Epic, Story, Project],
   migrations,
-  register(ctx) {
-    ctx.provide(defineService({ token: WORK, deps: {}, create: (_deps, c) => new WorkService({ db: () => c.db, events: c.events }) }));
-  },
+  register: registerWorkServices,
   routes: mountWorkRoutes,
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost, type Host, type HostOptions } from "../../core/host.ts";
 import type { ConfigOverrides } from "../../core/internal/config.ts";
+import { builtInPlugins } from "../../plugins/built-in.ts";
 
 export interface TestHost {
   host: Host;
@@ -38,6 +39,8 @@ export async function startTestHost(options: StartOptions = {}): Promise<TestHos
   const workspace = options.workspace ?? join(home, "workspace");
   const host = createHost({
     ...options,
+    // The test program assembles Muster as the CLI does: the built-ins unless told otherwise.
+    plugins: options.plugins ?? builtInPlugins,
     env: options.env ?? {},
     config: { port: 0, host: "127.0.0.1", logLevel: (process.env.LOG_LEVEL as "silent") ?? "silent", home, workspaceDir: workspace, ...options.config },
   });

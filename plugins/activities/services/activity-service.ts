@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database, EventBus } from "@muster/plugin";
+import type { ActivityLog } from "../tokens.ts";
 
 export interface ActivityRecord {
   id: string;
@@ -26,7 +27,7 @@ export interface ActivityQuery {
 }
 
 /** The activity log other plugins write to (`ctx.resolve(ACTIVITIES).log(...)`). */
-export class ActivityService {
+export class ActivityService implements ActivityLog {
   private readonly deps: { db: () => Database; events: EventBus };
   constructor(deps: { db: () => Database; events: EventBus }) {
     this.deps = deps;

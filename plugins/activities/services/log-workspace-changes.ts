@@ -1,14 +1,14 @@
-import { WORKSPACE_FILE_CHANGED, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
-import type { ActivityService } from "./activity-service.ts";
+import { WORKSPACE_FILE_CHANGED, type EventBus } from "@muster/plugin";
+import type { ActivityLog } from "../tokens.ts";
 
 /**
  * Logs one activity per workspace file change (agent `watcher`, action
  * `file_created|file_updated|file_deleted`, target the workspace-relative path).
  * Returns the unsubscribe function.
  */
-export function logWorkspaceChanges(events: EventBus, activities: () => ActivityService): () => void {
+export function logWorkspaceChanges(events: EventBus, activities: () => ActivityLog): () => void {
   return events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
-    const change = event.payload as WorkspaceFileChange;
+    const change = event.payload;
     activities().log({ agentId: "watcher", action: `file_${change.type}`, target: change.path });
   });
 }

@@ -1,12 +1,13 @@
 import type { EventBus, Logger } from "@muster/plugin";
-import type { ActivityService } from "../../activities/services/activity-service.ts";
-import type { NotificationService } from "../../notifications/services/notification-service.ts";
+import type { ActivityLog } from "../../activities/tokens.ts";
+import type { Notifier } from "../../notifications/tokens.ts";
+import type { ApprovalVerb } from "../events.ts";
 import { toEventPayload, type ApprovalRecord } from "./approval-record.ts";
 
 export interface ReportDeps {
   events: EventBus;
-  activities: ActivityService;
-  notifications: NotificationService;
+  activities: ActivityLog;
+  notifications: Notifier;
   logger: Logger;
 }
 
@@ -75,7 +76,7 @@ export class ApprovalReports {
     );
   }
 
-  private emit(verb: string, a: ApprovalRecord): void {
+  private emit(verb: ApprovalVerb, a: ApprovalRecord): void {
     this.safely("event", () => this.deps.events.publish(`approvals.approval.${verb}`, toEventPayload(a), { public: true }));
   }
 

@@ -1,4 +1,4 @@
-import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import { VAULT_SECRETS } from "../../vault/tokens.ts";
@@ -13,18 +13,28 @@ export function registerApprovalServices(ctx: PluginContext<ApprovalsConfig>): v
   ctx.provide(
     defineService({
       token: APPROVALS,
-      deps: { activities: ACTIVITIES, notifications: NOTIFICATIONS },
-      create: ({ activities, notifications }, c) =>
+      deps: {
+        activities: ACTIVITIES,
+        notifications: NOTIFICATIONS,
+        db: hostTokens.db,
+        events: hostTokens.events,
+        gate: hostTokens.gate,
+        host: hostTokens.info,
+        logger: hostTokens.logger,
+        config: configToken<ApprovalsConfig>(),
+      },
+      // The vault is optional: without it there are no stored secrets to redact from executor errors.
+      optionalDeps: { secrets: VAULT_SECRETS },
+      create: ({ activities, notifications, db, events, gate, host, logger, config, secrets }) =>
         new ApprovalService({
-          db: () => c.db,
-          store: new ApprovalStore(() => c.db),
-          reports: new ApprovalReports({ events: c.events, activities, notifications, logger: c.logger }),
-          gate: c.gate,
-          owner: c.host.owner,
-          approvers: c.host.approvers,
-          limits: { maxPendingPerRequester: ctx.config.maxPendingPerRequester, maxPayloadBytes: ctx.config.maxPayloadBytes },
-          logger: c.logger,
-          redact: (text) => (c.has(VAULT_SECRETS) ? c.resolve(VAULT_SECRETS).redact(text) : text),
+          store: new ApprovalStore(() => db),
+          reports: new ApprovalReports({ events, activities, notifications, logger }),
+          gate,
+          owner: host.owner,
+          approvers: host.approvers,
+          limits: { maxPendingPerRequester: config.maxPendingPerRequester, maxPayloadBytes: config.maxPayloadBytes },
+          logger,
+          redact: (text) => (secrets ? secrets.redact(text) : text),
         }),
     }),
   );

@@ -1,7 +1,8 @@
 // POST /api/board/import: copies a project's YAML board into the work plugin's tables.
 // Existing ids are skipped (and listed), never overwritten; counts are rows actually inserted.
 import { MusterError, type EventBus, type WorkspacePaths } from "@muster/plugin";
-import type { WorkService } from "../../work/services/work-service.ts";
+import type { WorkTracker } from "../../work/tokens.ts";
+import type { BoardImport } from "../tokens.ts";
 import { readBoard } from "./board-reader.ts";
 import type { BoardItem } from "./board-items.ts";
 import { isDate, isRecordId, mapValue } from "./value-maps.ts";
@@ -20,15 +21,15 @@ export interface ImportReport {
 
 const str = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? v.replace(/\0/g, "").slice(0, max) : null);
 
-export class BoardImporter {
-  private readonly deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus };
-  constructor(deps: { workspace: WorkspacePaths; work: () => WorkService; events: EventBus }) {
+export class BoardImporter implements BoardImport {
+  private readonly deps: { workspace: WorkspacePaths; work: WorkTracker; events: EventBus };
+  constructor(deps: { workspace: WorkspacePaths; work: WorkTracker; events: EventBus }) {
     this.deps = deps;
   }
 
   async import(project: string): Promise<ImportReport> {
     const board = await readBoard(this.deps.workspace, project);
-    const work = this.deps.work();
+    const work = this.deps.work;
     const report: ImportReport = {
       project,
       imported: { projects: 0, epics: 0, stories: 0, sprints: 0, tasks: 0 },

@@ -7,11 +7,12 @@ import type { DocCategory } from "./doc-category.ts";
 import { readLongTermMemory, type LongTermMemory } from "./long-term-memory.ts";
 import { parseOrgStructure, type OrgStructure } from "./org-structure.ts";
 import { outsideAsMissing, readTextFile } from "./text-file.ts";
+import type { WorkspaceMemory } from "../tokens.ts";
 
 export const ORG_FILE = "company/org_structure.yaml";
 
 /** Read-only access to the workspace's memory, documents and organisation file. */
-export class MemoryReader {
+export class MemoryReader implements WorkspaceMemory {
   private readonly deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger };
   constructor(deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger }) {
     this.deps = deps;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { clip, type Database, type EventBus } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
+import type { Notifier } from "../tokens.ts";
 
 /** How urgent a notification is; clients may use it for sound or badges. */
 export type NotificationPriority = "low" | "normal" | "high" | "urgent";
@@ -59,7 +60,7 @@ const toRecord = (row: Row): NotificationRecord => ({ ...row, read: row.read ===
  * @example
  * ctx.resolve(NOTIFICATIONS).create({ type: "approval", title: "Approval requested", body, priority: "high" });
  */
-export class NotificationService {
+export class NotificationService implements Notifier {
   private readonly deps: { db: () => Database; events: EventBus };
   constructor(deps: { db: () => Database; events: EventBus }) {
     this.deps = deps;

@@ -8,6 +8,7 @@ import type { Category } from "../domain/categories.ts";
 import type { SearchDocument } from "../domain/document.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, INDEX_OPTIONS, queryTerms, searchOptionsFor } from "../domain/query.ts";
+import type { WorkspaceSearch } from "../tokens.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
 import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
@@ -79,7 +80,7 @@ export interface SearchIndexDeps {
  * after many changes; in between, a change only invalidates its file's row (see
  * {@link IndexStore}).
  */
-export class SearchIndex {
+export class SearchIndex implements WorkspaceSearch {
   private index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
   private rows = new Map<string, FileRow>();
   private readonly store: IndexStore;

@@ -2,7 +2,8 @@ import type { SkillsConfig } from "../config.ts";
 import { skillsErrors } from "../errors.ts";
 import { createAddressPolicy, type AddressPolicy } from "./address-policy.ts";
 import { safeFetch } from "./safe-fetch.ts";
-import { slugify, type SkillStore, type StoredSkill } from "./skill-store.ts";
+import { slugify, type StoredSkill } from "./skill-store.ts";
+import type { SkillFiles, SkillImports } from "../tokens.ts";
 import { decodeFetched, skillMarkdown } from "./skill-text.ts";
 
 export interface SkillImport {
@@ -14,11 +15,11 @@ export interface SkillImport {
 }
 
 /** Imports a skill from raw content or from an http(s) URL fetched under the SSRF guard. */
-export class SkillImporter {
+export class SkillImporter implements SkillImports {
   private readonly policy: AddressPolicy;
 
-  private readonly deps: { store: SkillStore; config: SkillsConfig };
-  constructor(deps: { store: SkillStore; config: SkillsConfig }) {
+  private readonly deps: { store: SkillFiles; config: SkillsConfig };
+  constructor(deps: { store: SkillFiles; config: SkillsConfig }) {
     this.deps = deps;
     this.policy = createAddressPolicy(deps.config.blockedAddressRanges);
   }

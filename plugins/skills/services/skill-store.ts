@@ -6,6 +6,7 @@ import { link, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/p
 import { dirname, join } from "node:path";
 import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 import { skillsErrors } from "../errors.ts";
+import type { SkillFiles } from "../tokens.ts";
 
 export const SKILLS_DIR = "skills";
 /** Category directory names. */
@@ -27,7 +28,7 @@ export interface StoredSkill {
   size: number;
 }
 
-export class SkillStore {
+export class SkillStore implements SkillFiles {
   private readonly deps: { workspace: WorkspacePaths; logger: Logger };
   constructor(deps: { workspace: WorkspacePaths; logger: Logger }) {
     this.deps = deps;

@@ -5,6 +5,7 @@ import type { StreamConfig } from "../config.ts";
 import { streamErrors } from "../errors.ts";
 import { encodeFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";
 import { ReplayRing } from "./replay-ring.ts";
+import type { EventStream } from "../tokens.ts";
 
 const HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
@@ -40,7 +41,7 @@ interface ClientState {
  * client from the write that put it behind, so a reader that stops is dropped after
  * `maxLagMs` even when nothing else is sent (not at the next frame or ping).
  */
-export class SseHub {
+export class SseHub implements EventStream {
   /** Distinguishes this process's frame ids from a previous one's. */
   readonly bootId = randomBytes(4).toString("hex");
   private readonly clients = new Map<ServerResponse, ClientState>();

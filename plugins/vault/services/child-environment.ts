@@ -2,6 +2,7 @@
 // secrets live only in this in-memory map: never in the server's own process.env.
 import { vaultErrors } from "../errors.ts";
 import { CREDENTIAL_VARIABLES, isProtectedVariable } from "./protected-env.ts";
+import type { ChildProcessEnvironment } from "../tokens.ts";
 
 export interface ChildEnvOptions {
   /** Include the injected secrets (default true). The terminal passes false unless told to inject. */
@@ -9,7 +10,7 @@ export interface ChildEnvOptions {
 }
 
 /** Injected variables, by environment variable name. Lost at restart on purpose. */
-export class ChildEnvironment {
+export class ChildEnvironment implements ChildProcessEnvironment {
   private readonly injected = new Map<string, { secret: string; value: string }>();
 
   /** Sets `envVar` to a secret's value for future child processes. Throws 403 for protected names. */

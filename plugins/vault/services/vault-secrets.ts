@@ -1,15 +1,15 @@
-import type { ChildEnvironment } from "./child-environment.ts";
 import type { VaultKeyring, VaultStatus } from "./keyring.ts";
 import { REDACTION_FAILED, redactValues } from "./redact.ts";
 import type { SecretStore } from "./secret-store.ts";
+import type { ChildProcessEnvironment, VaultSecretReader } from "../tokens.ts";
 
 /**
  * What other plugins use (token `vault.secrets`): read a secret by name for an
  * integration, and scrub stored secret values out of outgoing text.
  */
-export class VaultSecrets {
-  private readonly deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring };
-  constructor(deps: { store: SecretStore; environment: ChildEnvironment; keyring: VaultKeyring }) {
+export class VaultSecrets implements VaultSecretReader {
+  private readonly deps: { store: SecretStore; environment: ChildProcessEnvironment; keyring: VaultKeyring };
+  constructor(deps: { store: SecretStore; environment: ChildProcessEnvironment; keyring: VaultKeyring }) {
     this.deps = deps;
   }
 

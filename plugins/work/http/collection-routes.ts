@@ -1,5 +1,5 @@
 import { z, type PluginRouter } from "@muster/plugin";
-import type { WorkService } from "../services/work-service.ts";
+import type { WorkTracker } from "../tokens.ts";
 import type { WorkKind } from "../services/kinds.ts";
 import { emptyQuery, idQuery, okSchema } from "./schemas.ts";
 
@@ -13,7 +13,7 @@ export interface CollectionSchemas {
  * Sprints, epics, stories and projects share one shape (DESIGN §5): GET lists, POST
  * creates (201), PATCH takes `{ id, ...fields }`, DELETE takes `?id=`.
  */
-export function mountCollection(router: PluginRouter, path: string, kind: WorkKind, label: string, s: CollectionSchemas, work: () => WorkService): void {
+export function mountCollection(router: PluginRouter, path: string, kind: WorkKind, label: string, s: CollectionSchemas, work: () => WorkTracker): void {
   router.get(path, { summary: `All ${label}, most recently updated first`, query: emptyQuery, response: z.array(s.record) }, () => work().list(kind));
   router.post(path, { summary: `Create a ${kind}`, body: s.create, status: 201, response: s.record }, ({ body }) => work().create(kind, body));
   router.patch(path, { summary: `Change some fields of a ${kind} (id in the body)`, body: s.update, response: s.record }, ({ body }) => {

@@ -1,9 +1,9 @@
 import { z, type PluginRouter } from "@muster/plugin";
-import type { WorkService } from "../services/work-service.ts";
+import type { WorkTracker } from "../tokens.ts";
 import { createTaskBody, emptyQuery, idParams, listTasksQuery, okSchema, TASK_PAGE, taskSchema, updateTaskBody } from "./schemas.ts";
 
 /** The five task endpoints as the spec gives them (id in the path); the list also filters and pages. */
-export function mountTaskRoutes(router: PluginRouter, work: () => WorkService): void {
+export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): void {
   router.get(
     "/api/tasks",
     {

@@ -5,6 +5,7 @@ import type { Statement } from "better-sqlite3";
 import type { Database, EventBus } from "@muster/plugin";
 import { workErrors } from "../errors.ts";
 import { KINDS, referencesTo, type WorkKind } from "./kinds.ts";
+import type { WorkTracker } from "../tokens.ts";
 
 export type WorkRecord = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
 
@@ -17,7 +18,7 @@ export interface WorkServiceDeps {
   events: EventBus;
 }
 
-export class WorkService {
+export class WorkService implements WorkTracker {
   private readonly statements = new Map<string, Statement<unknown[]>>();
   /** Column names of each kind's table, read once from SQLite. */
   private readonly columns = new Map<WorkKind, string[]>();

@@ -4,7 +4,7 @@ import { unlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type EventBus } from "@muster/plugin";
+import { definePlugin, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
 
@@ -18,7 +18,7 @@ const files: Record<string, string> = {};
 for (let i = 0; i < 12; i++) files[`company/knowledge_base/kb-${i}.md`] = `# KB ${i}\n\nthe lemur chapter ${i}\n`;
 
 const paths = (res: { body: any }) => res.body.results.map((r: any) => r.path).sort();
-const publish = (type: string, path: string, workspace: string) =>
+const publish = (type: WorkspaceFileChange["type"], path: string, workspace: string) =>
   bus!.publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
 
 t.before(async (ctx) => {

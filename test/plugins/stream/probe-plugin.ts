@@ -3,6 +3,15 @@
 import { definePlugin, z } from "@muster/plugin";
 import { STREAM } from "../../../plugins/stream/tokens.ts";
 
+/** The probe publishes whatever `probe.*` event a test asks for. */
+export interface ProbeEvents {
+  [name: `probe.${string}`]: { n: number; pad?: string; value?: unknown };
+}
+
+declare module "@muster/plugin" {
+  interface MusterEvents extends ProbeEvents {}
+}
+
 export const probePlugin = definePlugin({
   id: "stream-probe",
   version: "1.0.0",
@@ -25,7 +34,7 @@ export const probePlugin = definePlugin({
       ({ body }) => {
         const pad = body.padBytes ? "x".repeat(body.padBytes) : undefined;
         for (let i = 0; i < body.count; i++) {
-          ctx.events.publish(body.name, { n: i, ...(pad ? { pad } : {}), ...(body.payload !== undefined ? { value: body.payload } : {}) }, { public: body.public });
+          ctx.events.publish(body.name as `probe.${string}`, { n: i, ...(pad ? { pad } : {}), ...(body.payload !== undefined ? { value: body.payload } : {}) }, { public: body.public });
         }
         return { ok: true, at: Date.now() };
       },

@@ -1,0 +1,14 @@
+import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { NOTIFICATIONS } from "../tokens.ts";
+import { NotificationService } from "./notification-service.ts";
+
+/** Provides the notification service. */
+export function registerNotificationServices(ctx: PluginContext): void {
+  ctx.provide(
+    defineService({
+      token: NOTIFICATIONS,
+      deps: { db: hostTokens.db, events: hostTokens.events },
+      create: ({ db, events }) => new NotificationService({ db: () => db, events }),
+    }),
+  );
+}
