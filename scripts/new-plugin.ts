@@ -39,7 +39,7 @@ export default ${camel}Plugin;
   [`plugins/${id}/errors.ts`]: `import { defineErrors } from "muster/plugin";
 
 export const ${camel}Errors = defineErrors({
-  ${upper}_NOT_FOUND: { status: 404, message: (p) => \`No ${id} item with id \${p.id}\` },
+  ${upper}_NOT_FOUND: { status: 404, message: "No ${id} item with id {id}" },
 });
 `,
   [`plugins/${id}/http/schemas.ts`]: `import { z } from "muster/plugin";
