@@ -15,13 +15,13 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
       query: listApprovalsQuery,
       response: listApprovalsResponse,
     },
-    ({ query }) => ({ ok: true, ...approvals().list({ historyLimit: query.limit, pendingLimit: query.pendingLimit, pendingOffset: query.pendingOffset }) }),
+    async ({ query }) => ({ ok: true, ...(await approvals().list({ historyLimit: query.limit, pendingLimit: query.pendingLimit, pendingOffset: query.pendingOffset })) }),
   );
 
   router.get(
     "/api/approvals/:id",
     { summary: "One approval", params: approvalParams, response: approvalResponse },
-    ({ params }) => ({ ok: true, approval: approvals().get(params.id) }),
+    async ({ params }) => ({ ok: true, approval: await approvals().get(params.id) }),
   );
 
   router.post(
@@ -32,7 +32,7 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
       status: 201,
       response: approvalResponse,
     },
-    ({ body }) => ({ ok: true, approval: approvals().create(body) }),
+    async ({ body }) => ({ ok: true, approval: await approvals().create(body) }),
   );
 
   router.patch(

@@ -1,60 +1,29 @@
 import { createHash } from "node:crypto";
+import { Approval, type ApprovalRow } from "../entities/approval.ts";
 
-export type ApprovalStatus = "pending" | "approved" | "rejected";
-/** `running` only between an approval and the end of its executor (or a restart, which turns it into `failed`). */
-export type ExecutionStatus = "none" | "running" | "succeeded" | "failed";
+export type { ApprovalRow };
+export type ApprovalStatus = ApprovalRow["status"];
+export type ExecutionStatus = ApprovalRow["executionStatus"];
 
-/** An approval as the API returns it. */
-export interface ApprovalRecord {
-  id: string;
-  /** A task reference or free-text subject (`taskId ?? title`). */
-  taskId: string;
-  title: string;
-  requestedBy: string;
-  /** Who is asked to decide; after the decision, who decided. */
-  approver: string;
-  status: ApprovalStatus;
-  /** The kind of action (`type` of POST, or the gated action kind). */
-  command: string | null;
-  context: string | null;
-  /** What approving will do, from the gated action's `describe(payload)`. */
-  description: string | null;
-  /** Whether approving runs a gated action's executor. */
-  gated: boolean;
+/** A stored approval as it is read: every column but the requester's comparison key, which is never shown. */
+export type StoredApproval = Omit<ApprovalRow, "requesterKey">;
+
+/** An approval as the API returns it: the stored row with its JSON parsed, and whether it expired. */
+export type ApprovalRecord = Omit<StoredApproval, "payload" | "executionResult"> & {
   /** The exact stored payload (parsed), or null. */
   payload: unknown;
-  /** SHA-256 (hex) of the stored payload JSON text. */
-  payloadHash: string | null;
-  /** The decision reason. */
-  reason: string | null;
-  /** Who decided; null while pending and for expired approvals. */
-  decidedBy: string | null;
-  createdAt: string;
-  resolvedAt: string | null;
-  expiresAt: string | null;
+  executionResult: unknown;
   /** True for an approval that was rejected because it expired without a decision. */
   expired: boolean;
-  executionStatus: ExecutionStatus;
-  executionResult: unknown;
-  executionError: string | null;
-  executedAt: string | null;
-}
-
-/** The stored row (payload and result as JSON text, booleans as 0/1). */
-export interface ApprovalRow extends Omit<ApprovalRecord, "gated" | "payload" | "executionResult" | "expired"> {
-  gated: number;
-  payload: string | null;
-  executionResult: string | null;
-}
+};
 
 /** What lists show of an approval: everything but the payload and the executor's result (one approval's GET carries those). */
 export type ApprovalSummary = Omit<ApprovalRecord, "payload" | "executionResult">;
-export type ApprovalSummaryRow = Omit<ApprovalRow, "payload" | "executionResult">;
+export type ApprovalSummaryRow = Omit<StoredApproval, "payload" | "executionResult">;
 
-export const SUMMARY_COLUMNS =
-  "id, taskId, title, requestedBy, approver, status, command, context, description, gated, payloadHash, reason, decidedBy, " +
-  "createdAt, resolvedAt, expiresAt, executionStatus, executionError, executedAt";
-export const APPROVAL_COLUMNS = `${SUMMARY_COLUMNS}, payload, executionResult`;
+/** The columns an approval is shown with, and those of a list entry; derived once from the entity. */
+export const APPROVAL_FIELDS = (Object.keys(Approval.meta.properties) as (keyof ApprovalRow)[]).filter((f): f is keyof StoredApproval => f !== "requesterKey");
+export const SUMMARY_FIELDS = APPROVAL_FIELDS.filter((f): f is keyof ApprovalSummaryRow => f !== "payload" && f !== "executionResult");
 
 /** SHA-256 hex of the exact stored payload text. */
 export function hashPayload(text: string): string {
@@ -85,13 +54,12 @@ export function asOf<R extends ApprovalSummaryRow>(row: R, now: string): R {
 }
 
 export function toApprovalSummary(row: ApprovalSummaryRow): ApprovalSummary {
-  return { ...row, gated: row.gated === 1, expired: isExpired(row) };
+  return { ...row, expired: isExpired(row) };
 }
 
-export function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
+export function toApprovalRecord(row: StoredApproval): ApprovalRecord {
   return {
     ...row,
-    gated: row.gated === 1,
     payload: parseStored(row.payload),
     executionResult: parseStored(row.executionResult),
     expired: isExpired(row),

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { clip, hostErrors, validationFailed, z, zodIssueDetails, type ApprovalGate, type Database, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
+import { clip, hostErrors, validationFailed, z, zodIssueDetails, type ApprovalGate, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
 import { approvalErrors } from "../errors.ts";
-import { asOf, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalRow, type ApprovalSummary } from "./approval-record.ts";
+import { asOf, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalSummary, type StoredApproval } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";
 import type { ApprovalStore, NewApprovalRow } from "./approval-store.ts";
 import { Deciders, personKey } from "./person.ts";
 import { runExecutor, type ExecutionOutcome } from "./run-executor.ts";
+import type { ApprovalQueue } from "../tokens.ts";
 
 /** The body of `POST /api/approvals` (DESIGN §5 mapping). */
 export interface NewApproval {
@@ -29,7 +30,6 @@ export interface Decision {
 }
 
 export interface ApprovalServiceDeps {
-  db: () => Database;
   store: ApprovalStore;
   reports: ApprovalReports;
   gate: ApprovalGate;
@@ -78,7 +78,7 @@ const OUTCOME_UNKNOWN: ExecutionOutcome = {
  * exactly one transition; an approved gated action runs once, after the transition, with
  * the stored payload whose hash is re-checked.
  */
-export class ApprovalService {
+export class ApprovalService implements ApprovalQueue {
   private readonly deps: ApprovalServiceDeps;
   private readonly deciders: Deciders;
   constructor(deps: ApprovalServiceDeps) {
@@ -91,7 +91,7 @@ export class ApprovalService {
   }
 
   /** `POST /api/approvals`: a plain approval; approving it records the decision and runs nothing. */
-  create(input: NewApproval): ApprovalRecord {
+  async create(input: NewApproval): Promise<ApprovalRecord> {
     if (this.deps.gate.action(input.type)) throw approvalErrors.APPROVAL_TYPE_GATED({ type: input.type });
     const payload = input.payload === undefined ? null : this.serialise(input.payload);
     return this.insert({
@@ -102,7 +102,7 @@ export class ApprovalService {
       command: input.type,
       context: input.context,
       description: null,
-      gated: 0,
+      gated: false,
       payload,
       payloadHash: payload === null ? null : hashPayload(payload),
       expiresAt: this.futureExpiry(input.expiresAt),
@@ -110,7 +110,7 @@ export class ApprovalService {
   }
 
   /** The gate backend: a pending approval for a defined action kind, holding the exact payload. */
-  requestGated(kind: string, payload: unknown, options: GateRequestOptions): GateRequestResult {
+  async requestGated(kind: string, payload: unknown, options: GateRequestOptions): Promise<GateRequestResult> {
     const action = this.deps.gate.action(kind);
     if (!action) throw hostErrors.GATE_UNKNOWN_KIND({ kind });
     const parsed = gateOptions.safeParse(options);
@@ -126,7 +126,7 @@ export class ApprovalService {
     } catch (error) {
       this.deps.logger.warn({ kind, err: error }, "gated action describe() failed");
     }
-    const record = this.insert({
+    const record = await this.insert({
       taskId: o.taskId ?? o.title,
       title: o.title,
       requestedBy: o.requestedBy,
@@ -134,7 +134,7 @@ export class ApprovalService {
       command: kind,
       context: o.context ?? null,
       description,
-      gated: 1,
+      gated: true,
       payload: text,
       payloadHash: hashPayload(text),
       expiresAt: this.futureExpiry(o.expiresAt?.toISOString()),
@@ -148,19 +148,19 @@ export class ApprovalService {
    * (in history) as of now, and the expiry sweep persists it later, so a locked database
    * cannot fail a read.
    */
-  list(page: { historyLimit: number; pendingLimit: number; pendingOffset: number }): ApprovalList {
+  async list(page: { historyLimit: number; pendingLimit: number; pendingOffset: number }): Promise<ApprovalList> {
     const now = this.now();
     const { store } = this.deps;
     return {
-      pending: store.pendingPage(now, page.pendingLimit, page.pendingOffset).map(toApprovalSummary),
-      pendingTotal: store.pendingCount(now),
-      history: store.history(page.historyLimit, now).map((row) => toApprovalSummary(asOf(row, now))),
+      pending: (await store.pendingPage(now, page.pendingLimit, page.pendingOffset)).map(toApprovalSummary),
+      pendingTotal: await store.pendingCount(now),
+      history: (await store.history(page.historyLimit, now)).map((row) => toApprovalSummary(asOf(row, now))),
     };
   }
 
   /** The whole approval, payload and result included, as of now (reads only, like {@link list}). */
-  get(id: string): ApprovalRecord {
-    const row = this.deps.store.get(id);
+  async get(id: string): Promise<ApprovalRecord> {
+    const row = await this.deps.store.get(id);
     if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
     return toApprovalRecord(asOf(row, this.now()));
   }
@@ -178,42 +178,40 @@ export class ApprovalService {
     const named = decision.decidedBy ?? this.deps.owner;
     const decidedBy = this.deciders.find(named);
     if (decidedBy === undefined) throw approvalErrors.APPROVAL_DECIDER_NOT_ALLOWED({ decidedBy: named });
-    this.sweepExpired();
+    await this.sweepExpired();
     const now = this.now();
     const { store } = this.deps;
-    const decide = this.deps.db().sql.transaction((): ApprovalRow => {
-      const row = store.get(id);
-      if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
-      this.assertPending(row);
-      if (personKey(decidedBy) === personKey(row.requestedBy)) throw approvalErrors.APPROVAL_SELF_DECISION({ decidedBy });
-      const approving = decision.status === "approved";
-      if (approving && row.gated === 1 && !this.deps.gate.action(row.command ?? "")) {
-        throw approvalErrors.APPROVAL_EXECUTOR_UNAVAILABLE({ kind: row.command });
-      }
-      const won = store.transition(
-        { id, status: decision.status, reason: decision.reason ?? null, decidedBy, resolvedAt: now, startExecution: approving && row.gated === 1 },
-        now,
-      );
-      const after = store.get(id)!;
-      if (!won) this.assertPending(after);
-      return after;
-    });
-    const decided = decide();
+    // The checks only choose the refusal; the transition itself is conditional, so a row
+    // decided meanwhile makes it lose and the re-read row says why.
+    const row = await store.get(id);
+    if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
+    this.assertPending(row);
+    if (personKey(decidedBy) === personKey(row.requestedBy)) throw approvalErrors.APPROVAL_SELF_DECISION({ decidedBy });
+    const approving = decision.status === "approved";
+    if (approving && row.gated && !this.deps.gate.action(row.command ?? "")) {
+      throw approvalErrors.APPROVAL_EXECUTOR_UNAVAILABLE({ kind: row.command });
+    }
+    const won = store.transition(
+      { id, status: decision.status, reason: decision.reason ?? null, decidedBy, resolvedAt: now, startExecution: approving && row.gated },
+      now,
+    );
+    const decided = (await store.get(id))!;
+    if (!won) this.assertPending(decided);
     this.deps.reports.decided(toApprovalRecord(decided));
-    if (decided.status !== "approved" || decided.gated !== 1) return toApprovalRecord(decided);
+    if (decided.status !== "approved" || !decided.gated) return toApprovalRecord(decided);
     return this.execute(decided, decidedBy);
   }
 
   /** Rejects expired pending approvals (never runs anything) and reports each. */
-  sweepExpired(): number {
-    const expired = this.deps.store.expireDue(this.now());
+  async sweepExpired(): Promise<number> {
+    const expired = await this.deps.store.expireDue(this.now());
     for (const row of expired) this.deps.reports.decided(toApprovalRecord(row));
     return expired.length;
   }
 
   /** At start-up: executions a previous process did not finish are marked failed and reported, never re-run. */
-  recoverInterrupted(): number {
-    const rows = this.deps.store.failInterrupted(this.now());
+  async recoverInterrupted(): Promise<number> {
+    const rows = await this.deps.store.failInterrupted(this.now());
     for (const row of rows) this.deps.reports.executionFailed(toApprovalRecord(row));
     return rows.length;
   }
@@ -223,22 +221,22 @@ export class ApprovalService {
    * `running` while the process lives: if working out the outcome throws, a fixed failure
    * is recorded (the thrown error is not logged, since it may quote secret values).
    */
-  private async execute(row: ApprovalRow, decidedBy: string): Promise<ApprovalRecord> {
+  private async execute(row: StoredApproval, decidedBy: string): Promise<ApprovalRecord> {
     let outcome = OUTCOME_UNKNOWN;
     try {
       outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact);
     } catch {
       this.deps.logger.error({ approvalId: row.id, kind: row.command }, "working out a gated action's outcome failed; recorded as failed");
     } finally {
-      this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
+      await this.deps.store.finishExecution(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
     }
-    const record = toApprovalRecord(this.deps.store.get(row.id)!);
+    const record = toApprovalRecord((await this.deps.store.get(row.id))!);
     if (record.executionStatus === "succeeded") this.deps.reports.executed(record);
     else this.deps.reports.executionFailed(record);
     return record;
   }
 
-  private assertPending(row: ApprovalRow): void {
+  private assertPending(row: StoredApproval): void {
     if (row.status === "pending") {
       if (row.expiresAt !== null && row.expiresAt <= this.now()) throw approvalErrors.APPROVAL_EXPIRED({ id: row.id, expiresAt: row.expiresAt });
       return;
@@ -248,7 +246,7 @@ export class ApprovalService {
   }
 
   /** Inserts a pending approval within the requester's cap (429 `APPROVAL_PENDING_LIMIT` over it) and reports it. */
-  private insert(fields: Omit<NewApprovalRow, "id" | "createdAt">): ApprovalRecord {
+  private async insert(fields: Omit<NewApprovalRow, "id" | "createdAt">): Promise<ApprovalRecord> {
     const requesterKey = personKey(fields.requestedBy);
     if (!requesterKey) {
       throw validationFailed("approval request", [{ path: "requestedBy", reason: "must contain a visible character" }]);
@@ -259,7 +257,7 @@ export class ApprovalService {
     if (!this.deps.store.insertWithinCap(row, { requesterKey, maxPending, now })) {
       throw approvalErrors.APPROVAL_PENDING_LIMIT({ requestedBy: fields.requestedBy, limit: maxPending });
     }
-    const record = toApprovalRecord(this.deps.store.get(row.id)!);
+    const record = toApprovalRecord((await this.deps.store.get(row.id))!);
     this.deps.reports.created(record);
     return record;
   }

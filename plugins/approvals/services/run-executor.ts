@@ -1,5 +1,5 @@
 import { clip, type GatedAction, type Logger } from "@muster/plugin";
-import { hashPayload, type ApprovalRow } from "./approval-record.ts";
+import { hashPayload, type StoredApproval } from "./approval-record.ts";
 
 export type ExecutionOutcome =
   | { status: "succeeded"; result: string | null; error: null }
@@ -60,7 +60,7 @@ const failed = (error: string): ExecutionOutcome => ({ status: "failed", result:
  * failure if it ever does, so an approval never stays `running`).
  */
 export async function runExecutor(
-  row: ApprovalRow,
+  row: StoredApproval,
   action: GatedAction | undefined,
   decidedBy: string,
   logger: Logger,

@@ -12,7 +12,7 @@ export function mountFeedbackRoutes(router: PluginRouter, ctx: PluginContext): v
       query: listFeedbackQuery,
       response: z.object({ ok: z.literal(true), entries: z.array(feedbackEntrySchema) }),
     },
-    ({ query }) => ({ ok: true, entries: feedback().list(query) }),
+    async ({ query }) => ({ ok: true, entries: await feedback().list(query) }),
   );
 
   router.post(

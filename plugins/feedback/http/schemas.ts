@@ -1,4 +1,5 @@
 import { z, schemas } from "@muster/plugin";
+import { FEEDBACK_TYPES } from "../entities/feedback-entry.ts";
 
 /** Agent ids become file names (`<agentId>-learnings.md`): letters, digits, `_` and `-` only. */
 export const agentIdSchema = z
@@ -8,8 +9,6 @@ export const agentIdSchema = z
 /** Free text without control characters other than tab and newlines. */
 const text = (max: number) =>
   z.string().max(max).regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "must not contain control characters");
-
-export const FEEDBACK_TYPES = ["correction", "praise", "pattern", "rule"] as const;
 
 export const feedbackEntrySchema = z.object({
   id: z.string(),

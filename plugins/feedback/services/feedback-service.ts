@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Database, EventBus, WorkspacePaths } from "@muster/plugin";
-import { appendLearning, type FeedbackType, type LearningEntry } from "./learnings-file.ts";
+import { appendLearning, learningsPath, type FeedbackType, type LearningEntry } from "./learnings-file.ts";
+import { FeedbackStore } from "./feedback-store.ts";
+import type { FeedbackLog } from "../tokens.ts";
 
 /** A stored feedback entry: the learning plus the workspace files it was applied to. */
-export interface FeedbackRecord extends LearningEntry {
-  appliedTo: string[];
-}
+export type FeedbackRecord = LearningEntry & { appliedTo: string[] };
 
 export interface NewFeedback {
   agentId: string;
@@ -15,14 +15,14 @@ export interface NewFeedback {
   context?: string | null;
 }
 
-type Row = Omit<FeedbackRecord, "appliedTo"> & { appliedTo: string };
-const fromRow = (row: Row): FeedbackRecord => ({ ...row, appliedTo: JSON.parse(row.appliedTo) as string[] });
 
 /** Feedback entries: stored in SQLite and appended to the agent's learnings file. */
-export class FeedbackService {
+export class FeedbackService implements FeedbackLog {
   private readonly deps: { db: () => Database; events: EventBus; workspace: WorkspacePaths };
+  private readonly store: FeedbackStore;
   constructor(deps: { db: () => Database; events: EventBus; workspace: WorkspacePaths }) {
     this.deps = deps;
+    this.store = new FeedbackStore(deps.db);
   }
 
   /**
@@ -31,7 +31,7 @@ export class FeedbackService {
    * `feedback.entry.created`.
    */
   create(input: NewFeedback): FeedbackRecord {
-    const entry = {
+    const entry: LearningEntry = {
       id: randomUUID(),
       agentId: input.agentId,
       taskId: input.taskId ?? null,
@@ -40,34 +40,16 @@ export class FeedbackService {
       context: input.context ?? null,
       createdAt: new Date().toISOString(),
     };
-    const sql = this.deps.db().sql;
-    const record = sql.transaction((): FeedbackRecord => {
-      const insert = sql.prepare(
-        `INSERT INTO feedback_entries (id, agentId, taskId, type, content, context, createdAt, appliedTo)
-         VALUES (@id, @agentId, @taskId, @type, @content, @context, @createdAt, @appliedTo)`,
-      );
-      insert.run({ ...entry, appliedTo: "[]" });
-      const written = appendLearning(this.deps.workspace, entry);
-      const appliedTo = [written];
-      sql.prepare("UPDATE feedback_entries SET appliedTo = ? WHERE id = ?").run(JSON.stringify(appliedTo), entry.id);
-      return { ...entry, appliedTo };
-    })();
+    const appliedTo = [learningsPath(entry.agentId)];
+    this.store.insertWhile({ ...entry, appliedTo: JSON.stringify(appliedTo) }, () => appendLearning(this.deps.workspace, entry));
+    const record: FeedbackRecord = { ...entry, appliedTo };
     this.deps.events.publish("feedback.entry.created", record, { public: true });
     return record;
   }
 
   /** Newest first, optionally for one agent and/or one type. */
-  list(query: { agent?: string; type?: FeedbackType; limit: number }): FeedbackRecord[] {
-    const where: string[] = [];
-    if (query.agent) where.push("agentId = @agent");
-    if (query.type) where.push("type = @type");
-    const rows = this.deps
-      .db()
-      .sql.prepare(
-        `SELECT id, agentId, taskId, type, content, context, createdAt, appliedTo FROM feedback_entries
-         ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY createdAt DESC, rowid DESC LIMIT @limit`,
-      )
-      .all({ agent: query.agent, type: query.type, limit: query.limit }) as Row[];
-    return rows.map(fromRow);
+  async list(query: { agent?: string; type?: FeedbackType; limit: number }): Promise<FeedbackRecord[]> {
+    const rows = await this.store.list(query);
+    return rows.map((row) => ({ ...row, appliedTo: JSON.parse(row.appliedTo) as string[] }));
   }
 }

@@ -4,10 +4,11 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { WorkspacePaths } from "@muster/plugin";
+import type { FeedbackRow } from "../entities/feedback-entry.ts";
 import { feedbackErrors } from "../errors.ts";
 
 export const FEEDBACK_DIR = "company/knowledge_base/feedback";
-export type FeedbackType = "correction" | "praise" | "pattern" | "rule";
+export type FeedbackType = FeedbackRow["type"];
 
 const HEADINGS: Record<FeedbackType, string> = {
   correction: "❌ Correction",
@@ -19,15 +20,8 @@ const HEADINGS: Record<FeedbackType, string> = {
 /** Workspace-relative path of an agent's learnings file (the agent id is validated by the route). */
 export const learningsPath = (agentId: string) => `${FEEDBACK_DIR}/${agentId}-learnings.md`;
 
-export interface LearningEntry {
-  id: string;
-  agentId: string;
-  taskId: string | null;
-  type: FeedbackType;
-  content: string;
-  context: string | null;
-  createdAt: string;
-}
+/** One entry as it is written: the stored row without the files it was applied to. */
+export type LearningEntry = Omit<FeedbackRow, "appliedTo">;
 
 /** The markdown section for one entry. */
 export function formatEntry(entry: LearningEntry): string {

@@ -1,7 +1,10 @@
 // The vault_meta rows: salt, scrypt parameters, key check value and key id. Shared by
-// the running server and `muster vault rotate`, which opens the database file itself.
+// the running server and `muster vault rotate`, which opens the database file itself
+// without MikroORM; and `currentKeyId` runs inside the synchronous transactions of the
+// secret store and the rotation. So these are plain SQL on a better-sqlite3 handle.
 import { randomUUID } from "node:crypto";
 import type { Database } from "@muster/plugin";
+import type { VaultMetaRow } from "../entities/vault-meta.ts";
 import { DEFAULT_KDF, deriveKey, keyCheckValue, newSalt, parseKdfParams, SALT_BYTES, type KdfParams } from "./kdf.ts";
 
 type Sql = Database["sql"];
@@ -16,7 +19,7 @@ export interface VaultMeta {
 
 /** `null` when the vault was never initialised; `"invalid"` when the rows are damaged. */
 export function readMeta(sql: Sql): VaultMeta | null | "invalid" {
-  const rows = sql.prepare("SELECT key, value FROM vault_meta").all() as { key: string; value: string }[];
+  const rows = sql.prepare("SELECT key, value FROM vault_meta").all() as VaultMetaRow[];
   if (rows.length === 0) return null;
   const m = new Map(rows.map((r) => [r.key, r.value]));
   const salt = m.get("salt");
@@ -37,7 +40,7 @@ export function writeMeta(sql: Sql, meta: VaultMeta): void {
 }
 
 export function currentKeyId(sql: Sql): string | undefined {
-  return (sql.prepare("SELECT value FROM vault_meta WHERE key = 'keyId'").get() as { value: string } | undefined)?.value;
+  return (sql.prepare("SELECT value FROM vault_meta WHERE key = 'keyId'").get() as Pick<VaultMetaRow, "value"> | undefined)?.value;
 }
 
 /** A fresh key from a passphrase: new salt, default parameters, its check value and id. */

@@ -12,9 +12,9 @@ export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void
   const store = () => ctx.resolve(VAULT_STORE);
   const actor = (agentId: string | null) => agentId ?? ctx.host.owner;
 
-  router.get("/api/vault", { summary: "Secrets' metadata (never values)", query: z.strictObject({}), response: listResponse }, (input) => {
+  router.get("/api/vault", { summary: "Secrets' metadata (never values)", query: z.strictObject({}), response: listResponse }, async (input) => {
     noStore(input);
-    return { ok: true, secrets: store().list() };
+    return { ok: true, secrets: await store().list() };
   });
 
   router.post(

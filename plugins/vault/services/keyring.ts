@@ -4,6 +4,7 @@ import type { Database, HostInfo, Logger, MusterError } from "@muster/plugin";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
 import { currentKeyId, freshKey, readMeta, writeMeta } from "../crypto/meta.ts";
 import { vaultErrors } from "../errors.ts";
+import { VaultSecret } from "../entities/vault-secret.ts";
 
 /** Which configuration variable the passphrase came from (never the passphrase itself). */
 export type PassphraseSource = "VAULT_KEY" | "GATEWAY_TOKEN";
@@ -71,7 +72,7 @@ export class VaultKeyring {
       return this.refuse("its key metadata (table vault_meta) is damaged, so the passphrase cannot be checked. Stored secrets were not touched");
     }
     if (meta === null) {
-      const count = (sql.prepare("SELECT COUNT(*) AS n FROM vault_secrets").get() as { n: number }).n;
+      const count = await this.deps.db().em().count(VaultSecret);
       if (count > 0) {
         return this.refuse("secrets exist but their key metadata (table vault_meta) is missing. Stored secrets were not touched");
       }

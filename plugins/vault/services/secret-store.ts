@@ -1,28 +1,21 @@
-// Secret records: encrypted on write, decrypted on explicit reads only. Every write and
-// every plaintext read is a synchronous SQLite transaction (no await inside), so two
-// requests for the same name cannot interleave on the shared connection.
+// Secret records: encrypted on write, decrypted on explicit reads only. The metadata list
+// reads through MikroORM's query builder. Every write and every plaintext read is a
+// synchronous SQLite transaction on the shared connection (no await inside), with the key
+// id check inside it: two requests for the same name cannot interleave, a rotation by the
+// CLI cannot commit between the check and the write, and callers such as redaction stay
+// synchronous. An awaited ORM transaction would give up all three.
 import { randomUUID } from "node:crypto";
 import type { Database, EventBus, Logger } from "@muster/plugin";
-import type { ActivityService } from "../../activities/services/activity-service.ts";
+import type { ActivityLog } from "../../activities/tokens.ts";
+import type { ChildProcessEnvironment } from "../tokens.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
 import { vaultErrors } from "../errors.ts";
-import type { ChildEnvironment } from "./child-environment.ts";
+import { VaultSecret, type VaultSecretRow } from "../entities/vault-secret.ts";
 import type { VaultKeyring } from "./keyring.ts";
 import { isProtectedVariable } from "./protected-env.ts";
 
 /** A secret as the API shows it: metadata only, never the value. */
-export interface SecretMetadata {
-  id: string;
-  name: string;
-  description: string | null;
-  category: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  lastAccessedAt: string | null;
-}
-
-type SecretRow = SecretMetadata & Sealed;
+export type SecretMetadata = Omit<VaultSecretRow, keyof Sealed>;
 
 export interface SaveSecretInput {
   name: string;
@@ -35,13 +28,18 @@ export interface SaveSecretInput {
   createdBy: string;
 }
 
-const METADATA = "id, name, description, category, createdBy, createdAt, updatedAt, lastAccessedAt";
+/** Every column, and the metadata ones (all but the seal), derived once from the entity. */
+const FIELDS = Object.keys(VaultSecret.meta.properties) as (keyof VaultSecretRow)[];
+const SEAL: readonly string[] = ["ciphertext", "iv", "tag"] satisfies (keyof Sealed)[];
+const METADATA_FIELDS = FIELDS.filter((f): f is keyof SecretMetadata => !SEAL.includes(f));
+const METADATA = METADATA_FIELDS.join(", ");
+const INSERT = `INSERT INTO vault_secrets (${FIELDS.join(", ")}) VALUES (${FIELDS.map((f) => `@${f}`).join(", ")})`;
 
 export interface SecretStoreDeps {
   db: () => Database;
   keyring: VaultKeyring;
-  environment: ChildEnvironment;
-  activities: ActivityService;
+  environment: ChildProcessEnvironment;
+  activities: ActivityLog;
   events: EventBus;
   logger: Logger;
 }
@@ -61,9 +59,9 @@ export class SecretStore {
   }
 
   /** All secrets' metadata, by name. */
-  list(): SecretMetadata[] {
+  list(): Promise<SecretMetadata[]> {
     this.deps.keyring.requireKey();
-    return this.sql.prepare(`SELECT ${METADATA} FROM vault_secrets ORDER BY name`).all() as SecretMetadata[];
+    return this.deps.db().em().createQueryBuilder(VaultSecret).select(METADATA_FIELDS).orderBy({ name: "asc" }).execute<SecretMetadata[]>("all");
   }
 
   /** Creates the secret, or re-encrypts it under a fresh IV when the name exists. */
@@ -87,12 +85,18 @@ export class SecretStore {
           )
           .run({ ...sealed, id, now, keepDescription: input.description === undefined ? 1 : 0, description: input.description ?? null, category: input.category ?? null });
       } else {
-        sql
-          .prepare(
-            `INSERT INTO vault_secrets (id, name, description, category, createdBy, ciphertext, iv, tag, createdAt, updatedAt, lastAccessedAt)
-             VALUES (@id, @name, @description, @category, @createdBy, @ciphertext, @iv, @tag, @now, @now, NULL)`,
-          )
-          .run({ ...sealed, id, now, name: input.name, description: input.description ?? null, category: input.category ?? "api_key", createdBy: input.createdBy });
+        const row: VaultSecretRow = {
+          ...sealed,
+          id,
+          name: input.name,
+          description: input.description ?? null,
+          category: input.category ?? "api_key",
+          createdBy: input.createdBy,
+          createdAt: now,
+          updatedAt: now,
+          lastAccessedAt: null,
+        };
+        sql.prepare(INSERT).run(row);
       }
       this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
       return { secret: sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`).get(id) as SecretMetadata, created: !existing };
@@ -134,7 +138,7 @@ export class SecretStore {
     // as "re-keyed" (503), never as a corrupted secret.
     const { key, row } = sql.transaction(() => ({
       key: this.deps.keyring.requireKey(),
-      row: sql.prepare(`SELECT ${METADATA}, ciphertext, iv, tag FROM vault_secrets WHERE name = ?`).get(name) as SecretRow | undefined,
+      row: sql.prepare(`SELECT ${FIELDS.join(", ")} FROM vault_secrets WHERE name = ?`).get(name) as VaultSecretRow | undefined,
     }))();
     if (!row) return null;
     const value = this.decrypt(key, row);
@@ -166,11 +170,11 @@ export class SecretStore {
   knownValues(): { name: string; value: string }[] {
     const sql = this.sql;
     let key: Buffer;
-    let rows: (Sealed & { id: string; name: string })[];
+    let rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[];
     try {
       ({ key, rows } = sql.transaction(() => ({
         key: this.deps.keyring.requireKey(),
-        rows: this.plainCache ? [] : (sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as (Sealed & { id: string; name: string })[]),
+        rows: this.plainCache ? [] : (sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[]),
       }))());
     } catch {
       return [];
@@ -189,7 +193,7 @@ export class SecretStore {
     return this.plainCache;
   }
 
-  private decrypt(key: Buffer, row: SecretRow): string {
+  private decrypt(key: Buffer, row: VaultSecretRow): string {
     try {
       return open(key, row, row);
     } catch (error) {
