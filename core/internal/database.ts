@@ -10,7 +10,8 @@ import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { SERVING_BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS, WriteLockWaiter, writeLockFree } from "./database-busy.ts";
-import { startErrors } from "./start-errors.ts";
+import { isStartError, startErrors } from "./start-errors.ts";
+import { checkMigrationTables, schemaObjects } from "./plugin-tables.ts";
 import { trackWriteHealth, type WriteFault, type WriteHealth } from "./database-faults.ts";
 
 
@@ -107,7 +108,9 @@ export interface PluginMigrations {
  * transaction (SQLite's DDL is transactional), so a database is never half-migrated: a
  * migration that fails, or a process killed in the middle of one, leaves nothing of it.
  * Refuses to start (throws MIGRATION_FAILED or MIGRATION_UNKNOWN_APPLIED) when a migration fails, and when the
- * database records a migration a loaded plugin does not ship (written by another version).
+ * database records a migration a loaded plugin does not ship (written by another version);
+ * refuses (PLUGIN_TABLE_PREFIX, rolled back) a migration that creates, alters or drops a
+ * table or index outside its plugin's prefix (see plugin-tables.ts).
  */
 export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[], logger: Logger): string[] {
   sql.exec(`CREATE TABLE IF NOT EXISTS muster_migrations (
@@ -133,13 +136,16 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
       const id = `${plugin.pluginId}:${migration.name}`;
       if (applied.has(id)) continue;
       const run = sql.transaction(() => {
+        const before = schemaObjects(sql);
         if (typeof migration.up === "function") migration.up({ exec: (s) => void sql.exec(s) });
         else for (const statement of [migration.up].flat()) sql.exec(statement);
+        checkMigrationTables(plugin.pluginId, id, before, schemaObjects(sql));
         mark.run(id, plugin.pluginId, new Date().toISOString());
       });
       try {
         run();
       } catch (error) {
+        if (isStartError(error)) throw error; // PLUGIN_TABLE_PREFIX: rolled back like a failure, reported as itself
         throw startErrors.MIGRATION_FAILED({ migration: id, reason: (error as Error).message }, { cause: error });
       }
       logger.info({ migration: id }, "migration applied");

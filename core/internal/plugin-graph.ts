@@ -3,6 +3,7 @@
 import semver from "semver";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { startErrors } from "./start-errors.ts";
+import { checkEntityTables } from "./plugin-tables.ts";
 
 const ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
@@ -38,6 +39,7 @@ function overlaps(a: string, b: string): boolean {
  */
 export function orderPlugins(plugins: PluginDefinition[], hostVersion: string, hostPaths: string[] = []): PluginDefinition[] {
   plugins.forEach(checkShape);
+  plugins.forEach(checkEntityTables);
 
   const byId = new Map<string, PluginDefinition>();
   for (const plugin of plugins) {

@@ -1,6 +1,6 @@
 // Finds third-party plugin packages (npm packages with `"muster": { "plugin": true }`)
 // in `$MUSTER_HOME/node_modules` or the project's own `node_modules`, and imports them.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
@@ -28,18 +28,31 @@ function entryOf(pkg: Record<string, any>): string {
   return (exp ? pick(typeof exp === "string" || exp.import || exp.default ? exp : exp["."]) : undefined) ?? pkg.module ?? pkg.main ?? "index.js";
 }
 
+/** This host's own plugin kit, the `@muster/plugin` every plugin must share (one module instance). */
+export const PLUGIN_KIT_DIR = join(PROJECT_ROOT, "core", "plugin-api");
+
 /**
- * Lets packages installed under `$MUSTER_HOME` resolve their `muster/plugin` peer
- * dependency to this host, as if Muster were installed beside them.
+ * Lets packages installed under `$MUSTER_HOME` resolve their `@muster/plugin` peer
+ * dependency to this host's instance (so `instanceof MusterError` and service tokens are
+ * shared), as if Muster were installed beside them. Replaces whatever else is there (a
+ * copy from the registry, a link to another checkout): a second instance would break both.
  */
-function linkHostPackage(home: string): void {
-  const link = join(home, "node_modules", "muster");
+function linkPluginKit(home: string): void {
+  const link = join(home, "node_modules", "@muster", "plugin");
+  const linked = () => {
+    try {
+      return realpathSync(link) === realpathSync(PLUGIN_KIT_DIR);
+    } catch {
+      return false; // missing, or a dangling link
+    }
+  };
+  if (linked()) return;
+  rmSync(link, { recursive: true, force: true });
+  mkdirSync(dirname(link), { recursive: true });
   try {
-    lstatSync(link);
-    return;
-  } catch {
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(PROJECT_ROOT, link, "dir");
+    symlinkSync(PLUGIN_KIT_DIR, link, "dir");
+  } catch (error) {
+    if (!linked()) throw error; // EEXIST from a concurrent `muster` on the same home is fine
   }
 }
 
@@ -56,7 +69,7 @@ export async function loadThirdPartyPlugin(name: string, home: string): Promise<
   if (pkg.muster?.plugin !== true) {
     throw startErrors.PLUGIN_INVALID({ plugin: `Package "${name}"`, reason: 'it is not a Muster plugin (its package.json lacks "muster": { "plugin": true })' });
   }
-  if (dir.startsWith(home)) linkHostPackage(home);
+  if (dir.startsWith(home)) linkPluginKit(home);
   const mod = (await import(pathToFileURL(join(dir, entryOf(pkg))).href)) as { default?: PluginDefinition };
   if (!mod.default || typeof mod.default !== "object") {
     throw startErrors.PLUGIN_INVALID({ plugin: `Package "${name}"`, reason: "it has no default export with a plugin definition" });

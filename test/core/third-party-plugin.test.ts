@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
@@ -45,6 +45,48 @@ t("a packed plugin is installed with `muster plugins add`, enabled in muster.con
     assert.ok((await h.json("/api/openapi.json")).body.paths["/api/hello"].get);
   } finally {
     await h.stop();
+    removeHome(home);
+    removeHome(packDir);
+  }
+});
+
+/** Packs test/fixtures/muster-plugin-hello as `version` (its definition says the same version) and returns the tarball's path. */
+function packHello(version: string, into: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "muster-hello-src-"));
+  cpSync(join(root, "test/fixtures/muster-plugin-hello"), dir, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, version }));
+  const code = readFileSync(join(dir, "index.js"), "utf8");
+  writeFileSync(join(dir, "index.js"), code.replace('version: "0.1.0"', `version: "${version}"`));
+  const tarball = execFileSync("npm", ["pack", dir, "--pack-destination", into, "--silent"], { encoding: "utf8" }).trim().split("\n").pop()!;
+  removeHome(dir);
+  return join(into, tarball);
+}
+
+t("`muster plugins add` of a newer version replaces the installed one: listed once, the new version loads", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-3p-"));
+  const packDir = mkdtempSync(join(tmpdir(), "muster-pack-"));
+  const add = (tarball: string) =>
+    spawnSync(process.execPath, [join(root, "core/main.ts"), "plugins", "add", tarball], { env: { ...process.env, MUSTER_HOME: home, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 120_000 });
+  try {
+    const v1 = add(packHello("0.1.0", packDir));
+    assert.is(v1.status, 0, v1.stderr + v1.stdout);
+    const v2 = add(packHello("0.2.0", packDir));
+    assert.is(v2.status, 0, v2.stderr + v2.stdout);
+    assert.match(v2.stdout, /Enabled plugin "hello" \(npm:muster-plugin-hello@0\.2\.0\)/);
+    assert.equal(JSON.parse(readFileSync(join(home, "muster.config.json"), "utf8")).plugins, ["muster-plugin-hello"]);
+    const again = add(packHello("0.2.0", packDir));
+    assert.is(again.status, 0, again.stderr + again.stdout);
+
+    const h = await startTestHost({ home, config: { plugins: ["muster-plugin-hello"] } });
+    try {
+      const hello = (await h.json("/api/plugins")).body.plugins.find((p: { id: string }) => p.id === "hello");
+      assert.is(hello.version, "0.2.0");
+      assert.is(hello.source, "npm:muster-plugin-hello@0.2.0");
+    } finally {
+      await h.stop();
+    }
+  } finally {
     removeHome(home);
     removeHome(packDir);
   }

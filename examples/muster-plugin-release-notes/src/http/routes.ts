@@ -1,0 +1,25 @@
+import type { PluginContext, PluginRouter } from "@muster/plugin";
+import type { ReleaseNotesConfig } from "../config.ts";
+import { NoteStore } from "../services/note-store.ts";
+import { listQuery, listResponse, noteBody, noteParams, noteResponse } from "./schemas.ts";
+
+export function mountReleaseNoteRoutes(router: PluginRouter, ctx: PluginContext<ReleaseNotesConfig>): void {
+  const store = new NoteStore({ db: ctx.db, maxNotes: ctx.config.maxNotes });
+
+  router.post("/api/release-notes", { summary: "Add a release note", body: noteBody, response: noteResponse, status: 201 }, async ({ body, agentId }) => {
+    const note = await store.add({ ...body, author: agentId });
+    ctx.logger.info({ id: note.id, version: note.version }, "release note added");
+    return { ok: true, note };
+  });
+
+  router.get("/api/release-notes", { summary: "List release notes, oldest first", query: listQuery, response: listResponse }, ({ query }) => ({
+    ok: true,
+    title: ctx.config.title,
+    notes: store.list(query.version),
+  }));
+
+  router.get("/api/release-notes/:id", { summary: "Read one release note", params: noteParams, response: noteResponse }, ({ params }) => ({
+    ok: true,
+    note: store.get(params.id),
+  }));
+}
