@@ -1,0 +1,163 @@
+// Service contracts (issue 9.3/9.4): host services are tokens, a plugin resolves only what it
+// declared, events are typed, the host knows no feature, plugins contribute CLI commands.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHost } from "../../core/host.ts";
+import { pluginCommands } from "../../core/commands.ts";
+import { configToken, definePlugin, defineService, hostTokens, MusterError, token, z, type EventBus, type Logger, type PluginCommand, type PluginDefinition } from "@muster/plugin";
+import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
+import { ACTIVITIES } from "../../plugins/activities/tokens.ts";
+import { activitiesPlugin } from "../../plugins/activities/index.ts";
+
+const t = suite("service contracts");
+const root = new URL("../..", import.meta.url).pathname;
+
+const THING = token<{ value: string }>("provider.thing");
+const provider = definePlugin({
+  id: "provider",
+  version: "1.0.0",
+  host: "^1.0.0",
+  register: (ctx) => ctx.provide(defineService({ token: THING, deps: {}, create: () => ({ value: "provided" }) })),
+});
+
+/** A plugin that resolves THING in onStart, declaring `provider` or not. */
+const consumer = (extra: Partial<PluginDefinition>) =>
+  definePlugin({ id: "consumer", version: "1.0.0", host: "^1.0.0", onStart: (ctx) => void (seen = ctx.resolve(THING).value), ...extra });
+let seen: string | undefined;
+
+async function startFails(plugins: PluginDefinition[]): Promise<MusterError> {
+  const home = mkdtempSync(join(tmpdir(), "muster-contracts-"));
+  const host = createHost({ env: {}, plugins, config: { port: 0, host: "127.0.0.1", home, workspaceDir: join(home, "ws"), logLevel: "silent" } });
+  try {
+    await host.start();
+  } catch (error) {
+    return error as MusterError;
+  } finally {
+    await host.stop();
+    removeHome(home);
+  }
+  throw new Error("the host started");
+}
+
+t("resolving a token of a plugin not in dependsOn fails with TOKEN_NOT_DECLARED naming plugin, token and fix", async () => {
+  const error = await startFails([provider, consumer({})]);
+  assert.instance(error, MusterError);
+  assert.is(error.code, "TOKEN_NOT_DECLARED");
+  assert.match(error.message, /Plugin "consumer" resolved "provider\.thing" of plugin "provider"/);
+  assert.match(error.message, /add "provider" to its dependsOn \(or optionalDependsOn\)/);
+});
+
+t("a service's deps are checked against its own plugin's declarations", async () => {
+  const OTHER = token<string>("consumer.other");
+  const error = await startFails([
+    provider,
+    consumer({
+      register: (ctx) => ctx.provide(defineService({ token: OTHER, deps: { thing: THING }, create: ({ thing }) => thing.value })),
+      onStart: (ctx) => void ctx.resolve(OTHER),
+    }),
+  ]);
+  assert.is(error.code, "TOKEN_NOT_DECLARED");
+  assert.match(error.message, /"consumer" resolved "provider\.thing"/);
+});
+
+t("declared (dependsOn or optionalDependsOn), own and host tokens resolve", async () => {
+  for (const declared of [{ dependsOn: ["provider"] }, { optionalDependsOn: ["provider"] }]) {
+    seen = undefined;
+    const h = await startTestHost({ plugins: [provider, consumer(declared)] });
+    await h.stop();
+    removeHome(h.home);
+    assert.is(seen, "provided", JSON.stringify(declared));
+  }
+});
+
+t("a service receives host services through deps only: its plugin's logger and config, the bus, a database usable after migrate", async () => {
+  interface Probe { logger: Logger; config: Readonly<{ greeting: string }>; events: EventBus; tables(): number }
+  const PROBE = token<Probe>("probe.service");
+  let registered: Probe | undefined;
+  const probe = definePlugin({
+    id: "probe",
+    version: "1.0.0",
+    host: "^1.0.0",
+    config: z.object({ greeting: z.string().default("hello") }),
+    register(ctx) {
+      ctx.provide(
+        defineService({
+          token: PROBE,
+          deps: { logger: hostTokens.logger, config: configToken<{ greeting: string }>(), events: hostTokens.events, db: hostTokens.db },
+          create: ({ logger, config, events, db }) => ({ logger, config, events, tables: () => (db.sql.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n }),
+        }),
+      );
+      // DI only in register: resolving is fine, touching the database is not.
+      registered = ctx.resolve(PROBE);
+      assert.throws(() => registered!.tables(), /before it was open and migrated/);
+    },
+  });
+  const h = await startTestHost({ plugins: [probe], config: { pluginConfig: { probe: { greeting: "hi" } } } });
+  try {
+    assert.is(registered!.config.greeting, "hi");
+    assert.is(registered!.logger.bindings().plugin, "probe");
+    assert.ok(registered!.tables() > 0, "the database is usable once the host started");
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
+t("a host without plugins serves its own routes", async () => {
+  const h = await startTestHost({ plugins: [] });
+  try {
+    const health = await h.json("/api/health");
+    assert.is(health.status, 200);
+    const plugins = await h.json("/api/plugins");
+    assert.is(plugins.status, 200);
+    assert.equal(plugins.body.plugins, []);
+    assert.is((await h.json("/api/activities")).status, 404);
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
+t("events are typed: a subscriber gets the payload the publisher's map declares", async () => {
+  let listener: Parameters<NonNullable<PluginDefinition["onStart"]>>[0] | undefined;
+  const h = await startTestHost({ plugins: [activitiesPlugin], extraPlugins: [definePlugin({ id: "listener", version: "1.0.0", host: "^1.0.0", dependsOn: ["activities"], onStart: (ctx) => void (listener = ctx) })] });
+  try {
+    const got = new Promise<string>((resolve) => listener!.events.subscribe("activities.activity.created", (event) => resolve(event.payload.agentId)));
+    listener!.resolve(ACTIVITIES).log({ agentId: "typed-agent", action: "checked" });
+    assert.is(await got, "typed-agent");
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
+/** Never called: the type checker (npm run typecheck) refuses each marked line. */
+export function eventTypingChecks(events: EventBus): void {
+  events.publish("work.task.deleted", { id: "t1" });
+  // @ts-expect-error a payload that is not the declared one
+  events.publish("work.task.deleted", { id: 1 });
+  // @ts-expect-error an event no plugin declares
+  events.publish("work.task.exploded", { id: "t1" });
+  // @ts-expect-error the workspace event needs its whole payload
+  events.publish("workspace.file.changed", { path: "a.md" });
+  events.subscribe("work.*", (event) => void event.payload);
+}
+
+t("plugin commands: taken from definitions, host words and duplicates skipped", () => {
+  const run: PluginCommand["run"] = async () => 0;
+  const a = definePlugin({ id: "a", version: "1.0.0", host: "^1.0.0", commands: [{ name: "greet", usage: "greet <name>", summary: "say hello", run }, { name: "start", usage: "start", summary: "clash", run }] });
+  const b = definePlugin({ id: "b", version: "1.0.0", host: "^1.0.0", commands: [{ name: "greet", usage: "greet", summary: "second", run }] });
+  assert.equal(pluginCommands([a, b]).map((c) => `${c.name}: ${c.summary}`), ["greet: say hello"]);
+});
+
+t("muster --help lists the commands plugins contribute (vault rotate)", () => {
+  const help = spawnSync(process.execPath, [join(root, "core/main.ts"), "--help"], { encoding: "utf8", timeout: 30_000 });
+  assert.is(help.status, 0, help.stderr);
+  assert.match(help.stdout, /vault rotate +re-encrypt every vault secret/);
+});
+
+t.run();
