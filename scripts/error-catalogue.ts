@@ -23,7 +23,7 @@ export interface CataloguedError {
 
 /** The files that hold catalogues, repository-relative with `/` separators. */
 export function catalogueFiles(): string[] {
-  return globSync(["core/**/errors.ts", "core/**/*-errors.ts", "plugins/**/errors.ts", "plugins/**/*-errors.ts"], { cwd: ROOT })
+  return globSync(["core/**/errors.ts", "core/**/*-errors.ts", "plugins/**/errors.ts", "plugins/**/*-errors.ts"], { cwd: ROOT, exclude: (name) => name === "node_modules" || name === "dist" })
     .map((file) => file.split(sep).join("/"))
     .sort();
 }

@@ -1,6 +1,7 @@
 // Which workspace paths the watcher follows (the spec's locations) and which file names are
 // editors' scratch files. Kept apart from the watcher so the rules are testable on their own.
-import { isAbsolute, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
+import { isInside } from "./paths.ts";
 
 /**
  * The watched locations, relative to the workspace: the organisation file, every project's
@@ -58,7 +59,6 @@ export function isWatchedFile(rel: string): boolean {
 
 /** Workspace-relative path with `/` separators, or null when `absolutePath` is outside `root`. */
 export function toRelative(root: string, absolutePath: string): string | null {
-  const rel = relative(root, absolutePath);
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return rel.split(sep).join("/");
+  if (!isInside(root, absolutePath)) return null;
+  return relative(root, absolutePath).split(sep).join("/");
 }
