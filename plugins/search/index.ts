@@ -1,5 +1,7 @@
 import { definePlugin } from "@muster/plugin";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
+import { SearchFile } from "./entities/search-file.ts";
+import { SearchState } from "./entities/search-state.ts";
 import { migrations } from "./migrations.ts";
 import { mountSearchRoutes } from "./http/routes.ts";
 import { registerSearchServices } from "./services/register.ts";
@@ -16,6 +18,7 @@ export const searchPlugin = definePlugin<SearchConfig>({
   host: "^1.0.0",
   paths: ["/api/search"],
   config: searchConfigSchema,
+  entities: [SearchFile, SearchState],
   migrations,
   register: registerSearchServices,
   routes: mountSearchRoutes,

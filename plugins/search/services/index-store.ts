@@ -1,20 +1,8 @@
 import type { Database } from "@muster/plugin";
+import { SearchFile, type FileRow } from "../entities/search-file.ts";
+import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
 
-/** One row of `search_files`: the spec's Workspace file index entry plus title and category. */
-export interface FileRow {
-  id: string;
-  path: string;
-  type: "markdown" | "yaml";
-  size: number;
-  /** ISO timestamp of the file's mtime (ms precision). */
-  lastModified: string;
-  /** When the file was first indexed. */
-  createdAt: string;
-  title: string;
-  category: string;
-  /** When this file was last (re)indexed. */
-  indexedAt: string;
-}
+export type { FileRow };
 
 export interface PersistedIndex {
   format: string;
@@ -25,11 +13,20 @@ export interface PersistedIndex {
 const INDEX_KEY = "index";
 const FORMAT_KEY = "format";
 
+/** Every column of `search_files`, derived once from the entity. */
+const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[];
+
 /**
  * SQLite persistence of the index. A row means "the saved index holds this file as it was
  * at this size and mtime". Full saves write the serialised index and every row in one
  * transaction; between full saves, a change only deletes the file's row (cheap), so after
  * any crash the next start re-reads exactly the files whose row is missing or differs.
+ *
+ * The start-up loads read through MikroORM's query builder. The writes are the index's hot
+ * path and stay prepared SQL in synchronous transactions: a full save replaces thousands of
+ * rows and the serialised index as one unit, and an invalidation must be gone before the
+ * next task of the index's queue runs; an awaited ORM write would let other requests'
+ * statements into the save's transaction and cost a query build per row.
  */
 export class IndexStore {
   private readonly db: () => Database;
@@ -37,15 +34,20 @@ export class IndexStore {
     this.db = db;
   }
 
-  loadRows(): Map<string, FileRow> {
-    const rows = this.db().sql.prepare("SELECT id, path, type, size, lastModified, createdAt, title, category, indexedAt FROM search_files").all() as FileRow[];
+  async loadRows(): Promise<Map<string, FileRow>> {
+    const rows = await this.db().em().createQueryBuilder(SearchFile).select(FILE_FIELDS).execute<FileRow[]>("all");
     return new Map(rows.map((r) => [r.path, r]));
   }
 
-  loadIndex(): PersistedIndex | undefined {
-    const get = this.db().sql.prepare("SELECT value, data FROM search_state WHERE key = ?");
-    const format = (get.get(FORMAT_KEY) as { value: string } | undefined)?.value;
-    const index = get.get(INDEX_KEY) as { value: string; data: Buffer | null } | undefined;
+  async loadIndex(): Promise<PersistedIndex | undefined> {
+    const rows = await this.db()
+      .em()
+      .createQueryBuilder(SearchState)
+      .select(["key", "value", "data"])
+      .where({ key: { $in: [FORMAT_KEY, INDEX_KEY] } })
+      .execute<Pick<SearchStateRow, "key" | "value" | "data">[]>("all");
+    const format = rows.find((r) => r.key === FORMAT_KEY)?.value;
+    const index = rows.find((r) => r.key === INDEX_KEY);
     return format && index?.value ? { format, json: index.value, data: index.data } : undefined;
   }
 
@@ -53,10 +55,7 @@ export class IndexStore {
   saveAll(input: { format: string; json: string; data: Buffer | null; rows: Iterable<FileRow> }): void {
     const sql = this.db().sql;
     const now = new Date().toISOString();
-    const insert = sql.prepare(
-      `INSERT INTO search_files (id, path, type, size, lastModified, createdAt, title, category, indexedAt)
-       VALUES (@id, @path, @type, @size, @lastModified, @createdAt, @title, @category, @indexedAt)`,
-    );
+    const insert = sql.prepare(`INSERT INTO search_files (${FILE_FIELDS.join(", ")}) VALUES (${FILE_FIELDS.map((f) => `@${f}`).join(", ")})`);
     const state = sql.prepare(
       "INSERT INTO search_state (key, value, data, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, data = excluded.data, updatedAt = excluded.updatedAt",
     );

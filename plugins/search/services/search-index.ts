@@ -225,8 +225,8 @@ export class SearchIndex implements WorkspaceSearch {
 
   private async loadOrBuild(): Promise<void> {
     const started = performance.now();
-    const persisted = this.store.loadIndex();
-    const rows = this.store.loadRows();
+    const persisted = await this.store.loadIndex();
+    const rows = await this.store.loadRows();
     if (persisted?.format.startsWith(`${INDEX_FORMAT}/`)) {
       try {
         // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
