@@ -31,7 +31,9 @@ export function catalogueFiles(): string[] {
 function areaOf(file: string): string {
   const plugin = /^plugins\/([^/]+)\//.exec(file);
   if (plugin) return plugin[1]!;
-  return file === "core/internal/start-errors.ts" ? "host start-up" : "host";
+  if (file === "core/internal/start-errors.ts") return "host start-up";
+  if (file === "core/internal/container-errors.ts") return "host services";
+  return "host";
 }
 
 /** Every error of every catalogue, in file order, then declaration order. */

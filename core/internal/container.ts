@@ -3,21 +3,8 @@
 // Like Fastify's dependency check, a plugin may only resolve what it declared: its own
 // tokens, the host's, and those of plugins in its dependsOn/optionalDependsOn.
 import { container as globalContainer, instanceCachingFactory, type DependencyContainer } from "tsyringe";
-import { defineErrors } from "../plugin-api/errors.ts";
+import { containerErrors } from "./container-errors.ts";
 import type { ServiceDefinition, ServiceToken } from "../plugin-api/define-service.ts";
-
-export const containerErrors = defineErrors({
-  TOKEN_NOT_DECLARED: {
-    status: 500,
-    message: 'Plugin "{plugin}" resolved "{token}" of plugin "{owner}" without declaring it: add "{owner}" to its dependsOn (or optionalDependsOn)',
-  },
-  SERVICE_NOT_PROVIDED: {
-    status: 500,
-    message: 'No service "{token}" is registered (needed by {neededBy}); is the plugin that provides it loaded and listed in dependsOn?',
-  },
-  SERVICE_PROVIDED_TWICE: { status: 500, message: 'Service "{token}" is provided twice (by "{first}" and "{second}")' },
-  SERVICE_WITHOUT_TOKEN: { status: 500, message: 'Plugin "{plugin}" registered a service without a token' },
-});
 
 /** Who is resolving: a plugin and the plugins it declared, or the host itself (no check). */
 export interface Requester {

@@ -7,7 +7,7 @@ import { globSync, readFileSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import { join, sep } from "node:path";
 import { defineErrors, MusterError } from "@muster/plugin";
-import { collectErrors, ERRORS_DOC, renderErrorsDoc, ROOT } from "../../scripts/error-catalogue.ts";
+import { catalogueFiles, collectErrors, ERRORS_DOC, renderErrorsDoc, ROOT } from "../../scripts/error-catalogue.ts";
 
 const t = suite("error catalogue");
 const errors = await collectErrors();
@@ -55,6 +55,13 @@ t("no error is made ad hoc: `new MusterError(` appears only where the catalogues
     if (readFileSync(join(ROOT, file), "utf8").includes("new MusterError(")) offenders.push(file);
   }
   assert.equal(offenders, []);
+});
+
+t("every catalogue is where the generator looks: defineErrors is called only in errors.ts / *-errors.ts files", () => {
+  const scanned = new Set(catalogueFiles());
+  const runtime = sourceFiles().filter((file) => !file.startsWith("scripts/")); // the scaffold holds one as text
+  const elsewhere = runtime.filter((file) => !scanned.has(file) && /\bdefineErrors\(\{/.test(readFileSync(join(ROOT, file), "utf8")));
+  assert.equal(elsewhere, []);
 });
 
 t("a factory's parameters are typed from its template and fill it", () => {
