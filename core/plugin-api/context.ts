@@ -12,16 +12,18 @@ export type { Logger };
 /** The embedded SQLite database. */
 export interface Database {
   /**
-   * A fresh MikroORM entity manager (its own unit of work) for entity writes:
-   * `const em = ctx.db.em(); em.create(...); await em.flush()`. Flushes run without an
-   * implicit transaction; never call `em.transactional()`/`em.begin()` (see `sql`).
+   * A fresh MikroORM entity manager (its own unit of work), the data path: entity writes
+   * (`em.create(...); await em.flush()`) and plain-row reads and updates through the query
+   * builder (`em.createQueryBuilder(X).select(...).where(...).execute("all")`: no entity
+   * hydration, which costs ~12x on list reads; rows typed {@link EntityRow}). Flushes run
+   * without an implicit transaction; never call `em.transactional()`/`em.begin()` (see `sql`).
    */
   em(): SqlEntityManager;
   /**
-   * The same better-sqlite3 connection, for hot read paths that return raw rows (entity
-   * hydration costs ~12x on list reads) and for atomic multi-statement changes as
-   * `sql.transaction(() => { ... })()`: synchronous, so no other request can interleave
-   * with it on the shared connection. Always use bound parameters.
+   * The same better-sqlite3 connection, for what must be one synchronous step, kept inside
+   * the plugin's store with a comment saying why: a conditional single-statement change, or
+   * an atomic multi-statement change as `sql.transaction(() => { ... })()`, which no other
+   * request can interleave with on the shared connection. Always use bound parameters.
    */
   sql: BetterSqlite3.Database;
 }
