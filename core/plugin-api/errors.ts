@@ -152,7 +152,7 @@ export const hostErrors = defineErrors({
   NOT_FOUND: { status: 404, message: "No route for {method} {path}" },
   METHOD_NOT_ALLOWED: { status: 405, message: "{method} is not allowed on {path}" },
   CONFLICT: { status: 409, message: "Conflict: {reason}" },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than {limit} bytes" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than {limit}" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Request bodies must be JSON (Content-Type: application/json)" },
   RATE_LIMITED: { status: 429, message: "Too many {feature} requests; retry in {retryAfterSeconds} s" },
   BAD_REQUEST: { status: 400, message: "The request could not be processed" },

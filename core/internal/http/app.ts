@@ -53,7 +53,7 @@ function toMusterError(caught: unknown): MusterError {
   }
   const status = (caught as { status?: number; expose?: boolean })?.status;
   if (typeof status === "number" && status >= 400 && status < 500) {
-    if (status === 413) return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the" });
+    if (status === 413) return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the accepted size" });
     if (status === 415) return hostErrors.UNSUPPORTED_MEDIA_TYPE();
     return hostErrors.BAD_REQUEST({}, { status });
   }

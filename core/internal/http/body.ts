@@ -29,7 +29,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   const declared = Number(ctx.get("content-length") || 0);
   if (declared > limit) {
     ctx.req.resume();
-    throw hostErrors.PAYLOAD_TOO_LARGE({ limit });
+    throw hostErrors.PAYLOAD_TOO_LARGE({ limit: `${limit} bytes` });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -37,7 +37,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
     size += chunk.length;
     if (size > limit) {
       ctx.req.resume();
-      throw hostErrors.PAYLOAD_TOO_LARGE({ limit });
+      throw hostErrors.PAYLOAD_TOO_LARGE({ limit: `${limit} bytes` });
     }
     chunks.push(chunk);
   }

@@ -13,7 +13,7 @@ function errorFor(code: string | undefined): MusterError {
     case "HPE_HEADER_OVERFLOW":
       return hostErrors.HEADERS_TOO_LARGE();
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the" });
+      return hostErrors.PAYLOAD_TOO_LARGE({ limit: "the accepted size" });
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return hostErrors.REQUEST_TIMEOUT();
     default:
