@@ -1,29 +1,38 @@
 // `npm run new-plugin <id>`: scaffolds plugins/<id>/ with a route, its schemas, an error
 // catalogue and a test, and registers it in plugins/built-in.ts, so every plugin starts
 // from the same shape. `--root <dir>` writes into another checkout (used by its test).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+//
+// `npm run new-plugin -- --standalone <dir> <id>`: scaffolds a third-party plugin package
+// in <dir> instead (package.json with `"muster": { "plugin": true }`, `@muster/plugin` as
+// peer dependency, a tsc build to JavaScript + .d.ts run by `prepack`, a test), ready for
+// `npm pack` and `muster plugins add <tarball>`. Both modes write the same plugin files.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
+const USAGE = "Usage: npm run new-plugin <id>   or   npm run new-plugin -- --standalone <dir> <id>   (id in kebab-case, e.g. release-notes)";
 const args = process.argv.slice(2);
-const rootFlag = args.indexOf("--root");
-const root = rootFlag >= 0 ? args.splice(rootFlag, 2)[1]! : new URL("..", import.meta.url).pathname;
-const id = args[0];
+const take = (flag: string): string | undefined => {
+  const at = args.indexOf(flag);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const root = take("--root") ?? new URL("..", import.meta.url).pathname;
+const standaloneFlag = args.includes("--standalone");
+const standaloneDir = standaloneFlag ? take("--standalone") : undefined;
+const id = args[0] ?? "";
 
-if (!id || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(id)) {
-  console.error("Usage: npm run new-plugin <id>   (id in kebab-case, e.g. release-notes)");
+if (!id || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(id) || (standaloneFlag && !standaloneDir)) {
+  console.error(USAGE);
   process.exit(2);
-}
-const dir = join(root, "plugins", id);
-if (existsSync(dir)) {
-  console.error(`plugins/${id} already exists`);
-  process.exit(1);
 }
 
 const camel = id.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 const upper = id.toUpperCase().replace(/-/g, "_");
-const files: Record<string, string> = {
-  [`plugins/${id}/index.ts`]: `import { definePlugin } from "muster/plugin";
-import { mount${cap(camel)}Routes } from "./http/routes.ts";
+const Cap = camel.charAt(0).toUpperCase() + camel.slice(1);
+
+/** The plugin itself, the same in both modes (relative to the plugin's source folder). */
+const pluginFiles: Record<string, string> = {
+  "index.ts": `import { definePlugin } from "@muster/plugin";
+import { mount${Cap}Routes } from "./http/routes.ts";
 
 /** ${id}: describe what this plugin adds to Muster. */
 export const ${camel}Plugin = definePlugin({
@@ -31,33 +40,54 @@ export const ${camel}Plugin = definePlugin({
   version: "0.1.0",
   host: "^1.0.0",
   paths: ["/api/${id}"],
-  routes: mount${cap(camel)}Routes,
+  routes: mount${Cap}Routes,
 });
 
 export default ${camel}Plugin;
 `,
-  [`plugins/${id}/errors.ts`]: `import { defineErrors } from "muster/plugin";
+  "errors.ts": `import { defineErrors } from "@muster/plugin";
 
 export const ${camel}Errors = defineErrors({
   ${upper}_NOT_FOUND: { status: 404, message: "No ${id} item with id {id}" },
 });
 `,
-  [`plugins/${id}/http/schemas.ts`]: `import { z } from "muster/plugin";
+  "http/schemas.ts": `import { z } from "@muster/plugin";
 
 export const echoBody = z.strictObject({ message: z.string().min(1).max(1000) });
 export const echoResponse = z.object({ ok: z.literal(true), echo: z.string() });
 `,
-  [`plugins/${id}/http/routes.ts`]: `import type { PluginContext, PluginRouter } from "muster/plugin";
+  "http/routes.ts": `import type { PluginContext, PluginRouter } from "@muster/plugin";
 import { echoBody, echoResponse } from "./schemas.ts";
 
-export function mount${cap(camel)}Routes(router: PluginRouter, ctx: PluginContext): void {
+export function mount${Cap}Routes(router: PluginRouter, ctx: PluginContext): void {
   router.post("/api/${id}", { summary: "Echo a message", body: echoBody, response: echoResponse }, ({ body }) => {
     ctx.logger.debug({ length: body.message.length }, "echo");
     return { ok: true, echo: body.message };
   });
 }
 `,
-  [`test/plugins/${id}/${id}.test.ts`]: `import { suite } from "uvu";
+};
+
+function write(base: string, files: Record<string, string>, shown: (path: string) => string): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(base, path)), { recursive: true });
+    writeFileSync(join(base, path), content);
+    console.log(`created ${shown(path)}`);
+  }
+}
+
+if (standaloneDir) scaffoldStandalone(resolve(standaloneDir));
+else scaffoldInRepo();
+
+function scaffoldInRepo(): void {
+  const dir = join(root, "plugins", id);
+  if (existsSync(dir)) {
+    console.error(`plugins/${id} already exists`);
+    process.exit(1);
+  }
+  write(dir, pluginFiles, (path) => `plugins/${id}/${path}`);
+  write(root, {
+    [`test/plugins/${id}/${id}.test.ts`]: `import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 
@@ -84,26 +114,107 @@ t("bad input is refused", async ({ h }) => {
 
 t.run();
 `,
-};
+  }, (path) => path);
 
-function cap(s: string) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  const builtIn = join(root, "plugins", "built-in.ts");
+  const source = readFileSync(builtIn, "utf8");
+  const withImport = source.replace(/(\nexport const builtInPlugins)/, `import { ${camel}Plugin } from "./${id}/index.ts";\n$1`);
+  const registered = withImport.replace(/\](;\s*)$/, `, ${camel}Plugin]$1`);
+  if (registered === source || !registered.includes(`${camel}Plugin]`)) {
+    console.log(`Add ${camel}Plugin (from "./${id}/index.ts") to plugins/built-in.ts yourself.`);
+  } else {
+    writeFileSync(builtIn, registered);
+    console.log("registered in plugins/built-in.ts");
+  }
+  console.log(`Next: npm test -- test/plugins/${id}`);
 }
 
-for (const [path, content] of Object.entries(files)) {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), content);
-  console.log(`created ${path}`);
+function scaffoldStandalone(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    console.error(`${dir} exists and is not empty`);
+    process.exit(1);
+  }
+  const name = `muster-plugin-${id}`;
+  const pkg = {
+    name,
+    version: "0.1.0",
+    description: `Muster plugin ${id}`,
+    type: "module",
+    exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+    files: ["dist"],
+    scripts: {
+      build: "rm -rf dist && tsc -p tsconfig.json",
+      prepack: "npm run build",
+      test: "npm run build && node --test",
+    },
+    // Muster finds plugins by this field; `host` is the plugin-API range it was built for.
+    muster: { plugin: true, host: "^1.0.0" },
+    // The host provides @muster/plugin at run time (its own instance); never bundle it.
+    peerDependencies: { "@muster/plugin": "^1.0.0" },
+    devDependencies: { "@muster/plugin": "^1.0.0", "@types/node": "^24.0.0", typescript: "^5.9.3" },
+  };
+  write(dir, {
+    "package.json": `${JSON.stringify(pkg, null, 2)}\n`,
+    "tsconfig.json": `{
+  // JavaScript + .d.ts in dist/: Node does not strip types inside node_modules, so a plugin
+  // ships JavaScript. Sources import each other with .ts extensions, rewritten to .js.
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "lib": ["ES2022"],
+    "types": ["node"],
+    "strict": true,
+    "verbatimModuleSyntax": true,
+    "isolatedModules": true,
+    "rewriteRelativeImportExtensions": true,
+    "declaration": true,
+    "skipLibCheck": true,
+    "rootDir": "src",
+    "outDir": "dist"
+  },
+  "include": ["src"]
 }
+`,
+    ".gitignore": "node_modules/\ndist/\n*.tgz\n",
+    ...Object.fromEntries(Object.entries(pluginFiles).map(([path, content]) => [`src/${path}`, content])),
+    [`test/${id}.test.js`]: `// Runs the built plugin's route against a stand-in router (no host needed): \`npm test\`.
+// For the real thing: npm pack, then \`muster plugins add ./${name}-0.1.0.tgz\` and restart Muster.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import plugin from "../dist/index.js";
 
-const builtIn = join(root, "plugins", "built-in.ts");
-const source = readFileSync(builtIn, "utf8");
-const withImport = source.replace(/(\nexport const builtInPlugins)/, `import { ${camel}Plugin } from "./${id}/index.ts";\n$1`);
-const registered = withImport.replace(/\](;\s*)$/, `, ${camel}Plugin]$1`);
-if (registered === source || !registered.includes(`${camel}Plugin]`)) {
-  console.log(`Add ${camel}Plugin (from "./${id}/index.ts") to plugins/built-in.ts yourself.`);
-} else {
-  writeFileSync(builtIn, registered);
-  console.log("registered in plugins/built-in.ts");
+test("the definition names its id, host range and paths", () => {
+  assert.equal(plugin.id, "${id}");
+  assert.equal(plugin.host, "^1.0.0");
+  assert.deepEqual(plugin.paths, ["/api/${id}"]);
+});
+
+test("POST /api/${id} echoes the message; its body schema refuses an empty one", async () => {
+  const routes = new Map();
+  const router = new Proxy({}, { get: (_target, method) => (path, spec, handler) => routes.set(\`\${String(method).toUpperCase()} \${path}\`, { spec, handler }) });
+  const ctx = { id: plugin.id, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+  plugin.routes(router, ctx);
+  const echo = routes.get("POST /api/${id}");
+  assert.deepEqual(await echo.handler({ body: { message: "hi" } }), { ok: true, echo: "hi" });
+  assert.equal(echo.spec.body.safeParse({ message: "" }).success, false);
+});
+`,
+    "README.md": `# ${name}
+
+A [Muster](https://github.com/) plugin: describe what it adds.
+
+\`\`\`sh
+npm install
+npm test                         # builds dist/ (JavaScript + .d.ts) and runs test/
+npm pack                         # ${name}-0.1.0.tgz (prepack builds)
+muster plugins add ./${name}-0.1.0.tgz   # installs into $MUSTER_HOME, enables it; restart Muster
+\`\`\`
+
+Rules the host enforces at start-up: routes only under \`paths\`; tables and indexes named
+with the prefix \`${id.replaceAll("-", "_")}_\` (entities' \`tableName\` and every table a
+migration creates, alters or drops); error codes from \`defineErrors\`.
+`,
+  }, (path) => join(basename(dir), path));
+  console.log(`Next: cd ${dir} && npm install && npm test`);
 }
-console.log(`Next: npm test -- test/plugins/${id}`);

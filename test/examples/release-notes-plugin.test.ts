@@ -1,49 +1,33 @@
-// examples/muster-plugin-release-notes as its author ships it and a user installs it:
-// @muster/plugin packed (its prepack builds dist/: JavaScript + .d.ts) and unpacked into a
-// separate temporary project, the example copied there and built by tsc against that .d.ts
-// (JavaScript + declarations; its other dependencies, zod, MikroORM and typescript, are the
-// repository's own, linked), packed, installed with `muster plugins add <tarball>` into a
-// fresh MUSTER_HOME, then served by the host and called over HTTP.
+// examples/muster-plugin-release-notes as its author ships it and a user installs it: built
+// by tsc (JavaScript + declarations) against the packed @muster/plugin in a separate temporary
+// project (test/helpers/plugin-package.ts), packed, installed with `muster plugins add
+// <tarball>` into a fresh MUSTER_HOME, then served by the host and called over HTTP.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
+import { ROOT, buildPlugin, installPluginKit, musterPluginsAdd, npmPack } from "../helpers/plugin-package.ts";
 
 setTimeout(() => { console.error("release-notes-plugin.test.ts timed out"); process.exit(1); }, 120_000).unref();
 
-const root = new URL("../..", import.meta.url).pathname;
-const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` };
 const tmp = mkdtempSync(join(tmpdir(), "muster-example-"));
 const home = join(tmp, "home");
 const project = join(tmp, "muster-plugin-release-notes");
-const pack = (dir: string, ...flags: string[]) =>
-  join(tmp, execFileSync("npm", ["pack", dir, "--pack-destination", tmp, "--silent", ...flags], { encoding: "utf8", env }).trim().split("\n").pop()!);
 
 const t = suite<{ h: TestHost }>("example plugin: release-notes");
 
 t.before(async (ctx) => {
-  // The example's own project: its sources, @muster/plugin from its tarball, the rest linked.
-  cpSync(join(root, "examples/muster-plugin-release-notes"), project, { recursive: true, filter: (src) => !/\/(dist|node_modules)$/.test(src) });
-  const modules = join(project, "node_modules");
-  mkdirSync(join(modules, "@muster"), { recursive: true });
-  for (const name of readdirSync(join(root, "node_modules"))) if (name !== "@muster" && name !== ".bin") symlinkSync(join(root, "node_modules", name), join(modules, name));
-  execFileSync("tar", ["-xzf", pack(join(root, "core/plugin-api")), "-C", tmp]);
-  renameSync(join(tmp, "package"), join(modules, "@muster/plugin"));
-
-  const build = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: project, encoding: "utf8", env });
-  assert.is(build.status, 0, build.stdout + build.stderr);
+  cpSync(join(ROOT, "examples/muster-plugin-release-notes"), project, { recursive: true, filter: (src) => !/\/(dist|node_modules)$/.test(src) });
+  installPluginKit(project, tmp);
+  const build = buildPlugin(project);
+  assert.is(build.status, 0, build.output);
   // Declarations name real types (a definition with a typed config, an entity), not `any`.
   assert.match(readFileSync(join(project, "dist/index.d.ts"), "utf8"), /PluginDefinition<\{/);
   assert.not.match(readFileSync(join(project, "dist/entities/release-note.d.ts"), "utf8"), /: any;/);
 
-  const add = spawnSync(process.execPath, [join(root, "core/main.ts"), "plugins", "add", pack(project, "--ignore-scripts")], {
-    env: { ...env, MUSTER_HOME: home, LOG_LEVEL: "silent" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const add = musterPluginsAdd(npmPack(project, tmp, "--ignore-scripts"), home);
   assert.is(add.status, 0, add.stderr + add.stdout);
   assert.match(add.stdout, /Enabled plugin "release-notes" \(npm:muster-plugin-release-notes@0\.1\.0\)/);
   ctx.h = await startTestHost({ home, config: { plugins: ["muster-plugin-release-notes"], pluginConfig: { "release-notes": { title: "What's new", maxNotes: 2 } } } });
