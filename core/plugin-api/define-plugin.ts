@@ -9,7 +9,11 @@ import type { Migration } from "./migrations.ts";
  * dependencies, owned paths) before running any of its code.
  */
 export interface PluginDefinition<C = any> {
-  /** kebab-case; table prefix `<id>_`, error code prefix, log field `plugin=<id>`. */
+  /**
+   * kebab-case; error code prefix, log field `plugin=<id>`, and table prefix: the id with `-`
+   * turned into `_`, then `_` (`release-notes` → `release_notes_`). The host refuses to start
+   * when an entity's table or a table/index a migration creates, alters or drops lacks it.
+   */
   id: string;
   /** The plugin's own semver version. */
   version: string;

@@ -7,7 +7,7 @@ import type { WorkspaceFileChange } from "./workspace.ts";
  *
  * @example
  * export interface NoteEvents { "notes.note.created": NoteRecord }
- * declare module "muster/plugin" { interface MusterEvents extends NoteEvents {} }
+ * declare module "@muster/plugin" { interface MusterEvents extends NoteEvents {} }
  */
 export interface MusterEvents {
   /** A watched workspace file was added, changed or removed (see `WORKSPACE_FILE_CHANGED`). */

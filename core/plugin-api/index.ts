@@ -1,5 +1,7 @@
 /**
- * `muster/plugin`: the only module a plugin imports from the host.
+ * `@muster/plugin`: the only module a plugin imports from the host. Built-in plugins import
+ * it by this name too; in this repository it resolves to these sources (the `source` export
+ * condition), in a published package to dist/ (JavaScript + .d.ts).
  * See the README's "Writing a plugin" section for a walkthrough.
  */
 export { definePlugin, type PluginDefinition, type PluginCommand, type CommandIo } from "./define-plugin.ts";
