@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** One entry of the agent activity log (spec: Activity). */
 export const Activity = defineEntity({
@@ -12,4 +12,13 @@ export const Activity = defineEntity({
     details: p.string().nullable(),
     timestamp: p.string(),
   },
+  // As migrations.ts creates them; `DESC` columns are declared by name, since SQLite reports
+  // no sort order when the schema is compared.
+  indexes: [
+    { name: "activities_by_time", properties: ["timestamp", "id"] },
+    { name: "activities_by_agent", properties: ["agentId", "timestamp"] },
+  ],
 });
+
+/** A stored activity as the query builder returns it: the API shape (spec: Activity). */
+export type ActivityRow = EntityRow<typeof Activity>;

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** Spec: Epic. */
 export const Epic = defineEntity({
@@ -16,4 +16,12 @@ export const Epic = defineEntity({
     updatedAt: p.string(),
     completedAt: p.string().nullable(),
   },
+  // As migrations.ts creates them; `updatedAt DESC` is declared by its column, since SQLite
+  // reports no sort order when the schema is compared.
+  indexes: [
+    { name: "work_epics_by_update", properties: ["updatedAt"] },
+  ],
 });
+
+/** A stored epic as the query builder returns it: the API shape. */
+export type EpicRow = EntityRow<typeof Epic>;

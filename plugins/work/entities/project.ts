@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** Spec: Project. */
 export const Project = defineEntity({
@@ -15,4 +15,12 @@ export const Project = defineEntity({
     createdAt: p.string(),
     updatedAt: p.string(),
   },
+  // As migrations.ts creates them; `updatedAt DESC` is declared by its column, since SQLite
+  // reports no sort order when the schema is compared.
+  indexes: [
+    { name: "work_projects_by_update", properties: ["updatedAt"] },
+  ],
 });
+
+/** A stored project as the query builder returns it: the API shape. */
+export type ProjectRow = EntityRow<typeof Project>;

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** Spec: Sprint. `storyIds` is stored as the JSON-encoded string the spec returns. */
 export const Sprint = defineEntity({
@@ -14,4 +14,12 @@ export const Sprint = defineEntity({
     createdAt: p.string(),
     updatedAt: p.string(),
   },
+  // As migrations.ts creates them; `updatedAt DESC` is declared by its column, since SQLite
+  // reports no sort order when the schema is compared.
+  indexes: [
+    { name: "work_sprints_by_update", properties: ["updatedAt"] },
+  ],
 });
+
+/** A stored sprint as the query builder returns it: the API shape. */
+export type SprintRow = EntityRow<typeof Sprint>;

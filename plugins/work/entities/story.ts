@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** Spec: Story (fields camelCased per DESIGN §5). */
 export const Story = defineEntity({
@@ -15,4 +15,13 @@ export const Story = defineEntity({
     updatedAt: p.string(),
     completedAt: p.string().nullable(),
   },
+  // As migrations.ts creates them; `updatedAt DESC` is declared by its column, since SQLite
+  // reports no sort order when the schema is compared.
+  indexes: [
+    { name: "work_stories_by_update", properties: ["updatedAt"] },
+    { name: "work_stories_by_epic", properties: ["epicId"] },
+  ],
 });
+
+/** A stored story as the query builder returns it: the API shape. */
+export type StoryRow = EntityRow<typeof Story>;

@@ -1,4 +1,4 @@
-import { defineEntity, p } from "@muster/plugin";
+import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
 /** Spec: Task. Cross-record references are plain id columns, checked by the service. */
 export const Task = defineEntity({
@@ -22,4 +22,15 @@ export const Task = defineEntity({
     updatedAt: p.string(),
     completedAt: p.string().nullable(),
   },
+  // As migrations.ts creates them; `updatedAt DESC` is declared by its column, since SQLite
+  // reports no sort order when the schema is compared.
+  indexes: [
+    { name: "work_tasks_by_update", properties: ["updatedAt"] },
+    { name: "work_tasks_by_sprint", properties: ["sprintId"] },
+    { name: "work_tasks_by_story", properties: ["storyId"] },
+    { name: "work_tasks_by_project", properties: ["projectId"] },
+  ],
 });
+
+/** A stored task as the query builder returns it: the API shape. */
+export type TaskRow = EntityRow<typeof Task>;
