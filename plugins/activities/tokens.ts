@@ -8,7 +8,7 @@ export interface ActivityLog {
   /** Appends an activity and publishes `activities.activity.created` after it is stored. */
   log(input: NewActivity): ActivityRecord;
   /** Recent activities, newest first. */
-  list(query: ActivityQuery): ActivityRecord[];
+  list(query: ActivityQuery): Promise<ActivityRecord[]>;
 }
 
 /** The activity log service. Depend on the `activities` plugin to use it. */

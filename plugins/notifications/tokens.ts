@@ -7,11 +7,11 @@ export type { NewNotification, NotificationAction, NotificationQuery, Notificati
 export interface Notifier {
   /** Stores a notification and publishes `notifications.notification.created` (public). */
   create(input: NewNotification): NotificationRecord;
-  list(query: NotificationQuery): { notifications: NotificationRecord[]; unreadCount: number };
-  unreadCount(): number;
-  get(id: string): NotificationRecord | null;
+  list(query: NotificationQuery): Promise<{ notifications: NotificationRecord[]; unreadCount: number }>;
+  unreadCount(): Promise<number>;
+  get(id: string): Promise<NotificationRecord | null>;
   /** Marks read or dismisses; publishes `notifications.notification.updated` when anything changed. */
-  apply(change: NotificationAction): { updated: number; ids: string[]; unreadCount: number };
+  apply(change: NotificationAction): Promise<{ updated: number; ids: string[]; unreadCount: number }>;
 }
 
 /** The notification service. Depend on the `notifications` plugin to use it. */

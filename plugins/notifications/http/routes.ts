@@ -19,7 +19,7 @@ export function mountNotificationRoutes(router: PluginRouter, ctx: PluginContext
       query: listNotificationsQuery,
       response: listNotificationsResponse,
     },
-    ({ query }) => ({ ok: true, ...notifications().list(query) }),
+    async ({ query }) => ({ ok: true, ...(await notifications().list(query)) }),
   );
 
   router.post(
@@ -35,6 +35,6 @@ export function mountNotificationRoutes(router: PluginRouter, ctx: PluginContext
       body: updateNotificationsBody,
       response: updateNotificationsResponse,
     },
-    ({ body }) => ({ ok: true, ...notifications().apply(body) }),
+    async ({ body }) => ({ ok: true, ...(await notifications().apply(body)) }),
   );
 }

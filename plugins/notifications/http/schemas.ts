@@ -1,6 +1,7 @@
 import { z, schemas } from "@muster/plugin";
+import { NOTIFICATION_PRIORITIES } from "../entities/notification.ts";
 
-export const prioritySchema = z.enum(["low", "normal", "high", "urgent"]);
+export const prioritySchema = z.enum(NOTIFICATION_PRIORITIES);
 
 export const notificationSchema = z.object({
   id: z.string(),
