@@ -86,6 +86,26 @@ export async function startTestHost(options: StartOptions = {}): Promise<TestHos
   return test;
 }
 
+/**
+ * Starts a host, runs `fn` with it, then always stops it and removes its home (also when
+ * `fn` throws), so a failing test leaks neither a server nor a temporary directory. A host
+ * started by `h.restart()` is the one stopped; a `home` the caller passed is left in place.
+ */
+export async function withTestHost<T>(options: StartOptions, fn: (h: TestHost) => Promise<T> | T): Promise<T>;
+export async function withTestHost<T>(fn: (h: TestHost) => Promise<T> | T): Promise<T>;
+export async function withTestHost<T>(a: StartOptions | ((h: TestHost) => Promise<T> | T), b?: (h: TestHost) => Promise<T> | T): Promise<T> {
+  const [options, fn] = typeof a === "function" ? [{}, a] : [a, b!];
+  let current: TestHost;
+  const track = (t: TestHost): TestHost => (current = { ...t, restart: async (overrides) => track(await t.restart(overrides)) });
+  const h = track(await startTestHost(options));
+  try {
+    return await fn(h);
+  } finally {
+    await current!.stop();
+    if (options.home === undefined) removeHome(h.home);
+  }
+}
+
 /** Removes a temporary home after a suite. */
 export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
