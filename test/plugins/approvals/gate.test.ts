@@ -10,7 +10,8 @@ import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { streamPlugin } from "../../../plugins/stream/index.ts";
 import { openSse } from "../../helpers/sse-client.ts";
-import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
 
 const KIND = "gate-test.send";
 interface Run {
@@ -65,6 +66,7 @@ const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, appr
 /** The configured humans besides the owner ("owner"): only they and the owner may decide. */
 const config = { approvers: ["frigg", "odin"] };
 const t = suite<{ h: TestHost }>("approvals gate");
+/** Lets time pass on purpose: used only where a test proves that nothing happens within a window. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function request(h: TestHost, payload: unknown, extra: Record<string, unknown> = {}): Promise<string> {
@@ -108,7 +110,7 @@ t("a gated request is pending, stores the exact payload and its SHA-256, and run
   assert.is(a.payloadHash, createHash("sha256").update(JSON.stringify(payload)).digest("hex"));
   assert.is(a.description, 'Send "héllo 🚀" to the outside world');
   assert.is(a.executionStatus, "none");
-  await sleep(50);
+  await sleep(50); // a sleep on purpose: proves nothing runs within the window
   assert.is(runsOf(id).length, 0);
   const list = await h.json("/api/approvals");
   assert.ok(list.body.pending.some((p: any) => p.id === id));
@@ -136,7 +138,7 @@ t("approving runs the executor once with the exact stored payload and records th
   assert.not.ok(list.body.pending.some((p: any) => p.id === id));
   assert.is(list.body.history[0].id, id);
   // Reported: bus events without the payload, an activity and a notification.
-  await sleep(20);
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.executed" && (e.payload as any).id === id), { label: "approvals.approval.executed" });
   const names = events.filter((e) => (e.payload as any).id === id).map((e) => e.name);
   assert.equal(names, ["approvals.approval.created", "approvals.approval.approved", "approvals.approval.executed"]);
   for (const e of events) {
@@ -169,7 +171,7 @@ t("rejecting never runs the executor; approving afterwards is a conflict", async
   const after = await decide(h, id, { status: "approved" });
   assert.is(after.status, 409);
   assert.is(after.body.error.code, "APPROVAL_ALREADY_RESOLVED");
-  await sleep(50);
+  await sleep(50); // a sleep on purpose: proves nothing runs within the window
   assert.is(runsOf(id).length, 0);
 });
 
@@ -267,7 +269,7 @@ t("an expired approval cannot be approved and never runs; it shows as rejected a
   const before = await approval(h, id);
   assert.is(before.status, "pending");
   assert.ok(before.expiresAt);
-  await sleep(450);
+  await waitUntil(() => Date.now() > Date.parse(before.expiresAt) + 5, { label: "the expiry" });
   const res = await decide(h, id, { status: "approved" });
   assert.is(res.status, 409);
   assert.is(res.body.error.code, "APPROVAL_EXPIRED");
@@ -302,7 +304,7 @@ t("an executor that throws: recorded as failed, urgent notification, execution_f
   const failure = notes.find((n: any) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
   assert.ok(failure);
   assert.is(failure.priority, "urgent");
-  await sleep(20);
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id), { label: "execution_failed event" });
   assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id));
   const again = await decide(h, id, { status: "approved" });
   assert.is(again.status, 409);
@@ -351,7 +353,7 @@ t("pending approvals survive a restart and nothing runs at start-up; interrupted
   );
   const runsBefore = runs.length;
   ctx.h = await ctx.h.restart();
-  await sleep(100);
+  await sleep(100); // a sleep on purpose: proves nothing runs at start-up within the window
   assert.is(runs.length, runsBefore, "nothing executed at start-up");
   assert.is((await approval(ctx.h, pendingId)).status, "pending");
   const interrupted = await approval(ctx.h, interruptedId);
@@ -388,8 +390,7 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
   const id = await request(ctx.h, { text: "orphan" });
   const keep = await request(ctx.h, { text: "kept for later" });
   await ctx.h.stop();
-  const without = await startTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace, config });
-  try {
+  await withTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace, config }, async (without) => {
     const res = await decide(without, id, { status: "approved" });
     assert.is(res.status, 409);
     assert.is(res.body.error.code, "APPROVAL_EXECUTOR_UNAVAILABLE");
@@ -397,9 +398,7 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
     const rejected = await decide(without, id, { status: "rejected", reason: "plugin removed" });
     assert.is(rejected.status, 200);
     assert.is(rejected.body.approval.status, "rejected");
-  } finally {
-    await without.stop();
-  }
+  });
   ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], home: ctx.h.home, workspace: ctx.h.workspace, config });
   assert.is((await approval(ctx.h, keep)).status, "pending");
   assert.is(runsOf(id).length + runsOf(keep).length, 0);

@@ -6,6 +6,7 @@ import { definePlugin, type MusterEvent, type PluginDefinition } from "@muster/p
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
 
 const events: MusterEvent[] = [];
 /** Records notification bus events. */
@@ -19,7 +20,6 @@ const listener = definePlugin({
 
 const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin];
 const t = suite<{ h: TestHost }>("notifications");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function create(h: TestHost, body: Record<string, unknown>) {
   const res = await h.json("/api/notifications", { method: "POST", body: { type: "system", title: "Hello", ...body } });
@@ -53,7 +53,7 @@ t("POST creates with defaults; GET lists newest first with unreadCount", async (
   assert.is(res.body.ok, true);
   assert.equal(res.body.notifications.map((n: any) => n.id), [second.id, first.id]);
   assert.is(res.body.unreadCount, 2);
-  await sleep(20);
+  await waitUntil(() => events.some((e) => e.name === "notifications.notification.created" && (e.payload as any).id === first.id), { label: "created event" });
   assert.ok(events.some((e) => e.name === "notifications.notification.created" && (e.payload as any).id === first.id && e.public));
 });
 
@@ -79,7 +79,7 @@ t("read by ids, unread filter, read_all; timestamps kept on repeat", async ({ h 
   assert.ok(all.body.updated >= 1);
   assert.is(all.body.unreadCount, 0);
   assert.is((await list(h)).unreadCount, 0);
-  await sleep(20);
+  await waitUntil(() => events.some((e) => e.name === "notifications.notification.updated" && (e.payload as any).action === "read_all"), { label: "read_all event" });
   assert.ok(events.some((e) => e.name === "notifications.notification.updated" && (e.payload as any).action === "read_all"));
 });
 

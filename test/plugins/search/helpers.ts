@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil as waitFor } from "../../helpers/wait.ts";
 
 /** Writes `files` (workspace-relative path -> content) under `workspace`. */
 export function writeFiles(workspace: string, files: Record<string, string | Uint8Array>): void {
@@ -27,12 +28,9 @@ export function search(h: TestHost, params: Record<string, string | number>) {
   return h.json(`/api/search?${qs}`);
 }
 
-/** Polls `check` every 25 ms until it returns true or `timeoutMs` passes. */
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Polls `check` every 25 ms until it returns true (true) or `timeoutMs` passes (false), for `assert.ok(await waitUntil(...), label)`. */
+export const waitUntil = (check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> =>
+  waitFor(check, { timeoutMs, intervalMs: 25 }).then(
+    () => true,
+    () => false,
+  );

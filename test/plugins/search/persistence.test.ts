@@ -104,7 +104,8 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
     publish("created", path, h.workspace);
   }
   publish("created", "docs/does-not-exist.md", h.workspace);
-  await new Promise((r) => setTimeout(r, 100));
+  // Events are applied in order: once the last one (an indexable path) counts, the rest are done.
+  await waitUntil(async () => (await search(h, { q: "lemur" })).body.stats.eventsApplied > before.eventsApplied);
   const after = (await search(h, { q: "lemur" })).body.stats;
   assert.is(after.totalFiles, before.totalFiles);
 });

@@ -37,7 +37,7 @@ t("POST with an existing name updates (200), keeps id, createdBy, and omitted de
   const first = await post(h, "/api/vault", { name: "LINKEDIN_ACCESS_TOKEN", value: "tok-one-1111", description: "LinkedIn", category: "system", createdBy: "daniel" });
   assert.is(first.status, 201);
   assert.is(first.body.secret.createdBy, "daniel");
-  await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: updatedAt must move past createdAt (ms clock)
   const second = await post(h, "/api/vault", { name: "LINKEDIN_ACCESS_TOKEN", value: "tok-two-2222", createdBy: "someone-else" });
   assert.is(second.status, 200);
   const a = first.body.secret;

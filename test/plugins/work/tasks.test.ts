@@ -3,6 +3,7 @@ import * as assert from "uvu/assert";
 import { definePlugin } from "@muster/plugin";
 import type { MusterEvent } from "@muster/plugin";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
 
 const seen: MusterEvent[] = [];
 const recorder = definePlugin({
@@ -22,7 +23,6 @@ t.after(async (ctx) => {
 });
 
 const post = (h: TestHost, body: unknown) => h.json("/api/tasks", { method: "POST", body });
-const settle = () => new Promise((r) => setTimeout(r, 10));
 
 t("POST creates with the spec defaults and 201; GET by id returns it", async ({ h }) => {
   const { status, body } = await post(h, { title: "Write the README" });
@@ -41,7 +41,7 @@ t("POST creates with the spec defaults and 201; GET by id returns it", async ({ 
   const one = await h.json(`/api/tasks/${body.id}`);
   assert.is(one.status, 200);
   assert.equal(one.body, body);
-  await settle();
+  await waitUntil(() => seen.some((e) => e.name === "work.task.created" && (e.payload as { id: string }).id === body.id), { label: "work.task.created" });
   assert.ok(seen.some((e) => e.name === "work.task.created" && (e.payload as { id: string }).id === body.id && e.public));
 });
 
@@ -58,7 +58,7 @@ t("every create field is stored", async ({ h }) => {
 t("list is a bare array ordered by last update", async ({ h }) => {
   const a = (await post(h, { title: "A" })).body;
   const b = (await post(h, { title: "B" })).body;
-  await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
   await h.json(`/api/tasks/${a.id}`, { method: "PATCH", body: { notes: "touched" } });
   const list = (await h.json("/api/tasks")).body;
   assert.ok(Array.isArray(list));
@@ -135,7 +135,7 @@ t("without limit the list is every task, as the spec's bare array says (more tha
 
 t("PATCH changes only given fields, moves updatedAt, sets and clears completedAt", async ({ h }) => {
   const created = (await post(h, { title: "Done-able", priority: "low" })).body;
-  await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
   const done = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "done" } });
   assert.is(done.status, 200);
   assert.is(done.body.status, "done");
