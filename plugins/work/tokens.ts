@@ -7,19 +7,19 @@ export type { TaskFilter, WorkKind, WorkRecord };
 /** Tasks, sprints, epics, stories and projects. */
 export interface WorkTracker {
   /** All records of a kind, most recently updated first. */
-  list(kind: WorkKind): WorkRecord[];
+  list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]>;
   /** Tasks matching the exact-match filters; `limit: null` returns every match. */
-  listTasks(filter: TaskFilter, page: { limit: number | null; offset: number }): { items: WorkRecord[]; total: number };
-  find(kind: WorkKind, id: string): WorkRecord | undefined;
+  listTasks(filter: TaskFilter, page: { limit: number | null; offset: number }): Promise<{ items: WorkRecord<"task">[]; total: number }>;
+  find<K extends WorkKind>(kind: K, id: string): Promise<WorkRecord<K> | undefined>;
   /** The record, or a 404 naming the kind. */
-  get(kind: WorkKind, id: string): WorkRecord;
-  exists(kind: WorkKind, id: string): boolean;
+  get<K extends WorkKind>(kind: K, id: string): Promise<WorkRecord<K>>;
+  exists(kind: WorkKind, id: string): Promise<boolean>;
   /** Creates a record (references checked) and publishes `work.<kind>.created`. */
-  create(kind: WorkKind, input: Record<string, unknown>, options?: { id?: string }): Promise<WorkRecord>;
+  create<K extends WorkKind>(kind: K, input: Record<string, unknown>, options?: { id?: string }): Promise<WorkRecord<K>>;
   /** Updates a record and publishes `work.<kind>.updated`. */
-  update(kind: WorkKind, id: string, patch: Record<string, unknown>): Promise<WorkRecord>;
+  update<K extends WorkKind>(kind: K, id: string, patch: Record<string, unknown>): Promise<WorkRecord<K>>;
   /** Deletes a record, clears references to it, and publishes `work.<kind>.deleted`. */
-  delete(kind: WorkKind, id: string): void;
+  delete(kind: WorkKind, id: string): Promise<void>;
 }
 
 /** Tasks, sprints, epics, stories and projects (e.g. for importers). Depend on the `work` plugin. */

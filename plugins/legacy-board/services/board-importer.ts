@@ -38,9 +38,9 @@ export class BoardImporter implements BoardImport {
       warnings: [...board.warnings],
     };
     const w = report.warnings;
-    const ref = (kind: Kind, value: unknown, where: string): string | null => {
+    const ref = async (kind: Kind, value: unknown, where: string): Promise<string | null> => {
       if (value === null || value === undefined) return null;
-      if (isRecordId(value) && work.exists(kind, value)) return value;
+      if (isRecordId(value) && (await work.exists(kind, value))) return value;
       w.push(`${where}: ${kind} ${JSON.stringify(value)} does not exist; the reference is left empty`);
       return null;
     };
@@ -51,13 +51,13 @@ export class BoardImporter implements BoardImport {
       return null;
     };
 
-    const insert = async (kind: Kind, item: BoardItem | { id: string }, title: unknown, data: () => Record<string, unknown>) => {
+    const insert = async (kind: Kind, item: BoardItem | { id: string }, title: unknown, data: () => Record<string, unknown> | Promise<Record<string, unknown>>) => {
       const id: unknown = item.id;
       if (!isRecordId(id)) return void report.errors.push({ kind, id: typeof id === "string" ? id.slice(0, 200) : null, reason: "missing or invalid id" });
-      if (work.exists(kind, id)) return void report.skipped.push({ kind, id, reason: "already exists" });
+      if (await work.exists(kind, id)) return void report.skipped.push({ kind, id, reason: "already exists" });
       if (title === null) return void report.errors.push({ kind, id, reason: kind === "sprint" || kind === "project" ? "missing name" : "missing title" });
       try {
-        await work.create(kind, data(), { id });
+        await work.create(kind, await data(), { id });
         report.imported[`${kind === "story" ? "storie" : kind}s` as keyof ImportReport["imported"]] += 1;
       } catch (error) {
         if (!(error instanceof MusterError) || error.status >= 500) throw error;
@@ -80,9 +80,9 @@ export class BoardImporter implements BoardImport {
     }
     for (const [i, s] of board.stories.entries()) {
       const at = `stories.yaml[${i}]`;
-      await insert("story", s, str(s.title, 500), () => ({
+      await insert("story", s, str(s.title, 500), async () => ({
         title: str(s.title, 500),
-        epicId: ref("epic", s.epic, `${at}.epic`),
+        epicId: await ref("epic", s.epic, `${at}.epic`),
         status: mapValue("story", s.status, `${at}.status`, w),
         points: typeof s.points === "number" && s.points >= 0 && s.points <= 1000 ? s.points : null,
         assignedTo: person(s.assignedTo, `${at}.assigned_to`),
@@ -90,9 +90,10 @@ export class BoardImporter implements BoardImport {
     }
     for (const [i, s] of board.sprints.entries()) {
       const at = `sprints.yaml[${i}]`;
-      await insert("sprint", s, str(s.name, 500), () => {
+      await insert("sprint", s, str(s.name, 500), async () => {
         const date = (v: unknown, field: string) => (v === null ? null : isDate(v) ? v : (w.push(`${at}.${field}: not a YYYY-MM-DD date; left empty`), null));
-        const storyIds = (s.stories as string[]).filter((id, n) => ref("story", id, `${at}.stories[${n}]`) !== null);
+        const storyIds: string[] = [];
+        for (const [n, id] of (s.stories as string[]).entries()) if ((await ref("story", id, `${at}.stories[${n}]`)) !== null) storyIds.push(id);
         return {
           name: str(s.name, 500),
           status: mapValue("sprint", s.status, `${at}.status`, w),
@@ -104,15 +105,15 @@ export class BoardImporter implements BoardImport {
     }
     for (const [i, t] of board.tasks.entries()) {
       const at = `tasks.yaml[${i}]`;
-      await insert("task", t, str(t.title, 500), () => ({
+      await insert("task", t, str(t.title, 500), async () => ({
         title: str(t.title, 500),
         description: str(t.description, 20_000),
         status: mapValue("task", t.status, `${at}.status`, w),
         priority: mapValue("priority", t.priority, `${at}.priority`, w),
         assignedTo: person(t.assignedTo, `${at}.assigned_to`),
         projectId: project,
-        storyId: ref("story", t.story, `${at}.story`),
-        sprintId: ref("sprint", t.sprint, `${at}.sprint`),
+        storyId: await ref("story", t.story, `${at}.story`),
+        sprintId: await ref("sprint", t.sprint, `${at}.sprint`),
         notes: str(t.notes, 20_000),
       }));
     }

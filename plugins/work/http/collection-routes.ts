@@ -20,8 +20,8 @@ export function mountCollection(router: PluginRouter, path: string, kind: WorkKi
     const { id, ...changes } = body;
     return work().update(kind, id, changes);
   });
-  router.delete(path, { summary: `Delete a ${kind} and clear references to it (session token)`, query: idQuery, response: okSchema }, ({ query }) => {
-    work().delete(kind, query.id);
+  router.delete(path, { summary: `Delete a ${kind} and clear references to it (session token)`, query: idQuery, response: okSchema }, async ({ query }) => {
+    await work().delete(kind, query.id);
     return { ok: true };
   });
 }

@@ -15,9 +15,9 @@ export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): 
       query: listTasksQuery,
       response: z.array(taskSchema),
     },
-    ({ query, koa }) => {
+    async ({ query, koa }) => {
       const { limit, offset, ...filter } = query;
-      const page = work().listTasks(filter, { limit: limit ?? null, offset });
+      const page = await work().listTasks(filter, { limit: limit ?? null, offset });
       koa.set("X-Total-Count", String(page.total));
       return page.items;
     },
@@ -31,8 +31,8 @@ export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): 
   router.patch("/api/tasks/:id", { summary: "Change some fields of a task", params: idParams, body: updateTaskBody, response: taskSchema }, ({ params, body }) =>
     work().update("task", params.id, body),
   );
-  router.delete("/api/tasks/:id", { summary: "Delete a task permanently (session token)", params: idParams, query: emptyQuery, response: okSchema }, ({ params }) => {
-    work().delete("task", params.id);
+  router.delete("/api/tasks/:id", { summary: "Delete a task permanently (session token)", params: idParams, query: emptyQuery, response: okSchema }, async ({ params }) => {
+    await work().delete("task", params.id);
     return { ok: true };
   });
 }

@@ -1,18 +1,29 @@
-// What distinguishes the five work record kinds: table, entity, defaults, and which
+// What distinguishes the five work record kinds: entity (and so table), defaults, and which
 // fields refer to which other kinds (the service checks and clears references with it).
 import type { EntitySchema } from "@mikro-orm/core";
 import type { MusterError } from "@muster/plugin";
-import { Task } from "../entities/task.ts";
-import { Sprint } from "../entities/sprint.ts";
-import { Epic } from "../entities/epic.ts";
-import { Story } from "../entities/story.ts";
-import { Project } from "../entities/project.ts";
+import { Task, type TaskRow } from "../entities/task.ts";
+import { Sprint, type SprintRow } from "../entities/sprint.ts";
+import { Epic, type EpicRow } from "../entities/epic.ts";
+import { Story, type StoryRow } from "../entities/story.ts";
+import { Project, type ProjectRow } from "../entities/project.ts";
 import { workErrors } from "../errors.ts";
 
 export type WorkKind = "task" | "sprint" | "epic" | "story" | "project";
 
+/** Each kind's stored row, derived from its entity: the API shape. */
+export interface WorkRows {
+  task: TaskRow;
+  sprint: SprintRow;
+  epic: EpicRow;
+  story: StoryRow;
+  project: ProjectRow;
+}
+export type WorkRecord<K extends WorkKind = WorkKind> = WorkRows[K];
+
 export interface KindSpec {
   kind: WorkKind;
+  /** The entity's table (`entity.tableName`). */
   table: string;
   entity: EntitySchema<any, any>;
   notFound(id: string): MusterError;
@@ -29,7 +40,7 @@ export interface KindSpec {
 export const KINDS: Record<WorkKind, KindSpec> = {
   task: {
     kind: "task",
-    table: "work_tasks",
+    table: Task.tableName,
     entity: Task,
     notFound: (id) => workErrors.TASK_NOT_FOUND({ id }),
     defaults: {
@@ -42,7 +53,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
   },
   sprint: {
     kind: "sprint",
-    table: "work_sprints",
+    table: Sprint.tableName,
     entity: Sprint,
     notFound: (id) => workErrors.SPRINT_NOT_FOUND({ id }),
     defaults: { status: "planning", startDate: null, endDate: null, storyIds: null },
@@ -52,7 +63,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
   },
   epic: {
     kind: "epic",
-    table: "work_epics",
+    table: Epic.tableName,
     entity: Epic,
     notFound: (id) => workErrors.EPIC_NOT_FOUND({ id }),
     defaults: { status: "active", priority: "medium", createdBy: null, approvedBy: null, notes: null, completedAt: null },
@@ -62,7 +73,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
   },
   story: {
     kind: "story",
-    table: "work_stories",
+    table: Story.tableName,
     entity: Story,
     notFound: (id) => workErrors.STORY_NOT_FOUND({ id }),
     defaults: { epicId: null, status: "backlog", points: null, assignedTo: null, completedAt: null },
@@ -72,7 +83,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
   },
   project: {
     kind: "project",
-    table: "work_projects",
+    table: Project.tableName,
     entity: Project,
     notFound: (id) => workErrors.PROJECT_NOT_FOUND({ id }),
     defaults: { description: null, status: "active", squad: null, startDate: null, endDate: null },

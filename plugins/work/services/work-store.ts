@@ -1,0 +1,119 @@
+import { raw, type Database } from "@muster/plugin";
+import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
+
+/** The task list's exact-match filters (GET /api/tasks query parameters). */
+export const TASK_FILTERS = ["status", "assignedTo", "projectId", "sprintId"] as const;
+export type TaskFilter = Partial<Record<(typeof TASK_FILTERS)[number], string>>;
+
+/** Each kind's columns, derived once from its entity. */
+const FIELDS = Object.fromEntries(Object.values(KINDS).map((spec) => [spec.kind, Object.keys(spec.entity.meta.properties)])) as Record<WorkKind, string[]>;
+
+/** Most recently updated first; rowid breaks ties in insertion order. */
+const NEWEST_FIRST = [{ updatedAt: "desc" }, { [raw("rowid")]: "desc" }] as const;
+
+/**
+ * The limit of "no limit": SQLite refuses an OFFSET without a LIMIT (the query builder
+ * leaves it out), and a negative LIMIT is SQLite's own dialect.
+ */
+const EVERY_ROW = Number.MAX_SAFE_INTEGER;
+
+type Row = Record<string, unknown>;
+
+/**
+ * The five work tables. Reads go through MikroORM's query builder and return plain rows,
+ * unmapped (`execute(…, false)`): columns carry the property names (EntityCaseNamingStrategy)
+ * and no work column needs converting, so mapping each row would only cost time. Creates
+ * go through the entity manager's insert (no unit of work: a fresh row has nothing to track).
+ */
+export class WorkStore {
+  private readonly db: () => Database;
+  /** The unfiltered list of each kind: built and compiled once, re-executed per request. */
+  private readonly lists = new Map<WorkKind, { execute(method: "all", mapResults: false): Promise<unknown> }>();
+  constructor(db: () => Database) {
+    this.db = db;
+  }
+
+  private qb(kind: WorkKind) {
+    return this.db().em().createQueryBuilder(KINDS[kind].entity);
+  }
+
+  /** Every record of a kind, most recently updated first. */
+  list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
+    let query = this.lists.get(kind);
+    if (!query) {
+      query = this.qb(kind).select(FIELDS[kind]).orderBy([...NEWEST_FIRST]);
+      this.lists.set(kind, query);
+    }
+    return query.execute("all", false) as Promise<WorkRecord<K>[]>;
+  }
+
+  /**
+   * One page of the tasks matching every given filter, most recently updated first, and how
+   * many match in all. The count is only queried when the page does not tell it.
+   */
+  async tasks(filter: TaskFilter, page: { limit: number | null; offset: number }): Promise<{ items: WorkRecord<"task">[]; total: number }> {
+    const where: TaskFilter = {};
+    for (const column of TASK_FILTERS) if (filter[column] !== undefined) where[column] = filter[column];
+    const filtered = Object.keys(where).length > 0;
+    const items = (
+      !filtered && page.limit === null && page.offset === 0
+        ? await this.list("task")
+        : await this.qb("task").select(FIELDS.task).where(where).orderBy([...NEWEST_FIRST]).limit(page.limit ?? EVERY_ROW, page.offset).execute("all", false)
+    ) as WorkRecord<"task">[];
+    // A page that ends before its limit holds the last matching task, unless it is empty
+    // because the offset is past the end.
+    const complete = (page.limit === null || items.length < page.limit) && (items.length > 0 || page.offset === 0);
+    const total = complete ? page.offset + items.length : await this.db().em().count(KINDS.task.entity, where);
+    return { items, total };
+  }
+
+  async find<K extends WorkKind>(kind: K, id: string): Promise<WorkRecord<K> | undefined> {
+    return ((await this.qb(kind).select(FIELDS[kind]).where({ id }).execute("get", false)) ?? undefined) as WorkRecord<K> | undefined;
+  }
+
+  async exists(kind: WorkKind, id: string): Promise<boolean> {
+    return (await this.qb(kind).select("id").where({ id }).execute("get", false)) != null;
+  }
+
+  /** Inserts a new row; false when its id is taken. */
+  async insert(kind: WorkKind, row: Row): Promise<boolean> {
+    try {
+      await this.db().em().insert(KINDS[kind].entity, row);
+      return true;
+    } catch (error) {
+      if ((error as Error).name === "UniqueConstraintViolationException") return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes a record and clears every reference to it; returns the records whose
+   * references were cleared, or null when there was no such record. Several statements
+   * that must commit together, so one synchronous `sql.transaction()` on the shared
+   * connection, which no other request's statement can interleave with (an awaited ORM
+   * transaction could not promise that).
+   */
+  deleteAndClearReferences(kind: WorkKind, id: string, now: string): { kind: WorkKind; id: string }[] | null {
+    const spec = KINDS[kind];
+    const db = this.db().sql;
+    const touched: { kind: WorkKind; id: string }[] = [];
+    return db.transaction(() => {
+      if (db.prepare(`DELETE FROM ${spec.table} WHERE id = ?`).run(id).changes === 0) return null;
+      for (const ref of referencesTo(kind)) {
+        if (ref.list) {
+          const rows = db.prepare(`SELECT id, ${ref.field} AS ids FROM ${ref.spec.table} WHERE ${ref.field} LIKE ?`).all(`%${JSON.stringify(id)}%`) as { id: string; ids: string }[];
+          for (const row of rows) {
+            const remaining = (JSON.parse(row.ids) as string[]).filter((x) => x !== id);
+            db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = ?, updatedAt = ? WHERE id = ?`).run(JSON.stringify(remaining), now, row.id);
+            touched.push({ kind: ref.spec.kind, id: row.id });
+          }
+        } else {
+          const rows = db.prepare(`SELECT id FROM ${ref.spec.table} WHERE ${ref.field} = ?`).all(id) as { id: string }[];
+          db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = NULL, updatedAt = ? WHERE ${ref.field} = ?`).run(now, id);
+          for (const row of rows) touched.push({ kind: ref.spec.kind, id: row.id });
+        }
+      }
+      return touched;
+    })();
+  }
+}
