@@ -7,25 +7,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { removeHome } from "../helpers/start-test-host.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 // Runs core/main.ts the way `npm start` does: on Node's built-in type stripping, no tsx.
 const t = suite("muster command");
 const root = new URL("../..", import.meta.url).pathname;
 const main = join(root, "core/main.ts");
 
-async function waitForHealth(url: string, deadlineMs: number): Promise<boolean> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(500) });
-      if (res.ok) return true;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
+/** True once `/api/health` answers 200, false when `deadlineMs` passes first. */
+const waitForHealth = (url: string, deadlineMs: number): Promise<boolean> =>
+  waitUntil(() => fetch(`${url}/api/health`, { signal: AbortSignal.timeout(500) }).then((res) => res.ok, () => false /* not up yet */), {
+    timeoutMs: deadlineMs,
+    intervalMs: 20,
+  }).then(
+    () => true,
+    () => false,
+  );
 
 t("muster start serves the API, keeps data, and stops cleanly on SIGTERM and SIGINT", async () => {
   const home = mkdtempSync(join(tmpdir(), "muster-cli-"));

@@ -2,13 +2,13 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { networkInterfaces } from "node:os";
 import { createRateLimiter, definePlugin, z } from "@muster/plugin";
-import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { withTestHost } from "../helpers/start-test-host.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const t = suite("security layer");
 
 t("with MUSTER_API_TOKEN every request needs the bearer token", async () => {
-  const h = await startTestHost({ config: { apiToken: "test-token-0123456789" } });
-  try {
+  await withTestHost({ config: { apiToken: "test-token-0123456789" } }, async (h) => {
     const none = await h.json("/api/health");
     assert.is(none.status, 401);
     assert.is(none.body.error.code, "UNAUTHORIZED");
@@ -17,15 +17,11 @@ t("with MUSTER_API_TOKEN every request needs the bearer token", async () => {
     assert.is(wrong.status, 401);
     const ok = await h.json("/api/health", { headers: { authorization: "Bearer test-token-0123456789" } });
     assert.is(ok.status, 200);
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("the server binds loopback only", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const port = new URL(h.url).port;
     const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
     if (external) {
@@ -37,21 +33,14 @@ t("the server binds loopback only", async () => {
     } else {
       assert.is(new URL(h.url).hostname, "127.0.0.1");
     }
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("X-Forwarded-For does not change who the server thinks the client is", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const res = await h.json("/api/health", { headers: { "x-forwarded-for": "8.8.8.8", "x-forwarded-host": "evil.example" } });
     assert.is(res.status, 200);
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots released on success, error and abort", async () => {
@@ -73,20 +62,19 @@ t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots re
       );
     },
   });
-  const h = await startTestHost({ extraPlugins: [limited] });
-  try {
+  await withTestHost({ extraPlugins: [limited] }, async (h) => {
     const call = (mode: string, signal?: AbortSignal) => h.json("/api/limited", { method: "POST", body: { mode }, signal });
     const first = call("hold");
     const abort = new AbortController();
     const second = call("hold", abort.signal).catch(() => "aborted");
-    while (gates.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => gates.length >= 2, { label: "both calls holding a slot" });
     const third = await call("ok");
     assert.is(third.status, 429);
     assert.is(third.body.error.code, "RATE_LIMITED");
     assert.is(third.headers.get("retry-after"), "1");
     abort.abort();
     assert.is(await second, "aborted");
-    for (let i = 0; i < 50 && limiter.state().active !== 1; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => limiter.state().active === 1, { label: "the aborted call releasing its slot" });
     assert.is(limiter.state().active, 1, "abort released its slot");
     gates[0]!();
     assert.is((await first).status, 200);
@@ -110,10 +98,7 @@ t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots re
     );
     assert.is(ran, false);
     assert.is(limiter.state().active, 0, "an already aborted caller takes no slot");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t.run();
