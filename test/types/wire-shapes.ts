@@ -9,6 +9,12 @@ import type { feedbackEntrySchema } from "../../plugins/feedback/http/schemas.ts
 import type { FeedbackRecord } from "../../plugins/feedback/services/feedback-service.ts";
 import type { secretSchema } from "../../plugins/vault/http/schemas.ts";
 import type { SecretMetadata } from "../../plugins/vault/services/secret-store.ts";
+import type { epicSchema, projectSchema, sprintSchema, storySchema, taskSchema } from "../../plugins/work/http/schemas.ts";
+import type { WorkRecord } from "../../plugins/work/services/kinds.ts";
+import type { activitySchema } from "../../plugins/activities/http/schemas.ts";
+import type { ActivityRecord } from "../../plugins/activities/services/activity-service.ts";
+import type { notificationSchema } from "../../plugins/notifications/http/schemas.ts";
+import type { NotificationRecord } from "../../plugins/notifications/services/notification-service.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Same keys, each with the same type (a schema's `unknown` field infers as optional). */
@@ -19,5 +25,12 @@ same<z.output<typeof approvalSchema>, ApprovalRecord>(true);
 same<z.output<typeof approvalSummarySchema>, ApprovalSummary>(true);
 same<z.output<typeof feedbackEntrySchema>, FeedbackRecord>(true);
 same<z.output<typeof secretSchema>, SecretMetadata>(true);
+same<z.output<typeof taskSchema>, WorkRecord<"task">>(true);
+same<z.output<typeof sprintSchema>, WorkRecord<"sprint">>(true);
+same<z.output<typeof epicSchema>, WorkRecord<"epic">>(true);
+same<z.output<typeof storySchema>, WorkRecord<"story">>(true);
+same<z.output<typeof projectSchema>, WorkRecord<"project">>(true);
+same<z.output<typeof activitySchema>, ActivityRecord>(true);
+same<z.output<typeof notificationSchema>, NotificationRecord>(true);
 // @ts-expect-error: a record with a column its schema lacks is caught
 same<z.output<typeof secretSchema>, SecretMetadata & { ciphertext: string }>(true);

@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
+import type { EpicStatus, Priority } from "./values.ts";
 
 /** Spec: Epic. */
 export const Epic = defineEntity({
@@ -7,8 +8,8 @@ export const Epic = defineEntity({
   properties: {
     id: p.string().primary(),
     title: p.string(),
-    status: p.string(),
-    priority: p.string(),
+    status: p.string().$type<EpicStatus>(),
+    priority: p.string().$type<Priority>(),
     createdBy: p.string().nullable(),
     approvedBy: p.string().nullable(),
     notes: p.string().nullable(),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
+import type { ProjectStatus } from "./values.ts";
 
 /** Spec: Project. */
 export const Project = defineEntity({
@@ -8,7 +9,7 @@ export const Project = defineEntity({
     id: p.string().primary(),
     name: p.string(),
     description: p.string().nullable(),
-    status: p.string(),
+    status: p.string().$type<ProjectStatus>(),
     squad: p.string().nullable(),
     startDate: p.string().nullable(),
     endDate: p.string().nullable(),

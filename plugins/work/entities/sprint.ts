@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
+import type { SprintStatus } from "./values.ts";
 
 /** Spec: Sprint. `storyIds` is stored as the JSON-encoded string the spec returns. */
 export const Sprint = defineEntity({
@@ -7,7 +8,7 @@ export const Sprint = defineEntity({
   properties: {
     id: p.string().primary(),
     name: p.string(),
-    status: p.string(),
+    status: p.string().$type<SprintStatus>(),
     startDate: p.string().nullable(),
     endDate: p.string().nullable(),
     storyIds: p.string().nullable(),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
+import type { StoryStatus } from "./values.ts";
 
 /** Spec: Story (fields camelCased per DESIGN §5). */
 export const Story = defineEntity({
@@ -8,7 +9,7 @@ export const Story = defineEntity({
     id: p.string().primary(),
     epicId: p.string().nullable(),
     title: p.string(),
-    status: p.string(),
+    status: p.string().$type<StoryStatus>(),
     points: p.integer().nullable(),
     assignedTo: p.string().nullable(),
     createdAt: p.string(),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
+import type { Priority, TaskStatus } from "./values.ts";
 
 /** Spec: Task. Cross-record references are plain id columns, checked by the service. */
 export const Task = defineEntity({
@@ -8,8 +9,8 @@ export const Task = defineEntity({
     id: p.string().primary(),
     title: p.string(),
     description: p.string().nullable(),
-    status: p.string(),
-    priority: p.string(),
+    status: p.string().$type<TaskStatus>(),
+    priority: p.string().$type<Priority>(),
     assignedTo: p.string().nullable(),
     projectId: p.string().nullable(),
     storyId: p.string().nullable(),

@@ -1,6 +1,7 @@
 // Request and response schemas of the work plugin: the same zod objects validate
 // requests and describe them in the OpenAPI document.
 import { z, schemas } from "@muster/plugin";
+import { EPIC_STATUSES, PRIORITIES, PROJECT_STATUSES, SPRINT_STATUSES, STORY_STATUSES, TASK_STATUSES } from "../entities/values.ts";
 
 /** Free text: no NUL bytes (they would be silently cut by some clients and tools). */
 const text = (max: number) => z.string().max(max).refine((v) => !v.includes("\0"), "must not contain NUL bytes");
@@ -9,13 +10,6 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 const ref = optional(schemas.id);
 const hours = optional(z.number().int().min(0).max(100_000));
 
-export const TASK_STATUSES = ["backlog", "in_progress", "review", "done", "blocked"] as const;
-export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
-export const SPRINT_STATUSES = ["planning", "active", "completed"] as const;
-// The spec leaves these open; these are the values Muster accepts (DESIGN decision, see README).
-export const EPIC_STATUSES = ["planning", "active", "done", "cancelled"] as const;
-export const STORY_STATUSES = TASK_STATUSES;
-export const PROJECT_STATUSES = ["active", "paused", "completed", "archived"] as const;
 
 const timestamp = z.string();
 const nullableString = z.string().nullable();
