@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { openSse, sleep, type SseConnection } from "../../helpers/sse-client.ts";
+import { waitUntil } from "../../helpers/wait.ts";
 import { probePlugin } from "./probe-plugin.ts";
 
 const t = suite<{ h: TestHost; open: SseConnection[] }>("stream: GET /api/sse");
@@ -19,7 +20,7 @@ t.before(async (ctx) => {
 t.after.each(async (ctx) => {
   for (const c of ctx.open.splice(0)) c.close();
   // The hub forgets closed clients on their socket's close event.
-  for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(20);
+  await waitUntil(async () => (await stats(ctx.h)).clients === 0, { intervalMs: 20, label: "closed clients forgotten" });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
@@ -33,6 +34,8 @@ async function sse(ctx: { h: TestHost; open: SseConnection[] }, headers?: Record
 }
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
 const stats = async (h: TestHost) => (await h.json("/api/stream-probe/stats")).body;
+/** Resolves once the hub has broadcast (and kept for replay) every event up to `seq`. */
+const broadcastUpTo = (h: TestHost, seq: number) => waitUntil(async () => (await stats(h)).lastSeq >= seq, { label: `frame ${seq} broadcast` });
 const probeFrames = (c: SseConnection) => c.frames.filter((f) => f.data?.type === "event" && f.data.name.startsWith("probe."));
 
 t("headers, then `connected` first with an id line, then pings at the configured interval", async (ctx) => {
@@ -64,7 +67,7 @@ t("public bus events arrive as {type:event, name, payload, timestamp}; non-publi
   const frame = await c.next((f) => f.data.type === "event" && f.data.name === "probe.thing.happened", 2_000, "public event");
   assert.equal(frame.data.payload, { n: 0, value: { a: 1 } });
   assert.type(frame.data.timestamp, "number");
-  await sleep(100);
+  // No wait needed: the secret event was published first, so had it leaked it would have arrived before this one.
   assert.not.ok(c.frames.some((f) => f.data?.name === "probe.secret.changed"), "non-public event leaked");
   assert.not.ok(c.frames.some((f) => f.raw.includes("hidden")));
 });
@@ -97,7 +100,7 @@ t("Last-Event-ID replays the missed frames, in order, with their original ids; t
   const seen = await a.next((f) => f.data?.name === "probe.replay.seen" && f.data.payload.n === 1, 2_000, "second seen");
   a.close();
   await publish(ctx.h, { name: "probe.replay.missed", count: 3 });
-  await sleep(50);
+  await broadcastUpTo(ctx.h, Number(seen.id!.split("-")[1]) + 3);
 
   const b = await sse(ctx, { "Last-Event-ID": seen.id! });
   await b.next((f) => f.data?.name === "probe.replay.missed" && f.data.payload.n === 2, 2_000, "replayed");
@@ -112,7 +115,7 @@ t("Last-Event-ID replays the missed frames, in order, with their original ids; t
   // replaySize is 5: after 10 more frames, an old id gets only the newest 5.
   b.close();
   await publish(ctx.h, { name: "probe.replay.flood", count: 10 });
-  await sleep(50);
+  await broadcastUpTo(ctx.h, seqs[2]! + 10);
   const c = await sse(ctx, { "Last-Event-ID": seen.id! });
   await c.next((f) => f.data?.name === "probe.replay.flood" && f.data.payload.n === 9, 2_000, "last flood frame");
   const flood = c.frames.filter((f) => f.data.type === "event");
@@ -130,7 +133,8 @@ t("Last-Event-ID: up to date, from another process, or garbage", async (ctx) => 
   const otherBoot = await sse(ctx, { "Last-Event-ID": `${bootId === "00000000" ? "11111111" : "00000000"}-3` });
   const garbage = await sse(ctx, { "Last-Event-ID": "../../etc/passwd" });
   const future = await sse(ctx, { "Last-Event-ID": `${bootId}-999999999` });
-  await sleep(150);
+  // A replay is written at connection time, before any ping: once a ping arrives, any replay has too.
+  await Promise.all([upToDate, otherBoot, garbage, future].map((c) => c.next((f) => f.data.type === "ping", 2_000, "a ping after any replay")));
   for (const c of [upToDate, garbage, future]) {
     assert.is(c.frames[0]!.data.type, "connected");
     assert.is(c.frames.filter((f) => f.data.type === "event").length, 0);
@@ -155,7 +159,7 @@ t("connection cap: beyond maxClients 503 STREAM_TOO_MANY_CLIENTS; closing releas
   }
   assert.is((await stats(ctx.h)).clients, streamConfig.maxClients);
   for (const c of accepted) c.close();
-  for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(20);
+  await waitUntil(async () => (await stats(ctx.h)).clients === 0, { intervalMs: 20, label: "closed connections released" });
   assert.is((await stats(ctx.h)).clients, 0, "closed connections are released");
   const again = await Promise.all(Array.from({ length: streamConfig.maxClients }, () => openSse(ctx.h.url)));
   ctx.open.push(...again);
@@ -170,7 +174,7 @@ t("many connect/close cycles: no listener growth, no MaxListenersExceededWarning
     for (let round = 0; round < 10; round++) {
       const batch = await Promise.all(Array.from({ length: streamConfig.maxClients }, () => openSse(ctx.h.url)));
       for (const c of batch) c.close();
-      for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(10);
+      await waitUntil(async () => (await stats(ctx.h)).clients === 0, { label: "the batch released" });
     }
     assert.is((await stats(ctx.h)).clients, 0);
     // Clients that hang up right after sending the request must not keep a slot either.
@@ -182,11 +186,11 @@ t("many connect/close cycles: no listener growth, no MaxListenersExceededWarning
       });
       socket.on("error", () => {});
     }
-    await sleep(200);
-    for (let i = 0; i < 50 && (await stats(ctx.h)).clients > 0; i++) await sleep(20);
+    await sleep(200); // a sleep on purpose: lets the server take in the 40 aborted requests (none leaves anything to wait on)
+    await waitUntil(async () => (await stats(ctx.h)).clients === 0, { intervalMs: 20, label: "aborted requests released" });
     assert.is((await stats(ctx.h)).clients, 0, "aborted requests hold no slot");
     await publish(ctx.h, { name: "probe.after.cycles" });
-    await sleep(50);
+    await sleep(50); // a sleep on purpose: proves no warning is emitted within the window
     assert.not.ok(warnings.includes("MaxListenersExceededWarning"));
   } finally {
     process.off("warning", onWarning);
@@ -204,7 +208,7 @@ t("a client that never reads is disconnected and never delays another client", a
   await new Promise<void>((r) => slow.once("connect", () => r()));
   slow.pause();
   slow.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`);
-  for (let i = 0; i < 50 && (await stats(ctx.h)).clients < 2; i++) await sleep(10);
+  await waitUntil(async () => (await stats(ctx.h)).clients >= 2, { label: "the slow client registered" });
   assert.is((await stats(ctx.h)).clients, 2);
 
   // 40 frames of 256 KiB: about 10 MiB, far beyond kernel buffers and the 64 KiB allowance.
@@ -215,7 +219,7 @@ t("a client that never reads is disconnected and never delays another client", a
   assert.is(probeFrames(fast).filter((f) => f.data.name === "probe.big.sent").length, 40, "the fast client got every frame");
   assert.ok(elapsed < 3_000, `fast client delayed ${elapsed} ms`);
   // The slow client stays behind; the next sends (pings every 150 ms) find it past maxLagMs.
-  for (let i = 0; i < 100 && (await stats(ctx.h)).droppedSlowClients === before; i++) await sleep(20);
+  await waitUntil(async () => (await stats(ctx.h)).droppedSlowClients > before, { timeoutMs: 5_000, intervalMs: 20, label: "the slow client dropped" });
   const after = await stats(ctx.h);
   assert.ok(after.droppedSlowClients > before, "the slow client was dropped");
   assert.is(after.clients, 1, "only the fast client remains");
@@ -245,7 +249,7 @@ t("?lastEventId= works like the header (EventSource polyfills)", async (ctx) => 
   const seen = await a.next((f) => f.data?.name === "probe.query.seen");
   a.close();
   await publish(ctx.h, { name: "probe.query.missed" });
-  await sleep(50);
+  await broadcastUpTo(ctx.h, Number(seen.id!.split("-")[1]) + 1);
   const b = await openSse(ctx.h.url, { path: `/api/sse?lastEventId=${encodeURIComponent(seen.id!)}` });
   ctx.open.push(b);
   const missed = await b.next((f) => f.data?.name === "probe.query.missed", 2_000, "replayed via query");
@@ -258,8 +262,7 @@ t.run();
 const s = suite("stream: shutdown");
 
 s("stopping the host ends every stream promptly and releases the port", async () => {
-  const h = await startTestHost({ extraPlugins: [probePlugin] });
-  try {
+  await withTestHost({ extraPlugins: [probePlugin] }, async (h) => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => openSse(h.url)));
     for (const c of clients) await c.next((f) => f.data.type === "connected");
     // One client stopped reading with a large backlog: it must not hold the shutdown up.
@@ -269,9 +272,11 @@ s("stopping the host ends every stream promptly and releases the port", async ()
     await new Promise<void>((r) => stuck.once("connect", () => r()));
     stuck.pause();
     stuck.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-    await sleep(100);
+    const stats = async () => (await h.json("/api/stream-probe/stats")).body;
+    await waitUntil(async () => (await stats()).clients >= 6, { label: "the stuck client registered" });
     await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.backlog.sent", count: 20, padBytes: 512 * 1024 } });
-    await sleep(100);
+    // The backlog is written to every client as each frame is broadcast.
+    await waitUntil(async () => (await stats()).lastSeq >= 20, { label: "the backlog broadcast" });
     const started = Date.now();
     await h.stop();
     const took = Date.now() - started;
@@ -281,48 +286,44 @@ s("stopping the host ends every stream promptly and releases the port", async ()
     stuck.destroy();
     const refused = await fetch(`${h.url}/api/sse`).then(() => false, () => true);
     assert.ok(refused, "nothing listens any more");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 s("a client that stops reading is dropped after maxLagMs even when nothing more is sent (no ping, no frame)", async () => {
   // Pings every 10 minutes: before the per-client lag timer, only the next send noticed the lag.
   const config = { pingIntervalMs: 600_000, maxLagMs: 200, maxBufferedBytes: 64 * 1024, maxBufferedBytesHard: 256 * 1024 * 1024 };
-  const h = await startTestHost({ extraPlugins: [probePlugin], config: { pluginConfig: { stream: config } } });
-  const url = new URL(h.url);
-  const slow = connect(Number(url.port), url.hostname);
-  try {
-    slow.on("error", () => {});
-    await new Promise<void>((r) => slow.once("connect", () => r()));
-    slow.pause(); // never reads a byte
-    slow.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-    const stats = async () => (await h.json("/api/stream-probe/stats")).body;
-    for (let i = 0; i < 100 && (await stats()).clients < 1; i++) await sleep(10);
-    assert.is((await stats()).clients, 1);
-    // One burst of 40 x 256 KiB, far beyond the kernel buffers; nothing is published afterwards.
-    await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.burst.sent", count: 40, padBytes: 256 * 1024 } });
-    // Bounded wait far below the 10-minute ping: the lag timer must have dropped it by then.
-    for (let i = 0; i < 250 && (await stats()).droppedSlowClients === 0; i++) await sleep(20);
-    const after = await stats();
-    assert.is(after.droppedSlowClients, 1, "dropped by its lag timer");
-    assert.is(after.clients, 0);
-    // The server reset the connection: a read now finds it closed.
-    await new Promise<void>((resolve, reject) => {
-      if (slow.destroyed) return resolve();
-      const timer = setTimeout(() => reject(new Error("the socket is still open 5 s after the drop")), 5_000);
-      slow.once("close", () => {
-        clearTimeout(timer);
-        resolve();
+  await withTestHost({ extraPlugins: [probePlugin], config: { pluginConfig: { stream: config } } }, async (h) => {
+    const url = new URL(h.url);
+    const slow = connect(Number(url.port), url.hostname);
+    try {
+      slow.on("error", () => {});
+      await new Promise<void>((r) => slow.once("connect", () => r()));
+      slow.pause(); // never reads a byte
+      slow.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+      const stats = async () => (await h.json("/api/stream-probe/stats")).body;
+      await waitUntil(async () => (await stats()).clients >= 1, { label: "the slow client registered" });
+      assert.is((await stats()).clients, 1);
+      // One burst of 40 x 256 KiB, far beyond the kernel buffers; nothing is published afterwards.
+      await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.burst.sent", count: 40, padBytes: 256 * 1024 } });
+      // Bounded wait far below the 10-minute ping: the lag timer must have dropped it by then.
+      await waitUntil(async () => (await stats()).droppedSlowClients > 0, { timeoutMs: 5_000, intervalMs: 20, label: "dropped by its lag timer" });
+      const after = await stats();
+      assert.is(after.droppedSlowClients, 1, "dropped by its lag timer");
+      assert.is(after.clients, 0);
+      // The server reset the connection: a read now finds it closed.
+      await new Promise<void>((resolve, reject) => {
+        if (slow.destroyed) return resolve();
+        const timer = setTimeout(() => reject(new Error("the socket is still open 5 s after the drop")), 5_000);
+        slow.once("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        slow.resume();
       });
-      slow.resume();
-    });
-  } finally {
-    slow.destroy();
-    await h.stop();
-    removeHome(h.home);
-  }
+    } finally {
+      slow.destroy();
+    }
+  });
 });
 
 s("invalid stream configuration stops the host from starting, naming the field", async () => {
