@@ -1,6 +1,9 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
-/** One entry of the agent activity log (spec: Activity). */
+/**
+ * One entry of the agent activity log (spec: Activity): the one declaration of
+ * `activities_activities` (migrations.ts creates it; a test checks they agree).
+ */
 export const Activity = defineEntity({
   name: "Activity",
   tableName: "activities_activities",

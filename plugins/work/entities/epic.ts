@@ -1,7 +1,7 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 import type { EpicStatus, Priority } from "./values.ts";
 
-/** Spec: Epic. */
+/** Spec: Epic. The one declaration of `work_epics` (migrations.ts creates it; a test checks they agree). */
 export const Epic = defineEntity({
   name: "Epic",
   tableName: "work_epics",

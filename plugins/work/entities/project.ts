@@ -1,7 +1,7 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 import type { ProjectStatus } from "./values.ts";
 
-/** Spec: Project. */
+/** Spec: Project. The one declaration of `work_projects` (migrations.ts creates it; a test checks they agree). */
 export const Project = defineEntity({
   name: "Project",
   tableName: "work_projects",

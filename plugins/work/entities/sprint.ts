@@ -1,7 +1,10 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 import type { SprintStatus } from "./values.ts";
 
-/** Spec: Sprint. `storyIds` is stored as the JSON-encoded string the spec returns. */
+/**
+ * Spec: Sprint. The one declaration of `work_sprints` (migrations.ts creates it; a test
+ * checks they agree). `storyIds` is stored as the JSON-encoded string the spec returns.
+ */
 export const Sprint = defineEntity({
   name: "Sprint",
   tableName: "work_sprints",

@@ -1,7 +1,10 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 import type { StoryStatus } from "./values.ts";
 
-/** Spec: Story (fields camelCased per DESIGN §5). */
+/**
+ * Spec: Story (fields camelCased per DESIGN §5). The one declaration of `work_stories`
+ * (migrations.ts creates it; a test checks they agree).
+ */
 export const Story = defineEntity({
   name: "Story",
   tableName: "work_stories",

@@ -1,7 +1,10 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 import type { Priority, TaskStatus } from "./values.ts";
 
-/** Spec: Task. Cross-record references are plain id columns, checked by the service. */
+/**
+ * Spec: Task. The one declaration of `work_tasks` (migrations.ts creates it; a test checks
+ * they agree). Cross-record references are plain id columns, checked by the service.
+ */
 export const Task = defineEntity({
   name: "Task",
   tableName: "work_tasks",

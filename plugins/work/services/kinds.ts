@@ -27,7 +27,7 @@ export interface KindSpec {
   table: string;
   entity: EntitySchema<any, any>;
   notFound(id: string): MusterError;
-  /** Values for fields a create request may omit (nullable fields default to null). */
+  /** Values for fields a create request may omit: every nullable column null, then these. */
   defaults: Record<string, unknown>;
   /** Single-id reference fields and the kind they point at. */
   refs: Record<string, WorkKind>;
@@ -37,16 +37,19 @@ export interface KindSpec {
   completes: boolean;
 }
 
+/** `given`, after null for every nullable column of the entity. */
+function withNulls(entity: EntitySchema<any, any>, given: Record<string, unknown>): Record<string, unknown> {
+  const nulls = Object.entries(entity.meta.properties as Record<string, { nullable?: boolean }>).filter(([, property]) => property.nullable).map(([name]) => [name, null]);
+  return { ...Object.fromEntries(nulls), ...given };
+}
+
 export const KINDS: Record<WorkKind, KindSpec> = {
   task: {
     kind: "task",
     table: Task.tableName,
     entity: Task,
     notFound: (id) => workErrors.TASK_NOT_FOUND({ id }),
-    defaults: {
-      description: null, status: "backlog", priority: "medium", assignedTo: null, projectId: null, storyId: null,
-      sprintId: null, estimatedHours: null, actualHours: null, tags: null, notes: null, completedAt: null,
-    },
+    defaults: withNulls(Task, { status: "backlog", priority: "medium" }),
     refs: { projectId: "project", storyId: "story", sprintId: "sprint" },
     listRefs: {},
     completes: true,
@@ -56,7 +59,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     table: Sprint.tableName,
     entity: Sprint,
     notFound: (id) => workErrors.SPRINT_NOT_FOUND({ id }),
-    defaults: { status: "planning", startDate: null, endDate: null, storyIds: null },
+    defaults: withNulls(Sprint, { status: "planning" }),
     refs: {},
     listRefs: { storyIds: "story" },
     completes: false,
@@ -66,7 +69,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     table: Epic.tableName,
     entity: Epic,
     notFound: (id) => workErrors.EPIC_NOT_FOUND({ id }),
-    defaults: { status: "active", priority: "medium", createdBy: null, approvedBy: null, notes: null, completedAt: null },
+    defaults: withNulls(Epic, { status: "active", priority: "medium" }),
     refs: {},
     listRefs: {},
     completes: true,
@@ -76,7 +79,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     table: Story.tableName,
     entity: Story,
     notFound: (id) => workErrors.STORY_NOT_FOUND({ id }),
-    defaults: { epicId: null, status: "backlog", points: null, assignedTo: null, completedAt: null },
+    defaults: withNulls(Story, { status: "backlog" }),
     refs: { epicId: "epic" },
     listRefs: {},
     completes: true,
@@ -86,7 +89,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     table: Project.tableName,
     entity: Project,
     notFound: (id) => workErrors.PROJECT_NOT_FOUND({ id }),
-    defaults: { description: null, status: "active", squad: null, startDate: null, endDate: null },
+    defaults: withNulls(Project, { status: "active" }),
     refs: {},
     listRefs: {},
     completes: false,
