@@ -6,6 +6,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { openSse, sleep, type SseConnection, type SseFrame } from "../../helpers/sse-client.ts";
+import { waitUntil } from "../../helpers/wait.ts";
 
 const t = suite<{ h: TestHost; sse: SseConnection }>("workspace watcher");
 
@@ -28,6 +29,10 @@ const change = (c: SseConnection, type: string, path: string, timeoutMs = 2_000)
   });
 const seen = new Set<SseFrame>();
 const ws = (h: TestHost, rel: string) => join(h.workspace, rel);
+/** A sleep on purpose: proves that nothing more is reported within the window (no event to wait on). */
+const quietWindow = (ms: number) => sleep(ms);
+/** A sleep on purpose: lets chokidar finish its own bookkeeping of the last change (a file's stat, a directory's watch), which it does not report. */
+const letWatcherSettle = (ms: number) => sleep(ms);
 
 async function activities(h: TestHost, target: string) {
   return ((await h.json(`/api/activities?agentId=watcher&limit=1000`)).body as any[]).filter((a) => a.target === target);
@@ -50,13 +55,13 @@ for (const [label, rel] of [
     assert.is(created.data.event.path, rel, "workspace-relative, / separators");
     assert.ok(created.data.event.timestamp >= before && created.data.event.timestamp <= Date.now());
     assert.match(created.id!, /^[0-9a-f]{8}-\d+$/);
-    await sleep(60);
+    await letWatcherSettle(60);
     appendFileSync(ws(h, rel), "second: 2\n");
     await change(sse, "updated", rel);
-    await sleep(60);
+    await letWatcherSettle(60);
     unlinkSync(ws(h, rel));
     await change(sse, "deleted", rel);
-    await sleep(50);
+    await waitUntil(async () => (await activities(h, rel)).some((a) => a.action === "file_deleted"), { label: `file_deleted logged for ${rel}` });
     const logged = await activities(h, rel);
     const actions = logged.map((a) => a.action);
     for (const action of ["file_created", "file_updated", "file_deleted"]) assert.ok(actions.includes(action), `${action} logged for ${rel}: ${actions}`);
@@ -69,11 +74,11 @@ t("a burst of 20 writes to one file is one change", async ({ h, sse }) => {
   const rel = "memory/burst.md";
   writeFileSync(ws(h, rel), "start\n");
   await change(sse, "created", rel);
-  await sleep(100);
+  await quietWindow(100);
   const before = changes(sse, rel).length;
   for (let i = 0; i < 20; i++) appendFileSync(ws(h, rel), `line ${i}\n`);
   await change(sse, "updated", rel);
-  await sleep(200);
+  await quietWindow(200);
   assert.is(changes(sse, rel).length - before, 1, "coalesced into one updated");
   // A create immediately followed by writes is one `created`, and create+delete is nothing.
   writeFileSync(ws(h, "memory/burst-2.md"), "a");
@@ -81,7 +86,7 @@ t("a burst of 20 writes to one file is one change", async ({ h, sse }) => {
   writeFileSync(ws(h, "memory/flash.md"), "gone soon");
   unlinkSync(ws(h, "memory/flash.md"));
   await change(sse, "created", "memory/burst-2.md");
-  await sleep(200);
+  await quietWindow(200);
   assert.is(changes(sse, "memory/burst-2.md").length, 1);
   assert.is(changes(sse, "memory/flash.md").length, 0);
 });
@@ -125,13 +130,13 @@ t("editors' temporary files, dotfiles and unwatched locations are ignored", asyn
   // An atomic save (write a temporary file, rename it over the target) is one `updated`.
   writeFileSync(ws(h, "memory/atomic.md"), "v1");
   await change(sse, "created", "memory/atomic.md");
-  await sleep(60);
+  await letWatcherSettle(60);
   writeFileSync(ws(h, "memory/atomic.md.tmp"), "v2");
   renameSync(ws(h, "memory/atomic.md.tmp"), ws(h, "memory/atomic.md"));
   await change(sse, "updated", "memory/atomic.md");
   writeFileSync(ws(h, "memory/sentinel.md"), "x");
   await change(sse, "created", "memory/sentinel.md");
-  await sleep(100);
+  await quietWindow(100);
   for (const rel of ignored) assert.is(changes(sse, rel).length, 0, `${rel} must be ignored`);
   assert.is((await activities(h, "memory/4913")).length, 0);
 });
@@ -141,18 +146,18 @@ t("watched directories deleted and created again keep being watched", async ({ h
   await change(sse, "created", "memory/keep.md");
   rmSync(ws(h, "memory"), { recursive: true, force: true });
   await change(sse, "deleted", "memory/keep.md");
-  await sleep(100);
+  await letWatcherSettle(100);
   mkdirSync(ws(h, "memory"));
-  await sleep(100);
+  await letWatcherSettle(100);
   writeFileSync(ws(h, "memory/after.md"), "back");
   await change(sse, "created", "memory/after.md");
 
   rmSync(ws(h, "company/knowledge_base"), { recursive: true, force: true });
   rmSync(ws(h, "projects"), { recursive: true, force: true });
-  await sleep(150);
+  await letWatcherSettle(150);
   mkdirSync(ws(h, "company/knowledge_base/decisions"), { recursive: true });
   mkdirSync(ws(h, "projects/beta/board"), { recursive: true });
-  await sleep(100);
+  await letWatcherSettle(100);
   writeFileSync(ws(h, "company/knowledge_base/decisions/adr-2.md"), "# ADR 2");
   writeFileSync(ws(h, "projects/beta/board/epics.yaml"), "- id: E1\n");
   await change(sse, "created", "company/knowledge_base/decisions/adr-2.md");
@@ -181,7 +186,7 @@ t("symlinks leaving the workspace, loops, FIFOs and unreadable directories: not 
     execFileSync("mkfifo", [ws(h, "memory/pipe.md")]);
     writeFileSync(ws(h, "memory/after-links.md"), "still alive");
     await change(sse, "created", "memory/after-links.md");
-    await sleep(100);
+    await quietWindow(100);
     for (const rel of ["memory/link-out.md", "memory/dir-out", "memory/dir-out/inner.md", "memory/dangling.md", "memory/pipe.md"]) {
       assert.is(changes(sse, rel).length, 0, `${rel} must not be reported`);
     }
