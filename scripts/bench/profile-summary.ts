@@ -50,9 +50,9 @@ const own = (f: CallFrame) => f.url.startsWith("file://") && !f.url.includes("/n
  */
 const LAYERS: { name: string; test: (f: CallFrame) => boolean }[] = [
   { name: "Koa respond() incl. JSON.stringify of the body", test: (f) => f.functionName === "respond" && f.url.includes("/node_modules/koa/") },
-  { name: "work service: SQLite statement + row objects (better-sqlite3 .all/.get)", test: (f) => own(f) && f.url.includes("/plugins/work/") },
+  { name: "work service (plugins/work: checks, the record, SQL it runs itself)", test: (f) => own(f) && f.url.includes("/plugins/work/") },
   { name: "better-sqlite3 JS (prepare, wrappers)", test: (f) => f.url.includes("/node_modules/better-sqlite3/") },
-  { name: "MikroORM + its kysely query layer", test: (f) => /\/node_modules\/(@mikro-orm|kysely)\//.test(f.url) },
+  { name: "MikroORM + its kysely query layer (incl. the SQLite statements they run: row objects, inserts)", test: (f) => /\/node_modules\/(@mikro-orm|kysely)\//.test(f.url) },
   { name: "zod validation", test: (f) => f.url.includes("/node_modules/zod/") },
   { name: "pino logging", test: (f) => /\/node_modules\/(pino|sonic-boom|thread-stream|@pinojs|fast-redact|pino-std-serializers)\//.test(f.url) },
   { name: "Koa, @koa/router and their helpers", test: (f) => /\/node_modules\/(koa|@koa|koa-compose|path-to-regexp|on-finished|statuses|type-is|mime-types|content-type|accepts|vary|fresh|destroy|encodeurl|cookies|http-errors|delegates|only|escape-html|content-disposition|negotiator|media-typer)\//.test(f.url) },
@@ -63,7 +63,7 @@ const LAYERS: { name: string; test: (f: CallFrame) => boolean }[] = [
 
 /** Inclusive layers: a sample counts when any frame of its stack is in the layer (these nest). */
 const INCLUSIVE: { name: string; test: (f: CallFrame) => boolean }[] = [
-  { name: "MikroORM em.create + flush (incl. SQL it runs)", test: (f) => /\/node_modules\/(@mikro-orm|kysely)\//.test(f.url) },
+  { name: "MikroORM and kysely (incl. the SQL they run)", test: (f) => /\/node_modules\/(@mikro-orm|kysely)\//.test(f.url) },
   { name: "zod validation", test: (f) => f.url.includes("/node_modules/zod/") },
   { name: "pino logging", test: (f) => /\/node_modules\/(pino|sonic-boom|thread-stream|@pinojs)\//.test(f.url) },
   { name: "Muster route wrapper and handler (plugin-router.ts down)", test: (f) => f.url.includes("/core/internal/http/plugin-router.ts") },
