@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost } from "../helpers/start-test-host.ts";
 
 const t = suite("muster login");
 const main = join(new URL("../..", import.meta.url).pathname, "core/main.ts");
@@ -28,8 +28,7 @@ function runLogin(env: Record<string, string>): Promise<{ status: number | null;
 const openLink = (url: string) => fetch(url, { redirect: "manual" });
 
 t("muster login reads the token file and prints a one-time link that logs a browser in", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const env = { MUSTER_HOME: h.home, PORT: new URL(h.url).port, HOST: "127.0.0.1" };
     const run = await runLogin(env);
     assert.is(run.status, 0, run.stderr);
@@ -43,10 +42,7 @@ t("muster login reads the token file and prints a one-time link that logs a brow
     const second = await runLogin(env);
     assert.is(second.status, 0);
     assert.is.not(second.stdout.trim(), url, "a new code each time");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("muster login fails clearly without a token file, with another server's token, or without a server", async () => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
 import { pluginCommands } from "../../core/commands.ts";
 import { configToken, definePlugin, defineService, hostTokens, MusterError, token, z, type EventBus, type Logger, type PluginCommand, type PluginDefinition } from "@muster/plugin";
-import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
+import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
 import { ACTIVITIES } from "../../plugins/activities/tokens.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 
@@ -96,43 +96,31 @@ t("a service receives host services through deps only: its plugin's logger and c
       assert.throws(() => registered!.tables(), /before it was open and migrated/);
     },
   });
-  const h = await startTestHost({ plugins: [probe], config: { pluginConfig: { probe: { greeting: "hi" } } } });
-  try {
+  await withTestHost({ plugins: [probe], config: { pluginConfig: { probe: { greeting: "hi" } } } }, async (h) => {
     assert.is(registered!.config.greeting, "hi");
     assert.is(registered!.logger.bindings().plugin, "probe");
     assert.ok(registered!.tables() > 0, "the database is usable once the host started");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("a host without plugins serves its own routes", async () => {
-  const h = await startTestHost({ plugins: [] });
-  try {
+  await withTestHost({ plugins: [] }, async (h) => {
     const health = await h.json("/api/health");
     assert.is(health.status, 200);
     const plugins = await h.json("/api/plugins");
     assert.is(plugins.status, 200);
     assert.equal(plugins.body.plugins, []);
     assert.is((await h.json("/api/activities")).status, 404);
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("events are typed: a subscriber gets the payload the publisher's map declares", async () => {
   let listener: Parameters<NonNullable<PluginDefinition["onStart"]>>[0] | undefined;
-  const h = await startTestHost({ plugins: [activitiesPlugin], extraPlugins: [definePlugin({ id: "listener", version: "1.0.0", host: "^1.0.0", dependsOn: ["activities"], onStart: (ctx) => void (listener = ctx) })] });
-  try {
+  await withTestHost({ plugins: [activitiesPlugin], extraPlugins: [definePlugin({ id: "listener", version: "1.0.0", host: "^1.0.0", dependsOn: ["activities"], onStart: (ctx) => void (listener = ctx) })] }, async (h) => {
     const got = new Promise<string>((resolve) => listener!.events.subscribe("activities.activity.created", (event) => resolve(event.payload.agentId)));
     listener!.resolve(ACTIVITIES).log({ agentId: "typed-agent", action: "checked" });
     assert.is(await got, "typed-agent");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 /** Never called: the type checker (npm run typecheck) refuses each marked line. */

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { connect } from "node:net";
-import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { withTestHost } from "../helpers/start-test-host.ts";
 
 const t = suite("transport limits");
 
@@ -34,8 +34,7 @@ function assertSecurityHeaders(answer: ReturnType<typeof parseAnswer>, what: str
 }
 
 t("a client dribbling its headers (slowloris) is disconnected after headersTimeout", async () => {
-  const h = await startTestHost({ config: { headersTimeoutMs: 400 } });
-  try {
+  await withTestHost({ config: { headersTimeoutMs: 400 } }, async (h) => {
     const port = Number(new URL(h.url).port);
     const started = Date.now();
     let received = "";
@@ -56,15 +55,11 @@ t("a client dribbling its headers (slowloris) is disconnected after headersTimeo
     assertSecurityHeaders(answer, "408");
     assert.is(JSON.parse(answer.body).error.code, "REQUEST_TIMEOUT");
     assert.is((await h.json("/api/health")).status, 200, "other clients unaffected");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("answers Node writes itself (malformed request 400, headers too large 431) carry the security headers and close", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const port = Number(new URL(h.url).port);
     const cases: [string, string, number, string][] = [
       ["malformed request line", "GARBAGE\r\n\r\n", 400, "MALFORMED_REQUEST"],
@@ -79,15 +74,11 @@ t("answers Node writes itself (malformed request 400, headers too large 431) car
       assert.is(JSON.parse(answer.body).error.code, code, what);
     }
     assert.is((await h.json("/api/health")).status, 200, "the server is unaffected");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("a request without a Host header (HTTP/1.0 or 1.1) is refused with 400 HOST_HEADER_REQUIRED, no data", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const port = Number(new URL(h.url).port);
     await h.json("/api/tasks", { method: "POST", body: { title: "not for hostless eyes" } });
     for (const version of ["1.0", "1.1"]) {
@@ -101,15 +92,11 @@ t("a request without a Host header (HTTP/1.0 or 1.1) is refused with 400 HOST_HE
     }
     const withHost = parseAnswer(await rawExchange(port, "GET /api/tasks HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"));
     assert.is(withHost.status, 200, "HTTP/1.0 with a loopback Host is served");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("every DELETE route in the API requires the session token (route inventory)", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const doc = (await h.json("/api/openapi.json")).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
     let deletes = 0;
     for (const [path, operations] of Object.entries(doc.paths)) {
@@ -124,15 +111,11 @@ t("every DELETE route in the API requires the session token (route inventory)", 
       }
     }
     assert.ok(deletes >= 5);
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("bodies nested too deeply are refused without recursing, and parse errors never quote the body", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     for (const depth of [65, 3_000, 200_000]) {
       const body = `{"agentId":"a","action":"b","details":${"[".repeat(depth)}${"]".repeat(depth)}}`;
       const res = await h.json("/api/activities", { method: "POST", body, headers: { "content-type": "application/json" } });
@@ -150,10 +133,7 @@ t("bodies nested too deeply are refused without recursing, and parse errors neve
     assert.is(leaky.body.error.code, "INVALID_JSON");
     assert.not.match(JSON.stringify(leaky.body), /SECRETVALUE99|tru\}/);
     assert.is((await h.json("/api/activities")).body.length, 1, "only the approval's own activity, nothing from the refused bodies");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t.run();

@@ -4,7 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { withTestHost } from "../helpers/start-test-host.ts";
 import releaseNotes from "../../examples/readme/release-notes.ts";
 
 const t = suite("README plugin snippet");
@@ -17,8 +17,7 @@ t("the README shows examples/readme/release-notes.ts as it is", () => {
 });
 
 t("the snippet's plugin is served: its route, its entity and migration, its typed config and error", async () => {
-  const h = await startTestHost({ extraPlugins: [releaseNotes], config: { pluginConfig: { "release-notes": { maxNotes: 1 } } } });
-  try {
+  await withTestHost({ extraPlugins: [releaseNotes], config: { pluginConfig: { "release-notes": { maxNotes: 1 } } } }, async (h) => {
     const created = await h.json("/api/release-notes", { method: "POST", body: { text: "Faster search" }, headers: { "x-agent-id": "writer" } });
     assert.is(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body, { ok: true, note: { id: 1, text: "Faster search", author: "writer" } });
@@ -26,10 +25,7 @@ t("the snippet's plugin is served: its route, its entity and migration, its type
     assert.is(full.status, 409);
     assert.is(full.body.error.code, "RELEASE_NOTES_FULL");
     assert.is((await h.json("/api/release-notes", { method: "POST", body: { text: "x", extra: 1 } })).body.error.code, "VALIDATION_FAILED");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t.run();

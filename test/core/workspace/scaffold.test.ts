@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { startTestHost, removeHome } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost } from "../../helpers/start-test-host.ts";
 import { localDate, scaffoldWorkspace } from "../../../core/internal/workspace/scaffold.ts";
 
 const t = suite("workspace scaffolding");
@@ -16,8 +16,7 @@ function listFiles(dir: string, prefix = ""): string[] {
 }
 
 t("a new workspace is scaffolded on first start: organisation, personas, pack, memory, knowledge base", async () => {
-  const h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     const w = h.workspace;
     const today = localDate();
     for (const rel of ["company/org_structure.yaml", "MEMORY.md", `memory/${today}.md`, "packs/dev_squad.json", "company/knowledge_base/README.md", "AGENTS.md"]) {
@@ -59,10 +58,7 @@ t("a new workspace is scaffolded on first start: organisation, personas, pack, m
     assert.match(pack.version, /^\d+\.\d+\.\d+$/);
     assert.is(pack.squad.id, "dev_squad");
     assert.ok(pack.agents.length >= 1 && pack.agents.every((a: any) => a.id && a.role && a.model && Number.isInteger(a.tier)));
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("an existing workspace is never touched: no file overwritten, none added", async () => {

@@ -14,7 +14,7 @@ import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { VAULT_SECRETS } from "../../../plugins/vault/tokens.ts";
 import type { VaultSecrets } from "../../../plugins/vault/services/vault-secrets.ts";
-import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
 const KIND = "leaky.send";
 const WEIRD_KIND = "leaky.weird";
@@ -196,8 +196,7 @@ const broken = suite("approvals: a redaction that fails withholds the message");
 broken("redaction that throws: executionError is a fixed message, the failure is recorded, nothing leaks", async () => {
   const { logger, text } = captureLogs();
   const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, brokenVaultPlugin, leakyPlugin];
-  const h = await startTestHost({ logger, plugins });
-  try {
+  await withTestHost({ logger, plugins }, async (h) => {
     const approval = await approveAndRead(h, KIND, { names: ["ANY"] });
     assert.is(approval.executionStatus, "failed");
     assert.is(approval.executionError, "[redaction failed: output withheld]");
@@ -206,10 +205,7 @@ broken("redaction that throws: executionError is a fixed message, the failure is
     assert.not.match(text(), /Regular expression too large/);
     const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
     assert.ok(notes.some((n: any) => n.priority === "urgent" && n.body === "[redaction failed: output withheld]"));
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 broken.run();

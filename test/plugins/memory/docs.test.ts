@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
 const t = suite<{ h: TestHost; outside: string }>("memory: workspace documents");
 
@@ -105,17 +105,13 @@ t("limit and category filter; bad values refused", async ({ h }) => {
 });
 
 t("an empty workspace lists nothing", async ({ h }) => {
-  const empty = await startTestHost({ config: { scaffoldWorkspace: false } });
-  try {
+  await withTestHost({ config: { scaffoldWorkspace: false } }, async (empty) => {
     rmSync(empty.workspace, { recursive: true, force: true });
     mkdirSync(empty.workspace);
     const res = await empty.json("/api/docs");
     assert.is(res.status, 200);
     assert.equal(res.body, []);
-  } finally {
-    await empty.stop();
-    removeHome(empty.home);
-  }
+  });
   assert.ok(h.url);
 });
 
