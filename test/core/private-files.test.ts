@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost } from "../helpers/start-test-host.ts";
 
 const t = suite("private files");
 
@@ -32,9 +32,7 @@ t("an existing home and files with loose modes are tightened at start", async ()
   const parent = mkdtempSync(join(tmpdir(), "muster-perm-"));
   const home = join(parent, "home");
   const workspace = join(parent, "ws");
-  const first = await startTestHost({ home, workspace });
-  await first.json("/api/tasks", { method: "POST", body: { title: "survives" } });
-  await first.stop();
+  await withTestHost({ home, workspace }, (first) => first.json("/api/tasks", { method: "POST", body: { title: "survives" } }));
   try {
     chmodSync(home, 0o755);
     for (const file of privateFiles(home)) {
@@ -42,14 +40,11 @@ t("an existing home and files with loose modes are tightened at start", async ()
       chmodSync(file, 0o644);
     }
     mkdirSync(join(home, "plugins"), { recursive: true });
-    const h = await startTestHost({ home, workspace });
-    try {
+    await withTestHost({ home, workspace }, async (h) => {
       assert.is(mode(home), 0o700);
       for (const file of privateFiles(home)) assert.is(mode(file), 0o600, file);
       assert.equal((await h.json("/api/tasks")).body.map((x: { title: string }) => x.title), ["survives"], "the database still opens");
-    } finally {
-      await h.stop();
-    }
+    });
   } finally {
     removeHome(parent);
   }

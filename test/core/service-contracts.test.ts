@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
 import { pluginCommands } from "../../core/commands.ts";
 import { configToken, definePlugin, defineService, hostTokens, MusterError, token, z, type EventBus, type Logger, type PluginCommand, type PluginDefinition } from "@muster/plugin";
-import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
+import { removeHome, withTestHost } from "../helpers/start-test-host.ts";
 import { ACTIVITIES } from "../../plugins/activities/tokens.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 
@@ -67,9 +67,7 @@ t("a service's deps are checked against its own plugin's declarations", async ()
 t("declared (dependsOn or optionalDependsOn), own and host tokens resolve", async () => {
   for (const declared of [{ dependsOn: ["provider"] }, { optionalDependsOn: ["provider"] }]) {
     seen = undefined;
-    const h = await startTestHost({ plugins: [provider, consumer(declared)] });
-    await h.stop();
-    removeHome(h.home);
+    await withTestHost({ plugins: [provider, consumer(declared)] }, () => undefined);
     assert.is(seen, "provided", JSON.stringify(declared));
   }
 });

@@ -79,17 +79,13 @@ t("an existing workspace is never touched: no file overwritten, none added", asy
 });
 
 t("a restart keeps the user's edits and deletions (scaffolding runs only for a new directory)", async () => {
-  let h = await startTestHost();
-  try {
+  await withTestHost(async (h) => {
     writeFileSync(join(h.workspace, "MEMORY.md"), "edited\n");
     unlinkSync(join(h.workspace, "AGENTS.md"));
     h = await h.restart();
     assert.is(readFileSync(join(h.workspace, "MEMORY.md"), "utf8"), "edited\n");
     assert.not.ok(existsSync(join(h.workspace, "AGENTS.md")), "a deleted template file is not brought back");
-  } finally {
-    await h.stop();
-    removeHome(h.home);
-  }
+  });
 });
 
 t("scaffoldWorkspace: empty directory filled, second call a no-op; scaffolding can be turned off", async () => {

@@ -6,7 +6,7 @@ import type { PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
-import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
 const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin];
 const t = suite<{ h: TestHost }>("approvals http");
@@ -221,13 +221,10 @@ t("approvers come from MUSTER_APPROVERS (comma-separated) or muster.config.json;
     const a = await create(h, { title: `for ${decidedBy}` });
     return (await h.json(`/api/approvals/${a.id}`, { method: "PATCH", body: { status: "rejected", decidedBy }, session: true })).status;
   };
-  const fromFile = await startTestHost({ plugins, home });
-  try {
+  await withTestHost({ plugins, home }, async (fromFile) => {
     assert.is(await decideAs(fromFile, "fromfile"), 200);
     assert.is(await decideAs(fromFile, "thor"), 403);
-  } finally {
-    await fromFile.stop();
-  }
+  });
   const fromEnv = await startTestHost({ plugins, home, env: { MUSTER_APPROVERS: " thor , Sif," } });
   try {
     assert.is(await decideAs(fromEnv, "thor"), 200);
