@@ -135,6 +135,3 @@ function parseFrame(raw: string): SseFrame {
   }
   return frame;
 }
-
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -24,6 +24,9 @@ export async function waitUntil<T>(check: () => T | Promise<T>, options: WaitOpt
   }
 }
 
+/** Lets time pass on purpose. Only for what has nothing to wait on (a window in which nothing may happen, a clock that must move); say why at the call. */
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export interface EventRecorder {
   /** A plugin to pass in `extraPlugins`: it records every bus event matching the pattern. */
   plugin: PluginDefinition;

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { openSse, sleep, type SseConnection, type SseFrame } from "../../helpers/sse-client.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { openSse, type SseConnection, type SseFrame } from "../../helpers/sse-client.ts";
+import { sleep, waitUntil } from "../../helpers/wait.ts";
 
 const t = suite<{ h: TestHost; sse: SseConnection }>("workspace watcher");
 

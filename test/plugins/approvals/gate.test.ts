@@ -11,7 +11,7 @@ import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { streamPlugin } from "../../../plugins/stream/index.ts";
 import { openSse } from "../../helpers/sse-client.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { sleep, waitUntil } from "../../helpers/wait.ts";
 
 const KIND = "gate-test.send";
 interface Run {
@@ -33,7 +33,7 @@ const gateTestPlugin = definePlugin({
       describe: (p) => `Send "${p.text}" to the outside world`,
       async execute(payload, decision) {
         runs.push({ payload, decision });
-        if (payload.delayMs) await new Promise((r) => setTimeout(r, payload.delayMs));
+        if (payload.delayMs) await sleep(payload.delayMs); // holds the execution open so concurrent decisions overlap it
         if (payload.fail) throw new Error("upstream refused the message");
         return { sent: true, echo: payload.text };
       },
@@ -66,8 +66,6 @@ const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, appr
 /** The configured humans besides the owner ("owner"): only they and the owner may decide. */
 const config = { approvers: ["frigg", "odin"] };
 const t = suite<{ h: TestHost }>("approvals gate");
-/** Lets time pass on purpose: used only where a test proves that nothing happens within a window. */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function request(h: TestHost, payload: unknown, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await h.json("/api/gate-test", { method: "POST", body: { payload, requestedBy: "odin", title: "Post to the network", ...extra } });

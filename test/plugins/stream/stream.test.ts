@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
-import { openSse, sleep, type SseConnection } from "../../helpers/sse-client.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { openSse, type SseConnection } from "../../helpers/sse-client.ts";
+import { sleep, waitUntil } from "../../helpers/wait.ts";
 import { probePlugin } from "./probe-plugin.ts";
 
 const t = suite<{ h: TestHost; open: SseConnection[] }>("stream: GET /api/sse");
