@@ -2,21 +2,15 @@
 // dismiss by id or all, events, and bad input refused with nothing changed.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type MusterEvent, type PluginDefinition } from "@muster/plugin";
+import type { PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { eventRecorder } from "../../helpers/wait.ts";
 
-const events: MusterEvent[] = [];
 /** Records notification bus events. */
-const listener = definePlugin({
-  id: "notification-listener",
-  version: "1.0.0",
-  host: "^1.0.0",
-  dependsOn: ["notifications"],
-  onStart: (ctx) => void ctx.events.subscribe("notifications.*", (e) => void events.push(e)),
-});
+const listener = eventRecorder("notifications.*");
+const events = listener.events;
 
 const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin];
 const t = suite<{ h: TestHost }>("notifications");
@@ -29,7 +23,7 @@ async function create(h: TestHost, body: Record<string, unknown>) {
 const list = async (h: TestHost, q = "limit=500") => (await h.json(`/api/notifications?${q}`)).body;
 
 t.before(async (ctx) => {
-  ctx.h = await startTestHost({ plugins, extraPlugins: [listener] });
+  ctx.h = await startTestHost({ plugins, extraPlugins: [listener.plugin] });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
@@ -53,7 +47,7 @@ t("POST creates with defaults; GET lists newest first with unreadCount", async (
   assert.is(res.body.ok, true);
   assert.equal(res.body.notifications.map((n: any) => n.id), [second.id, first.id]);
   assert.is(res.body.unreadCount, 2);
-  await waitUntil(() => events.some((e) => e.name === "notifications.notification.created" && (e.payload as any).id === first.id), { label: "created event" });
+  await listener.waitFor("notifications.notification.created", (e) => (e.payload as any).id === first.id);
   assert.ok(events.some((e) => e.name === "notifications.notification.created" && (e.payload as any).id === first.id && e.public));
 });
 
@@ -79,7 +73,7 @@ t("read by ids, unread filter, read_all; timestamps kept on repeat", async ({ h 
   assert.ok(all.body.updated >= 1);
   assert.is(all.body.unreadCount, 0);
   assert.is((await list(h)).unreadCount, 0);
-  await waitUntil(() => events.some((e) => e.name === "notifications.notification.updated" && (e.payload as any).action === "read_all"), { label: "read_all event" });
+  await listener.waitFor("notifications.notification.updated", (e) => (e.payload as any).action === "read_all");
   assert.ok(events.some((e) => e.name === "notifications.notification.updated" && (e.payload as any).action === "read_all"));
 });
 

@@ -1,21 +1,14 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin } from "@muster/plugin";
-import type { MusterEvent } from "@muster/plugin";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { eventRecorder } from "../../helpers/wait.ts";
 
-const seen: MusterEvent[] = [];
-const recorder = definePlugin({
-  id: "event-recorder",
-  version: "1.0.0",
-  host: "^1.0.0",
-  onStart: (ctx) => void ctx.events.subscribe("work.*", (e) => void seen.push(e)),
-});
+const recorder = eventRecorder("work.*");
+const seen = recorder.events;
 
 const t = suite<{ h: TestHost }>("work: tasks");
 t.before(async (ctx) => {
-  ctx.h = await startTestHost({ extraPlugins: [recorder] });
+  ctx.h = await startTestHost({ extraPlugins: [recorder.plugin] });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
@@ -41,7 +34,7 @@ t("POST creates with the spec defaults and 201; GET by id returns it", async ({ 
   const one = await h.json(`/api/tasks/${body.id}`);
   assert.is(one.status, 200);
   assert.equal(one.body, body);
-  await waitUntil(() => seen.some((e) => e.name === "work.task.created" && (e.payload as { id: string }).id === body.id), { label: "work.task.created" });
+  await recorder.waitFor("work.task.created", (e) => (e.payload as { id: string }).id === body.id);
   assert.ok(seen.some((e) => e.name === "work.task.created" && (e.payload as { id: string }).id === body.id && e.public));
 });
 
