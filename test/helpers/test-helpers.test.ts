@@ -1,0 +1,50 @@
+// The test helpers keep their promises: withTestHost cleans up even after a failure, and
+// every wait is bounded and names what it waited for.
+import { existsSync } from "node:fs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { withTestHost, type TestHost } from "./start-test-host.ts";
+import { eventRecorder, waitUntil } from "./wait.ts";
+
+const t = suite("test helpers");
+
+t("withTestHost stops the host and removes its home when the body throws, and after a restart", async () => {
+  let seen: TestHost | undefined;
+  const failure = await withTestHost({ plugins: [] }, async (h) => {
+    seen = h;
+    throw new Error("body failed");
+  }).catch((error: Error) => error.message);
+  assert.is(failure, "body failed");
+  assert.not.ok(existsSync(seen!.home), "home removed");
+  assert.ok(await fetch(`${seen!.url}/api/health`).then(() => false, () => true), "nothing listens");
+
+  let restarted: TestHost | undefined;
+  const answer = await withTestHost({ plugins: [] }, async (h) => {
+    restarted = await h.restart();
+    return (await restarted.json("/api/health")).status;
+  });
+  assert.is(answer, 200);
+  assert.ok(await fetch(`${restarted!.url}/api/health`).then(() => false, () => true), "the restarted host is stopped too");
+  assert.not.ok(existsSync(restarted!.home));
+});
+
+t("waitUntil returns the first truthy answer and times out naming what it awaited", async () => {
+  let calls = 0;
+  assert.is(await waitUntil(() => (++calls >= 3 ? "ready" : undefined), { intervalMs: 1 }), "ready");
+  const error = await waitUntil(() => false, { timeoutMs: 30, label: "the moon" }).catch((e: Error) => e.message);
+  assert.match(String(error), /timed out after 30 ms waiting for the moon/);
+});
+
+t("eventRecorder.waitFor resolves on a bus event, past or future, and times out otherwise", async () => {
+  const recorder = eventRecorder("work.*");
+  await withTestHost({ extraPlugins: [recorder.plugin] }, async (h) => {
+    const future = recorder.waitFor("work.task.created", (e) => (e.payload as { title: string }).title === "watched");
+    await h.json("/api/tasks", { method: "POST", body: { title: "watched" } });
+    assert.is(((await future).payload as { title: string }).title, "watched");
+    assert.ok(await recorder.waitFor("work.task.created"), "an event already recorded resolves at once");
+    const missing = await recorder.waitFor("work.task.deleted", undefined, 30).catch((e: Error) => e.message);
+    assert.match(String(missing), /timed out after 30 ms waiting for event work\.task\.deleted/);
+  });
+});
+
+t.run();
