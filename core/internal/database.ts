@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/sqlite";
+import { CachingSqliteDriver } from "./sqlite-driver.ts";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
@@ -47,6 +48,8 @@ export interface OpenedDatabase extends Database {
 export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const orm = await MikroORM.init({
+    // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
+    driver: CachingSqliteDriver,
     dbName: path,
     entities,
     // Columns keep the property names, so raw rows read through `sql` already have the

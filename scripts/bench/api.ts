@@ -60,7 +60,8 @@ async function startBaseline(): Promise<RunningServer & { home: string }> {
   const port = await freePort();
   const server = await startServer({
     name: "baseline",
-    args: ["--import", "tsx", "scripts/bench/baseline-server.ts"],
+    // The baseline reads the work plugin's migrations, which import @muster/plugin from source.
+    args: ["--conditions=source", "--import", "tsx", "scripts/bench/baseline-server.ts"],
     env: { PORT: String(port), BASELINE_DB: join(home, "baseline.db") },
     port,
     cwd: ROOT,
