@@ -51,4 +51,13 @@ t("raw statements prepared on the database itself are not shared with the view",
   db.close();
 });
 
+t("writes are not cached: their values are inline, so their text is new every time", () => {
+  const db = new Database(":memory:");
+  db.exec("CREATE TABLE t (n INTEGER)");
+  const view = statementCachingView(db);
+  const insert = view.prepare("INSERT INTO t VALUES (1)");
+  assert.is.not(view.prepare("INSERT INTO t VALUES (1)"), insert);
+  db.close();
+});
+
 t.run();
