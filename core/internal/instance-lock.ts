@@ -34,6 +34,11 @@ export interface InstanceLock {
 
 export const lockPath = (home: string) => join(home, "muster.lock");
 
+/** The url a client on this machine reaches the locked server at: a wildcard bind is reached through loopback. */
+export function reachableUrl(url: string): string {
+  return url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
+}
+
 /** The lock's contents, or undefined if there is none (or it is unreadable). */
 export function readInstanceLock(home: string): InstanceInfo | undefined {
   return readLockFile(lockPath(home));

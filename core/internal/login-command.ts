@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MusterConfig } from "./config.ts";
+import { reachableUrl, runningInstance } from "./instance-lock.ts";
 
 export interface LoginCommandDeps {
   config: MusterConfig;
@@ -12,8 +13,14 @@ export interface LoginCommandDeps {
   fetch?: typeof fetch;
 }
 
-/** Where the CLI reaches the server: a wildcard bind is reached through loopback. */
+/**
+ * Where the CLI reaches the server: the url the running server of this MUSTER_HOME recorded
+ * in its instance lock (the token file belongs to that server, whatever PORT this shell
+ * has), else the configured address; a wildcard bind is reached through loopback.
+ */
 function serverUrl(config: MusterConfig): string {
+  const running = runningInstance(config.home)?.url;
+  if (running) return reachableUrl(running);
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
   return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
 }

@@ -3,7 +3,7 @@
 // a server answers healthy, 1 otherwise (none running, still starting, degraded).
 import { join } from "node:path";
 import type { MusterConfig } from "./config.ts";
-import { readInstanceLock, runningInstance } from "./instance-lock.ts";
+import { reachableUrl, readInstanceLock, runningInstance } from "./instance-lock.ts";
 
 export interface StatusCommandDeps {
   config: MusterConfig;
@@ -12,11 +12,6 @@ export interface StatusCommandDeps {
 }
 
 interface Health { status?: string; version?: string; uptimeMs?: number; database?: string }
-
-/** The lock records the bind address; a wildcard bind is reached through loopback. */
-function reachable(url: string): string {
-  return url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
-}
 
 export async function runStatusCommand({ config, stdout, stderr }: StatusCommandDeps): Promise<number> {
   const instance = runningInstance(config.home);
@@ -29,7 +24,7 @@ export async function runStatusCommand({ config, stdout, stderr }: StatusCommand
     stderr.write(`muster status: pid ${instance.pid} is still starting on MUSTER_HOME ${config.home}\n`);
     return 1;
   }
-  const url = reachable(instance.url);
+  const url = reachableUrl(instance.url);
   let res: Response;
   try {
     res = await fetch(`${url}/api/health`, {

@@ -45,7 +45,7 @@ t("muster login reads the token file and prints a one-time link that logs a brow
   });
 });
 
-t("muster login fails clearly without a token file, with another server's token, or without a server", async () => {
+t("muster login fails clearly without a token file, with another server's token, or without a server; finds its home's server through the lock", async () => {
   const h = await startTestHost();
   const other = mkdtempSync(join(tmpdir(), "muster-login-"));
   try {
@@ -58,9 +58,14 @@ t("muster login fails clearly without a token file, with another server's token,
     assert.is(wrong.status, 1);
     assert.match(wrong.stderr, /SESSION_TOKEN_REQUIRED/);
     assert.is(wrong.stdout, "", "no link");
-    const noServer = await runLogin({ MUSTER_HOME: h.home, PORT: String(await freePort()) });
+    // A home with a token file but no running server: nothing answers at the configured port.
+    const noServer = await runLogin({ MUSTER_HOME: other, PORT: String(await freePort()) });
     assert.is(noServer.status, 1);
     assert.match(noServer.stderr, /no server answers/);
+    // The running server of a home is found through its instance lock, whatever PORT says.
+    const viaLock = await runLogin({ MUSTER_HOME: h.home, PORT: String(await freePort()) });
+    assert.is(viaLock.status, 0, viaLock.stderr);
+    assert.match(viaLock.stdout.trim(), new RegExp(`^${h.url}/login\\?code=`));
   } finally {
     await h.stop();
     removeHome(h.home);
