@@ -5,10 +5,12 @@
 /**
  * Characters that change how a name looks without changing what it says: format characters
  * (Cf: zero-width spaces and joiners, bidi marks, soft hyphen, BOM, word joiner, invisible
- * operators), every space and line/paragraph separator (Zs, Zl, Zp, `\s`), and the Mongolian
- * vowel separator U+180E, which older Unicode versions listed as a space.
+ * operators), every space and line/paragraph separator (Zs, Zl, Zp, `\s`), the Mongolian
+ * vowel separator U+180E, which older Unicode versions listed as a space, and every other
+ * default-ignorable code point (rendered as nothing although not Cf: the combining grapheme
+ * joiner U+034F, variation selectors, Hangul fillers).
  */
-const INVISIBLE = /[\p{Cf}\p{Zs}\p{Zl}\p{Zp}\s\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E]/gu;
+const INVISIBLE = /[\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\s\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E]/gu;
 
 /**
  * The comparison key of a person's name: NFKC (full-width and compatibility forms become

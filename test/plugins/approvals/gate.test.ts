@@ -204,7 +204,9 @@ t("an agent (X-Agent-Id) cannot decide: 403, nothing changes", async ({ h }) => 
 t("the requester cannot decide its own request, however the name is spelled: 403, nothing changes", async ({ h }) => {
   const id = await request(h, { text: "self" });
   // Case, spaces, zero-width and bidi characters, soft hyphens and full-width forms all name odin.
-  const spellings = ["odin", "Odin", " odin ", "ODIN", "odin\u200b", "o\u200dd\u2060i\ufeffn", "\u202eodin", "od\u00adin", "ｏｄｉｎ", "ＯＤＩＮ", "o d\u3000in", "odin\u180e"];
+  const spellings = ["odin", "Odin", " odin ", "ODIN", "odin\u200b", "o\u200dd\u2060i\ufeffn", "\u202eodin", "od\u00adin", "ｏｄｉｎ", "ＯＤＩＮ", "o d\u3000in", "odin\u180e",
+    // Default-ignorable characters outside Cf render as nothing too: the combining grapheme joiner, variation selectors, Hangul fillers.
+    "odin\u034f", "odin\ufe0f", "o\u180bdin", "odin\u{e0100}", "odin\u3164", "o\u115fdin", "odin\uffa0", "odin\u17b4"];
   for (const decidedBy of spellings) {
     const res = await decide(h, id, { status: "approved", decidedBy });
     assert.is(res.status, 403, JSON.stringify(decidedBy));
@@ -216,6 +218,10 @@ t("the requester cannot decide its own request, however the name is spelled: 403
   assert.is(oddRes.status, 403);
   assert.is(oddRes.body.error.code, "APPROVAL_SELF_DECISION");
   assert.is(runsOf(odd).length, 0);
+  const joined = await request(h, { text: "requester with a grapheme joiner" }, { requestedBy: "odin\u034f\ufe0f" });
+  const joinedRes = await decide(h, joined, { status: "approved", decidedBy: "odin" });
+  assert.is(joinedRes.status, 403);
+  assert.is(joinedRes.body.error.code, "APPROVAL_SELF_DECISION");
   // The default decider is the owner: an owner's own request needs another decider.
   const own = await request(h, { text: "owner asks" }, { requestedBy: "owner" });
   const res = await decide(h, own, { status: "approved" });
