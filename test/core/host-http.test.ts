@@ -110,6 +110,26 @@ t("foreign Host header (DNS rebinding) is refused", async ({ h }) => {
   assert.not.match(result.body, /"status":"ok"/);
 });
 
+t("a Host header that only starts like a loopback one is refused: 127.0.0.1.evil, [::1].evil, userinfo-shaped, a non-numeric port", async ({ h }) => {
+  const { request } = await import("node:http");
+  const port = Number(new URL(h.url).port);
+  const statusFor = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path: "/api/health", headers: { host } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  for (const host of ["127.0.0.1.evil", `127.0.0.1.evil:${port}`, "[::1].evil.example", `[::1]x:${port}`, "127.0.0.1:80@evil.example", "localhost:evil", "[::1", "[::ffff:127.0.0.1]"]) {
+    assert.is(await statusFor(host), 403, host);
+  }
+  for (const host of ["127.0.0.1", `127.0.0.1:${port}`, `LOCALHOST:${port}`, "[::1]", `[::1]:${port}`]) {
+    assert.is(await statusFor(host), 200, host);
+  }
+});
+
 t("OpenAPI document lists the host routes", async ({ h }) => {
   const { status, body } = await h.json("/api/openapi.json");
   assert.is(status, 200);

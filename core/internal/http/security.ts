@@ -50,9 +50,13 @@ export function securityHeaders(development: boolean) {
   };
 }
 
+// `name` or `[ipv6]`, then at most a numeric port. Anything else (`[::1].evil`,
+// `127.0.0.1:80@evil`) names no host: taking a prefix of it would let it pass as loopback.
+const HOST_HEADER = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:@\[\]/]+))(?::\d{1,5})?$/;
+
 function hostName(hostHeader: string): string {
-  if (hostHeader.startsWith("[")) return hostHeader.slice(1, hostHeader.indexOf("]"));
-  return hostHeader.split(":")[0]!;
+  const match = HOST_HEADER.exec(hostHeader);
+  return match ? (match[1] ?? match[2])! : "";
 }
 
 /** Whether an `Origin` header value is this server's own origin or a configured one. */
