@@ -26,6 +26,43 @@ function formsOf(secrets: { name: string; value: string }[]): { form: string; na
   return [...byForm].map(([form, name]) => ({ form, name })).sort((a, b) => b.form.length - a.form.length);
 }
 
+/** KMP's failure table: entry i is the length of the longest proper prefix of `form[0..i]` that is also its suffix. */
+function failureTable(form: string): Int32Array {
+  const fail = new Int32Array(form.length);
+  for (let i = 1, k = 0; i < form.length; i++) {
+    while (k > 0 && form.charCodeAt(i) !== form.charCodeAt(k)) k = fail[k - 1]!;
+    if (form.charCodeAt(i) === form.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  return fail;
+}
+
+/**
+ * Calls `found` with the start of every occurrence of `form` in `text`, in order, from
+ * `first` (an occurrence). Two occurrences can overlap only when the form has a border (a
+ * prefix that is also a suffix, as in "abab" or "aaaa"); without one the next search starts
+ * after the occurrence. With one, searching again one character later re-compares almost the
+ * whole form at every position (a 64 KiB run of one letter over 1 MiB of it: minutes), so
+ * the rest is a KMP scan, linear in the text.
+ */
+function eachOccurrence(text: string, form: string, first: number, found: (at: number) => void): void {
+  const m = form.length;
+  const fail = failureTable(form);
+  if (fail[m - 1] === 0) {
+    for (let at = first; at !== -1; at = text.indexOf(form, at + m)) found(at);
+    return;
+  }
+  for (let i = first, k = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    while (k > 0 && c !== form.charCodeAt(k)) k = fail[k - 1]!;
+    if (c === form.charCodeAt(k)) k++;
+    if (k === m) {
+      found(i - m + 1);
+      k = fail[m - 1]!;
+    }
+  }
+}
+
 /**
  * Every stretch of `text` covered by some occurrence of a form. Occurrences of one form that
  * overlap each other ("abab" in "ababab") become one span, so the work per form is bounded
@@ -35,11 +72,13 @@ function findSpans(text: string, forms: { form: string; name: string }[]): Span[
   const spans: Span[] = [];
   for (const { form, name } of forms) {
     if (form.length > text.length) continue;
+    const first = text.indexOf(form);
+    if (first === -1) continue;
     let last: Span | undefined;
-    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+    eachOccurrence(text, form, first, (at) => {
       if (last && at < last.end) last.end = at + form.length;
       else spans.push((last = { start: at, end: at + form.length, name }));
-    }
+    });
   }
   return spans;
 }

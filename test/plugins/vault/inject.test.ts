@@ -124,4 +124,18 @@ t("redactValues: longest value first, short values left alone, special character
   assert.is(redactValues("", list), "");
 });
 
+t("redactValues: a self-overlapping secret is found at every overlapping position, in time linear in the text", () => {
+  // "aabaa" occurs at 0 and 4 of "aabaaabaa": a shift that is not a multiple of its period.
+  assert.is(redactValues("<aabaaabaa>", [{ name: "P", value: "aabaa" }]), "<[redacted:P]>");
+  assert.is(redactValues("x ababab y abab", [{ name: "AB", value: "abab" }]), "x [redacted:AB] y [redacted:AB]");
+  assert.is(redactValues("aaab aaaa", [{ name: "A", value: "aaaa" }]), "aaab [redacted:A]");
+  // A 64 KiB run of one letter (the largest value the vault accepts) over 1 MiB of the same
+  // letter: searching again one character after each occurrence took minutes of event loop.
+  const secret = "a".repeat(64 * 1024);
+  const started = performance.now();
+  const out = redactValues(`${"a".repeat(1024 * 1024)}b${secret.slice(1)}`, [{ name: "RUN", value: secret }]);
+  assert.ok(performance.now() - started < 2_000, `took ${Math.round(performance.now() - started)} ms`);
+  assert.is(out, `[redacted:RUN]b${secret.slice(1)}`);
+});
+
 t.run();
