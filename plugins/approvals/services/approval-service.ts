@@ -43,6 +43,8 @@ export interface ApprovalServiceDeps {
     maxPendingPerRequester: number;
     /** Largest payload, in UTF-8 bytes of its JSON text. */
     maxPayloadBytes: number;
+    /** How long an approved action may run before it is recorded failed. */
+    executionTimeoutMs: number;
   };
   logger: Logger;
   /** Replaces stored secret values in text (the vault's redaction when it is loaded). */
@@ -225,7 +227,7 @@ export class ApprovalService implements ApprovalQueue {
   private async execute(row: StoredApproval, decidedBy: string): Promise<ApprovalRecord> {
     let outcome = OUTCOME_UNKNOWN;
     try {
-      outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact);
+      outcome = await runExecutor(row, this.deps.gate.action(row.command ?? ""), decidedBy, this.deps.logger, this.deps.redact, this.deps.limits.executionTimeoutMs);
     } catch {
       this.deps.logger.error({ approvalId: row.id, kind: row.command }, "working out a gated action's outcome failed; recorded as failed");
     } finally {

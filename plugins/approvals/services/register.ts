@@ -32,7 +32,7 @@ export function registerApprovalServices(ctx: PluginContext<ApprovalsConfig>): v
           gate,
           owner: host.owner,
           approvers: host.approvers,
-          limits: { maxPendingPerRequester: config.maxPendingPerRequester, maxPayloadBytes: config.maxPayloadBytes },
+          limits: { maxPendingPerRequester: config.maxPendingPerRequester, maxPayloadBytes: config.maxPayloadBytes, executionTimeoutMs: config.executionTimeoutMs },
           logger,
           redact: (text) => (secrets ? secrets.redact(text) : text),
         }),

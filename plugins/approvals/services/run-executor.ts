@@ -53,6 +53,27 @@ function redactOrWithhold(redact: (text: string) => string, text: string): strin
 
 const failed = (error: string): ExecutionOutcome => ({ status: "failed", result: null, error: clip(error, ERROR_MAX) });
 
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * The executor's promise, or {@link TIMED_OUT} once `timeoutMs` passed. A late settlement is
+ * only logged (without its value or message, which were never redacted).
+ */
+async function settledWithin(running: Promise<unknown>, timeoutMs: number, late: (how: string) => void): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+    timer.unref();
+  });
+  try {
+    const first = await Promise.race([running, deadline]);
+    if (first === TIMED_OUT) running.then(() => late("succeeded"), () => late("failed"));
+    return first;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Runs a gated action for an approval that has just been approved: re-checks the stored
  * payload's SHA-256 first (a payload changed after the request never runs), then calls the
@@ -65,6 +86,7 @@ export async function runExecutor(
   decidedBy: string,
   logger: Logger,
   redact: (text: string) => string,
+  timeoutMs: number,
 ): Promise<ExecutionOutcome> {
   if (row.payload === null || row.payloadHash === null || hashPayload(row.payload) !== row.payloadHash) {
     logger.warn({ approvalId: row.id, kind: row.command }, "approval payload hash mismatch; execution refused");
@@ -79,7 +101,11 @@ export async function runExecutor(
   }
   let result: unknown;
   try {
-    result = await action.execute(payload, { approvalId: row.id, decidedBy });
+    // Through a promise so that an executor throwing synchronously is caught like a rejection.
+    const running = Promise.resolve().then(() => action.execute(payload, { approvalId: row.id, decidedBy }));
+    result = await settledWithin(running, timeoutMs, (how) =>
+      logger.warn({ approvalId: row.id, kind: row.command, outcome: how }, "gated action settled after its approval was recorded as timed out"),
+    );
   } catch (error) {
     // The message goes to the approval, a public event, an activity, a notification and the
     // log: an HTTP client's error can quote a credential, so stored secret values are
@@ -87,6 +113,10 @@ export async function runExecutor(
     const message = redactOrWithhold(redact, messageOf(error));
     logger.warn({ approvalId: row.id, kind: row.command, error: message }, "gated action failed");
     return failed(message);
+  }
+  if (result === TIMED_OUT) {
+    logger.warn({ approvalId: row.id, kind: row.command, timeoutMs }, "gated action did not finish in time; recorded as failed");
+    return failed(`The action did not finish within ${timeoutMs} ms and is recorded as failed, but it may still take effect: check before requesting it again`);
   }
   // Outside the try: the action took effect, so a result that cannot be stored is noted, never reported as a failure.
   return { status: "succeeded", result: storeResult(result), error: null };

@@ -209,3 +209,41 @@ broken("redaction that throws: executionError is a fixed message, the failure is
 });
 
 broken.run();
+
+const stuck = suite("approvals: an executor that never settles");
+
+const STUCK_KIND = "stuck.send";
+/** `stuck.send` never settles, as an HTTP call without a timeout to a peer that never answers. */
+const stuckPlugin = definePlugin({
+  id: "stuck",
+  version: "1.0.0",
+  host: "^1.0.0",
+  dependsOn: ["approvals"],
+  paths: ["/api/stuck"],
+  register(ctx) {
+    ctx.gate.define(STUCK_KIND, { describe: () => "Wait forever", execute: () => new Promise(() => undefined) });
+  },
+  routes(router, ctx) {
+    router.post(
+      "/api/stuck",
+      { summary: "Request the stuck action", status: 201, body: z.strictObject({}) },
+      async () => ({ ok: true, ...(await ctx.gate.request(STUCK_KIND, {}, { requestedBy: "scribe", title: "Wait" })) }),
+    );
+  },
+});
+
+stuck("is recorded failed after executionTimeoutMs (it may still take effect): the approval never stays running, PATCH answers", async () => {
+  const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, stuckPlugin];
+  await withTestHost({ plugins, config: { pluginConfig: { approvals: { executionTimeoutMs: 200 } } } }, async (h) => {
+    const requested = await h.json("/api/stuck", { method: "POST", body: {} });
+    assert.is(requested.status, 201, JSON.stringify(requested.body));
+    const decided = await h.json(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true, signal: AbortSignal.timeout(10_000) });
+    assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));
+    assert.is(decided.body.approval.executionStatus, "failed");
+    assert.match(decided.body.approval.executionError, /did not finish within 200 ms/);
+    assert.match(decided.body.approval.executionError, /may still take effect/);
+    assert.is((await h.json(`/api/approvals/${requested.body.approvalId}`)).body.approval.executionStatus, "failed");
+  });
+});
+
+stuck.run();
