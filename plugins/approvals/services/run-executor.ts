@@ -11,16 +11,33 @@ const ERROR_MAX = 2000;
 /** What a failed redaction leaves of a message: nothing of the original. */
 export const REDACTION_FAILED = "[redaction failed: output withheld]";
 
-/** Serialises an executor result for storage; oversized or unserialisable results keep a note instead. Never throws. */
-function storeResult(value: unknown): string | null {
+/**
+ * Serialises an executor result for storage, redacted like its errors (an upstream's answer
+ * can echo the credential it was sent); oversized or unserialisable results keep a note
+ * instead. Redaction comes before any preview is cut, so no prefix of a secret survives the
+ * cut. A result whose redacted text is no longer JSON (a secret spanning JSON syntax) is
+ * withheld. Never throws.
+ */
+function storeResult(value: unknown, redact: (text: string) => string): string | null {
   let text: string | undefined;
   try {
     text = JSON.stringify(value ?? null);
   } catch {
-    return JSON.stringify({ unserialisable: true, preview: clip(describeValue(value), 1000) });
+    return JSON.stringify({ unserialisable: true, preview: clip(redactOrWithhold(redact, describeValue(value)), 1000) });
   }
   if (text === undefined) return null;
-  return text.length > RESULT_MAX ? JSON.stringify({ truncated: true, preview: clip(text, 1000) }) : text;
+  const redacted = redactOrWithhold(redact, text);
+  if (redacted !== text && !isJson(redacted)) return JSON.stringify({ withheld: true, reason: "the result quoted a stored secret value that could not be cut out of it" });
+  return redacted.length > RESULT_MAX ? JSON.stringify({ truncated: true, preview: clip(redacted, 1000) }) : redacted;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `String(value)`, except that a value whose conversion throws (a null-prototype object, a hostile `toString`) gets its type name. */
@@ -119,5 +136,5 @@ export async function runExecutor(
     return failed(`The action did not finish within ${timeoutMs} ms and is recorded as failed, but it may still take effect: check before requesting it again`);
   }
   // Outside the try: the action took effect, so a result that cannot be stored is noted, never reported as a failure.
-  return { status: "succeeded", result: storeResult(result), error: null };
+  return { status: "succeeded", result: storeResult(result, redact), error: null };
 }

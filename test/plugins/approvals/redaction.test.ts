@@ -18,6 +18,7 @@ import { startTestHost, removeHome, withTestHost, type TestHost } from "../../he
 
 const KIND = "leaky.send";
 const WEIRD_KIND = "leaky.weird";
+const ECHO_KIND = "leaky.echo";
 
 /**
  * `leaky.send` reads the named secrets from the vault and throws an error quoting them
@@ -37,6 +38,13 @@ const leakyPlugin = definePlugin({
       async execute(p) {
         const values = p.names.map((name) => ctx.resolve(VAULT_SECRETS).get(name) ?? `<no ${name}>`);
         throw new Error(`401 Unauthorized; sent ${values.join(" | ")}; ${p.extra ?? ""}`);
+      },
+    });
+    // Succeeds with a result quoting the secret, as an upstream echoing the request's headers would: `pad` characters before it, `tail` after.
+    ctx.gate.define<{ name: string; pad: number; tail: number }>(ECHO_KIND, {
+      describe: (p) => `Echo ${p.name}`,
+      async execute(p) {
+        return { echoed: `${"x".repeat(p.pad)}Authorization: Bearer ${ctx.resolve(VAULT_SECRETS).get(p.name)}`, tail: "y".repeat(p.tail) };
       },
     });
     ctx.gate.define(WEIRD_KIND, {
@@ -180,6 +188,20 @@ t("300 secrets, regex metacharacters and a secret inside another are each redact
     assert.not.ok(log.includes(s.value), `${s.name} in the log`);
   }
   assert.not.ok(log.includes(outer.value.slice(0, 20)), "no fragment of the outer secret");
+});
+
+t("a stored secret quoted by an executor's result is redacted, also where an oversized result is cut to a preview", async ({ h }) => {
+  const secret = "sk-live-result-echo-5e0c2b71";
+  await store(h, "ECHO_TOKEN", secret);
+  const small = await approveAndRead(h, ECHO_KIND, { name: "ECHO_TOKEN", pad: 0, tail: 0 });
+  assert.is(small.executionStatus, "succeeded");
+  assert.is(small.executionResult.echoed, "Authorization: Bearer [redacted:ECHO_TOKEN]");
+  // Over the 64 KiB result cap with the secret across the preview's 1,000-character cut
+  // (`{"echoed":"` and the header take 33 characters): no prefix of it may remain.
+  const big = await approveAndRead(h, ECHO_KIND, { name: "ECHO_TOKEN", pad: 960, tail: 70_000 });
+  assert.is(big.executionStatus, "succeeded");
+  assert.is(big.executionResult.truncated, true);
+  for (const approval of [small, big]) assert.not.ok(JSON.stringify(approval).includes(secret.slice(0, 12)), "no response carries the value or a prefix of it");
 });
 
 t("an executor result that cannot be serialised is noted; the execution still ends succeeded, never running", async ({ h }) => {
