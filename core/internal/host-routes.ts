@@ -80,7 +80,9 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
   router.get(
     "/login",
     {
-      summary: "Exchanges a one-time login code for a browser session cookie, then redirects (303) to /",
+      summary: "Exchanges a one-time login code for a browser session cookie, then redirects (303) to /#csrf=<secret>",
+      description:
+        "The session's CSRF secret rides only in the redirect's URL fragment (never sent to a server, so another local port that receives the cookie never sees it). The page reads it from location.hash into sessionStorage, removes it with history.replaceState, and sends it as X-Muster-Csrf with every cookie-authenticated request.",
       query: z.strictObject({ code: z.string().min(1).max(256) }),
       status: 303,
       raw: true,
@@ -88,12 +90,14 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
     },
     ({ query, agentId, koa }) => {
       if (agentId) throw hostErrors.AGENT_CANNOT_LOG_IN();
-      const secret = deps.login.redeem(query.code);
-      if (!secret) throw hostErrors.LOGIN_CODE_INVALID();
+      const issued = deps.login.redeem(query.code);
+      if (!issued) throw hostErrors.LOGIN_CODE_INVALID();
       // No Secure flag: the server speaks plain http on loopback, where browsers would drop it.
-      koa.cookies.set(SESSION_COOKIE, secret, { httpOnly: true, sameSite: "strict", path: "/", secure: false, overwrite: true });
+      koa.cookies.set(SESSION_COOKIE, issued.session, { httpOnly: true, sameSite: "strict", path: "/", secure: false, overwrite: true });
       koa.status = 303;
-      koa.redirect("/");
+      // The CSRF secret only in the fragment: servers on other ports of 127.0.0.1 get the
+      // cookie, never this (see browser-login.ts).
+      koa.redirect(`/#csrf=${issued.csrf}`);
     },
   );
 

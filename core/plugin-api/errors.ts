@@ -140,6 +140,10 @@ export const hostErrors = defineErrors({
   LOGIN_CODE_INVALID: { status: 401, message: "This login link is unknown, already used or expired; run `muster login` for a new one" },
   ORIGIN_NOT_ALLOWED: { status: 403, message: "Cross-origin request from an origin that is not allowed" },
   SESSION_COOKIE_NOT_SAME_ORIGIN: { status: 403, message: "The browser session counts only on same-origin requests (an allowed Origin or Sec-Fetch-Site: same-origin)" },
+  SESSION_CSRF_REQUIRED: {
+    status: 403,
+    message: "The browser session cookie counts only with its session's CSRF secret in the X-Muster-Csrf header (delivered in the login redirect's #csrf= fragment)",
+  },
   AGENT_CANNOT_LOG_IN: { status: 403, message: "A request that carries an agent identity (X-Agent-Id) cannot log in or mint login links" },
   HOST_NOT_ALLOWED: { status: 403, message: "The Host header names a host this server does not answer for" },
   HOST_HEADER_REQUIRED: { status: 400, message: "The request has no Host header" },

@@ -21,12 +21,14 @@ const mintLink = (h: TestHost, headers: Record<string, string> = {}) =>
 const openLink = (h: TestHost, url: string, headers: Record<string, string> = {}) =>
   fetch(url.replace(/^http:\/\/[^/]+/, h.url), { redirect: "manual", headers });
 
-/** Logs a browser in and returns its cookie header (`muster_session=…`). */
-async function logIn(h: TestHost): Promise<string> {
+/** Logs a browser in: its cookie header (`muster_session=…`) and the CSRF secret from the redirect's fragment. */
+async function logIn(h: TestHost): Promise<{ cookie: string; csrf: string }> {
   const link = await mintLink(h);
   const res = await openLink(h, link.body.url);
   assert.is(res.status, 303);
-  return res.headers.getSetCookie()[0]!.split(";")[0]!;
+  const csrf = /^\/#csrf=([A-Za-z0-9_-]+)$/.exec(res.headers.get("location") ?? "")?.[1];
+  assert.ok(csrf, "the CSRF secret rides in the redirect's fragment");
+  return { cookie: res.headers.getSetCookie()[0]!.split(";")[0]!, csrf: csrf! };
 }
 
 t("POST /api/auth/login-link needs the X-Session-Token header and refuses agents", async ({ h }) => {
@@ -48,11 +50,12 @@ t("POST /api/auth/login-link needs the X-Session-Token header and refuses agents
   assert.not.ok(JSON.stringify(ok.body).includes(h.token), "the link is not the token");
 });
 
-t("a login link gives an HttpOnly, SameSite=Strict cookie (not the token) and a 303 to /, once", async ({ h }) => {
+t("a login link gives an HttpOnly, SameSite=Strict cookie (not the token) and a 303 to /#csrf=<secret>, once", async ({ h }) => {
   const link = await mintLink(h);
   const res = await openLink(h, link.body.url);
   assert.is(res.status, 303);
-  assert.is(res.headers.get("location"), "/");
+  const location = res.headers.get("location") ?? "";
+  assert.match(location, /^\/#csrf=[A-Za-z0-9_-]{43}$/, "the CSRF secret only in the fragment, which no server receives");
   assert.is(res.headers.get("cache-control"), "no-store");
   assert.is(res.headers.get("referrer-policy"), "no-referrer", "the code never leaves in a Referer");
   const cookies = res.headers.getSetCookie();
@@ -62,6 +65,7 @@ t("a login link gives an HttpOnly, SameSite=Strict cookie (not the token) and a 
   assert.is(name, "muster_session");
   assert.ok(value && value.length >= 40);
   assert.not.ok(cookies[0]!.includes(h.token), "the cookie is a separate secret, not the file token");
+  assert.not.ok(cookies[0]!.includes(location.slice("/#csrf=".length)), "the CSRF secret is not the cookie");
   const lower = attributes.map((a) => a.toLowerCase());
   assert.ok(lower.includes("httponly"));
   assert.ok(lower.includes("samesite=strict"));
@@ -91,7 +95,7 @@ t("unknown, malformed and missing codes are refused; agents cannot redeem a code
 });
 
 t("the cookie works where the session token is required, only on same-origin requests (CSRF)", async ({ h }) => {
-  const cookie = await logIn(h);
+  const { cookie, csrf } = await logIn(h);
   const origin = h.url;
   const task = async () => (await h.json("/api/tasks", { method: "POST", body: { title: "keep me" } })).body.id as string;
   const exists = async (id: string) => (await h.json(`/api/tasks/${id}`)).status === 200;
@@ -114,11 +118,45 @@ t("the cookie works where the session token is required, only on same-origin req
   }
   assert.ok(await exists(id), "no refused request deleted the task");
 
-  assert.is((await del(id, { cookie, origin })).status, 200, "allowed Origin");
+  assert.is((await del(id, { cookie, origin, "x-muster-csrf": csrf })).status, 200, "allowed Origin");
   assert.not.ok(await exists(id));
   const second = await task();
-  assert.is((await del(second, { cookie, "sec-fetch-site": "same-origin" })).status, 200, "Sec-Fetch-Site: same-origin");
+  assert.is((await del(second, { cookie, "sec-fetch-site": "same-origin", "x-muster-csrf": csrf })).status, 200, "Sec-Fetch-Site: same-origin");
   assert.not.ok(await exists(second));
+});
+
+t("the cookie alone is refused even with a forged allowed Origin (replay from another local port): it needs its own session's X-Muster-Csrf", async ({ h }) => {
+  const a = await logIn(h);
+  const b = await logIn(h);
+  const origin = h.url;
+  const id = (await h.json("/api/tasks", { method: "POST", body: { title: "keep me" } })).body.id as string;
+  const del = (headers: Record<string, string>) => h.json(`/api/tasks/${id}`, { method: "DELETE", headers });
+  const refusals: [string, Record<string, string>][] = [
+    ["cookie alone, forged allowed Origin", { cookie: a.cookie, origin }],
+    ["cookie alone, forged Sec-Fetch-Site", { cookie: a.cookie, "sec-fetch-site": "same-origin" }],
+    ["wrong secret", { cookie: a.cookie, origin, "x-muster-csrf": "A".repeat(43) }],
+    ["empty secret", { cookie: a.cookie, origin, "x-muster-csrf": "" }],
+    ["session A's cookie, session B's secret", { cookie: a.cookie, origin, "x-muster-csrf": b.csrf }],
+    ["the cookie value as the secret", { cookie: a.cookie, origin, "x-muster-csrf": a.cookie.split("=")[1]! }],
+  ];
+  for (const [why, headers] of refusals) {
+    const res = await del(headers);
+    assert.is(res.status, 403, why);
+    assert.is(res.body.error.code, "SESSION_CSRF_REQUIRED", why);
+  }
+  assert.is((await h.json(`/api/tasks/${id}`)).status, 200, "no refused request deleted the task");
+  const noCookie = await del({ origin, "x-muster-csrf": a.csrf });
+  assert.is(noCookie.status, 401, "the secret without its cookie counts for nothing");
+  assert.is(noCookie.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is((await del({ cookie: b.cookie, origin, "x-muster-csrf": b.csrf })).status, 200, "session B with its own secret");
+  const other = (await h.json("/api/tasks", { method: "POST", body: { title: "token path" } })).body.id as string;
+  assert.is((await h.json(`/api/tasks/${other}`, { method: "DELETE", headers: { "x-session-token": h.token } })).status, 200, "X-Session-Token alone, unchanged");
+});
+
+t("CORS preflights allow the X-Muster-Csrf header", async ({ h }) => {
+  const res = await fetch(`${h.url}/api/tasks/x`, { method: "OPTIONS", headers: { origin: h.url, "access-control-request-method": "DELETE" } });
+  assert.is(res.status, 204);
+  assert.ok((res.headers.get("access-control-allow-headers") ?? "").split(/,\s*/).includes("X-Muster-Csrf"));
 });
 
 t("the token, a login code or a session in the query string counts for nothing (catalogue A5)", async ({ h }) => {
@@ -135,8 +173,8 @@ t("the token, a login code or a session in the query string counts for nothing (
 });
 
 t("a browser session cannot mint login links (the header token is required)", async ({ h }) => {
-  const cookie = await logIn(h);
-  const res = await h.json("/api/auth/login-link", { method: "POST", headers: { cookie, origin: h.url } });
+  const { cookie, csrf } = await logIn(h);
+  const res = await h.json("/api/auth/login-link", { method: "POST", headers: { cookie, origin: h.url, "x-muster-csrf": csrf } });
   assert.is(res.status, 401);
   assert.is(res.body.error.code, "SESSION_TOKEN_REQUIRED");
 });
@@ -148,9 +186,12 @@ t("codes expire after 10 minutes, are single use, and only hashes are kept", () 
   const late = code(login.issue("http://127.0.0.1:1").url);
   const onTime = code(login.issue("http://127.0.0.1:1").url);
   clock += LOGIN_CODE_TTL_MS - 1;
-  const secret = login.redeem(onTime);
-  assert.ok(secret);
-  assert.ok(login.sessionValid(secret!));
+  const issued = login.redeem(onTime);
+  assert.ok(issued);
+  assert.ok(login.sessionValid(issued!.session));
+  assert.ok(login.csrfMatches(issued!.session, issued!.csrf));
+  assert.not.ok(login.sessionValid(issued!.csrf), "the CSRF secret is not a session");
+  assert.not.ok(login.csrfMatches(issued!.session, issued!.session));
   assert.is(login.redeem(onTime), null, "used");
   clock += 1;
   assert.is(login.redeem(late), null, "expired");

@@ -38,6 +38,7 @@ t("muster login reads the token file and prints a one-time link that logs a brow
     const res = await openLink(url);
     assert.is(res.status, 303);
     assert.match(res.headers.getSetCookie()[0] ?? "", /^muster_session=.+HttpOnly/i);
+    assert.match(res.headers.get("location") ?? "", /^\/#csrf=[A-Za-z0-9_-]+$/, "the CSRF secret in the redirect's fragment");
     assert.is((await openLink(url)).status, 401, "single use");
     const second = await runLogin(env);
     assert.is(second.status, 0);

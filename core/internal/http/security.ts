@@ -2,7 +2,7 @@
 // defence), the bearer token for non-loopback binds, the origin allow list (on every path:
 // a check tied to a path prefix is skipped by `/API/...` or any path outside /api), and
 // the session check used for destructive operations (header token, or the browser's
-// login cookie on same-origin requests only).
+// login cookie on same-origin requests carrying that session's X-Muster-Csrf secret).
 import type { Context, Next } from "koa";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { constantTimeEqual } from "../../plugin-api/helpers.ts";
@@ -100,7 +100,7 @@ export function accessChecks(options: SecurityOptions) {
       ctx.set("Vary", "Origin");
       if (ctx.method === "OPTIONS") {
         ctx.set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
-        ctx.set("Access-Control-Allow-Headers", "Content-Type, X-Session-Token, X-Agent-Id, Last-Event-ID, Authorization");
+        ctx.set("Access-Control-Allow-Headers", "Content-Type, X-Session-Token, X-Muster-Csrf, X-Agent-Id, Last-Event-ID, Authorization");
         ctx.set("Access-Control-Max-Age", "600");
         ctx.status = 204;
         return;
@@ -122,7 +122,9 @@ export interface SessionCheckDeps {
  * foreign page triggers, so it counts only when the request proves it is same-origin: an
  * allowed `Origin`, or `Sec-Fetch-Site: same-origin` (browsers omit Origin on some
  * same-origin GETs). Sites on another port of 127.0.0.1 are "same-site" for SameSite, hence
- * the origin test.
+ * the origin test. That test stops browsers, not a local server on another port that was
+ * sent the cookie and replays it with a forged Origin; so the cookie also needs its
+ * session's CSRF secret in `X-Muster-Csrf`, which only ever travelled in a URL fragment.
  */
 export function sessionCheck({ token, login, originAllowed }: SessionCheckDeps) {
   return (ctx: Context): void => {
@@ -132,5 +134,6 @@ export function sessionCheck({ token, login, originAllowed }: SessionCheckDeps) 
     const origin = ctx.get("origin");
     const sameOrigin = origin ? originAllowed(origin) : ctx.get("sec-fetch-site") === "same-origin";
     if (!sameOrigin) throw hostErrors.SESSION_COOKIE_NOT_SAME_ORIGIN();
+    if (!login.csrfMatches(cookie, ctx.get("x-muster-csrf"))) throw hostErrors.SESSION_CSRF_REQUIRED();
   };
 }
