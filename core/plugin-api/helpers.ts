@@ -1,5 +1,6 @@
 // Small helpers plugins and the host share, so each exists once.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * The first `max` UTF-16 units of `text`, cut on a code point boundary so a 4-byte
@@ -33,4 +34,33 @@ export function isCircular(value: unknown, ancestors = new Set<object>()): boole
  */
 export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+/** SQLITE_BUSY/SQLITE_LOCKED (with extended codes) on an error or its causes: a later attempt can get the lock. */
+function isLockError(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs one write, re-running only it while another connection holds SQLite's write lock
+ * (growing delays, up to `maxWaitMs`), then rethrows. For a write that follows an earlier,
+ * committed write or side effect of the same request: the storage guard would re-run the
+ * whole handler, repeating or misreporting what came before. The write must change nothing
+ * when it fails (one statement, or one synchronous transaction).
+ *
+ * @example await retryWhileLocked(() => store.finishExecution(id, outcome));
+ */
+export async function retryWhileLocked<T>(write: () => T | Promise<T>, maxWaitMs = 60_000): Promise<T> {
+  for (let delayMs = 5, waitedMs = 0; ; waitedMs += delayMs, delayMs = Math.min(delayMs * 2, 200)) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isLockError(error) || waitedMs >= maxWaitMs) throw error;
+      await sleep(delayMs);
+    }
+  }
 }

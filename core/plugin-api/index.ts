@@ -20,7 +20,7 @@ export {
   type MusterErrorOptions,
 } from "./errors.ts";
 export { validationFailed, zodIssueDetails, summarizeDetails } from "./zod-issues.ts";
-export { clip, constantTimeEqual, isCircular } from "./helpers.ts";
+export { clip, constantTimeEqual, isCircular, retryWhileLocked } from "./helpers.ts";
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, MusterEvents, EventName, EventPattern, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";

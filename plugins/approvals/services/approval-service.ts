@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { clip, hostErrors, validationFailed, z, zodIssueDetails, type ApprovalGate, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
+import { clip, hostErrors, retryWhileLocked, validationFailed, z, zodIssueDetails, type ApprovalGate, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
 import { approvalErrors } from "../errors.ts";
 import { asOf, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalSummary, type StoredApproval } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";
@@ -231,29 +230,15 @@ export class ApprovalService implements ApprovalQueue {
     } catch {
       this.deps.logger.error({ approvalId: row.id, kind: row.command }, "working out a gated action's outcome failed; recorded as failed");
     } finally {
-      await this.recordOutcome(row.id, { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() });
+      // The action has run: a lock on this write is waited out here, since the storage
+      // guard's re-run of the decision would answer 409 and leave the approval `running`.
+      const finished = { status: outcome.status, result: outcome.result, error: outcome.error, at: this.now() };
+      await retryWhileLocked(() => this.deps.store.finishExecution(row.id, finished));
     }
     const record = toApprovalRecord((await this.deps.store.get(row.id))!);
     if (record.executionStatus === "succeeded") this.deps.reports.executed(record);
     else this.deps.reports.executionFailed(record);
     return record;
-  }
-
-  /**
-   * Writes the executor's outcome, waiting out another connection's write lock here rather
-   * than in the storage guard: the action has run, and a guard re-run of the decision would
-   * answer 409 APPROVAL_ALREADY_RESOLVED and leave the approval `running`.
-   */
-  private async recordOutcome(id: string, outcome: Parameters<ApprovalStore["finishExecution"]>[1]): Promise<void> {
-    for (let delayMs = 5, waitedMs = 0; ; waitedMs += delayMs, delayMs = Math.min(delayMs * 2, 200)) {
-      try {
-        await this.deps.store.finishExecution(id, outcome);
-        return;
-      } catch (error) {
-        if (!isLockError(error) || waitedMs >= OUTCOME_LOCK_WAIT_MS) throw error;
-        await sleep(delayMs);
-      }
-    }
   }
 
   private assertPending(row: StoredApproval): void {
@@ -304,16 +289,4 @@ export class ApprovalService implements ApprovalQueue {
     }
     return expiresAt;
   }
-}
-
-/** How long an executed action's outcome write waits for a lock another connection holds. */
-const OUTCOME_LOCK_WAIT_MS = 60_000;
-
-/** SQLITE_BUSY/SQLITE_LOCKED (with extended codes) on the error or its causes: a later attempt can get the lock. */
-function isLockError(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code)) return true;
-  }
-  return false;
 }

@@ -1,6 +1,6 @@
 // POST /api/board/import: copies a project's YAML board into the work plugin's tables.
 // Existing ids are skipped (and listed), never overwritten; counts are rows actually inserted.
-import { MusterError, type EventBus, type WorkspacePaths } from "@muster/plugin";
+import { MusterError, retryWhileLocked, type EventBus, type WorkspacePaths } from "@muster/plugin";
 import type { WorkTracker } from "../../work/tokens.ts";
 import type { BoardImport } from "../tokens.ts";
 import { readBoard } from "./board-reader.ts";
@@ -57,7 +57,10 @@ export class BoardImporter implements BoardImport {
       if (await work.exists(kind, id)) return void report.skipped.push({ kind, id, reason: "already exists" });
       if (title === null) return void report.errors.push({ kind, id, reason: kind === "sprint" || kind === "project" ? "missing name" : "missing title" });
       try {
-        await work.create(kind, await data(), { id });
+        const input = await data();
+        // Earlier rows of this import are committed: a lock is waited out for this row
+        // alone, since a re-run of the whole import would report them as already existing.
+        await retryWhileLocked(() => work.create(kind, input, { id }));
         report.imported[`${kind === "story" ? "storie" : kind}s` as keyof ImportReport["imported"]] += 1;
       } catch (error) {
         if (!(error instanceof MusterError) || error.status >= 500) throw error;
