@@ -2,13 +2,11 @@
 // (for /api/health). SQLite reports storage faults as result codes on the thrown error:
 // better-sqlite3's SqliteError has `code`, and MikroORM's DriverException copies it.
 import { MusterError, hostErrors } from "../plugin-api/errors.ts";
+import { isLockCode } from "../plugin-api/helpers.ts";
 
 /** `busy`: another connection holds the lock; `full`: no space; `unavailable`: read-only, I/O error, damaged file. */
 export type StorageFault = "busy" | "full" | "unavailable";
 
-// SQLITE_BUSY with its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT) and SQLITE_LOCKED
-// (_SHAREDCACHE, _VTAB): a lock that a later attempt can get.
-const BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 const FULL = /^SQLITE_FULL$/;
 // A full disk can also surface as an I/O error on fsync or the shared-memory file; none of
 // these is the client's fault, and none is a 500 either.
@@ -26,7 +24,7 @@ export function storageFault(error: unknown): StorageFault | null {
     if (current instanceof MusterError && current.status < 500) return null;
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") {
-      if (BUSY.test(code)) return "busy";
+      if (isLockCode(code)) return "busy";
       if (FULL.test(code)) return "full";
       if (UNAVAILABLE.test(code)) return "unavailable";
     }

@@ -7,8 +7,8 @@
 // `GET /api/tasks` once the list ran through the query builder; with this cache, 0.6%.
 // MikroORM 7 inlines parameter values into the SQL text (escaped by its platform), so only
 // queries without values repeat their text (the unfiltered lists, the hottest reads);
-// writes (whose values make every text new) are not cached, and reads with values age out
-// of the bounded cache.
+// statements that return no rows (writes, whose values make every text new) are not cached;
+// reads with values, and writes with RETURNING, age out of the bounded cache.
 // A statement is reusable as long as nothing changes its mode (kysely never calls `pluck`,
 // `raw` or `expand`) and it is not in the middle of an `iterate()` (a busy statement is
 // replaced by a fresh one). Only the ORM's view of the connection caches: raw statements a
@@ -38,8 +38,8 @@ export function statementCachingView(db: BetterSqlite3.Database, capacity = CACH
         return cached;
       }
       const statement = db.prepare(sql);
-      // Writes carry their values inline (a new text each time): caching them would only
-      // churn the cache and keep dead statements alive until evicted.
+      // Statements that return no rows are writes with their values inline (a new text each
+      // time): caching them would only churn the cache and keep dead statements alive.
       if (!statement.reader) return statement;
       cache.set(sql, statement);
       if (cache.size > capacity) cache.delete(cache.keys().next().value!);

@@ -36,11 +36,20 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 }
 
-/** SQLITE_BUSY/SQLITE_LOCKED (with extended codes) on an error or its causes: a later attempt can get the lock. */
+/**
+ * Whether an SQLite result code means another connection holds a lock that a later attempt
+ * can get: SQLITE_BUSY with its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT) and
+ * SQLITE_LOCKED (_SHAREDCACHE, _VTAB).
+ */
+export function isLockCode(code: string): boolean {
+  return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
+/** A lock code on an error or its causes. */
 function isLockError(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code)) return true;
+    if (typeof code === "string" && isLockCode(code)) return true;
   }
   return false;
 }
