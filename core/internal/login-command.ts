@@ -19,10 +19,8 @@ export interface LoginCommandDeps {
  * has), else the configured address; a wildcard bind is reached through loopback.
  */
 function serverUrl(config: MusterConfig): string {
-  const running = runningInstance(config.home)?.url;
-  if (running) return reachableUrl(running);
-  const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
-  return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
+  const configured = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  return reachableUrl(runningInstance(config.home)?.url || configured);
 }
 
 export async function runLoginCommand({ config, stdout, stderr, fetch: doFetch = fetch }: LoginCommandDeps): Promise<number> {
