@@ -4,7 +4,6 @@ import type { MarketplaceAddresses } from "../deployments.ts";
 import type { MarketplaceReadErrorType } from "../errors.ts";
 import type { MarketplaceClient } from "../internal/client.ts";
 import { readMarketplace } from "../internal/read.ts";
-import type { MarketplaceContract } from "../types.ts";
 
 /** Parameters of {@link marketplaceOf}. */
 export interface MarketplaceOfParameters {

@@ -4,7 +4,6 @@ import type { MarketplaceAddresses } from "../deployments.ts";
 import type { MarketplaceWriteErrorType } from "../errors.ts";
 import type { MarketplaceClient } from "../internal/client.ts";
 import { writeMarketplace, type WriteReturn } from "../internal/write.ts";
-import type { MarketplaceContract } from "../types.ts";
 import { checkAddress } from "../validate.ts";
 
 /** Parameters of {@link setMarketplace}. */
