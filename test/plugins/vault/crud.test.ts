@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { sleep } from "../../helpers/wait.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault endpoints");
@@ -37,7 +38,7 @@ t("POST with an existing name updates (200), keeps id, createdBy, and omitted de
   const first = await post(h, "/api/vault", { name: "LINKEDIN_ACCESS_TOKEN", value: "tok-one-1111", description: "LinkedIn", category: "system", createdBy: "daniel" });
   assert.is(first.status, 201);
   assert.is(first.body.secret.createdBy, "daniel");
-  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: updatedAt must move past createdAt (ms clock)
+  await sleep(5); // a sleep on purpose: updatedAt must move past createdAt (ms clock)
   const second = await post(h, "/api/vault", { name: "LINKEDIN_ACCESS_TOKEN", value: "tok-two-2222", createdBy: "someone-else" });
   assert.is(second.status, 200);
   const a = first.body.secret;

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { eventRecorder } from "../../helpers/wait.ts";
+import { eventRecorder, sleep } from "../../helpers/wait.ts";
 
 const recorder = eventRecorder("work.*");
 const seen = recorder.events;
@@ -51,7 +51,7 @@ t("every create field is stored", async ({ h }) => {
 t("list is a bare array ordered by last update", async ({ h }) => {
   const a = (await post(h, { title: "A" })).body;
   const b = (await post(h, { title: "B" })).body;
-  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
+  await sleep(5); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
   await h.json(`/api/tasks/${a.id}`, { method: "PATCH", body: { notes: "touched" } });
   const list = (await h.json("/api/tasks")).body;
   assert.ok(Array.isArray(list));
@@ -128,7 +128,7 @@ t("without limit the list is every task, as the spec's bare array says (more tha
 
 t("PATCH changes only given fields, moves updatedAt, sets and clears completedAt", async ({ h }) => {
   const created = (await post(h, { title: "Done-able", priority: "low" })).body;
-  await new Promise((r) => setTimeout(r, 5)); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
+  await sleep(5); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
   const done = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "done" } });
   assert.is(done.status, 200);
   assert.is(done.body.status, "done");
