@@ -8,6 +8,7 @@
 // `npm pack` and `muster plugins add <tarball>`. Both modes write the same plugin files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { tablePrefix } from "../core/internal/plugin-tables.ts";
 
 const USAGE = "Usage: npm run new-plugin <id>   or   npm run new-plugin -- --standalone <dir> <id>   (id in kebab-case, e.g. release-notes)";
 const args = process.argv.slice(2);
@@ -212,7 +213,7 @@ muster plugins add ./${name}-0.1.0.tgz   # installs into $MUSTER_HOME, enables i
 \`\`\`
 
 Rules the host enforces at start-up: routes only under \`paths\`; tables and indexes named
-with the prefix \`${id.replaceAll("-", "_")}_\` (entities' \`tableName\` and every table a
+with the prefix \`${tablePrefix(id)}\` (entities' \`tableName\` and every table a
 migration creates, alters or drops); error codes from \`defineErrors\`.
 `,
   }, (path) => join(basename(dir), path));
