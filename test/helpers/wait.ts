@@ -20,7 +20,7 @@ export async function waitUntil<T>(check: () => T | Promise<T>, options: WaitOpt
     const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
+    await sleep(intervalMs);
   }
 }
 
