@@ -107,9 +107,10 @@ export class WorkStore {
       for (const ref of referencesTo(kind)) {
         if (ref.list) {
           const rows = db.prepare(`SELECT id, ${ref.field} AS ids FROM ${ref.spec.table} WHERE ${ref.field} LIKE ?`).all(`%${JSON.stringify(id)}%`) as { id: string; ids: string }[];
+          const update = db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = ?, updatedAt = ? WHERE id = ?`);
           for (const row of rows) {
             const remaining = (JSON.parse(row.ids) as string[]).filter((x) => x !== id);
-            db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = ?, updatedAt = ? WHERE id = ?`).run(JSON.stringify(remaining), now, row.id);
+            update.run(JSON.stringify(remaining), now, row.id);
             touched.push({ kind: ref.spec.kind, id: row.id });
           }
         } else {
