@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
+import { musterPluginsAdd, npmPack } from "../helpers/plugin-package.ts";
 
 const t = suite("third-party plugins");
 const root = new URL("../..", import.meta.url).pathname;
@@ -58,16 +59,15 @@ function packHello(version: string, into: string): string {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, version }));
   const code = readFileSync(join(dir, "index.js"), "utf8");
   writeFileSync(join(dir, "index.js"), code.replace('version: "0.1.0"', `version: "${version}"`));
-  const tarball = execFileSync("npm", ["pack", dir, "--pack-destination", into, "--silent"], { encoding: "utf8" }).trim().split("\n").pop()!;
+  const tarball = npmPack(dir, into);
   removeHome(dir);
-  return join(into, tarball);
+  return tarball;
 }
 
 t("`muster plugins add` of a newer version replaces the installed one: listed once, the new version loads", async () => {
   const home = mkdtempSync(join(tmpdir(), "muster-3p-"));
   const packDir = mkdtempSync(join(tmpdir(), "muster-pack-"));
-  const add = (tarball: string) =>
-    spawnSync(process.execPath, [join(root, "core/main.ts"), "plugins", "add", tarball], { env: { ...process.env, MUSTER_HOME: home, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 120_000 });
+  const add = (tarball: string) => musterPluginsAdd(tarball, home);
   try {
     const v1 = add(packHello("0.1.0", packDir));
     assert.is(v1.status, 0, v1.stderr + v1.stdout);
