@@ -26,11 +26,12 @@ async function startError(start: () => Promise<void>): Promise<MusterError> {
   throw new Error("start succeeded");
 }
 
-function listenOn(port: number): Promise<Server> {
+/** A server holding a free port on 127.0.0.1 until it is closed. */
+function holdFreePort(): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(server));
+    server.listen(0, "127.0.0.1", () => resolve(server));
   });
 }
 
@@ -69,7 +70,7 @@ t("a second host on the same home is refused before it touches anything; the fir
 
 t("a port in use is one PORT_IN_USE error naming PORT, and the failed start leaves no lock behind", async () => {
   const home = tempHome();
-  const blocker = await listenOn(0);
+  const blocker = await holdFreePort();
   const port = (blocker.address() as { port: number }).port;
   try {
     const host = createHost(quiet(home, { port }));
