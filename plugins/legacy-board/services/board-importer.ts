@@ -1,6 +1,6 @@
 // POST /api/board/import: copies a project's YAML board into the work plugin's tables.
 // Existing ids are skipped (and listed), never overwritten; counts are rows actually inserted.
-import { MusterError, retryWhileLocked, type EventBus, type WorkspacePaths } from "@muster/plugin";
+import { clip, MusterError, retryWhileLocked, type EventBus, type WorkspacePaths } from "@muster/plugin";
 import type { WorkTracker } from "../../work/tokens.ts";
 import type { BoardImport } from "../tokens.ts";
 import { readBoard } from "./board-reader.ts";
@@ -19,7 +19,7 @@ export interface ImportReport {
   warnings: string[];
 }
 
-const str = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? v.replace(/\0/g, "").slice(0, max) : null);
+const str = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? clip(v.replace(/\0/g, ""), max) : null);
 
 export class BoardImporter implements BoardImport {
   private readonly deps: { workspace: WorkspacePaths; work: WorkTracker; events: EventBus };
@@ -53,7 +53,7 @@ export class BoardImporter implements BoardImport {
 
     const insert = async (kind: Kind, item: BoardItem | { id: string }, title: unknown, data: () => Record<string, unknown> | Promise<Record<string, unknown>>) => {
       const id: unknown = item.id;
-      if (!isRecordId(id)) return void report.errors.push({ kind, id: typeof id === "string" ? id.slice(0, 200) : null, reason: "missing or invalid id" });
+      if (!isRecordId(id)) return void report.errors.push({ kind, id: typeof id === "string" ? clip(id, 200) : null, reason: "missing or invalid id" });
       if (await work.exists(kind, id)) return void report.skipped.push({ kind, id, reason: "already exists" });
       if (title === null) return void report.errors.push({ kind, id, reason: kind === "sprint" || kind === "project" ? "missing name" : "missing title" });
       try {

@@ -94,6 +94,15 @@ t("an existing record is never overwritten by the import", async ({ h }) => {
   assert.is(t1.projectId, "clawhalla");
 });
 
+t("a title over its 500-character limit is cut on a code point boundary, never leaving half an emoji", async ({ h }) => {
+  const title = "a".repeat(499) + "😀";
+  write(h, "projects/clipped/board/tasks.yaml", `- {id: TASK-CLIP, title: "${title}"}\n`);
+  const res = await h.json("/api/board/import?project=clipped", { method: "POST" });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.imported.tasks, 1);
+  assert.is((await h.json("/api/tasks/TASK-CLIP")).body.title, "a".repeat(499));
+});
+
 t("unknown project 404, traversal 400, malformed files imported as warnings; nothing inserted on refusal", async ({ h }) => {
   const before = (await h.json("/api/tasks")).body.length;
   const ghost = await h.json("/api/board/import?project=ghost", { method: "POST" });
