@@ -2,11 +2,10 @@
 // line (400), headers over the size limit (431), or a client too slow to send them (408).
 // Node's own answers carry no headers at all; these carry the same security headers as
 // every other response, a JSON error envelope, and `Connection: close`.
+import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { hostErrors, type MusterError } from "../../plugin-api/errors.ts";
 import { securityHeaderValues } from "./security.ts";
-
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" };
 
 function errorFor(code: string | undefined): MusterError {
   switch (code) {
@@ -32,7 +31,7 @@ export function clientErrorHandler(development: boolean) {
       const failure = errorFor(error.code);
       const body = JSON.stringify({ ok: false, error: { code: failure.code, message: failure.message } });
       const head = [
-        `HTTP/1.1 ${failure.status} ${STATUS_TEXT[failure.status] ?? "Bad Request"}`,
+        `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? "Bad Request"}`,
         ...headers.map(([name, value]) => `${name}: ${value}`),
         "Content-Type: application/json; charset=utf-8",
         `Content-Length: ${Buffer.byteLength(body)}`,
