@@ -105,7 +105,7 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
   }
   publish("created", "docs/does-not-exist.md", h.workspace);
   // Events are applied in order: once the last one (an indexable path) counts, the rest are done.
-  await waitUntil(async () => (await search(h, { q: "lemur" })).body.stats.eventsApplied > before.eventsApplied);
+  assert.ok(await waitUntil(async () => (await search(h, { q: "lemur" })).body.stats.eventsApplied > before.eventsApplied), "the last event was applied");
   const after = (await search(h, { q: "lemur" })).body.stats;
   assert.is(after.totalFiles, before.totalFiles);
 });
