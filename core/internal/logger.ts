@@ -15,7 +15,8 @@ export interface LoggerOptions {
  */
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const out = options.destination ?? process.stdout;
-  const pretty = options.pretty ?? (out as { isTTY?: boolean }).isTTY === true;
+  const terminal = (out as { isTTY?: boolean }).isTTY === true;
+  const pretty = options.pretty ?? terminal;
   const settings = {
     level,
     base: { service: "muster" },
@@ -24,7 +25,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
       censor: "[redacted]",
     },
   };
-  if (pretty) return pino(settings, prettyDestination(out, (out as { isTTY?: boolean }).isTTY === true));
+  if (pretty) return pino(settings, prettyDestination(out, terminal));
   return options.destination ? pino(settings, options.destination as DestinationStream) : pino(settings);
 }
 
