@@ -272,11 +272,10 @@ s("stopping the host ends every stream promptly and releases the port", async ()
     await new Promise<void>((r) => stuck.once("connect", () => r()));
     stuck.pause();
     stuck.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-    const stats = async () => (await h.json("/api/stream-probe/stats")).body;
-    await waitUntil(async () => (await stats()).clients >= 6, { label: "the stuck client registered" });
+    await waitUntil(async () => (await stats(h)).clients >= 6, { label: "the stuck client registered" });
     await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.backlog.sent", count: 20, padBytes: 512 * 1024 } });
     // The backlog is written to every client as each frame is broadcast.
-    await waitUntil(async () => (await stats()).lastSeq >= 20, { label: "the backlog broadcast" });
+    await broadcastUpTo(h, 20);
     const started = Date.now();
     await h.stop();
     const took = Date.now() - started;
@@ -300,14 +299,13 @@ s("a client that stops reading is dropped after maxLagMs even when nothing more 
       await new Promise<void>((r) => slow.once("connect", () => r()));
       slow.pause(); // never reads a byte
       slow.write(`GET /api/sse HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-      const stats = async () => (await h.json("/api/stream-probe/stats")).body;
-      await waitUntil(async () => (await stats()).clients >= 1, { label: "the slow client registered" });
-      assert.is((await stats()).clients, 1);
+      await waitUntil(async () => (await stats(h)).clients >= 1, { label: "the slow client registered" });
+      assert.is((await stats(h)).clients, 1);
       // One burst of 40 x 256 KiB, far beyond the kernel buffers; nothing is published afterwards.
       await h.json("/api/stream-probe/publish", { method: "POST", body: { name: "probe.burst.sent", count: 40, padBytes: 256 * 1024 } });
       // Bounded wait far below the 10-minute ping: the lag timer must have dropped it by then.
-      await waitUntil(async () => (await stats()).droppedSlowClients > 0, { timeoutMs: 5_000, intervalMs: 20, label: "dropped by its lag timer" });
-      const after = await stats();
+      await waitUntil(async () => (await stats(h)).droppedSlowClients > 0, { timeoutMs: 5_000, intervalMs: 20, label: "dropped by its lag timer" });
+      const after = await stats(h);
       assert.is(after.droppedSlowClients, 1, "dropped by its lag timer");
       assert.is(after.clients, 0);
       // The server reset the connection: a read now finds it closed.
