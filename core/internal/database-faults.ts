@@ -2,7 +2,7 @@
 // (for /api/health). SQLite reports storage faults as result codes on the thrown error:
 // better-sqlite3's SqliteError has `code`, and MikroORM's DriverException copies it.
 import { MusterError, hostErrors } from "../plugin-api/errors.ts";
-import { isLockCode } from "../plugin-api/helpers.ts";
+import { causeChain, isLockCode } from "../plugin-api/helpers.ts";
 
 /** `busy`: another connection holds the lock; `full`: no space; `unavailable`: read-only, I/O error, damaged file. */
 export type StorageFault = "busy" | "full" | "unavailable";
@@ -12,15 +12,12 @@ const FULL = /^SQLITE_FULL$/;
 // these is the client's fault, and none is a 500 either.
 const UNAVAILABLE = /^SQLITE_(IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)(_|$)/;
 
-const MAX_CAUSES = 8;
-
 /**
  * The storage fault behind an error, looking through `cause` chains (a plugin may wrap the
  * driver's error), or null. A plugin's own 4xx is its answer and is left alone.
  */
 export function storageFault(error: unknown): StorageFault | null {
-  let current = error;
-  for (let depth = 0; current instanceof Error && depth < MAX_CAUSES; depth++) {
+  for (const current of causeChain(error)) {
     if (current instanceof MusterError && current.status < 500) return null;
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") {
@@ -28,7 +25,6 @@ export function storageFault(error: unknown): StorageFault | null {
       if (FULL.test(code)) return "full";
       if (UNAVAILABLE.test(code)) return "unavailable";
     }
-    current = current.cause;
   }
   return null;
 }

@@ -45,9 +45,14 @@ export function isLockCode(code: string): boolean {
   return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
+/** An error and the errors in its `cause` chain, outermost first; at most 8 (a chain may loop). */
+export function* causeChain(error: unknown): Generator<Error> {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) yield current;
+}
+
 /** A lock code on an error or its causes. */
 function isLockError(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
+  for (const current of causeChain(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && isLockCode(code)) return true;
   }
