@@ -13,6 +13,7 @@ import { defineErrors, definePlugin, hostErrors, z, type PluginContext } from "@
 import { workPlugin } from "../../plugins/work/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { openSse } from "../helpers/sse-client.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 /** A plugin's own catalogue, for an error it wraps around the driver's. */
 const noteErrors = defineErrors({ NOTE_CONFLICT: { status: 409, message: "conflict" } });
@@ -43,27 +44,11 @@ function within<T>(promise: Promise<T>, what: string, ms = BOUND_MS): Promise<T>
   return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
 }
 
-/** A pino logger whose lines the test can wait for. */
+/** A pino logger whose lines the test can wait for (bounded by BOUND_MS, naming what it awaited). */
 function capturedLogs() {
   const lines: Record<string, unknown>[] = [];
-  const waiting = new Set<() => void>();
-  const logger = pino({ level: "debug" }, {
-    write(line: string) {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
-      for (const check of [...waiting]) check();
-    },
-  });
-  const waitFor = (match: (line: Record<string, unknown>) => boolean) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const check = () => {
-        const found = lines.find(match);
-        if (!found) return;
-        waiting.delete(check);
-        resolve(found);
-      };
-      waiting.add(check);
-      check();
-    });
+  const logger = pino({ level: "debug" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const waitFor = (match: (line: Record<string, unknown>) => boolean, label: string) => waitUntil(() => lines.find(match), { timeoutMs: BOUND_MS, label });
   return { logger, waitFor };
 }
 
@@ -108,7 +93,7 @@ t("a write waits for another process's lock off the event loop, health answers m
   let writeSettled = false;
   const write = h.json("/api/tasks", { method: "POST", body: { title: "written after the lock" }, headers: { "x-request-id": "locked-write-0001" } });
   void write.finally(() => (writeSettled = true));
-  await within(logs.waitFor((line) => line.requestId === "locked-write-0001" && /waits for the lock/.test(String(line.msg))), "the write to meet the lock");
+  await logs.waitFor((line) => line.requestId === "locked-write-0001" && /waits for the lock/.test(String(line.msg)), "the write to meet the lock");
 
   // The server is not stuck behind the waiting write: health and reads answer while the lock is held.
   const health = await within(h.json("/api/health"), "GET /api/health while the lock is held");
@@ -208,8 +193,8 @@ t("a write outside any request (the activity log of a workspace change) that mee
     const lock = await holdLock(ctx, join(h.home, "muster.db"));
 
     writeFileSync(join(h.workspace, "memory/while-locked.md"), "written while the database is locked\n");
-    const failure = await within(
-      logs.waitFor((line) => line.msg === "event handler failed" && /^SQLITE_BUSY/.test(String((line.err as { code?: unknown } | undefined)?.code))),
+    const failure = await logs.waitFor(
+      (line) => line.msg === "event handler failed" && /^SQLITE_BUSY/.test(String((line.err as { code?: unknown } | undefined)?.code)),
       "the activity log's failed write to be logged",
     );
     assert.is(failure.event, "workspace.file.changed");
