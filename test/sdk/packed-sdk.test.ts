@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import { network } from "hardhat";
@@ -15,6 +15,8 @@ import { hardhat } from "viem/chains";
 import { deployMusterMarketplace } from "../../contracts/ignition/deploy.ts";
 import { marketplaceActions, type MarketplaceAddresses } from "../../sdk/src/index.ts";
 import { ROOT, buildContracts } from "../contracts/support/build-lock.ts";
+// npm and the scripts it runs (prepack's tsc) use this Node, not whatever `node` is first on PATH.
+import { NODE_ENV as env } from "../helpers/plugin-package.ts";
 import { startHardhatNode, type HardhatNode } from "./support/hardhat-node.ts";
 
 setTimeout(() => { console.error("packed-sdk.test.ts timed out"); process.exit(1); }, 180_000).unref();
@@ -26,8 +28,6 @@ const tmp = mkdtempSync(join(tmpdir(), "muster-packed-sdk-"));
 const consumer = join(tmp, "consumer");
 const deploymentId = `packed-sdk-test-${process.pid}`;
 const ignitionJournal = join(ROOT, "contracts/ignition/deployments", deploymentId);
-// npm and the scripts it runs (prepack's tsc) use this Node, not whatever `node` is first on PATH.
-const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` };
 const viemVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/viem/package.json"), "utf8")) as { version: string }).version;
 
 let node: HardhatNode;
