@@ -4,6 +4,8 @@ import type { VaultKeyring, VaultStatus } from "./services/keyring.ts";
 import type { SecretStore } from "./services/secret-store.ts";
 
 export type { ChildEnvOptions, VaultStatus };
+/** What `redact` answers when redaction itself fails; callers that add their own fail-closed guard answer the same. */
+export { REDACTION_FAILED } from "./services/redact.ts";
 
 /** What other plugins use: read a secret for an integration, scrub secret values from text. */
 export interface VaultSecretReader {

@@ -1,4 +1,5 @@
 import { clip, type GatedAction, type Logger } from "@muster/plugin";
+import { REDACTION_FAILED } from "../../vault/tokens.ts";
 import { hashPayload, type StoredApproval } from "./approval-record.ts";
 
 export type ExecutionOutcome =
@@ -8,8 +9,6 @@ export type ExecutionOutcome =
 const RESULT_MAX = 64 * 1024;
 const ERROR_MAX = 2000;
 
-/** What a failed redaction leaves of a message: nothing of the original. */
-export const REDACTION_FAILED = "[redaction failed: output withheld]";
 
 /**
  * Serialises an executor result for storage, redacted like its errors (an upstream's answer
