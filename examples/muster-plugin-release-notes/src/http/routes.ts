@@ -12,14 +12,14 @@ export function mountReleaseNoteRoutes(router: PluginRouter, ctx: PluginContext<
     return { ok: true, note };
   });
 
-  router.get("/api/release-notes", { summary: "List release notes, oldest first", query: listQuery, response: listResponse }, ({ query }) => ({
+  router.get("/api/release-notes", { summary: "List release notes, oldest first", query: listQuery, response: listResponse }, async ({ query }) => ({
     ok: true,
     title: ctx.config.title,
-    notes: store.list(query.version),
+    notes: await store.list(query.version),
   }));
 
-  router.get("/api/release-notes/:id", { summary: "Read one release note", params: noteParams, response: noteResponse }, ({ params }) => ({
+  router.get("/api/release-notes/:id", { summary: "Read one release note", params: noteParams, response: noteResponse }, async ({ params }) => ({
     ok: true,
-    note: store.get(params.id),
+    note: await store.get(params.id),
   }));
 }
