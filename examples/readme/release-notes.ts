@@ -24,13 +24,13 @@ function mountRoutes(router: PluginRouter, ctx: PluginContext<Config>): void {
     summary: "Add a note",                                        // becomes the OpenAPI summary
     body: z.strictObject({ text: z.string().min(1).max(2000) }), // unknown fields → 400 VALIDATION_FAILED
     status: 201,
-  }, async ({ body, agentId }) => {
-    const { count } = ctx.db.sql.prepare("SELECT count(*) AS count FROM release_notes_notes").get() as { count: number };
-    if (count >= ctx.config.maxNotes) throw errors.RELEASE_NOTES_FULL({ max: ctx.config.maxNotes });
-    const em = ctx.db.em();
-    const note = em.create(Note, { text: body.text, author: agentId });
-    await em.flush();
-    return { ok: true, note: { id: note.id, text: note.text, author: note.author } };
+  }, ({ body, agentId }) => {
+    // The cap and the insert are one statement, so concurrent adds cannot overshoot it.
+    const added = ctx.db.sql
+      .prepare("INSERT INTO release_notes_notes (text, author) SELECT ?, ? WHERE (SELECT count(*) FROM release_notes_notes) < ?")
+      .run(body.text, agentId, ctx.config.maxNotes);
+    if (added.changes === 0) throw errors.RELEASE_NOTES_FULL({ max: ctx.config.maxNotes });
+    return { ok: true, note: { id: Number(added.lastInsertRowid), text: body.text, author: agentId } };
   });
 }
 
