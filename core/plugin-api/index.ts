@@ -24,6 +24,27 @@ export { clip, constantTimeEqual, isCircular, retryWhileLocked } from "./helpers
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, MusterEvents, EventName, EventPattern, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";
+export type {
+  GatewayClient,
+  GatewayState,
+  GatewayStatus,
+  GatewayHello,
+  GatewayErrorShape,
+  GatewayCallOptions,
+  GatewayMethods,
+  GatewayEvents,
+  GatewayEventName,
+  GatewayEventPayload,
+  GatewaySessionRow,
+  GatewayAgent,
+  GatewayUsage,
+  GatewayAgentParams,
+  GatewayAgentAccepted,
+  GatewayAgentFinal,
+  GatewayChatEvent,
+  GatewayAgentEvent,
+  GatewayCronEvent,
+} from "./gateway.ts";
 export { WORKSPACE_FILE_CHANGED, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";

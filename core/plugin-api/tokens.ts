@@ -3,6 +3,7 @@ import type { Database, HostInfo, Logger } from "./context.ts";
 import type { EventBus } from "./events.ts";
 import type { ApprovalGate, GateBackend } from "./gate.ts";
 import type { WorkspacePaths } from "./workspace.ts";
+import type { GatewayClient } from "./gateway.ts";
 
 /**
  * Services the host provides, resolved like any plugin's token: list them in a service's
@@ -20,6 +21,8 @@ export const hostTokens = {
   logger: token<Logger>("host.logger"),
   workspace: token<WorkspacePaths>("host.workspace"),
   gate: token<ApprovalGate>("host.gate"),
+  /** The OpenClaw gateway client (DESIGN §9); its state says whether calls can succeed. */
+  gateway: token<GatewayClient>("host.gateway"),
   /** Host facts: owner, approvers, home, url, credentials. */
   info: token<HostInfo>("host.info"),
   /** The resolving plugin's own validated configuration; type it with {@link configToken}. */
