@@ -21,8 +21,11 @@ function checkShape(plugin: PluginDefinition, index: number): void {
     throw invalid('host must be a semver range such as "^1.0.0"');
   }
   for (const path of plugin.paths ?? []) {
-    if (typeof path !== "string" || !/^\/api\/[a-z0-9/_-]+$/.test(path) || path.endsWith("/")) {
-      throw invalid(`path ${JSON.stringify(path)} must look like /api/<name>`);
+    // API routes live under /api; a plugin may also serve the root page (`/`, the dashboard)
+    // or one top-level name (`/metrics`, `/mcp`) that is not an API resource.
+    const valid = path === "/" || (typeof path === "string" && /^(?:\/[a-z0-9_-]+)+$/.test(path));
+    if (!valid) {
+      throw invalid(`path ${JSON.stringify(path)} must look like /api/<name>, /<name> or /`);
     }
   }
 }

@@ -44,7 +44,10 @@ t("the host's own paths cannot be claimed", () =>
   expectError([plugin("a", { paths: ["/api/auth/login"] })], "PLUGIN_PATH_OVERLAP"));
 t("invalid id and paths", async () => {
   await expectError([plugin("Not_Kebab")], "PLUGIN_INVALID");
-  await expectError([plugin("a", { paths: ["/health"] })], "PLUGIN_INVALID");
+  await expectError([plugin("a", { paths: ["health"] })], "PLUGIN_INVALID");
+  await expectError([plugin("a", { paths: ["/api/notes/"] })], "PLUGIN_INVALID");
+  await expectError([plugin("a", { paths: ["/api//notes"] })], "PLUGIN_INVALID");
+  await expectError([plugin("a", { paths: ["/API/notes"] })], "PLUGIN_INVALID");
   await expectError([plugin("a", { version: "one" })], "PLUGIN_INVALID");
 });
 
@@ -69,6 +72,20 @@ t("prefixes that merely share characters do not overlap", async () => {
   const { host, error } = await startWith([plugin("a", { paths: ["/api/board"] }), plugin("b", { paths: ["/api/boards"] })]);
   assert.is(error, null);
   await host.stop();
+});
+
+t("a plugin may serve the root page and a top-level name, never a host path", async () => {
+  await expectError([plugin("a", { paths: ["/login"] })], "PLUGIN_PATH_OVERLAP");
+  const { host, error } = await startWith([
+    plugin("page", { paths: ["/", "/page"], routes: (router) => void router.get("/", { summary: "root" }, () => ({ root: true })).get("/page/x", { summary: "x" }, () => ({ x: true })) }),
+  ]);
+  assert.is(error, null);
+  try {
+    assert.equal(await (await fetch(`${host.url}/`)).json(), { root: true });
+    assert.equal(await (await fetch(`${host.url}/page/x`)).json(), { x: true });
+  } finally {
+    await host.stop();
+  }
 });
 
 t("a route outside the plugin's paths is refused", async () => {
