@@ -9,4 +9,5 @@ export const workErrors = defineErrors({
   WORK_REFERENCE_NOT_FOUND: { status: 400, message: "{field} refers to a {kind} that does not exist ({id})" },
   WORK_INVALID_DATES: { status: 400, message: "endDate must not be before startDate" },
   WORK_ID_EXISTS: { status: 409, message: "A {kind} with id {id} already exists" },
+  TASK_NOT_CLAIMABLE: { status: 409, message: "Task {id} cannot be claimed: it is {status}, assigned to {holder}" },
 });

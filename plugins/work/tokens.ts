@@ -18,6 +18,12 @@ export interface WorkTracker {
   create<K extends WorkKind>(kind: K, input: Record<string, unknown>, options?: { id?: string }): Promise<WorkRecord<K>>;
   /** Updates a record and publishes `work.<kind>.updated`. */
   update<K extends WorkKind>(kind: K, id: string, patch: Record<string, unknown>): Promise<WorkRecord<K>>;
+  /**
+   * Assigns a `backlog` task to `agentId` and moves it to `in_progress` in one atomic step
+   * (of concurrent claims exactly one wins; the same agent claiming again is a no-op);
+   * 404 for an unknown task, 409 `TASK_NOT_CLAIMABLE` otherwise.
+   */
+  claimTask(id: string, agentId: string): Promise<WorkRecord<"task">>;
   /** Deletes a record, clears references to it, and publishes `work.<kind>.deleted`. */
   delete(kind: WorkKind, id: string): Promise<void>;
 }

@@ -113,6 +113,7 @@ export const listTasksQuery = z.strictObject({
 });
 
 export const idParams = z.strictObject({ id: schemas.id });
+export const claimTaskBody = z.strictObject({ agentId: schemas.id.describe("The agent taking the task") });
 export const idQuery = z.strictObject({ id: schemas.id });
 export const emptyQuery = z.strictObject({});
 export const okSchema = z.object({ ok: z.literal(true) });

@@ -87,6 +87,17 @@ export class WorkService implements WorkTracker {
     return record;
   }
 
+  /** Claims a task for an agent atomically (see WorkStore.claimTask); 409 naming who holds it otherwise. */
+  async claimTask(id: string, agentId: string): Promise<WorkRecord<"task">> {
+    if (!this.store.claimTask(id, agentId, new Date().toISOString())) {
+      const task = await this.get("task", id);
+      throw workErrors.TASK_NOT_CLAIMABLE({ id, status: task.status, holder: task.assignedTo ?? "nobody" });
+    }
+    const task = await this.get("task", id);
+    this.deps.events.publish("work.task.updated", task, { public: true });
+    return task;
+  }
+
   /** Deletes a record and clears every reference to it, atomically. */
   async delete(kind: WorkKind, id: string): Promise<void> {
     const touched = this.store.deleteAndClearReferences(kind, id, new Date().toISOString());

@@ -98,6 +98,23 @@ export class WorkStore {
    * connection, which no other request's statement can interleave with (an awaited ORM
    * transaction could not promise that).
    */
+  /**
+   * Gives a task to an agent and starts it, in one conditional UPDATE so that of many agents
+   * claiming at once exactly one wins: only a `backlog` task that is unassigned or already
+   * assigned to this agent can be claimed; claiming one's own `in_progress` task again
+   * succeeds without a change (a retried claim is safe). False when the task is not claimable.
+   */
+  claimTask(id: string, agentId: string, now: string): boolean {
+    const claimed = this.db()
+      .sql.prepare(
+        `UPDATE work_tasks SET assignedTo = @agentId, status = 'in_progress', completedAt = NULL, updatedAt = @now
+         WHERE id = @id AND ((status = 'backlog' AND (assignedTo IS NULL OR assignedTo = '' OR assignedTo = @agentId))
+                             OR (status = 'in_progress' AND assignedTo = @agentId))`,
+      )
+      .run({ id, agentId, now });
+    return claimed.changes === 1;
+  }
+
   deleteAndClearReferences(kind: WorkKind, id: string, now: string): { kind: WorkKind; id: string }[] | null {
     const spec = KINDS[kind];
     const db = this.db().sql;
