@@ -80,3 +80,6 @@ export {
 } from "./marketplace/errors.ts";
 export { decodeMarketplaceEvents, type MarketplaceEvent } from "./marketplace/events.ts";
 export { MARKETPLACE_LIMITS } from "./marketplace/validate.ts";
+// The REST client: a typed method per route (generated from /api/openapi.json), the live
+// stream, agent helpers and typed errors.
+export * from "./rest/index.ts";
