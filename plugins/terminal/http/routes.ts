@@ -1,0 +1,19 @@
+import type { PluginContext, PluginRouter } from "@muster/plugin";
+import { TERMINAL } from "../tokens.ts";
+import { terminalBody, terminalResponse } from "./schemas.ts";
+
+export function mountTerminalRoutes(router: PluginRouter, ctx: PluginContext): void {
+  router.post(
+    "/api/terminal",
+    {
+      summary: "Run one command (session token; agents only with terminal.allowAgents); sandboxed with bubblewrap when available, else one program without a shell",
+      description:
+        "Blocked commands and working directories outside $HOME and the temp directory: 403. Without the sandbox, shell syntax: 400 TERMINAL_SHELL_SYNTAX. " +
+        "Output capped at 1 MiB (truncated: true, the command killed); at most 2 commands at once (429). See docs/terminal.md.",
+      auth: "session",
+      body: terminalBody,
+      response: terminalResponse,
+    },
+    async ({ body, agentId, signal }) => ({ ok: true, ...(await ctx.resolve(TERMINAL).run({ ...body, agentId, signal })) }),
+  );
+}

@@ -1,0 +1,24 @@
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { ACTIVITIES } from "../../activities/tokens.ts";
+import { VAULT_ENVIRONMENT, VAULT_SECRETS } from "../../vault/tokens.ts";
+import type { TerminalConfig } from "../config.ts";
+import { TERMINAL } from "../tokens.ts";
+import { TerminalService } from "./terminal-service.ts";
+
+export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): void {
+  ctx.provide(
+    defineService({
+      token: TERMINAL,
+      deps: {
+        config: configToken<TerminalConfig>(),
+        logger: hostTokens.logger,
+        events: hostTokens.events,
+        host: hostTokens.info,
+        activities: ACTIVITIES,
+        vault: VAULT_SECRETS,
+        environment: VAULT_ENVIRONMENT,
+      },
+      create: ({ host, ...deps }) => new TerminalService({ ...deps, owner: host.owner }),
+    }),
+  );
+}

@@ -1,0 +1,89 @@
+// Bubblewrap: how a sandboxed command is started, and whether this machine can start one.
+import { execFile } from "node:child_process";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
+import { findPidsCgroupRoot } from "./process-cap.ts";
+
+const run = promisify(execFile);
+
+/** Inside the sandbox PATH is fixed: the program found is the one the blocklist checked. */
+export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** System directories shown read-only (or as the symlinks they are on merged-/usr systems). */
+const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+/** What of /etc programs need to start and name users; never shadow, ssh keys or credentials. */
+const ETC_ENTRIES = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf", "hosts", "localtime", "timezone", "mime.types", "magic", "services", "protocols"];
+
+export interface SandboxLimits {
+  maxProcesses: number;
+  maxFileBytes: number;
+  cpuSeconds: number;
+}
+
+/** The mounts of the sandbox: read-only system, private /tmp, /proc and /dev, and `cwd` the only writable place. */
+function mounts(cwd: string): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    if (!existsSync(dir)) continue;
+    const stat = lstatSync(dir);
+    if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
+    else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
+  }
+  for (const entry of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", cwd, cwd, "--chdir", cwd);
+  return args;
+}
+
+/**
+ * The argv that runs `command` with `sh -c` in a new namespace of every kind (no network),
+ * dying with Muster, in its own session (no TIOCSTI into Muster's terminal), under rlimits.
+ */
+export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits): string[] {
+  return [
+    "bwrap",
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    ...mounts(cwd),
+    "--",
+    "prlimit",
+    `--nproc=${limits.maxProcesses}`,
+    `--fsize=${limits.maxFileBytes}`,
+    `--cpu=${limits.cpuSeconds}`,
+    "--core=0",
+    "--",
+    "/bin/sh",
+    "-c",
+    command,
+  ];
+}
+
+export type SandboxMode = { sandbox: "bwrap"; pidsCgroupRoot: string | null } | { sandbox: "none"; reason: string };
+
+/** The first line of a failed trial's error output, for the log. */
+function why(error: unknown): string {
+  const e = error as { stderr?: string; code?: string | number; message?: string };
+  return (e.stderr?.trim().split("\n")[0] || e.code?.toString() || e.message || "unknown error").slice(0, 300);
+}
+
+/**
+ * Whether sandboxed commands can run here: `bwrap --version`, then a real sandboxed `true`
+ * (bwrap may be installed but fail in a container without user namespaces).
+ */
+export async function detectSandbox(limits: SandboxLimits): Promise<SandboxMode> {
+  try {
+    await run("bwrap", ["--version"], { timeout: 5000 });
+  } catch (error) {
+    return { sandbox: "none", reason: `bwrap --version failed: ${why(error)}` };
+  }
+  const argv = bwrapArgv("true", tmpdir(), limits);
+  try {
+    await run(argv[0]!, argv.slice(1), { timeout: 10_000, env: { PATH: SANDBOX_PATH } });
+  } catch (error) {
+    return { sandbox: "none", reason: `a trial sandboxed command failed: ${why(error)}` };
+  }
+  // RLIMIT_NPROC does not bind root; a pids cgroup does, where one can be made.
+  const root = process.getuid?.() === 0;
+  return { sandbox: "bwrap", pidsCgroupRoot: root ? findPidsCgroupRoot() : null };
+}

@@ -1,0 +1,40 @@
+import { realpathSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { isAbsolute, relative, resolve } from "node:path";
+import { terminalErrors } from "../errors.ts";
+
+/** Whether `path` is `root` or lies under it, by path segments (never a string prefix: `/tmpfoo` is not in `/tmp`). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** The roots commands may run in: `$HOME` and the temporary directory, as real paths. */
+export function allowedRoots(): string[] {
+  return [homedir(), tmpdir()].flatMap((root) => {
+    try {
+      return [realpathSync(root)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The real path of the requested working directory (default `$HOME`), every symlink and
+ * `..` resolved first, so a link inside the temp directory that points at /etc is /etc.
+ * 400 `TERMINAL_CWD_NOT_FOUND` when it is not an existing directory, 403
+ * `TERMINAL_CWD_FORBIDDEN` when it lies outside the allowed roots.
+ */
+export function resolveWorkingDirectory(requested: string | undefined): string {
+  const asked = requested ?? homedir();
+  let real: string;
+  try {
+    real = realpathSync(resolve(homedir(), asked));
+    if (!statSync(real).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw terminalErrors.TERMINAL_CWD_NOT_FOUND({ cwd: asked });
+  }
+  if (!allowedRoots().some((root) => isInside(root, real))) throw terminalErrors.TERMINAL_CWD_FORBIDDEN({ cwd: asked });
+  return real;
+}
