@@ -1,0 +1,16 @@
+import { defineErrors } from "@muster/plugin";
+
+/** The chat plugin's error catalogue. Gateway failures use the host's `GATEWAY_*` codes. */
+export const chatErrors = defineErrors({
+  AGENT_NOT_FOUND: {
+    status: 404,
+    message: "No agent \"{agentId}\" in the gateway's agents.list or the organisation file (company/org_structure.yaml)",
+  },
+  CHAT_SESSION_NOT_FOUND: { status: 404, message: "No chat session with id {id}" },
+  CHAT_SESSION_MODE_MISMATCH: {
+    status: 409,
+    message: "Chat session {id} is a {mode} session; continue it with mode \"{mode}\" or start a new session",
+  },
+  CHAT_RUN_FAILED: { status: 502, message: "Agent {agentId} failed before finishing its reply: {reason}" },
+  CHAT_RUN_ABORTED: { status: 502, message: "The run of agent {agentId} was aborted on the gateway before it finished" },
+});

@@ -1,0 +1,34 @@
+import { defineMigration } from "@muster/plugin";
+
+export const migrations = [
+  defineMigration({
+    name: "001-chat",
+    up: [
+      `CREATE TABLE chat_sessions (
+        id TEXT PRIMARY KEY,
+        mode TEXT NOT NULL CHECK (mode IN ('single', 'party')),
+        agentIds TEXT NOT NULL,
+        title TEXT NOT NULL,
+        createdAt TEXT NOT NULL,
+        updatedAt TEXT NOT NULL
+      )`,
+      "CREATE INDEX chat_sessions_by_update ON chat_sessions (updatedAt DESC)",
+      `CREATE TABLE chat_messages (
+        id TEXT PRIMARY KEY,
+        sessionId TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'agent')),
+        agentId TEXT,
+        round INTEGER,
+        text TEXT NOT NULL,
+        thinking TEXT,
+        toolCalls TEXT NOT NULL,
+        artifacts TEXT NOT NULL,
+        runId TEXT,
+        inputTokens INTEGER NOT NULL,
+        outputTokens INTEGER NOT NULL,
+        createdAt TEXT NOT NULL
+      )`,
+      "CREATE INDEX chat_messages_by_session ON chat_messages (sessionId, createdAt)",
+    ],
+  }),
+];
