@@ -1,0 +1,128 @@
+// With bubblewrap: `sh -c` inside a namespace with no network, a read-only system, a private
+// /tmp and only cwd writable. The parsed line is still checked against the blocklist, but
+// the assertions that matter are what the sandbox contains: files outside cwd, the network,
+// the server's environment, fork bombs and floods. Skipped where bwrap cannot run (CI
+// installs it, see .ci/run).
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { removeHome } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+import { processesMatching, scratch, startTerminalHost, terminal, type TerminalHost } from "./helpers.ts";
+
+const t = suite<{ th: TerminalHost; dir: string; outside: string }>("terminal in the bubblewrap sandbox");
+
+function bwrapRuns(): boolean {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-net", "true"], { stdio: "ignore", timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+t.before(async (ctx) => {
+  ctx.th = await startTerminalHost({ sandbox: "bwrap", maxProcesses: 32 });
+  ctx.dir = scratch();
+  ctx.outside = scratch("muster-term-outside-");
+  writeFileSync(join(ctx.dir, "victim"), "precious");
+  writeFileSync(join(ctx.outside, "victim"), "precious");
+});
+t.after(async (ctx) => {
+  await ctx.th.h.stop();
+  removeHome(ctx.th.h.home);
+  rmSync(ctx.dir, { recursive: true, force: true });
+  rmSync(ctx.outside, { recursive: true, force: true });
+});
+
+t("runs an sh -c line with pipes; cwd is writable and the file reaches the host", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "echo hello | tr a-z A-Z; echo made > made.txt && pwd", cwd: dir });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.sandbox, "bwrap");
+  assert.is(res.body.output, `HELLO\n${dir}\n`);
+  assert.is(readFileSync(join(dir, "made.txt"), "utf8"), "made\n");
+});
+
+t("nothing outside cwd can be written: system dirs are read-only, /tmp is private, other dirs absent", async ({ th, dir, outside }) => {
+  const leak = join(tmpdir(), `muster-leak-${randomUUID()}`);
+  const res = await terminal(th.h, {
+    command: `touch /usr/muster-x; echo leak > ${leak}; a=r; \${a}m -f ${outside}/victim; ls ${outside}; echo done`,
+    cwd: dir,
+  });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.match(res.body.output, /Read-only file system/);
+  assert.match(res.body.output, /done\n$/);
+  assert.not.ok(existsSync(leak));
+  assert.not.ok(existsSync("/usr/muster-x"));
+  assert.is(readFileSync(join(outside, "victim"), "utf8"), "precious");
+});
+
+t("no network: the server's own port cannot be reached from inside", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: `curl -sS -m 3 ${th.h.url}/api/health; echo "exit=$?"; cat /proc/net/dev`, cwd: dir });
+  assert.is(res.status, 200);
+  assert.not.match(res.body.output, /exit=0/);
+  assert.not.match(res.body.output, /eth0|ens|wlan/);
+});
+
+t("no host credentials: /etc/shadow, ~/.ssh and the server's environment are not there", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "cat /etc/shadow; ls /root/.ssh; printenv; cat /proc/1/environ; echo", cwd: dir });
+  assert.is(res.status, 200);
+  assert.match(res.body.output, /shadow: No such file/);
+  assert.not.match(res.body.output, /terminal-test-passphrase|VAULT_KEY/);
+  assert.match(res.body.output, /PATH=\/usr\/local\/sbin/);
+});
+
+t("the blocklist is applied to every command of the parsed line, substitutions included", async ({ th, dir }) => {
+  for (const command of [
+    "echo a; rm victim",
+    "true && \\rm victim",
+    "echo $(rm victim)",
+    "echo `rm victim`",
+    "echo \"$(echo $(rm victim))\"",
+    "X=1 rm victim",
+    "{ rm victim; }",
+    "if true; then rm victim; fi",
+    "ls | xargs rm",
+    "bash -c 'rm victim'",
+    "python3 -c pass",
+    "echo x > out 2>&1; /usr/bin/../bin/rm victim",
+  ]) {
+    const res = await terminal(th.h, { command, cwd: dir });
+    assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
+    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
+  }
+  assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
+});
+
+t("a fork bomb stops at the process cap and leaves nothing behind", async ({ th, dir }) => {
+  const res = await terminal(th.h, {
+    command: "i=0; while [ $i -lt 400 ]; do sleep 27.3141 & i=$((i+1)); done; echo spawned $i",
+    cwd: dir,
+    timeoutMs: 20_000,
+  });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.match(res.body.output, /fork/i);
+  assert.ok(await waitUntil(() => processesMatching("sleep 27.3141").length === 0, { timeoutMs: 5000 }));
+  const next = await terminal(th.h, { command: "echo alive", cwd: dir });
+  assert.is(next.body.output, "alive\n");
+});
+
+t("a timeout kills the whole sandbox, background children included", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "sleep 28.1234 & sleep 28.4321", cwd: dir, timeoutMs: 500 });
+  assert.is(res.body.timedOut, true);
+  assert.ok(await waitUntil(() => processesMatching("sleep 28.").length === 0, { timeoutMs: 3000 }));
+});
+
+t("an output flood is capped at 1 MiB and killed", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "yes muster-sandbox-flood", cwd: dir });
+  assert.is(res.body.truncated, true);
+  assert.is(Buffer.byteLength(res.body.output), 1024 * 1024);
+  assert.ok(await waitUntil(() => processesMatching("muster-sandbox-flood").length === 0, { timeoutMs: 3000 }));
+});
+
+if (bwrapRuns()) t.run();
+else console.warn("terminal sandbox suite skipped: bwrap cannot run here (install bubblewrap; .ci/run does)");
