@@ -1,0 +1,31 @@
+import { definePlugin } from "@muster/plugin";
+import { publishingConfig } from "./config.ts";
+import { ContentDraft } from "./entities/content-draft.ts";
+import { OutboxEntry } from "./entities/outbox-entry.ts";
+import { mountPublishingRoutes } from "./http/routes.ts";
+import { migrations } from "./migrations.ts";
+import { startPublishing } from "./services/lifecycle.ts";
+import { registerPublishingServices } from "./services/register.ts";
+
+/**
+ * Publishing behind the approval gate (DESIGN §14.10): the professional network, content
+ * drafts, platform adapters (LinkedIn, X, a blog/webhook) and the outbox that sends each
+ * approved post once, now or at its scheduled time. docs/publishing.md.
+ */
+export const publishingPlugin = definePlugin({
+  id: "publishing",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // approvals: publish requests are gated and a rejection updates the draft; vault: the
+  // platform credentials; notifications: a failed or unknown post is told to the human.
+  dependsOn: ["approvals", "vault", "notifications"],
+  paths: ["/api/professional-network", "/api/content"],
+  config: publishingConfig,
+  entities: [ContentDraft, OutboxEntry],
+  migrations,
+  register: registerPublishingServices,
+  routes: mountPublishingRoutes,
+  onStart: startPublishing,
+});
+
+export default publishingPlugin;

@@ -1,0 +1,67 @@
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { NOTIFICATIONS } from "../../notifications/tokens.ts";
+import { VAULT_SECRETS } from "../../vault/tokens.ts";
+import type { PublishingConfig } from "../config.ts";
+import { createAdapters } from "../platforms/adapters.ts";
+import { PlatformHttp } from "../platforms/platform-http.ts";
+import { CONTENT_DRAFTS, OUTBOX, PLATFORMS, PROFESSIONAL_NETWORK, PUBLISH_KIND } from "../tokens.ts";
+import { DraftService } from "./draft-service.ts";
+import { DraftStore } from "./draft-store.ts";
+import { OutboxService } from "./outbox-service.ts";
+import { OutboxStore } from "./outbox-store.ts";
+import { PlatformRegistry } from "./platform-registry.ts";
+import { ProfessionalNetworkService } from "./professional-network.ts";
+import { describePublish, publishPayload } from "./publish-payload.ts";
+
+export function registerPublishingServices(ctx: PluginContext<PublishingConfig>): void {
+  const config = configToken<PublishingConfig>();
+  ctx.provide(
+    defineService({
+      token: PLATFORMS,
+      deps: { vault: VAULT_SECRETS, config },
+      create: ({ vault, config }) => new PlatformRegistry({ adapters: createAdapters(config).all, vault }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: OUTBOX,
+      deps: { platforms: PLATFORMS, vault: VAULT_SECRETS, notifications: NOTIFICATIONS, db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger, config },
+      create: ({ platforms, vault, notifications, db, events, logger, config }) =>
+        new OutboxService({
+          store: new OutboxStore(() => db),
+          drafts: new DraftStore(() => db),
+          platforms,
+          http: new PlatformHttp(config.requestTimeoutMs),
+          vault,
+          events,
+          notifications,
+          logger,
+          retry: { maxAttempts: config.maxAttempts, retryBaseDelayMs: config.retryBaseDelayMs, maxRetryDelayMs: config.maxRetryDelayMs, maxRetryAfterMs: config.maxRetryAfterMs },
+        }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: CONTENT_DRAFTS,
+      deps: { platforms: PLATFORMS, db: hostTokens.db, gate: hostTokens.gate, events: hostTokens.events },
+      create: ({ platforms, db, gate, events }) => new DraftService({ store: new DraftStore(() => db), platforms, gate, events }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: PROFESSIONAL_NETWORK,
+      deps: { platforms: PLATFORMS, vault: VAULT_SECRETS, gate: hostTokens.gate, logger: hostTokens.logger, config },
+      create: ({ platforms, vault, gate, logger, config }) =>
+        new ProfessionalNetworkService({ linkedin: createAdapters(config).linkedin, platforms, http: new PlatformHttp(config.requestTimeoutMs), vault, gate, logger }),
+    }),
+  );
+  // Approving only queues the entries (fast: the deciding request is not held by a platform);
+  // the outbox sends them. The executor's result lists the queued entries.
+  ctx.gate.define(PUBLISH_KIND, {
+    describe: (payload) => describePublish(publishPayload.parse(payload)),
+    async execute(payload, decision) {
+      const entries = await ctx.resolve(OUTBOX).enqueueApproved(publishPayload.parse(payload), decision);
+      return { outbox: entries.map(({ id, platform, status, dueAt }) => ({ id, platform, status, dueAt })) };
+    },
+  });
+}
