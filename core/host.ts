@@ -36,6 +36,7 @@ import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
+import { createGatewayClient } from "./internal/gateway/client.ts";
 
 export interface HostOptions {
   /** Environment to read configuration from (default `process.env`). */
@@ -94,6 +95,17 @@ async function collectPlugins(options: HostOptions, config: MusterConfig): Promi
 export function createHost(options: HostOptions = {}): Host {
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
+  const gateway = createGatewayClient({
+    url: config.gatewayUrl,
+    token: config.gatewayToken,
+    scopes: config.gatewayScopes,
+    requestTimeoutMs: config.gatewayRequestTimeoutMs,
+    deviceIdentity: config.gatewayDeviceIdentity,
+    home: config.home,
+    version: packageVersion,
+    timings: config.gatewayTimings,
+    logger: logger.child({ component: "gateway" }),
+  });
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
@@ -184,6 +196,7 @@ export function createHost(options: HostOptions = {}): Host {
           gate,
           workspace,
           host: hostInfo,
+          gateway,
           get db() {
             if (!db) throw new Error(`Plugin "${plugin.id}" used ctx.db before the database was open (not allowed in register)`);
             return db;
@@ -225,9 +238,12 @@ export function createHost(options: HostOptions = {}): Host {
         login,
         routes: () => routes.routes,
         plugins: summaries,
+        gateway: () => gateway.status(),
       });
       for (const plugin of ordered) plugin.routes?.(routes.forPlugin(plugin.id, plugin.paths ?? []), contexts.get(plugin.id)!);
 
+      // In the background: the host serves without the gateway, and plugins see its state change.
+      gateway.start();
       for (const plugin of ordered) {
         await plugin.onStart?.(contexts.get(plugin.id)!);
         started.push(plugin);
@@ -291,6 +307,7 @@ export function createHost(options: HostOptions = {}): Host {
           for (const plugin of [...started].reverse()) await runSafely(() => plugin.onStop?.(contexts.get(plugin.id)!), `${plugin.id}.onStop`);
           for (const hook of [...stopHooks].reverse()) await runSafely(hook, "onStop hook");
         }
+        await runSafely(() => gateway.stop(), "gateway client stop");
         events.clear();
         services.dispose();
         await db?.close();
@@ -314,6 +331,7 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.db, () => database);
     services.provideHost(hostTokens.events, () => events);
     services.provideHost(hostTokens.gate, () => gate);
+    services.provideHost(hostTokens.gateway, () => gateway);
     services.provideHost(hostTokens.workspace, () => host.workspace);
     services.provideHost(hostTokens.info, () => host.hostInfo);
     services.provideHost(hostTokens.logger, host.logger);

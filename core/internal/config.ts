@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { summarizeDetails, zodIssueDetails } from "../plugin-api/zod-issues.ts";
 import { startErrors } from "./start-errors.ts";
+import { DEFAULT_GATEWAY_SCOPES, DEFAULT_GATEWAY_TIMINGS, type GatewayTimings } from "./gateway/timings.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -15,8 +16,20 @@ export interface MusterConfig {
   home: string;
   /** Explicit `WORKSPACE_DIR`, or null to use the default resolution (DESIGN §10). */
   workspaceDir: string | null;
+  /** The OpenClaw gateway's WebSocket URL, or `off` (no gateway: state `disabled`). */
   gatewayUrl: string;
   gatewayToken: string | null;
+  /** Default timeout of one gateway call (`GATEWAY_REQUEST_TIMEOUT_MS`). */
+  gatewayRequestTimeoutMs: number;
+  /** Operator scopes requested at connect (`GATEWAY_SCOPES`, comma-separated). */
+  gatewayScopes: string[];
+  /**
+   * Ed25519 device identity (`GATEWAY_DEVICE_IDENTITY`): `auto` uses one only for a gateway
+   * that is not on loopback (it would grant no scopes otherwise), `on` always, `off` never.
+   */
+  gatewayDeviceIdentity: "auto" | "on" | "off";
+  /** The client's clocks (reconnect backoff, handshake timeouts); tests shorten them. */
+  gatewayTimings: GatewayTimings;
   vaultKey: string | null;
   apiToken: string | null;
   allowedOrigins: string[];
@@ -64,13 +77,18 @@ const origin = z.string().refine((v) => {
 
 const csv = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 
+const gatewayUrl = z.string().refine((v) => v === "off" || /^wss?:\/\/[^/?#\s]+/.test(v), "must be a ws:// or wss:// URL, or off");
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
   HOST: z.string().min(1).optional(),
   MUSTER_HOME: z.string().min(1).optional(),
   WORKSPACE_DIR: z.string().min(1).optional(),
-  GATEWAY_URL: z.string().regex(/^wss?:\/\//, "must be a ws:// or wss:// URL").optional(),
+  GATEWAY_URL: gatewayUrl.optional(),
   GATEWAY_TOKEN: z.string().min(1).optional(),
+  GATEWAY_REQUEST_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(3_600_000).optional(),
+  GATEWAY_SCOPES: z.string().optional().transform((v) => (v === undefined ? undefined : csv(v))).pipe(z.array(z.string().regex(/^operator\.[a-z.]+$/, "must be operator scopes such as operator.read")).optional()),
+  GATEWAY_DEVICE_IDENTITY: z.enum(["auto", "on", "off"]).optional(),
   VAULT_KEY: z.string().min(1).optional(),
   MUSTER_API_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   MUSTER_ALLOWED_ORIGINS: z.string().optional().transform(csv).pipe(z.array(origin)),
@@ -86,7 +104,10 @@ const fileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   workspaceDir: z.string().min(1).optional(),
-  gatewayUrl: z.string().optional(),
+  gatewayUrl: gatewayUrl.optional(),
+  gatewayRequestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  gatewayScopes: z.array(z.string().regex(/^operator\.[a-z.]+$/)).optional(),
+  gatewayDeviceIdentity: z.enum(["auto", "on", "off"]).optional(),
   allowedOrigins: z.array(origin).optional(),
   allowedHosts: z.array(z.string()).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
@@ -107,7 +128,7 @@ export type MusterConfigFile = z.input<typeof fileSchema>;
 const describe = (error: z.ZodError) => summarizeDetails(zodIssueDetails(error, undefined, "(root)"));
 
 /** Overrides tests and embedders pass to `createHost`, on top of env and file. */
-export type ConfigOverrides = Partial<MusterConfig>;
+export type ConfigOverrides = Partial<Omit<MusterConfig, "gatewayTimings">> & { gatewayTimings?: Partial<GatewayTimings> };
 
 /**
  * Reads and validates the configuration. Throws CONFIG_INVALID naming the bad
@@ -143,6 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workspaceDir: workspace === null ? null : isAbsolute(workspace) ? workspace : resolve(workspace),
     gatewayUrl: overrides.gatewayUrl ?? e.GATEWAY_URL ?? file.gatewayUrl ?? "ws://127.0.0.1:18789",
     gatewayToken: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
+    gatewayRequestTimeoutMs: overrides.gatewayRequestTimeoutMs ?? e.GATEWAY_REQUEST_TIMEOUT_MS ?? file.gatewayRequestTimeoutMs ?? 30_000,
+    gatewayScopes: overrides.gatewayScopes ?? e.GATEWAY_SCOPES ?? file.gatewayScopes ?? [...DEFAULT_GATEWAY_SCOPES],
+    gatewayDeviceIdentity: overrides.gatewayDeviceIdentity ?? e.GATEWAY_DEVICE_IDENTITY ?? file.gatewayDeviceIdentity ?? "auto",
+    gatewayTimings: Object.freeze({ ...DEFAULT_GATEWAY_TIMINGS, ...overrides.gatewayTimings }),
     vaultKey: overrides.vaultKey !== undefined ? overrides.vaultKey : e.VAULT_KEY ?? null,
     apiToken: overrides.apiToken !== undefined ? overrides.apiToken : e.MUSTER_API_TOKEN ?? null,
     allowedOrigins: overrides.allowedOrigins ?? [...e.MUSTER_ALLOWED_ORIGINS, ...(file.allowedOrigins ?? [])],

@@ -7,6 +7,7 @@ import { SESSION_COOKIE, type BrowserLogin } from "./http/browser-login.ts";
 import { buildOpenApi } from "./http/openapi.ts";
 import type { RouteRecord } from "./http/plugin-router.ts";
 import type { DatabaseState } from "./database.ts";
+import type { GatewayStatus } from "../plugin-api/gateway.ts";
 
 export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login"];
 
@@ -28,6 +29,7 @@ export interface HostRouteDeps {
   login: BrowserLogin;
   routes: () => RouteRecord[];
   plugins: () => PluginSummary[];
+  gateway: () => GatewayStatus;
 }
 
 const healthResponse = z.object({
@@ -38,6 +40,13 @@ const healthResponse = z.object({
   database: z.enum(["ok", "degraded", "error"]),
   /** Present while writes fail: the code failing writes get, since when, and the latest failure. */
   databaseFault: z.object({ code: z.string(), since: z.string(), lastAt: z.string() }).optional(),
+  /** The OpenClaw gateway link (DESIGN §14.1); its being down leaves `status` ok (Muster works without it). */
+  gateway: z.object({
+    state: z.enum(["connecting", "connected", "down", "unauthorized", "disabled"]),
+    url: z.string().nullable(),
+    since: z.string(),
+    lastError: z.string().optional(),
+  }),
 });
 
 export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
@@ -53,6 +62,7 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
       uptimeMs: Date.now() - deps.startedAt,
       database,
       ...(fault ? { databaseFault: fault } : {}),
+      gateway: deps.gateway(),
     };
   });
 

@@ -6,6 +6,7 @@ import type { EventBus } from "./events.ts";
 import type { ApprovalGate } from "./gate.ts";
 import type { WorkspacePaths } from "./workspace.ts";
 import type { ServiceDefinition, ServiceToken } from "./define-service.ts";
+import type { GatewayClient } from "./gateway.ts";
 
 export type { Logger };
 
@@ -75,6 +76,11 @@ export interface PluginContext<C = unknown> {
   readonly gate: ApprovalGate;
   readonly workspace: WorkspacePaths;
   readonly host: HostInfo;
+  /**
+   * The OpenClaw gateway client (DESIGN §9), the same as `resolve(hostTokens.gateway)`.
+   * Calls fail fast while it is not connected; `status()`/`onState` say whether it is.
+   */
+  readonly gateway: GatewayClient;
   /** Available from `routes`/`onStart` on (after migrations); throws in `register`. */
   readonly db: Database;
   /** Registers a service in the host container (only in `register`). */

@@ -170,4 +170,7 @@ export const hostErrors = defineErrors({
   DATABASE_UNAVAILABLE: { status: 503, message: "The database cannot be written (read-only, an I/O error or a damaged file); the server log has the details" },
   DATABASE_FULL: { status: 507, message: "The database has no space left (disk full or its size limit reached); free space and retry" },
   GATEWAY_TIMEOUT: { status: 504, message: "The upstream service timed out: {reason}" },
+  GATEWAY_UNAVAILABLE: { status: 503, message: "The OpenClaw gateway is not connected ({reason}); /api/health shows its state, `muster doctor` what to fix" },
+  GATEWAY_UNAUTHORIZED: { status: 503, message: "The OpenClaw gateway refused Muster's token: set GATEWAY_TOKEN to the gateway's token (gateway.auth.token in openclaw.json)" },
+  GATEWAY_ERROR: { status: 502, message: "The OpenClaw gateway answered {method} with an error: {gatewayMessage}" },
 });

@@ -42,7 +42,8 @@ export async function startTestHost(options: StartOptions = {}): Promise<TestHos
     // The test program assembles Muster as the CLI does: the built-ins unless told otherwise.
     plugins: options.plugins ?? builtInPlugins,
     env: options.env ?? {},
-    config: { port: 0, host: "127.0.0.1", logLevel: (process.env.LOG_LEVEL as "silent") ?? "silent", home, workspaceDir: workspace, ...options.config },
+    // No gateway unless the test brings one (test/helpers/fake-gateway.ts): nothing dials port 18789.
+    config: { port: 0, host: "127.0.0.1", logLevel: (process.env.LOG_LEVEL as "silent") ?? "silent", home, workspaceDir: workspace, gatewayUrl: "off", ...options.config },
   });
   await host.start();
   const url = host.url;

@@ -1,0 +1,31 @@
+// The gateway client's clocks. Defaults follow the reference client (backoff 1 s → 30 s,
+// reference §2.12); tests shorten them through the host's `gatewayTimings` override.
+export interface GatewayTimings {
+  /** How long to wait for `connect.challenge` after the socket opens. */
+  challengeTimeoutMs: number;
+  /** How long to wait for the `connect` answer (hello-ok). */
+  connectTimeoutMs: number;
+  /** First reconnect delay after a failure; doubles per failure. */
+  backoffInitialMs: number;
+  /** Largest reconnect delay. */
+  backoffMaxMs: number;
+  /** A connection that lasted this long resets the backoff. */
+  stableAfterMs: number;
+  /** Retry interval after the gateway refused the token or the protocol: slow, never a hot loop. */
+  unauthorizedRetryMs: number;
+}
+
+export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
+  challengeTimeoutMs: 5_000,
+  connectTimeoutMs: 10_000,
+  backoffInitialMs: 1_000,
+  backoffMaxMs: 30_000,
+  stableAfterMs: 10_000,
+  unauthorizedRetryMs: 60_000,
+});
+
+/** The operator scopes Muster asks for; none are granted when omitted (reference §2.2). */
+export const DEFAULT_GATEWAY_SCOPES = Object.freeze(["operator.read", "operator.write", "operator.admin"]);
+
+/** The protocol version Muster speaks. */
+export const GATEWAY_PROTOCOL = 4;

@@ -1,0 +1,250 @@
+// The host's OpenClaw gateway client against the fake gateway, observed through the public
+// surface: /api/health's `gateway`, and a probe plugin whose routes call ctx.gateway.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { FakeGateway } from "../helpers/fake-gateway.ts";
+import { gatewayProbe, type ProbeRecord } from "../helpers/gateway-probe.ts";
+import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
+import { sleep, waitUntil } from "../helpers/wait.ts";
+import { WebSocketServer } from "ws";
+
+const t = suite("gateway client");
+const TOKEN = "fake-token-0123456789";
+// Short clocks so reconnects happen in tens of milliseconds.
+const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
+
+function hostOn(gw: FakeGateway, extra: StartOptions["config"] = {}): StartOptions {
+  return { extraPlugins: [gatewayProbe], config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, ...extra } };
+}
+
+const health = async (h: TestHost) => (await h.json("/api/health")).body;
+const gatewayState = async (h: TestHost) => (await health(h)).gateway.state as string;
+const waitForState = (h: TestHost, state: string, timeoutMs = 3_000) =>
+  waitUntil(async () => (await gatewayState(h)) === state, { timeoutMs, label: `gateway state ${state}` });
+const record = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any }>("/api/gateway-probe/record")).body;
+const call = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
+  h.json("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });
+
+t("handshake: waits for the challenge, sends a closed connect with explicit scopes and the token; health says connected", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, tickIntervalMs: 5_000 });
+  try {
+    await withTestHost(hostOn(gw), async (h) => {
+      await waitForState(h, "connected");
+      const connect = gw.requests("connect")[0];
+      assert.equal(Object.keys(connect.params).sort(), ["auth", "client", "maxProtocol", "minProtocol", "role", "scopes"]);
+      assert.equal(connect.params.client.id, "gateway-client");
+      assert.equal(connect.params.client.mode, "backend");
+      assert.equal(connect.params.role, "operator");
+      assert.equal(connect.params.scopes, ["operator.read", "operator.write", "operator.admin"]);
+      assert.equal(connect.params.auth, { token: TOKEN });
+      assert.is(connect.params.minProtocol, 4);
+      // The challenge came first: connect is the first frame the fake received on that connection.
+      assert.is(gw.received.find((r) => r.conn === 1)?.frame.method, "connect");
+      const body = await health(h);
+      assert.is(body.status, "ok");
+      assert.is(body.gateway.url, gw.url);
+      assert.ok(!Number.isNaN(Date.parse(body.gateway.since)));
+      const seen = await record(h);
+      assert.equal(seen.hello.scopes, ["operator.read", "operator.write", "operator.admin"]);
+      assert.is(seen.hello.protocol, 4);
+      // Re-subscribed to session changes on connect.
+      await waitUntil(() => gw.requests("sessions.subscribe").length === 1, { label: "sessions.subscribe" });
+      const agents = await call(h, "agents.list");
+      assert.is(agents.status, 200);
+      assert.is(agents.body.result.agents[0].id, "main");
+      // The token is never in the health answer.
+      assert.not.ok(JSON.stringify(body).includes(TOKEN));
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("scopes: asks for exactly the configured scopes, and a method the grant does not cover is a 502 GATEWAY_ERROR with the gateway's code", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  try {
+    await withTestHost(hostOn(gw, { gatewayScopes: ["operator.read"] }), async (h) => {
+      await waitForState(h, "connected");
+      assert.equal(gw.requests("connect")[0].params.scopes, ["operator.read"]);
+      const res = await call(h, "cron.add", { name: "x" });
+      assert.is(res.status, 502);
+      assert.is(res.body.error.code, "GATEWAY_ERROR");
+      assert.is(res.body.error.details.code, "FORBIDDEN");
+      assert.is(res.body.error.details.details.code, "MISSING_SCOPE");
+      assert.match(res.body.error.details.message, "missing scope: operator.admin");
+      // A failed call leaves the connection up.
+      assert.is((await call(h, "health")).status, 200);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("fewer scopes granted than requested (a remote gateway without a device): connected, with lastError saying so", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, requireDevice: true });
+  try {
+    await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "off" }), async (h) => {
+      await waitForState(h, "connected");
+      const body = await health(h);
+      assert.match(body.gateway.lastError, "granted scopes []");
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("device identity: signs the challenge (v3), the fake verifies it and grants the scopes; the key is stored 0600 under MUSTER_HOME", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, requireDevice: true });
+  try {
+    await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "on" }), async (h) => {
+      await waitForState(h, "connected");
+      const connect = gw.requests("connect")[0];
+      assert.ok(connect.params.device, "device block sent");
+      const conn = await gw.waitForConnection();
+      assert.is(conn.deviceId, connect.params.device.id);
+      assert.equal(conn.scopes, ["operator.read", "operator.write", "operator.admin"]);
+      assert.is((await health(h)).gateway.lastError, undefined);
+      const { statSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      assert.is(statSync(join(h.home, "gateway-device.json")).mode & 0o777, 0o600);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("state connecting → connected → down → connected across a gateway restart; consumers see each change", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  try {
+    await withTestHost(hostOn(gw), async (h) => {
+      await waitForState(h, "connected");
+      await gw.stop();
+      await waitForState(h, "down");
+      assert.match((await health(h)).gateway.lastError, /restarting|refused/);
+      assert.is((await health(h)).status, "ok", "Muster stays ok without the gateway");
+      // While down, calls fail fast with 503 instead of queueing.
+      const refused = await call(h, "health");
+      assert.is(refused.status, 503);
+      assert.is(refused.body.error.code, "GATEWAY_UNAVAILABLE");
+      await gw.listen();
+      await waitForState(h, "connected");
+      const states = (await record(h)).states.map((s) => s.state);
+      assert.equal(states.slice(0, 4), ["connecting", "connected", "down", "connected"]);
+      // Subscribed again on the new connection.
+      await waitUntil(() => gw.requests("sessions.subscribe").length === 2, { label: "second sessions.subscribe" });
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVAILABLE, nothing is dialled", async () => {
+  await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: "off" } }, async (h) => {
+    const body = await health(h);
+    assert.is(body.status, "ok");
+    assert.equal({ state: body.gateway.state, url: body.gateway.url }, { state: "disabled", url: null });
+    const res = await call(h, "health");
+    assert.is(res.status, 503);
+    assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.match(res.body.error.message, "GATEWAY_URL is off");
+  });
+});
+
+t("gateway down at start-up: the host starts anyway, health says down with a connection-refused lastError", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  const url = gw.url;
+  await gw.stop();
+  await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: url, gatewayToken: TOKEN, gatewayTimings: FAST } }, async (h) => {
+    await waitForState(h, "down");
+    assert.match((await health(h)).gateway.lastError, "connection refused");
+  });
+});
+
+t("wrong token: state unauthorized, calls 503 GATEWAY_UNAUTHORIZED, and no hot reconnect loop", async () => {
+  const gw = await FakeGateway.start({ token: "the-right-token" });
+  try {
+    await withTestHost(hostOn(gw), async (h) => {
+      await waitForState(h, "unauthorized");
+      const body = await health(h);
+      assert.match(body.gateway.lastError, "AUTH_TOKEN_MISMATCH");
+      assert.not.ok(JSON.stringify(body).includes(TOKEN));
+      const res = await call(h, "health");
+      assert.is(res.status, 503);
+      assert.is(res.body.error.code, "GATEWAY_UNAUTHORIZED");
+      const before = gw.connectAttempts;
+      // A window in which a hot loop (backoff 30 ms here) would make many attempts.
+      await sleep(600);
+      assert.is(gw.connectAttempts, before, "no new connect attempt within the unauthorized retry interval");
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("a 1008 close naming the token mismatch (no res) also means unauthorized, retried slowly", async () => {
+  // A bare peer that closes 1008 with the reason only, as the gateway may after a bad token.
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise((r) => wss.once("listening", r));
+  let connects = 0;
+  wss.on("connection", (ws) => {
+    ws.send(JSON.stringify({ type: "event", event: "connect.challenge", payload: { nonce: "n", ts: Date.now() } }));
+    ws.on("message", () => {
+      connects += 1;
+      ws.close(1008, "unauthorized: gateway token mismatch (provide gateway auth token)");
+    });
+  });
+  const port = (wss.address() as { port: number }).port;
+  try {
+    await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: `ws://127.0.0.1:${port}`, gatewayToken: TOKEN, gatewayTimings: FAST } }, async (h) => {
+      await waitForState(h, "unauthorized");
+      await sleep(300); // a window in which a hot loop would show
+      assert.is(connects, 1);
+    });
+  } finally {
+    await new Promise((r) => wss.close(r));
+  }
+});
+
+t("UNAVAILABLE while the gateway starts: state connecting, retried after retryAfterMs until connected", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, unavailableConnects: 3, retryAfterMs: 40 });
+  try {
+    await withTestHost(hostOn(gw), async (h) => {
+      await waitForState(h, "connected");
+      assert.is(gw.connectAttempts, 4);
+      const states = (await record(h)).states.map((s) => s.state);
+      assert.not.ok(states.includes("down"), `never down while starting: ${states.join(",")}`);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("protocol mismatch: state down with a clear lastError, retried only slowly", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, protocol: 5 });
+  try {
+    await withTestHost(hostOn(gw), async (h) => {
+      await waitForState(h, "down");
+      assert.match((await health(h)).gateway.lastError, "protocol mismatch: the gateway speaks protocol 5, Muster speaks 4");
+      await sleep(300); // a window in which a hot loop would show
+      assert.is(gw.connectAttempts, 1);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("no connect.challenge: the attempt times out and is retried with backoff", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, sendChallenge: false });
+  try {
+    await withTestHost(hostOn(gw, { gatewayTimings: { ...FAST, challengeTimeoutMs: 100 } }), async (h) => {
+      await waitForState(h, "down");
+      assert.match((await health(h)).gateway.lastError, "no connect.challenge within 100 ms");
+      await waitUntil(() => gw.opened >= 2, { label: "a second attempt" });
+      assert.is(gw.connectAttempts, 0);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t.run();
