@@ -1,0 +1,150 @@
+// `npm run test:openclaw [-- <file filter> ...]`: Muster against a real OpenClaw gateway.
+// Installs the pinned gateway into its cache when missing, then (inside a loopback-only
+// network namespace when the machine allows one, so nothing can leave it) starts the fake
+// model and ONE gateway, runs every `test/openclaw/*.openclaw.ts` uvu file in this process
+// in name order (the number prefix orders them; the restart file runs last), stops
+// everything, and exits non-zero on any failure. Bounded: a hard cap for the whole run.
+//
+// Adding a test: a new `NN-<area>.openclaw.ts` beside the others (see docs/testing-with-openclaw.md).
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ensureOpenClaw } from "../../scripts/openclaw-peer/install.ts";
+import { startFakeModel, type FakeModel } from "../../scripts/openclaw-peer/fake-model.ts";
+import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/gateway-peer.ts";
+import { setPeer } from "./support/peer.ts";
+
+const HERE = import.meta.dirname;
+const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? 10 * 60_000);
+const IN_NAMESPACE = "MUSTER_OPENCLAW_NETNS";
+const filters = process.argv.slice(2);
+const log = (line: string) => console.error(`[test:openclaw] ${line}`);
+
+type Run = () => Promise<[true | string, number, number, number]>;
+declare global {
+  var UVU_DEFER: number | undefined;
+  var UVU_QUEUE: Array<Array<string | null | Run>>;
+  var UVU_INDEX: number | undefined;
+}
+
+// The install needs the registry, so it happens before entering the namespace.
+const { entry, installed } = await ensureOpenClaw(log);
+if (!installed && process.env[IN_NAMESPACE] === undefined) log(`openclaw cached (${entry})`);
+
+if (process.env[IN_NAMESPACE] === undefined) {
+  const wrapper = namespaceWrapper();
+  if (wrapper) process.exit(await reexec(wrapper));
+  log("no network namespace available (unshare); the gateway's own switches keep it offline");
+}
+
+process.exitCode = await runSuite();
+
+/** `unshare -n` (root) or `unshare -rn` (unprivileged user namespaces), whichever works here. */
+function namespaceWrapper(): string[] | null {
+  for (const flags of ["-n", "-rn"]) {
+    const probe = spawnSync("unshare", [flags, "sh", "-c", "ip link set lo up"], { stdio: "ignore", timeout: 10_000 });
+    if (probe.status === 0) return ["unshare", flags, "sh", "-c", 'ip link set lo up && exec "$@"', "sh"];
+  }
+  return null;
+}
+
+function reexec(wrapper: string[]): Promise<number> {
+  log("running inside a loopback-only network namespace");
+  const [command, ...args] = wrapper as [string, ...string[]];
+  const child = spawn(command, [...args, process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, [IN_NAMESPACE]: "1" },
+  });
+  // Ctrl-C reaches the child through the terminal; a SIGTERM sent to us alone is passed on.
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => child.kill("SIGTERM"));
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+async function runSuite(): Promise<number> {
+  const files = readdirSync(HERE)
+    .filter((name) => name.endsWith(".openclaw.ts"))
+    .filter((name) => filters.length === 0 || filters.some((f) => name.includes(f)))
+    .sort();
+  if (files.length === 0) {
+    log(`no test file matches ${filters.join(", ")}`);
+    return 1;
+  }
+
+  let model: FakeModel | undefined;
+  let gateway: GatewayPeer | undefined;
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      setPeer(undefined);
+      await gateway?.dispose();
+      await model?.stop();
+    })());
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping the gateway`);
+    void stopAll().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  const cap = setTimeout(() => {
+    log(`the suite exceeded its cap of ${SUITE_TIMEOUT_MS / 1000} s`);
+    if (gateway) console.error(gateway.logTail());
+    void stopAll().finally(() => process.exit(1));
+  }, SUITE_TIMEOUT_MS);
+  cap.unref();
+
+  try {
+    model = await startFakeModel();
+    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
+    const started = performance.now();
+    await gateway.start();
+    log(`gateway ready on ${gateway.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
+    setPeer({ gateway, model });
+
+    const failed = await runFiles(files);
+    if (failed) console.error(`\n${gateway.logTail()}`);
+    return failed ? 1 : 0;
+  } catch (error) {
+    console.error(error);
+    if (gateway) console.error(gateway.logTail());
+    return 1;
+  } finally {
+    clearTimeout(cap);
+    await stopAll();
+  }
+}
+
+/** uvu's own `exec()`, except that a suite whose hook threw (uvu reports it as nothing) counts as failed. */
+async function runFiles(files: string[]): Promise<boolean> {
+  globalThis.UVU_DEFER = 1;
+  globalThis.UVU_QUEUE = [];
+  for (const [index, file] of files.entries()) {
+    globalThis.UVU_INDEX = index;
+    globalThis.UVU_QUEUE.push([file]);
+    await import(pathToFileURL(join(HERE, file)).href);
+  }
+  let total = 0;
+  let passed = 0;
+  let skipped = 0;
+  let failed = false;
+  for (const group of globalThis.UVU_QUEUE) {
+    const name = group.shift() as string;
+    process.stdout.write(`\n${name}\n`);
+    for (const run of group as Run[]) {
+      const [errors, ran, skip, max] = await run();
+      total += max;
+      passed += ran;
+      skipped += skip;
+      if (errors !== true) {
+        failed = true;
+        process.stdout.write(`\n${errors}\n`);
+      } else if (ran + skip < max) {
+        failed = true;
+        process.stdout.write(`\n  a before/after hook of ${name} threw: ${max - ran - skip} test(s) did not run\n`);
+      }
+    }
+  }
+  process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n\n`);
+  return failed || passed + skipped < total;
+}
