@@ -1,6 +1,8 @@
-// The `muster` command line: `muster start`, `muster login`, `muster plugins [list|add <package>]`.
-// This is the program that assembles Muster: it hands the built-in plugins to the host,
-// and their `commands` (core/commands.ts) become `muster <name>` sub-commands.
+// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `approvals`,
+// `backup`, `restore`, `mcp`, and the plugins' commands. This is the program that assembles
+// Muster: it hands the built-in plugins to the host, and their `commands`
+// (core/commands.ts) become `muster <name>` sub-commands. Every command answers
+// `--help`/`-h` with its usage (exit 0); a usage mistake prints it on stderr (exit 2).
 import { join } from "node:path";
 import { createHost } from "./host.ts";
 import { loadConfig } from "./internal/config.ts";
@@ -8,26 +10,40 @@ import { runLoginCommand } from "./internal/login-command.ts";
 import { isStartError } from "./internal/start-errors.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { runStatusCommand } from "./internal/status-command.ts";
-import { addPlugin, listPlugins } from "./internal/plugin-commands.ts";
+import { addPlugin, listPlugins, removePlugin } from "./internal/plugin-commands.ts";
+import { approvalsCommand } from "./internal/cli/approvals-command.ts";
+import { backupCommand } from "./internal/cli/backup-command.ts";
+import { restoreCommand } from "./internal/cli/restore-command.ts";
+import { mcpCommand } from "./internal/mcp/mcp-command.ts";
+import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
+import { EXIT, runCommand, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, pluginCommands } from "./commands.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 const extraCommands = pluginCommands(builtInPlugins);
+const hostCommands: CliCommand[] = [approvalsCommand(loadConfig), backupCommand(loadConfig), restoreCommand(loadConfig), mcpCommand(loadConfig)];
 
-const USAGE = `Usage: muster <command>
+const line = (form: string, summary: string) => `  ${form.padEnd(33)}${summary}`;
 
-  start                      start the server (what \`npm start\` runs); one server per MUSTER_HOME
-  status                     the running server of this MUSTER_HOME: url, pid, version, uptime, database
-  login                      print a one-time browser login link for the running server
-  plugins [list]             list the plugins that would load, and why any would not
-  plugins add <package>      install a plugin package into MUSTER_HOME and enable it
-${extraCommands.map((c) => `  ${c.usage.padEnd(27)}${c.summary}`).join("\n")}
-  --version                  print Muster's version
+const USAGE = `Usage: muster <command> [--help]
 
-Configuration comes from the environment and $MUSTER_HOME/muster.config.json (see README).
+${line("start", "start the server (what `npm start` runs); one server per MUSTER_HOME")}
+${line("status", "the running server of this MUSTER_HOME: url, pid, version, uptime, database")}
+${line("login", "print a one-time browser login link for the running server")}
+${line("plugins [list]", "list the plugins that would load, and why any would not")}
+${line("plugins add <package>", "install a plugin package into MUSTER_HOME and enable it")}
+${line("plugins remove <package>", "disable a plugin package and uninstall it from MUSTER_HOME")}
+${hostCommands.flatMap((c) => c.usage.map((u) => line(u.form, u.summary))).join("\n")}
+${extraCommands.map((c) => line(c.usage, c.summary)).join("\n")}
+${line("--version", "print Muster's version")}
+
+\`muster <command> --help\` describes a command. Configuration comes from the environment and
+$MUSTER_HOME/muster.config.json (see README); docs/cli.md describes every command.
 
 Exit codes: 0 success; 1 failure (start refused or failed, e.g. another server holds
-MUSTER_HOME or the port is in use; status: no healthy server running); 2 usage error.`;
+MUSTER_HOME or the port is in use; status: no healthy server running; a command refused by
+the server or failed, printed as \`CODE: message\`); 2 usage error (unknown command or flag,
+missing argument).`;
 
 async function start(): Promise<void> {
   const host = createHost({ plugins: builtInPlugins });
@@ -50,37 +66,69 @@ async function start(): Promise<void> {
   console.error(`Log in from a browser (to decide approvals): ${host.loginLink().url}\n(valid once for 10 minutes; \`muster login\` prints a new one)`);
 }
 
+/** A command the CLI runs itself, as a {@link CliCommand} for the shared help and usage-error handling. */
+const basic = (name: string, help: string, run: (args: string[]) => Promise<number>): CliCommand => {
+  const command: CliCommand = { name, usage: [], help, run: (args, io) => runCommand(command, args, io, () => run(args)) };
+  return command;
+};
+
+/** Refuses any argument: these commands take none. */
+const noArguments = (name: string, help: string, run: () => Promise<number>) =>
+  basic(name, help, async (args) => {
+    if (args.length > 0) return usageError(name, `unexpected argument "${args[0]}"`, help);
+    return run();
+  });
+
+function usageError(name: string, reason: string, help: string): number {
+  console.error(`muster ${name}: ${reason}\n\n${help}`);
+  return EXIT.usage;
+}
+
+const io = { stdout: process.stdout, stderr: process.stderr };
+
+const basicCommands: CliCommand[] = [
+  noArguments("start", START_HELP, async () => {
+    await start();
+    return -1; // keep running
+  }),
+  noArguments("login", LOGIN_HELP, () => runLoginCommand({ config: loadConfig(), ...io })),
+  noArguments("status", STATUS_HELP, () => runStatusCommand({ config: loadConfig(), ...io })),
+  basic("plugins", PLUGINS_HELP, async ([sub, ...rest]) => {
+    if ((sub === undefined || sub === "list") && rest.length === 0) return listPlugins(builtInPlugins);
+    const [spec, ...more] = rest;
+    const named = spec !== undefined && !spec.startsWith("-") && more.length === 0;
+    if (sub === "add" && named) return addPlugin(spec);
+    if (sub === "remove" && named) return removePlugin(spec);
+    return usageError("plugins", sub === "add" || sub === "remove" ? `plugins ${sub} takes one package name` : `unknown sub-command "${sub}"`, PLUGINS_HELP);
+  }),
+];
+
 async function main(argv: string[]): Promise<number> {
-  const [command, sub, ...rest] = argv;
+  const [command, ...args] = argv;
   switch (command) {
-    case "start":
-      await start();
-      return -1; // keep running
-    case "login":
-      return runLoginCommand({ config: loadConfig(), stdout: process.stdout, stderr: process.stderr });
-    case "status":
-      return runStatusCommand({ config: loadConfig(), stdout: process.stdout, stderr: process.stderr });
     case "--version":
     case "-v":
     case "version":
       console.log(packageVersion);
-      return 0;
-    case "plugins":
-      if (!sub || sub === "list") return listPlugins(builtInPlugins);
-      if (sub === "add" && rest[0]) return addPlugin(rest[0]);
-      console.error(USAGE);
-      return 2;
+      return EXIT.ok;
     case undefined:
     case "help":
     case "--help":
     case "-h":
-      console.log(USAGE);
-      return command ? 0 : 2;
+      if (command) console.log(USAGE);
+      else console.error(USAGE);
+      return command ? EXIT.ok : EXIT.usage;
     default: {
+      const own = [...basicCommands, ...hostCommands].find((c) => c.name === command);
+      if (own) return own.run(args, io);
       const extra = extraCommands.find((c) => c.name === command);
-      if (extra) return extra.run([sub, ...rest].filter((a): a is string => a !== undefined), commandIo());
+      if (extra && wantsHelp(args)) {
+        console.log(`Usage: muster ${extra.usage}\n\n${extra.summary}`);
+        return EXIT.ok;
+      }
+      if (extra) return extra.run(args, commandIo());
       console.error(`Unknown command "${command}".\n\n${USAGE}`);
-      return 2;
+      return EXIT.usage;
     }
   }
 }

@@ -5,7 +5,7 @@ import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/de
 import { loadConfig } from "./internal/config.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
-const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "help", "version", "--help", "-h", "--version", "-v"]);
+const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "approvals", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
 
 /** Every plugin's commands, in plugin order; a name already taken (host or earlier plugin) is skipped. */
 export function pluginCommands(plugins: readonly PluginDefinition[]): PluginCommand[] {

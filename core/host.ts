@@ -36,6 +36,8 @@ import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
+import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
+import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
 
 export interface HostOptions {
@@ -240,6 +242,8 @@ export function createHost(options: HostOptions = {}): Host {
         plugins: summaries,
         gateway: () => gateway.status(),
       });
+      // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
+      mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }) });
       for (const plugin of ordered) plugin.routes?.(routes.forPlugin(plugin.id, plugin.paths ?? []), contexts.get(plugin.id)!);
 
       // In the background: the host serves without the gateway, and plugins see its state change.

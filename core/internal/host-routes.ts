@@ -9,7 +9,7 @@ import type { RouteRecord } from "./http/plugin-router.ts";
 import type { DatabaseState } from "./database.ts";
 import type { GatewayStatus } from "../plugin-api/gateway.ts";
 
-export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login"];
+export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login", "/mcp"];
 
 export interface PluginSummary {
   id: string;

@@ -4,23 +4,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MusterConfig } from "./config.ts";
-import { reachableUrl, runningInstance } from "./instance-lock.ts";
+import { serverUrl } from "./cli/server-client.ts";
 
 export interface LoginCommandDeps {
   config: MusterConfig;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   fetch?: typeof fetch;
-}
-
-/**
- * Where the CLI reaches the server: the url the running server of this MUSTER_HOME recorded
- * in its instance lock (the token file belongs to that server, whatever PORT this shell
- * has), else the configured address; a wildcard bind is reached through loopback.
- */
-function serverUrl(config: MusterConfig): string {
-  const configured = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
-  return reachableUrl(runningInstance(config.home)?.url || configured);
 }
 
 export async function runLoginCommand({ config, stdout, stderr, fetch: doFetch = fetch }: LoginCommandDeps): Promise<number> {

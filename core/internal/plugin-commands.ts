@@ -1,4 +1,5 @@
-// `muster plugins` and `muster plugins add`: what would load and why not; installing packages.
+// `muster plugins`, `muster plugins add` and `muster plugins remove`: what would load and
+// why not; installing and removing packages.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -9,6 +10,7 @@ import { loadThirdPartyPlugin } from "./plugin-loader.ts";
 import { orderPlugins } from "./plugin-graph.ts";
 import { isStartError } from "./start-errors.ts";
 import { HOST_PATHS } from "./host-routes.ts";
+import { cliErrors } from "./cli/cli-errors.ts";
 
 interface Row { id: string; version: string; source: string; status: string }
 
@@ -82,5 +84,32 @@ export async function addPlugin(spec: string): Promise<number> {
   file.plugins = [...new Set([...(file.plugins ?? []), added])];
   writeFileSync(configPath, `${JSON.stringify(file, null, 2)}\n`);
   console.log(`Enabled plugin "${plugin.definition.id}" (${plugin.source}); restart Muster to load it.`);
+  return 0;
+}
+
+/**
+ * The reverse of {@link addPlugin}: drops the package from muster.config.json's `plugins`
+ * and uninstalls it from MUSTER_HOME. Its tables stay in the database (re-adding the
+ * plugin finds its data again). Throws PLUGIN_NOT_INSTALLED when it is neither enabled
+ * nor installed.
+ */
+export async function removePlugin(name: string): Promise<number> {
+  const config = loadConfig();
+  const configPath = join(config.home, "muster.config.json");
+  const pkgJson = join(config.home, "package.json");
+  const file = existsSync(configPath) ? (JSON.parse(readFileSync(configPath, "utf8")) as { plugins?: string[] }) : {};
+  const installed = existsSync(pkgJson) && name in ((JSON.parse(readFileSync(pkgJson, "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {});
+  const enabled = (file.plugins ?? []).includes(name);
+  if (!installed && !enabled) throw cliErrors.PLUGIN_NOT_INSTALLED({ name, home: config.home });
+  if (enabled) {
+    // Disabled first: should the uninstall fail, the server no longer tries to load a half-removed package.
+    file.plugins = file.plugins!.filter((p) => p !== name);
+    writeFileSync(configPath, `${JSON.stringify(file, null, 2)}\n`);
+  }
+  if (installed) {
+    const npm = spawnSync("npm", ["uninstall", "--prefix", config.home, "--no-audit", "--no-fund", name], { stdio: "inherit" });
+    if (npm.status !== 0) return npm.status ?? 1;
+  }
+  console.log(`Removed plugin package "${name}"${enabled ? "" : " (it was installed but not enabled)"}; restart Muster to unload it. Its tables stay in the database.`);
   return 0;
 }

@@ -1,0 +1,124 @@
+// `muster approvals`: the human's approval inbox in a terminal. It talks to the running
+// server of this MUSTER_HOME with the session token (the human's credential), so deciding
+// here is deciding as the owner (or, with --as, as a configured approver); the server
+// applies every rule of the gate (DESIGN §8) and its refusals are printed by code.
+import type { MusterConfig } from "../config.ts";
+import { EXIT, parseCommandArgs, runCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
+import { connectToServer, type ServerClient } from "./server-client.ts";
+import { printable } from "./terminal-text.ts";
+
+interface Approval {
+  id: string;
+  title: string;
+  status: string;
+  command: string | null;
+  requestedBy: string;
+  approver: string;
+  context: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  expired: boolean;
+  gated: boolean;
+  payload?: unknown;
+  reason: string | null;
+  decidedBy: string | null;
+  resolvedAt: string | null;
+  executionStatus: string;
+  executionError: string | null;
+}
+
+interface ApprovalList { pending: Approval[]; pendingTotal: number; history: Approval[] }
+
+const HELP = `Usage: muster approvals <list|show|approve|reject> ...
+
+  approvals list [--all] [--json]                 pending approvals (--all: also the decided history)
+  approvals show <id> [--json]                    one approval with its exact payload
+  approvals approve <id> [--reason <text>] [--as <name>]
+  approvals reject <id> --reason <text> [--as <name>]
+
+Talks to the running server of this MUSTER_HOME with its session token (the human's
+credential). A decision is made as the owner, or as --as <name> when that name is one of the
+configured approvers; the server refuses anyone else (403) and a decided approval (409).
+Approving a gated action runs it once. Exit codes: 0 done; 1 refused or failed (printed as
+CODE: message); 2 usage error.`;
+
+const PAGE = 500;
+
+export function approvalsCommand(config: () => MusterConfig): CliCommand {
+  const command: CliCommand = {
+    name: "approvals",
+    usage: [
+      { form: "approvals list [--all] [--json]", summary: "the approval inbox of the running server" },
+      { form: "approvals show <id>", summary: "one approval with its exact payload" },
+      { form: "approvals approve|reject <id>", summary: "decide as the owner (--as <approver>); reject needs --reason" },
+    ],
+    help: HELP,
+    run: (args, io) => runCommand(command, args, io, () => runApprovals(args, io, () => connectToServer(config()))),
+  };
+  return command;
+}
+
+async function runApprovals([sub, ...args]: string[], io: CommandStreams, connect: () => ServerClient): Promise<number> {
+  switch (sub) {
+    case "list": {
+      const { values } = parseCommandArgs(args, { all: { type: "boolean" }, json: { type: "boolean" } }, { min: 0, max: 0 });
+      const list = await connect().request<ApprovalList>("GET", "/api/approvals", { query: { pendingLimit: PAGE, limit: values.all ? PAGE : 1 } });
+      const shown = values.all ? list : { pending: list.pending, pendingTotal: list.pendingTotal };
+      if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+      else io.stdout.write(renderList(list, Boolean(values.all)));
+      return EXIT.ok;
+    }
+    case "show": {
+      const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, { min: 1, max: 1 });
+      const { approval } = await connect().request<{ approval: Approval }>("GET", `/api/approvals/${encodeURIComponent(positionals[0]!)}`);
+      io.stdout.write(values.json ? `${JSON.stringify(approval, null, 2)}\n` : renderApproval(approval));
+      return EXIT.ok;
+    }
+    case "approve":
+    case "reject": {
+      const { values, positionals } = parseCommandArgs(args, { reason: { type: "string" }, as: { type: "string" } }, { min: 1, max: 1 });
+      if (sub === "reject" && !values.reason?.trim()) throw new UsageError("reject needs --reason <text>: the requester is told why");
+      const status = sub === "approve" ? "approved" : "rejected";
+      const body = { status, ...(values.reason !== undefined ? { reason: values.reason } : {}), ...(values.as !== undefined ? { decidedBy: values.as } : {}) };
+      const { approval } = await connect().request<{ approval: Approval }>("PATCH", `/api/approvals/${encodeURIComponent(positionals[0]!)}`, { body, session: true });
+      io.stdout.write(`${status === "approved" ? "Approved" : "Rejected"} ${approval.id} "${printable(approval.title)}" as ${printable(approval.decidedBy ?? "?")}${execution(approval)}\n`);
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError(sub === undefined ? "missing sub-command" : `unknown sub-command "${sub}"`);
+  }
+}
+
+function execution(a: Approval): string {
+  if (a.executionStatus === "none") return "";
+  return `; execution ${a.executionStatus}${a.executionError ? `: ${printable(a.executionError)}` : ""}`;
+}
+
+function renderList(list: ApprovalList, all: boolean): string {
+  const rows = (items: Approval[]) =>
+    items.map((a) => `  ${a.id}  ${a.status.padEnd(8)}  ${printable(a.requestedBy).padEnd(16)}  ${printable(a.command ?? "-").padEnd(16)}  ${printable(a.title)}${a.expired ? "  (expired)" : ""}`);
+  const more = list.pendingTotal > list.pending.length ? ` (showing ${list.pending.length})` : "";
+  const lines = [`Pending: ${list.pendingTotal}${more}`, ...rows(list.pending)];
+  if (all) lines.push("", `Decided (newest first, at most ${PAGE}): ${list.history.length}`, ...rows(list.history));
+  if (list.pendingTotal > 0) lines.push("", "muster approvals show <id> prints one with its payload.");
+  return `${lines.join("\n")}\n`;
+}
+
+function renderApproval(a: Approval): string {
+  const field = (name: string, value: string | null | undefined) => `${`${name}:`.padEnd(14)}${value === null || value === undefined ? "-" : printable(value)}`;
+  const lines = [
+    field("id", a.id),
+    field("title", a.title),
+    field("status", a.status + (a.expired ? " (expired)" : "")),
+    field("type", a.command),
+    field("requested by", a.requestedBy),
+    field("approver", a.approver),
+    field("created", a.createdAt),
+    field("expires", a.expiresAt),
+    field("gated", a.gated ? "yes: approving runs the action with this exact payload" : "no"),
+    field("context", a.context),
+  ];
+  if (a.status !== "pending") lines.push(field("decided by", a.decidedBy), field("reason", a.reason), field("resolved", a.resolvedAt), field("execution", a.executionStatus + (a.executionError ? `: ${a.executionError}` : "")));
+  lines.push("payload:", a.payload === undefined || a.payload === null ? "  -" : printable(JSON.stringify(a.payload, null, 2)).replace(/^/gm, "  "));
+  return `${lines.join("\n")}\n`;
+}

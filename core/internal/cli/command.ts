@@ -1,0 +1,70 @@
+// What every `muster` command shares: its usage text (printed by `--help`/`-h`, exit 0, and
+// on stderr with exit 2 for a usage error) and strict flag parsing, so an unknown flag is a
+// usage error instead of being ignored.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { MusterError } from "../../plugin-api/errors.ts";
+import { ServerRefusal } from "./server-client.ts";
+
+/** Exit codes of every command (documented in `muster --help` and docs/cli.md). */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+export interface CommandStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** A `muster <name>` command of the host: listed in `muster --help`, with its own `--help`. */
+export interface CliCommand {
+  name: string;
+  /** One line per form, shown in `muster --help` (`approvals list [--all] [--json]`). */
+  usage: { form: string; summary: string }[];
+  /** The full text `muster <name> --help` prints. */
+  help: string;
+  run(args: string[], io: CommandStreams): Promise<number>;
+}
+
+/** Thrown for a usage mistake: the command prints its help on stderr and exits 2. */
+export class UsageError extends Error {}
+
+export const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** node:util parseArgs, strict; every parsing problem becomes a {@link UsageError}. */
+export function parseCommandArgs<O extends Options>(args: string[], options: O, positionals: { min: number; max: number }) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const count = parsed.positionals.length;
+  if (count < positionals.min) throw new UsageError("missing argument");
+  if (count > positionals.max) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.max]}"`);
+  return parsed;
+}
+
+/**
+ * Runs a command body with the shared outcome rules: `--help` prints the help (exit 0), a
+ * usage error prints the reason and the help on stderr (exit 2), a coded error (ours or
+ * the server's) prints `muster <name>: CODE: message` (exit 1). Anything else is a bug and propagates.
+ */
+export async function runCommand(command: Pick<CliCommand, "name" | "help">, args: string[], io: CommandStreams, body: () => Promise<number>): Promise<number> {
+  if (wantsHelp(args)) {
+    io.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`muster ${command.name}: ${error.message}\n\n${command.help}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof MusterError || error instanceof ServerRefusal) {
+      io.stderr.write(`muster ${command.name}: ${error.code}: ${error.message}\n`);
+      return EXIT.failure;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+// Streamable HTTP at /mcp, stateless: every POST is answered on its own (a fresh server
+// and transport per request, JSON responses, no session id), so nothing is kept between
+// requests and any number of clients can call. The host's checks run first, as on every
+// path: Host header (DNS rebinding), Origin allow list, MUSTER_API_TOKEN.
+//
+// Scopes: reads like the API (open on loopback); write tools need the human's session
+// token in `X-Session-Token` on the request. The tools' own API calls never carry it.
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+import type { PluginRouter } from "../../plugin-api/http.ts";
+import { reachableUrl } from "../instance-lock.ts";
+import type { SessionToken } from "../session-token.ts";
+import { httpApi } from "./http-api.ts";
+import { createMusterMcpServer, type OpenApiDocument } from "./mcp-server.ts";
+
+export const MCP_PATH = "/mcp";
+
+export interface McpRouteDeps {
+  version: string;
+  url: () => string;
+  session: SessionToken;
+  /** This server's OpenAPI document (the tools' schemas). */
+  openapi: () => OpenApiDocument;
+}
+
+export function mountMcpRoute(router: PluginRouter, deps: McpRouteDeps): void {
+  // Built on first use: every route is mounted by then, and none is added later.
+  let openapi: OpenApiDocument | undefined;
+  router.post(
+    MCP_PATH,
+    {
+      summary: "MCP over Streamable HTTP (stateless, JSON responses): Muster's read tools, and its write tools with X-Session-Token",
+      description: "JSON-RPC messages of the Model Context Protocol (docs/mcp.md). GET and DELETE answer 405: there are no sessions to stream or end.",
+      // Any JSON: the transport checks it is JSON-RPC and answers in JSON-RPC's own error shape.
+      body: z.unknown(),
+      raw: true,
+      tags: ["host", "mcp"],
+    },
+    async ({ body, koa, agentId }) => {
+      const write = deps.session.matches(koa.get("x-session-token"));
+      const headers: Record<string, string> = {};
+      const authorization = koa.get("authorization");
+      if (authorization) headers.authorization = authorization; // MUSTER_API_TOKEN, already checked
+      if (agentId) headers["x-agent-id"] = agentId;
+      const server = createMusterMcpServer({
+        openapi: (openapi ??= deps.openapi()),
+        api: httpApi({ baseUrl: reachableUrl(deps.url()), headers }),
+        write,
+        writeScopeHint: "send the session token ($MUSTER_HOME/session-token) as the X-Session-Token header of the /mcp requests, or use `muster mcp --write` (stdio)",
+        version: deps.version,
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      koa.respond = false;
+      koa.res.once("close", () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      // The router already read the body (size limit, JSON checks); the transport takes it parsed.
+      await transport.handleRequest(koa.req, koa.res, body);
+    },
+  );
+}
