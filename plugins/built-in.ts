@@ -12,5 +12,10 @@ import { searchPlugin } from "./search/index.ts";
 import { feedbackPlugin } from "./feedback/index.ts";
 import { skillsPlugin } from "./skills/index.ts";
 import { legacyBoardPlugin } from "./legacy-board/index.ts";
+import { gatewayPlugin } from "./gateway/index.ts";
+import { chatPlugin } from "./chat/index.ts";
+import { dashboardPlugin } from "./dashboard/index.ts";
+import { terminalPlugin } from "./terminal/index.ts";
+import { boardsPlugin } from "./boards/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, terminalPlugin, boardsPlugin];

@@ -1,0 +1,61 @@
+// Sample data for the dashboard screenshot and tests: tasks in every column, activities,
+// pending and decided approvals, vault names and a few workspace writes.
+import type { TestHost } from "../helpers/start-test-host.ts";
+
+async function ok(h: TestHost, path: string, init: Parameters<TestHost["json"]>[1]) {
+  const res = await h.json(path, init);
+  if (res.status >= 300) throw new Error(`${init?.method ?? "GET"} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function seedSampleData(h: TestHost): Promise<void> {
+  const tasks: [string, string, string | null, string][] = [
+    ["Draft the Q3 launch announcement", "backlog", null, "high"],
+    ["Collect customer quotes for the case study", "backlog", null, "medium"],
+    ["Refresh the pricing page copy", "in_progress", "writer", "high"],
+    ["Benchmark the search index on 50k files", "in_progress", "engineer", "medium"],
+    ["Review the onboarding email sequence", "review", "editor", "medium"],
+    ["Publish the changelog for 1.4", "done", "writer", "low"],
+    ["Fix the broken link checker", "done", "engineer", "medium"],
+    ["Renew the analytics API key", "blocked", "ops", "critical"],
+  ];
+  for (const [title, status, assignedTo, priority] of tasks) {
+    await ok(h, "/api/tasks", { method: "POST", body: { title, status, priority, ...(assignedTo ? { assignedTo } : {}) } });
+  }
+  const activities: [string, string, string | null, string | null][] = [
+    ["writer", "task_started", "Refresh the pricing page copy", "Picked it up from the backlog"],
+    ["engineer", "file_written", "reports/search-benchmark.md", "First run: 50k files indexed in 41 s"],
+    ["editor", "review_requested", "Review the onboarding email sequence", null],
+    ["ops", "task_blocked", "Renew the analytics API key", "Waiting for the vendor to answer"],
+  ];
+  for (const [agentId, action, target, details] of activities) {
+    await ok(h, "/api/activities", { method: "POST", body: { agentId, action, ...(target ? { target } : {}), ...(details ? { details } : {}) } });
+  }
+  await ok(h, "/api/vault", { method: "POST", body: { name: "ANALYTICS_API_KEY", value: "sample-value-1", category: "api" } });
+  await ok(h, "/api/vault", { method: "POST", body: { name: "NEWSLETTER_TOKEN", value: "sample-value-2", category: "publishing" } });
+  const decided = await ok(h, "/api/approvals", {
+    method: "POST",
+    body: { title: "Delete the stale staging bucket", type: "infra.delete", requestedBy: "ops", context: "Unused since March; 40 GB." },
+  });
+  await ok(h, `/api/approvals/${decided.approval.id}`, { method: "PATCH", session: true, body: { status: "rejected", reason: "Keep it until the audit is over" } });
+  await ok(h, "/api/approvals", {
+    method: "POST",
+    body: {
+      title: "Send the 1.4 release newsletter to 2,400 subscribers",
+      type: "newsletter.send",
+      requestedBy: "writer",
+      context: "The changelog is published; this sends the announcement email.",
+      payload: { list: "customers", subject: "Muster 1.4 is out", scheduledFor: "2026-11-24T09:00:00.000Z", bodyFile: "content/newsletters/1.4.md" },
+    },
+  });
+  await ok(h, "/api/approvals", {
+    method: "POST",
+    body: {
+      title: "Move 'Review the onboarding email sequence' to done",
+      type: "task.review",
+      requestedBy: "editor",
+      context: "All five emails reviewed; two subject lines changed.",
+      payload: { status: "done", notes: "Approved copy is in content/onboarding/" },
+    },
+  });
+}
