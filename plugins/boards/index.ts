@@ -1,0 +1,30 @@
+import { definePlugin } from "@muster/plugin";
+import { Board } from "./entities/board.ts";
+import { Card } from "./entities/card.ts";
+import { CardComment } from "./entities/card-comment.ts";
+import { CardHistory } from "./entities/card-history.ts";
+import { migrations } from "./migrations.ts";
+import { mountBoardRoutes } from "./http/routes.ts";
+import { registerBoardServices } from "./services/register.ts";
+import { startBoards } from "./services/lifecycle.ts";
+
+/**
+ * The boards engine (release 1.0.1, docs/boards.md): boards, cards with dense positions and
+ * WIP limits, comments, per-card history, policies (approval or comment to enter a column),
+ * atomic claims and cross-squad delegation.
+ */
+export const boardsPlugin = definePlugin({
+  id: "boards",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Links to stories, epics and sprints are checked against work; gated moves become approvals.
+  dependsOn: ["work", "approvals"],
+  paths: ["/api/boards", "/api/cards"],
+  entities: [Board, Card, CardComment, CardHistory],
+  migrations,
+  register: registerBoardServices,
+  routes: mountBoardRoutes,
+  onStart: startBoards,
+});
+
+export default boardsPlugin;

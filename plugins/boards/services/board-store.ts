@@ -1,0 +1,190 @@
+// Boards: reads through the query builder (plain rows), and the writes whose checks must hold
+// at the moment of writing (no column removed while it holds cards; a hard delete takes
+// cards, comments and history with it) as one synchronous `sql.transaction()`.
+import { raw, type Database } from "@muster/plugin";
+import { Board, type BoardRow } from "../entities/board.ts";
+import { Card, type CardRow } from "../entities/card.ts";
+import { CardComment, type CardCommentRow } from "../entities/card-comment.ts";
+import { CardHistory } from "../entities/card-history.ts";
+import { boardErrors } from "../errors.ts";
+import type { BoardColumn, BoardSettings, HistoryEntry } from "./records.ts";
+
+const BOARD_FIELDS = Object.keys(Board.meta.properties) as (keyof BoardRow)[];
+const CARD_FIELDS = Object.keys(Card.meta.properties) as (keyof CardRow)[];
+const COMMENT_FIELDS = ["id", "cardId", "author", "content", "createdAt"] as const;
+// The query builder types raw aliases poorly; the row shape is HistoryEntry.
+const HISTORY_FIELDS: any[] = ["id", "cardId", "action", "field", raw('fromValue AS "from"'), raw('toValue AS "to"'), "by", "at"];
+
+export interface CardFilter {
+  column?: string;
+  assignee?: string;
+  /** true: only archived cards; false (default): only cards on the board. */
+  archived: boolean;
+}
+
+export interface BoardChanges {
+  name?: string;
+  description?: string | null;
+  type?: BoardRow["type"];
+  columns?: BoardColumn[];
+  owner?: string;
+  squad?: string | null;
+  settings?: BoardSettings;
+  archived?: boolean;
+}
+
+export interface HardDeleted {
+  cards: number;
+  comments: number;
+  history: number;
+}
+
+/** The board view's cards, serialised by SQLite itself: 10,000 cards become JSON in C, not in a JS loop. */
+const CARDS_JSON = `SELECT json_group_array(json(card) ORDER BY columnIndex, position) FROM (
+  SELECT json_object('id', c.id, 'boardId', c.boardId, 'title', c.title, 'description', c.description, 'column', c."column",
+    'position', c.position, 'assignee', c.assignee, 'labels', json(c.labels), 'priority', c.priority, 'dueDate', c.dueDate,
+    'checklist', json(c.checklist), 'attachments', json(c.attachments), 'parentCardId', c.parentCardId, 'storyId', c.storyId,
+    'epicId', c.epicId, 'sprintId', c.sprintId, 'progress', c.progress, 'delegatedTo', c.delegatedTo, 'delegatedFrom', c.delegatedFrom,
+    'createdBy', c.createdBy, 'createdAt', c.createdAt, 'updatedAt', c.updatedAt, 'completedAt', c.completedAt, 'archivedAt', c.archivedAt) AS card,
+    CAST(j.key AS INTEGER) AS columnIndex, c.position AS position
+  FROM boards_cards c JOIN json_each(@columns) j ON j.value ->> 'id' = c."column"
+  WHERE c.boardId = @boardId AND c.archivedAt IS NULL)`;
+
+export class BoardStore {
+  private readonly db: () => Database;
+  private prepared?: ReturnType<typeof prepare>;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
+
+  private get s() {
+    this.prepared ??= prepare(this.db().sql);
+    return this.prepared;
+  }
+
+  /** Boards, most recently updated first; archived ones only when asked. */
+  listBoards(filter: { archived: boolean; squad?: string }): Promise<BoardRow[]> {
+    const where: Record<string, unknown> = { archivedAt: filter.archived ? { $ne: null } : null };
+    if (filter.squad !== undefined) where.squad = filter.squad;
+    return this.db().em().createQueryBuilder(Board).select(BOARD_FIELDS).where(where).orderBy([{ updatedAt: "desc" }, { [raw("rowid")]: "desc" }]).execute("all", false) as Promise<BoardRow[]>;
+  }
+
+  async findBoard(id: string): Promise<BoardRow | undefined> {
+    return ((await this.db().em().createQueryBuilder(Board).select(BOARD_FIELDS).where({ id }).execute("get", false)) ?? undefined) as BoardRow | undefined;
+  }
+
+  /** The board row and its cards as one JSON array text, read in one synchronous step (consistent). */
+  snapshot(id: string): { board: BoardRow; cardsJson: string } | undefined {
+    return this.db().sql.transaction(() => {
+      const board = this.s.getBoard.get(id) as BoardRow | undefined;
+      if (!board) return undefined;
+      return { board, cardsJson: this.s.cardsJson.get({ boardId: id, columns: board.columns }) as string };
+    })();
+  }
+
+  /** The board's change counter, to tell whether a cached view is current. */
+  version(id: string): number | undefined {
+    return this.s.version.get(id) as number | undefined;
+  }
+
+  /** A board's cards, in column order then position (archived ones by last update). */
+  listCards(boardId: string, filter: CardFilter): Promise<CardRow[]> {
+    const where: Record<string, unknown> = { boardId, archivedAt: filter.archived ? { $ne: null } : null };
+    if (filter.column !== undefined) where.column = filter.column;
+    if (filter.assignee !== undefined) where.assignee = filter.assignee;
+    return this.db().em().createQueryBuilder(Card).select(CARD_FIELDS).where(where).orderBy([{ column: "asc" }, { position: "asc" }, { updatedAt: "desc" }]).execute("all", false) as Promise<CardRow[]>;
+  }
+
+  async findCard(id: string): Promise<CardRow | undefined> {
+    return ((await this.db().em().createQueryBuilder(Card).select(CARD_FIELDS).where({ id }).execute("get", false)) ?? undefined) as CardRow | undefined;
+  }
+
+  /** A card's history, oldest first. */
+  history(cardId: string): Promise<HistoryEntry[]> {
+    return this.db().em().createQueryBuilder(CardHistory).select(HISTORY_FIELDS).where({ cardId }).orderBy([{ at: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<HistoryEntry[]>;
+  }
+
+  /** A card's comments, oldest first. */
+  comments(cardId: string): Promise<Omit<CardCommentRow, "boardId">[]> {
+    return this.db().em().createQueryBuilder(CardComment).select([...COMMENT_FIELDS]).where({ cardId }).orderBy([{ createdAt: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<Omit<CardCommentRow, "boardId">[]>;
+  }
+
+  insert(row: BoardRow): void {
+    this.s.insert.run(row);
+  }
+
+  /**
+   * Applies validated changes. A column that disappears must hold no card (archived ones
+   * count: they return to their column when restored); the count and the write are one step.
+   */
+  update(id: string, changes: BoardChanges, now: string): { before: BoardRow; after: BoardRow } {
+    return this.db().sql.transaction(() => {
+      const before = this.s.getBoard.get(id) as BoardRow | undefined;
+      if (!before) throw boardErrors.BOARD_NOT_FOUND({ id });
+      const after: BoardRow = { ...before, updatedAt: now, version: before.version + 1 };
+      if (changes.columns) {
+        const kept = new Set(changes.columns.map((c) => c.id));
+        for (const column of JSON.parse(before.columns) as BoardColumn[]) {
+          if (kept.has(column.id)) continue;
+          const count = this.s.countInColumn.get(id, column.id) as number;
+          if (count > 0) throw boardErrors.BOARD_COLUMN_NOT_EMPTY({ boardId: id, column: column.id, count });
+        }
+        after.columns = JSON.stringify(changes.columns);
+      }
+      if (changes.settings) after.settings = JSON.stringify(changes.settings);
+      checkPolicies(id, JSON.parse(after.columns) as BoardColumn[], JSON.parse(after.settings) as BoardSettings);
+      for (const key of ["name", "description", "type", "owner", "squad"] as const) {
+        if (changes[key] !== undefined) (after as Record<string, unknown>)[key] = changes[key];
+      }
+      if (changes.archived !== undefined) after.archivedAt = changes.archived ? (before.archivedAt ?? now) : null;
+      this.s.update.run(after);
+      return { before, after };
+    })();
+  }
+
+  /** Deletes the board with its cards, their comments and history; links from other boards' cards are cleared. */
+  hardDelete(id: string): HardDeleted {
+    return this.db().sql.transaction(() => {
+      if (this.s.getBoard.get(id) === undefined) throw boardErrors.BOARD_NOT_FOUND({ id });
+      this.s.clearForeignLinks.run({ id });
+      const history = this.s.deleteHistory.run(id).changes;
+      const comments = this.s.deleteComments.run(id).changes;
+      const cards = this.s.deleteCards.run(id).changes;
+      this.s.deleteBoard.run(id);
+      return { cards, comments, history };
+    })();
+  }
+}
+
+/** Policies and the done column must name columns of the board. */
+export function checkPolicies(boardId: string, columns: BoardColumn[], settings: BoardSettings): void {
+  const ids = new Set(columns.map((c) => c.id));
+  for (const column of [...(settings.requireApprovalFor ?? []), ...(settings.commentRequiredFor ?? []), ...(settings.doneColumn ? [settings.doneColumn] : [])]) {
+    if (!ids.has(column)) throw boardErrors.BOARD_COLUMN_UNKNOWN({ boardId, column });
+  }
+}
+
+function prepare(sql: Database["sql"]) {
+  const columns = BOARD_FIELDS.join(", ");
+  return {
+    getBoard: sql.prepare(`SELECT ${columns} FROM boards_boards WHERE id = ?`),
+    version: sql.prepare("SELECT version FROM boards_boards WHERE id = ?").pluck(),
+    cardsJson: sql.prepare(CARDS_JSON).pluck(),
+    insert: sql.prepare(`INSERT INTO boards_boards (${columns}) VALUES (${BOARD_FIELDS.map((f) => `@${f}`).join(", ")})`),
+    update: sql.prepare(
+      `UPDATE boards_boards SET name = @name, description = @description, type = @type, columns = @columns, owner = @owner, squad = @squad,
+       settings = @settings, version = @version, updatedAt = @updatedAt, archivedAt = @archivedAt WHERE id = @id`,
+    ),
+    countInColumn: sql.prepare(`SELECT count(*) FROM boards_cards WHERE boardId = ? AND "column" = ?`).pluck(),
+    // Cards of other boards that were delegated to or from this board's cards keep no dangling id.
+    clearForeignLinks: sql.prepare(
+      `UPDATE boards_cards SET delegatedTo = CASE WHEN delegatedTo IN (SELECT id FROM boards_cards WHERE boardId = @id) THEN NULL ELSE delegatedTo END,
+         delegatedFrom = CASE WHEN delegatedFrom IN (SELECT id FROM boards_cards WHERE boardId = @id) THEN NULL ELSE delegatedFrom END
+       WHERE boardId <> @id AND (delegatedTo IN (SELECT id FROM boards_cards WHERE boardId = @id) OR delegatedFrom IN (SELECT id FROM boards_cards WHERE boardId = @id))`,
+    ),
+    deleteHistory: sql.prepare("DELETE FROM boards_card_history WHERE boardId = ?"),
+    deleteComments: sql.prepare("DELETE FROM boards_card_comments WHERE boardId = ?"),
+    deleteCards: sql.prepare("DELETE FROM boards_cards WHERE boardId = ?"),
+    deleteBoard: sql.prepare("DELETE FROM boards_boards WHERE id = ?"),
+  };
+}

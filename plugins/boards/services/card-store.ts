@@ -1,0 +1,393 @@
+// Every write to cards, comments and history. Each is one synchronous `sql.transaction()` on
+// the shared connection: the checks (board not archived, column known, WIP limit, claim still
+// free, card not moved meanwhile) and the writes they guard are one step that no other
+// request can interleave with, so 20 concurrent moves into a column with one free slot give
+// exactly one success. A thrown MusterError rolls the whole step back.
+import { randomUUID } from "node:crypto";
+import type { Database } from "@muster/plugin";
+import type { CardRow } from "../entities/card.ts";
+import type { CardCommentRow } from "../entities/card-comment.ts";
+import { boardErrors } from "../errors.ts";
+import { Positions } from "./positions.ts";
+import { doneColumnOf, type BoardColumn, type BoardSettings, type HistoryAction, type HistoryEntry } from "./records.ts";
+
+type Sql = Database["sql"];
+
+/** The card fields a PATCH or create may set, as stored (JSON fields as text). */
+export const CARD_FIELDS = [
+  "title", "description", "assignee", "labels", "priority", "dueDate", "checklist", "attachments",
+  "parentCardId", "storyId", "epicId", "sprintId", "progress",
+] as const;
+export type CardField = (typeof CARD_FIELDS)[number];
+export type CardFields = Partial<Record<CardField, string | number | null>>;
+
+export interface CardChange {
+  fields: CardFields;
+  /** Target column and/or position; a position past the column's end is the end. */
+  move?: { column?: string; position?: number };
+  /** true archives, false restores (at the end of its column unless `move` says otherwise). */
+  archived?: boolean;
+  /** Stored as a comment by `by`; required by a move into a `commentRequiredFor` column. */
+  comment?: string;
+  /**
+   * Set by an approved move: the card must still be in the column (and not archived) it was
+   * in when the move was requested. Its position may have shifted through other cards' moves.
+   */
+  expect?: { column: string };
+  /** An approved move: the target column's `requireApprovalFor` policy is satisfied. */
+  approved?: boolean;
+  by: string;
+}
+
+export interface CardWrite {
+  card: CardRow;
+  history: HistoryEntry[];
+  comment?: CardCommentRow;
+  /** The source card of a delegation, completed because this (delegated) card reached done. */
+  followed?: { card: CardRow; history: HistoryEntry[] };
+}
+
+/** The move needs a human approval first; nothing was written. */
+export interface NeedsApproval {
+  needsApproval: { card: CardRow; column: string };
+}
+
+interface BoardState {
+  id: string;
+  columns: BoardColumn[];
+  settings: BoardSettings;
+  archivedAt: string | null;
+}
+
+export interface NewCard {
+  boardId: string;
+  title: string;
+  column?: string;
+  position?: number;
+  fields: CardFields;
+  comment?: string;
+  createdBy: string;
+  delegatedFrom?: string | null;
+}
+
+export class CardStore {
+  private readonly db: () => Database;
+  private prepared?: ReturnType<typeof prepare>;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
+
+  private get s() {
+    this.prepared ??= prepare(this.db().sql);
+    return this.prepared;
+  }
+
+  private tx<T>(fn: () => T): T {
+    return this.db().sql.transaction(fn)();
+  }
+
+  /** Creates a card in its column (the first unless given) at `position` (the end unless given). */
+  create(input: NewCard, now: string): CardWrite {
+    return this.tx(() => {
+      const board = this.board(input.boardId);
+      if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
+      const column = input.column ?? board.columns[0]!.id;
+      const target = columnOf(board, column);
+      if (board.settings.requireApprovalFor?.includes(column)) throw boardErrors.BOARD_COLUMN_GATED({ column });
+      if (board.settings.commentRequiredFor?.includes(column) && !input.comment) throw boardErrors.CARD_COMMENT_REQUIRED({ column });
+      const count = this.s.positions.count(board.id, column);
+      checkWip(target, count);
+      this.checkParent(board.id, null, input.fields.parentCardId);
+      const position = Math.min(input.position ?? count, count);
+      this.s.positions.open(board.id, column, position);
+      const row: CardRow = {
+        id: randomUUID(), boardId: board.id, title: input.title, description: null, column, position, assignee: null, labels: "[]", priority: "medium",
+        dueDate: null, checklist: "[]", attachments: "[]", parentCardId: null, storyId: null, epicId: null, sprintId: null, progress: 0,
+        delegatedTo: null, delegatedFrom: input.delegatedFrom ?? null, createdBy: input.createdBy, createdAt: now, updatedAt: now,
+        completedAt: column === doneColumnOf(board.columns, board.settings) ? now : null, archivedAt: null,
+        ...(input.fields as Partial<CardRow>),
+      };
+      this.s.insertCard.run(row);
+      const history = [this.history(row, "created", null, null, column, input.createdBy, now)];
+      const comment = input.comment ? this.comment(row, input.comment, input.createdBy, now, history) : undefined;
+      this.s.bump.run(board.id);
+      return { card: row, history, comment };
+    });
+  }
+
+  /**
+   * Applies a PATCH: field changes, a move, archive or restore, and a comment, all or nothing.
+   * A move into a `requireApprovalFor` column that is not yet approved writes nothing and
+   * answers `needsApproval`.
+   */
+  change(id: string, change: CardChange, now: string): CardWrite | NeedsApproval {
+    return this.tx(() => {
+      const card = this.card(id);
+      const board = this.board(card.boardId);
+      if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
+      if (change.expect && (card.archivedAt || card.column !== change.expect.column)) {
+        throw boardErrors.CARD_MOVED_MEANWHILE({ id, expected: change.expect.column, actual: card.archivedAt ? "the archive" : card.column });
+      }
+      const history: HistoryEntry[] = [];
+      const next: CardRow = { ...card };
+      const restoring = change.archived === false && card.archivedAt !== null;
+      if (card.archivedAt && !restoring && (change.move || Object.keys(change.fields).length > 0 || change.archived === undefined)) {
+        throw boardErrors.CARD_ARCHIVED({ id });
+      }
+
+      // The move first: it may need an approval, in which case nothing else happens now.
+      const toColumn = change.move?.column ?? card.column;
+      const entering = restoring || toColumn !== card.column;
+      if (change.move || restoring) {
+        const target = columnOf(board, toColumn);
+        if (entering && toColumn !== card.column && board.settings.commentRequiredFor?.includes(toColumn) && !change.comment) {
+          throw boardErrors.CARD_COMMENT_REQUIRED({ column: toColumn });
+        }
+        if (entering && toColumn !== card.column && board.settings.requireApprovalFor?.includes(toColumn) && !change.approved) {
+          return { needsApproval: { card, column: toColumn } };
+        }
+        const count = this.s.positions.count(board.id, toColumn) - (entering ? 0 : 1);
+        if (entering) checkWip(target, count);
+        const position = Math.min(change.move?.position ?? (entering ? count : card.position), count);
+        if (restoring) {
+          this.s.positions.open(board.id, toColumn, position);
+          next.archivedAt = null;
+          history.push(this.history(card, "restored", "archivedAt", card.archivedAt, null, change.by, now));
+        } else if (entering) {
+          this.s.positions.close(board.id, card.column, card.position);
+          this.s.positions.open(board.id, toColumn, position);
+        } else {
+          this.s.positions.shift(board.id, card.column, card.position, position);
+        }
+        next.column = toColumn;
+        next.position = position;
+        if (toColumn !== card.column) history.push(this.history(card, "moved", "column", card.column, toColumn, change.by, now));
+        else if (!restoring && position !== card.position) history.push(this.history(card, "moved", "position", String(card.position), String(position), change.by, now));
+      } else if (change.archived === true && !card.archivedAt) {
+        this.s.positions.close(board.id, card.column, card.position);
+        next.archivedAt = now;
+        next.position = -1;
+        history.push(this.history(card, "archived", "archivedAt", null, now, change.by, now));
+      }
+
+      if (change.fields.parentCardId !== undefined && change.fields.parentCardId !== card.parentCardId) this.checkParent(board.id, id, change.fields.parentCardId);
+      for (const field of CARD_FIELDS) {
+        const value = change.fields[field];
+        if (value === undefined || value === card[field]) continue;
+        (next as Record<string, unknown>)[field] = value;
+        history.push(this.history(card, "updated", field, stored(card[field]), stored(value), change.by, now));
+      }
+
+      let followed: CardWrite["followed"];
+      if (next.column !== card.column || restoring) {
+        const done = doneColumnOf(board.columns, board.settings);
+        if (next.column === done && card.column !== done) next.completedAt = now;
+        else if (next.column !== done) next.completedAt = null;
+        if (next.column === done && next.delegatedFrom) followed = this.followDelegation(next, change.by, now);
+      }
+
+      const comment = change.comment ? this.comment(card, change.comment, change.by, now, history) : undefined;
+      if (history.length === 0) return { card, history };
+      next.updatedAt = now;
+      this.s.updateCard.run(next);
+      this.s.bump.run(board.id);
+      return { card: next, history, comment, followed };
+    });
+  }
+
+  /** Assigns a free card to `agentId`; a claimed card is a 409 whoever holds it. */
+  claim(id: string, agentId: string, now: string): CardWrite {
+    return this.tx(() => {
+      const card = this.card(id);
+      const board = this.board(card.boardId);
+      if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
+      if (card.archivedAt) throw boardErrors.CARD_ARCHIVED({ id });
+      if (card.assignee !== null) throw boardErrors.CARD_ALREADY_CLAIMED({ id, assignee: card.assignee });
+      const next = { ...card, assignee: agentId, updatedAt: now };
+      this.s.updateCard.run(next);
+      this.s.bump.run(board.id);
+      return { card: next, history: [this.history(card, "claimed", "assignee", null, agentId, agentId, now)] };
+    });
+  }
+
+  /** Adds a comment (also a `commented` history row). */
+  addComment(id: string, content: string, author: string, now: string): CardWrite & { comment: CardCommentRow } {
+    return this.tx(() => {
+      const card = this.card(id);
+      const history: HistoryEntry[] = [];
+      const comment = this.comment(card, content, author, now, history);
+      this.s.bump.run(card.boardId);
+      return { card, history, comment };
+    });
+  }
+
+  /** Deletes a card with its comments and history, closes its gap, and clears links to it. */
+  hardDelete(id: string): CardRow {
+    return this.tx(() => {
+      const card = this.card(id);
+      if (!card.archivedAt) this.s.positions.close(card.boardId, card.column, card.position);
+      this.s.clearCardLinks.run({ id });
+      this.s.deleteCardHistory.run(id);
+      this.s.deleteCardComments.run(id);
+      this.s.deleteCard.run(id);
+      this.s.bump.run(card.boardId);
+      return card;
+    });
+  }
+
+  /**
+   * Hands a card to another squad's board: a new card in that board's first column,
+   * assigned to `assignee` (default the board's `settings.lead`), linked both ways.
+   */
+  delegate(id: string, input: { boardId: string; assignee?: string; message?: string; by: string }, now: string): { source: CardWrite; delegated: CardWrite } {
+    return this.tx(() => {
+      const card = this.card(id);
+      const board = this.board(card.boardId);
+      if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
+      if (card.archivedAt) throw boardErrors.CARD_ARCHIVED({ id });
+      if (card.delegatedTo) throw boardErrors.CARD_ALREADY_DELEGATED({ id, delegatedTo: card.delegatedTo });
+      if (input.boardId === card.boardId) throw boardErrors.CARD_DELEGATION_SAME_BOARD({ id, boardId: card.boardId });
+      const target = this.board(input.boardId);
+      const assignee = input.assignee ?? target.settings.lead;
+      if (!assignee) throw boardErrors.CARD_DELEGATION_LEAD_REQUIRED({ boardId: target.id });
+      const labels = [...new Set([...(JSON.parse(card.labels) as string[]), "delegated"])];
+      const description = input.message ? [card.description, input.message].filter(Boolean).join("\n\n") : card.description;
+      const delegated = this.create(
+        {
+          boardId: target.id,
+          title: card.title,
+          fields: { description, assignee, labels: JSON.stringify(labels), priority: card.priority, dueDate: card.dueDate, checklist: card.checklist },
+          createdBy: input.by,
+          delegatedFrom: card.id,
+          column: target.columns.find((c) => !target.settings.requireApprovalFor?.includes(c.id) && !target.settings.commentRequiredFor?.includes(c.id))?.id,
+        },
+        now,
+      );
+      delegated.history.push(this.history(delegated.card, "delegated", "delegatedFrom", null, card.id, input.by, now));
+      const next = { ...card, delegatedTo: delegated.card.id, updatedAt: now };
+      this.s.updateCard.run(next);
+      this.s.bump.run(card.boardId);
+      return { source: { card: next, history: [this.history(card, "delegated", "delegatedTo", null, delegated.card.id, input.by, now)] }, delegated };
+    });
+  }
+
+  /** Clears a story, epic or sprint link on every card holding it (the record was deleted). */
+  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string, now: string): CardWrite[] {
+    return this.tx(() => {
+      const cards = this.s.byLink[field].all(linkedId) as CardRow[];
+      return cards.map((card) => {
+        const next = { ...card, [field]: null, updatedAt: now };
+        this.s.updateCard.run(next);
+        this.s.bump.run(card.boardId);
+        return { card: next, history: [this.history(card, "unlinked", field, linkedId, null, "system", now)] };
+      });
+    });
+  }
+
+  /** The delegated card reached its done column: the source card is completed too (docs/boards.md). */
+  private followDelegation(delegated: CardRow, by: string, now: string): CardWrite["followed"] {
+    const source = this.s.getCard.get(delegated.delegatedFrom) as CardRow | undefined;
+    if (!source || source.archivedAt || source.completedAt) return undefined;
+    const board = this.board(source.boardId);
+    if (board.archivedAt) return undefined;
+    const done = doneColumnOf(board.columns, board.settings);
+    const next = { ...source, completedAt: now, updatedAt: now };
+    const history = [this.history(source, "completed", "delegatedTo", null, delegated.id, by, now)];
+    const doneColumn = columnOf(board, done);
+    const count = this.s.positions.count(board.id, done);
+    // Into its done column when the policies let it in without a human: no approval asked,
+    // WIP limit not reached; otherwise it is marked completed where it is.
+    if (source.column !== done && !board.settings.requireApprovalFor?.includes(done) && (doneColumn.wipLimit === undefined || count < doneColumn.wipLimit)) {
+      this.s.positions.close(board.id, source.column, source.position);
+      next.column = done;
+      next.position = count;
+      history.unshift(this.history(source, "moved", "column", source.column, done, by, now));
+    }
+    this.s.updateCard.run(next);
+    this.s.bump.run(board.id);
+    return { card: next, history };
+  }
+
+  private card(id: string): CardRow {
+    const card = this.s.getCard.get(id) as CardRow | undefined;
+    if (!card) throw boardErrors.CARD_NOT_FOUND({ id });
+    return card;
+  }
+
+  private board(id: string): BoardState {
+    const row = this.s.getBoard.get(id) as { id: string; columns: string; settings: string; archivedAt: string | null } | undefined;
+    if (!row) throw boardErrors.BOARD_NOT_FOUND({ id });
+    return { id: row.id, columns: JSON.parse(row.columns) as BoardColumn[], settings: JSON.parse(row.settings) as BoardSettings, archivedAt: row.archivedAt };
+  }
+
+  private checkParent(boardId: string, cardId: string | null, parentCardId: string | number | null | undefined): void {
+    if (typeof parentCardId !== "string") return;
+    const parent = this.s.getCard.get(parentCardId) as CardRow | undefined;
+    if (!parent || parent.boardId !== boardId || parentCardId === cardId) throw boardErrors.CARD_PARENT_INVALID({ parentCardId, boardId });
+  }
+
+  private comment(card: CardRow, content: string, author: string, now: string, history: HistoryEntry[]): CardCommentRow {
+    const comment = { id: randomUUID(), cardId: card.id, boardId: card.boardId, author, content, createdAt: now };
+    this.s.insertComment.run(comment);
+    // The history row keeps the start of the comment, as a change summary; the comment itself stays whole.
+    history.push(this.history(card, "commented", null, null, [...content].slice(0, 100).join(""), author, now));
+    return comment;
+  }
+
+  private history(card: Pick<CardRow, "id" | "boardId">, action: HistoryAction, field: string | null, from: string | null, to: string | null, by: string, at: string): HistoryEntry {
+    const entry = { id: randomUUID(), cardId: card.id, action, field, from, to, by, at };
+    this.s.insertHistory.run({ ...entry, boardId: card.boardId, fromValue: from, toValue: to });
+    return entry;
+  }
+}
+
+function columnOf(board: BoardState, column: string): BoardColumn {
+  const found = board.columns.find((c) => c.id === column);
+  if (!found) throw boardErrors.BOARD_COLUMN_UNKNOWN({ boardId: board.id, column });
+  return found;
+}
+
+function checkWip(column: BoardColumn, count: number): void {
+  if (column.wipLimit !== undefined && count >= column.wipLimit) throw boardErrors.WIP_LIMIT_REACHED({ column: column.id, count, limit: column.wipLimit });
+}
+
+/** A field value as a history row keeps it: text, numbers as text, JSON fields as their JSON text. */
+function stored(value: string | number | null): string | null {
+  return value === null ? null : String(value);
+}
+
+const CARD_COLUMNS = `id, boardId, title, description, "column", position, assignee, labels, priority, dueDate, checklist, attachments,
+  parentCardId, storyId, epicId, sprintId, progress, delegatedTo, delegatedFrom, createdBy, createdAt, updatedAt, completedAt, archivedAt`;
+
+function prepare(sql: Sql) {
+  const byLink = (field: string) => sql.prepare(`SELECT ${CARD_COLUMNS} FROM boards_cards WHERE ${field} = ?`);
+  return {
+    positions: new Positions(sql),
+    getCard: sql.prepare(`SELECT ${CARD_COLUMNS} FROM boards_cards WHERE id = ?`),
+    getBoard: sql.prepare("SELECT id, columns, settings, archivedAt FROM boards_boards WHERE id = ?"),
+    insertCard: sql.prepare(`INSERT INTO boards_cards (${CARD_COLUMNS}) VALUES (${CARD_COLUMNS.split(",").map((c) => `@${c.trim().replaceAll('"', "")}`).join(", ")})`),
+    updateCard: sql.prepare(
+      `UPDATE boards_cards SET title = @title, description = @description, "column" = @column, position = @position, assignee = @assignee,
+       labels = @labels, priority = @priority, dueDate = @dueDate, checklist = @checklist, attachments = @attachments,
+       parentCardId = @parentCardId, storyId = @storyId, epicId = @epicId, sprintId = @sprintId, progress = @progress,
+       delegatedTo = @delegatedTo, delegatedFrom = @delegatedFrom, updatedAt = @updatedAt, completedAt = @completedAt, archivedAt = @archivedAt
+       WHERE id = @id`,
+    ),
+    bump: sql.prepare("UPDATE boards_boards SET version = version + 1 WHERE id = ?"),
+    insertHistory: sql.prepare(
+      "INSERT INTO boards_card_history (id, cardId, boardId, action, field, fromValue, toValue, by, at) VALUES (@id, @cardId, @boardId, @action, @field, @fromValue, @toValue, @by, @at)",
+    ),
+    insertComment: sql.prepare("INSERT INTO boards_card_comments (id, cardId, boardId, author, content, createdAt) VALUES (@id, @cardId, @boardId, @author, @content, @createdAt)"),
+    // A deleted card's children, delegation partners keep no dangling id.
+    clearCardLinks: sql.prepare(
+      `UPDATE boards_cards SET parentCardId = CASE WHEN parentCardId = @id THEN NULL ELSE parentCardId END,
+         delegatedTo = CASE WHEN delegatedTo = @id THEN NULL ELSE delegatedTo END,
+         delegatedFrom = CASE WHEN delegatedFrom = @id THEN NULL ELSE delegatedFrom END
+       WHERE parentCardId = @id OR delegatedTo = @id OR delegatedFrom = @id`,
+    ),
+    deleteCardHistory: sql.prepare("DELETE FROM boards_card_history WHERE cardId = ?"),
+    deleteCardComments: sql.prepare("DELETE FROM boards_card_comments WHERE cardId = ?"),
+    deleteCard: sql.prepare("DELETE FROM boards_cards WHERE id = ?"),
+    byLink: { storyId: byLink("storyId"), epicId: byLink("epicId"), sprintId: byLink("sprintId") },
+  };
+}

@@ -1,0 +1,24 @@
+import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { APPROVALS } from "../../approvals/tokens.ts";
+import { WORK } from "../../work/tokens.ts";
+import { BOARDS } from "../tokens.ts";
+import { BoardService, MOVE_KIND, type MovePayload } from "./board-service.ts";
+import { BoardStore } from "./board-store.ts";
+import { CardStore } from "./card-store.ts";
+
+/** Provides the boards service and declares the gated move (`boards.card.move`). */
+export function registerBoardServices(ctx: PluginContext): void {
+  ctx.provide(
+    defineService({
+      token: BOARDS,
+      deps: { db: hostTokens.db, events: hostTokens.events, gate: hostTokens.gate, work: WORK, approvals: APPROVALS },
+      create: ({ db, events, gate, work, approvals }) =>
+        new BoardService({ boards: new BoardStore(() => db), cards: new CardStore(() => db), events, gate, work, approvals }),
+    }),
+  );
+  ctx.gate.define<MovePayload>(MOVE_KIND, {
+    describe: (p) => `Move card ${p.cardId} from ${p.fromColumn} to ${p.patch.column} (requested by ${p.by})`,
+    // Re-checks at approval time: the card is still in the column it was in, the target's WIP limit holds.
+    execute: (payload) => (ctx.resolve(BOARDS) as BoardService).applyApprovedMove(payload),
+  });
+}
