@@ -158,6 +158,8 @@ const defaultReply: FakeReplyHook = (agentId, message) => {
 export class FakeGateway {
   /** Every frame received, in order (the connect frames carry the token: tests only). */
   readonly received: ReceivedFrame[] = [];
+  /** How each connection ended, as the fake saw it (the client's close code, e.g. 4000 on tick timeout). */
+  readonly closes: { conn: number; code: number; reason: string }[] = [];
   /** Live connections. */
   readonly connections = new Set<FakeConnection>();
   /** Sockets opened so far (connection attempts that reached the WebSocket upgrade). */
@@ -385,7 +387,10 @@ export class FakeGateway {
       },
     };
     this.connections.add(conn);
-    socket.on("close", () => this.connections.delete(conn));
+    socket.on("close", (code, reason) => {
+      this.connections.delete(conn);
+      this.closes.push({ conn: conn.id, code, reason: reason.toString() });
+    });
     socket.on("error", () => {});
     const challenge = { nonce: randomUUID(), ts: Date.now() };
     if (this.sendChallenge) conn.send({ type: "event", event: "connect.challenge", payload: { ...challenge, capabilities: ["model-catalog-snapshot"] } });
