@@ -1,0 +1,167 @@
+// The chat rate limit (5 running, 20 per minute) with the slot released in every path, the
+// abort on client disconnect, the turn timeout, the party's token cap, the gateway down.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { FakeGateway } from "../../helpers/fake-gateway.ts";
+import { withTestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+import { AGENTS, FAST, TOKEN, chatStream, gate, startRig, waitForGateway } from "./chat-helpers.ts";
+
+const t = suite("chat limits and faults");
+
+t("50 concurrent chats: never more than 5 running at the gateway, the rest 429 with Retry-After; all slots released; the 21st start in a minute is refused", async () => {
+  const rig = await startRig();
+  try {
+    let running = 0;
+    let maxRunning = 0;
+    const held = gate();
+    rig.gw.onChat(async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await held.promise;
+      running--;
+      return "done";
+    });
+    const answers = Array.from({ length: 50 }, (_, i) => rig.h.json("/api/chat", { method: "POST", body: { message: `m${i}`, agentId: "main" } }));
+    await waitUntil(() => running === 5, { label: "5 running" });
+    const refused: Awaited<(typeof answers)[number]>[] = [];
+    // The 45 others are answered while the 5 are still held.
+    await waitUntil(async () => {
+      const settled = await Promise.all(answers.map((a) => Promise.race([a, Promise.resolve(null)])));
+      refused.splice(0, refused.length, ...settled.filter((s) => s !== null));
+      return refused.length === 45;
+    }, { label: "45 refused", timeoutMs: 5_000 });
+    for (const r of refused) {
+      assert.is(r!.status, 429);
+      assert.is(r!.body.error.code, "RATE_LIMITED");
+      assert.ok(Number(r!.headers.get("retry-after")) >= 1);
+    }
+    held.open();
+    const all = await Promise.all(answers);
+    assert.is(all.filter((a) => a.status === 200).length, 5);
+    assert.is(maxRunning, 5);
+    assert.is(rig.gw.requests("chat.send").length, 5);
+    // Every slot is free again: five more run at once (10 of the 20 per minute used).
+    const more = await Promise.all(Array.from({ length: 5 }, (_, i) => rig.h.json("/api/chat", { method: "POST", body: { message: `again${i}`, agentId: "main" } })));
+    assert.equal(more.map((m) => m.status), [200, 200, 200, 200, 200]);
+    // A refused request (404) after taking a slot frees it too; it counts as a start.
+    for (let i = 0; i < 10; i++) {
+      const res = await rig.h.json("/api/chat", { method: "POST", body: { message: "x", agentId: i % 2 ? "main" : "ghost" } });
+      assert.is(res.status, i % 2 ? 200 : 404);
+    }
+    const over = await rig.h.json("/api/chat", { method: "POST", body: { message: "21st", agentId: "main" } });
+    assert.is(over.status, 429);
+    assert.ok(Number(over.headers.get("retry-after")) >= 1);
+  } finally {
+    await rig.close();
+  }
+});
+
+t("a client that disconnects mid-stream aborts the run (chat.abort) and frees its slot", async () => {
+  const rig = await startRig({ host: { config: { pluginConfig: { chat: { rateLimit: { concurrent: 1 } } } } } });
+  try {
+    rig.gw.onChat((_a, message, _k, { signal }) =>
+      message === "slow" ? new Promise((resolve) => signal.addEventListener("abort", () => resolve("cut"))) : "quick",
+    );
+    const controller = new AbortController();
+    const answer = await chatStream(rig.h, { message: "slow", agentId: "main" }, controller.signal);
+    const send = await waitUntil(() => rig.gw.requests("chat.send").find((r) => r.params.message === "slow"), { label: "chat.send" });
+    await answer.next((f) => f.type === "agent_start");
+    controller.abort();
+    const abort = await waitUntil(() => rig.gw.requests("chat.abort")[0], { label: "chat.abort" });
+    assert.equal(abort.params, { sessionKey: send.params.sessionKey, agentId: "main", runId: send.params.idempotencyKey });
+    // The one slot is free: the next chat runs.
+    const next = await waitUntil(async () => {
+      const res = await rig.h.json("/api/chat", { method: "POST", body: { message: "after", agentId: "main" } });
+      return res.status === 200 ? res : null;
+    }, { label: "next chat accepted" });
+    assert.is(next.body.reply.text, "quick");
+    // No reply was stored for the aborted run and no error activity was logged for it.
+    const sessionId = answer.frames[0].sessionId;
+    const messages = (await rig.h.json(`/api/chat/sessions/${sessionId}`)).body.messages;
+    assert.equal(messages.map((m: any) => m.role), ["user"]);
+    const activities = (await rig.h.json("/api/activities?limit=100")).body as any[];
+    assert.not.ok(activities.some((a) => a.action === "chat_error"));
+  } finally {
+    await rig.close();
+  }
+});
+
+t("a JSON client that disconnects aborts the run and frees its slot", async () => {
+  const rig = await startRig({ host: { config: { pluginConfig: { chat: { rateLimit: { concurrent: 1 } } } } } });
+  try {
+    rig.gw.onChat((_a, message, _k, { signal }) => (message === "slow" ? new Promise((resolve) => signal.addEventListener("abort", () => resolve("cut"))) : "quick"));
+    const controller = new AbortController();
+    const pending = fetch(`${rig.h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "slow", agentId: "main" }), signal: controller.signal }).catch(() => null);
+    await waitUntil(() => rig.gw.requests("chat.send").length === 1, { label: "chat.send" });
+    controller.abort();
+    await pending;
+    await waitUntil(() => rig.gw.requests("chat.abort").length === 1, { label: "chat.abort" });
+    const next = await rig.h.json("/api/chat", { method: "POST", body: { message: "after", agentId: "main" } });
+    assert.is(next.status, 200);
+  } finally {
+    await rig.close();
+  }
+});
+
+t("a turn over the timeout: 504 GATEWAY_TIMEOUT, the run aborted, the slot freed", async () => {
+  const rig = await startRig({ host: { config: { pluginConfig: { chat: { turnTimeoutMs: 300, rateLimit: { concurrent: 1 } } } } } });
+  try {
+    rig.gw.onChat((_a, message, _k, { signal }) => (message === "never" ? new Promise((resolve) => signal.addEventListener("abort", () => resolve("cut"))) : "ok"));
+    const res = await rig.h.json("/api/chat", { method: "POST", body: { message: "never", agentId: "main" } });
+    assert.is(res.status, 504);
+    assert.is(res.body.error.code, "GATEWAY_TIMEOUT");
+    await waitUntil(() => rig.gw.requests("chat.abort").length === 1, { label: "chat.abort" });
+    assert.is((await rig.h.json("/api/chat", { method: "POST", body: { message: "next", agentId: "main" } })).status, 200);
+  } finally {
+    await rig.close();
+  }
+});
+
+t("party output-token cap: the party stops between turns with truncated: true", async () => {
+  const rig = await startRig({ host: { config: { pluginConfig: { chat: { partyMaxOutputTokens: 15 } } } } });
+  try {
+    rig.gw.onChat(() => ({ text: "a reply", usage: { input: 5, output: 10 } }));
+    const res = await rig.h.json("/api/chat", { method: "POST", body: { message: "talk", agentIds: ["main", "helper", "scout"], mode: "party", rounds: 3 } });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(res.body.truncated, true);
+    assert.equal(res.body.replies.map((r: any) => r.agentId), ["main", "helper"]);
+    assert.equal(res.body.usage, { inputTokens: 10, outputTokens: 20 });
+    assert.is(rig.gw.requests("chat.send").length, 2);
+    // Without usage from the gateway the cap still holds, on the reply's length.
+    rig.gw.onChat(() => ({ text: "x".repeat(100), usage: undefined as never }));
+    const estimated = await rig.h.json("/api/chat", { method: "POST", body: { message: "talk", agentIds: ["main", "helper"], mode: "party", rounds: 3 } });
+    assert.is(estimated.body.truncated, true);
+    assert.is(estimated.body.replies.length, 1);
+  } finally {
+    await rig.close();
+  }
+});
+
+t("gateway down: 503 GATEWAY_UNAVAILABLE, nothing stored; the slot is free for the next request", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS });
+  const url = gw.url;
+  await gw.stop();
+  await withTestHost({ config: { gatewayUrl: url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { chat: { rateLimit: { concurrent: 1 } } } } }, async (h) => {
+    for (let i = 0; i < 3; i++) {
+      const res = await h.json("/api/chat", { method: "POST", body: { message: "anyone?", agentId: "main" } });
+      assert.is(res.status, 503);
+      assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
+    }
+    const stream = await chatStream(h, { message: "anyone?", agentIds: ["main", "helper"], mode: "party" });
+    assert.is(stream.status, 503);
+    assert.is(stream.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.equal((await h.json("/api/chat/sessions")).body.sessions, []);
+  });
+});
+
+t("gateway disabled (GATEWAY_URL=off): 503 GATEWAY_UNAVAILABLE", async () => {
+  await withTestHost({}, async (h) => {
+    await waitForGateway(h, "disabled");
+    const res = await h.json("/api/chat", { method: "POST", body: { message: "hi", agentId: "main" } });
+    assert.is(res.status, 503);
+    assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
+  });
+});
+
+t.run();
