@@ -292,7 +292,7 @@ export class CardStore {
     if (board.archivedAt) return undefined;
     const done = doneColumnOf(board.columns, board.settings);
     const next = { ...source, completedAt: now, updatedAt: now };
-    const history = [this.history(source, "completed", "delegatedTo", null, delegated.id, by, now)];
+    const history: HistoryEntry[] = [];
     const doneColumn = columnOf(board, done);
     const count = this.s.positions.count(board.id, done);
     // Into its done column when the policies let it in without a human: no approval asked,
@@ -301,8 +301,9 @@ export class CardStore {
       this.s.positions.close(board.id, source.column, source.position);
       next.column = done;
       next.position = count;
-      history.unshift(this.history(source, "moved", "column", source.column, done, by, now));
+      history.push(this.history(source, "moved", "column", source.column, done, by, now));
     }
+    history.push(this.history(source, "completed", "delegatedTo", null, delegated.id, by, now));
     this.s.updateCard.run(next);
     this.s.bump.run(board.id);
     return { card: next, history };
