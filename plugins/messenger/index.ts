@@ -1,0 +1,30 @@
+import { definePlugin } from "@muster/plugin";
+import { messengerConfig } from "./config.ts";
+import { MediaFile } from "./entities/media-file.ts";
+import { SeenUpdate } from "./entities/seen-update.ts";
+import { mountMessengerRoutes } from "./http/routes.ts";
+import { migrations } from "./migrations.ts";
+import { startMessenger } from "./services/lifecycle.ts";
+import { registerMessengerServices } from "./services/register.ts";
+
+/**
+ * The Telegram messenger (DESIGN §14.10): new approvals are pushed to one chat with
+ * Approve/Reject buttons, presses decide through the approvals service with the HTTP API's
+ * rules, `/status` answers, and photos/documents are stored with limits. docs/messenger.md.
+ */
+export const messengerPlugin = definePlugin({
+  id: "messenger",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // approvals: decisions and the created-approval event; vault: the bot token, webhook secret and chat id.
+  dependsOn: ["approvals", "vault"],
+  paths: ["/api/messenger"],
+  config: messengerConfig,
+  entities: [SeenUpdate, MediaFile],
+  migrations,
+  register: registerMessengerServices,
+  routes: mountMessengerRoutes,
+  onStart: startMessenger,
+});
+
+export default messengerPlugin;

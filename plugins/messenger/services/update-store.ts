@@ -1,0 +1,44 @@
+import type { Database } from "@muster/plugin";
+import type { MediaFileRow } from "../entities/media-file.ts";
+
+/**
+ * `messenger_seen_updates` and `messenger_media`. Marking an update seen is one synchronous
+ * transaction (the check against the retained window, the insert and the trim), so two
+ * deliveries of one update id race to exactly one winner.
+ */
+export class UpdateStore {
+  private readonly db: () => Database;
+  private readonly maxSeen: number;
+  constructor(db: () => Database, maxSeen: number) {
+    this.db = db;
+    this.maxSeen = maxSeen;
+  }
+
+  /**
+   * Records `updateId` as seen; false when it was seen before. Once the table is full, ids
+   * older than the oldest one kept count as seen too (Telegram's ids only grow), so trimming
+   * the table never lets an old update be replayed.
+   */
+  markSeen(updateId: number, now: string): boolean {
+    const { sql } = this.db();
+    return sql.transaction(() => {
+      const kept = sql.prepare("SELECT count(*) AS n, min(updateId) AS oldest FROM messenger_seen_updates").get() as { n: number; oldest: number | null };
+      if (kept.n >= this.maxSeen && kept.oldest !== null && updateId < kept.oldest) return false;
+      if (sql.prepare("INSERT INTO messenger_seen_updates (updateId, receivedAt) VALUES (?, ?) ON CONFLICT (updateId) DO NOTHING").run(updateId, now).changes === 0) return false;
+      const excess = kept.n + 1 - this.maxSeen;
+      if (excess > 0) sql.prepare("DELETE FROM messenger_seen_updates WHERE updateId IN (SELECT updateId FROM messenger_seen_updates ORDER BY updateId LIMIT ?)").run(excess);
+      return true;
+    })();
+  }
+
+  /** Forgets an update whose handling failed unexpectedly, so Telegram's redelivery is handled (deciding is idempotent: a second decision is refused). */
+  forget(updateId: number): void {
+    this.db().sql.prepare("DELETE FROM messenger_seen_updates WHERE updateId = ?").run(updateId);
+  }
+
+  addMedia(row: MediaFileRow): void {
+    this.db()
+      .sql.prepare("INSERT INTO messenger_media (id, updateId, path, mimeType, sizeBytes, createdAt) VALUES (@id, @updateId, @path, @mimeType, @sizeBytes, @createdAt)")
+      .run(row);
+  }
+}
