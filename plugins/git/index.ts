@@ -1,0 +1,23 @@
+import { definePlugin } from "@muster/plugin";
+import { gitConfig } from "./config.ts";
+import { mountGitRoutes } from "./http/routes.ts";
+import { registerGitServices } from "./services/register.ts";
+
+/**
+ * `/api/git`: the status of one repository (`git.repoPath`, default the workspace), commits,
+ * and push/pull as gated actions that run only after a human approves them (docs/git.md).
+ */
+export const gitPlugin = definePlugin({
+  id: "git",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Push and pull are external actions: they exist only through the approval gate.
+  dependsOn: ["approvals"],
+  optionalDependsOn: ["vault"],
+  paths: ["/api/git"],
+  config: gitConfig,
+  register: registerGitServices,
+  routes: mountGitRoutes,
+});
+
+export default gitPlugin;

@@ -1,0 +1,71 @@
+// Real git repositories for the git plugin's tests: a working repository with a local bare
+// remote and a second clone ("a colleague") that can push behind its back.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { activitiesPlugin } from "../../../plugins/activities/index.ts";
+import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
+import { gitPlugin } from "../../../plugins/git/index.ts";
+import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
+import { startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+
+/** Runs git with a fixed identity and no system or global configuration. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" },
+  }).trim();
+}
+
+export interface Repos {
+  base: string;
+  /** The repository Muster works on. */
+  work: string;
+  /** Its remote `origin`, a bare repository. */
+  bare: string;
+  /** Another clone of the remote. */
+  colleague: string;
+}
+
+function identify(repo: string, name: string): void {
+  git(repo, "config", "user.name", name);
+  git(repo, "config", "user.email", `${name}@example.test`);
+}
+
+/** (Re)creates the repositories under `base`: `work` with one commit on main, pushed to `bare` and tracking it, and a colleague's clone. */
+export function createRepos(base: string, options: { upstream?: boolean } = {}): Repos {
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(base, { recursive: true });
+  const repos = { base, work: join(base, "work"), bare: join(base, "remote.git"), colleague: join(base, "colleague") };
+  git(base, "init", "--quiet", "--bare", "--initial-branch=main", repos.bare);
+  git(base, "init", "--quiet", "--initial-branch=main", repos.work);
+  identify(repos.work, "muster");
+  writeFileSync(join(repos.work, "file.txt"), "line one\nline two\n");
+  git(repos.work, "add", "file.txt");
+  git(repos.work, "commit", "--quiet", "-m", "Initial commit");
+  git(repos.work, "remote", "add", "origin", repos.bare);
+  git(repos.work, "push", "--quiet", ...(options.upstream === false ? [] : ["--set-upstream"]), "origin", "main");
+  git(base, "clone", "--quiet", repos.bare, repos.colleague);
+  identify(repos.colleague, "colleague");
+  return repos;
+}
+
+/** A fresh real temporary directory. */
+export function tempBase(prefix = "muster-git-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** A host with the git plugin on `repoPath` (and the approval gate it needs). */
+export function startGitHost(repoPath?: string): Promise<TestHost> {
+  return startTestHost({
+    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, gitPlugin],
+    config: { pluginConfig: { git: repoPath ? { repoPath } : {} } },
+  });
+}
+
+export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
+export const approve = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
+export const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
