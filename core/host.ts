@@ -35,6 +35,7 @@ import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.
 import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
 import { createApp } from "./internal/http/app.ts";
+import { createRequestMetrics } from "./internal/http/request-metrics.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
 import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
@@ -124,6 +125,7 @@ export function createHost(options: HostOptions = {}): Host {
   let lock: InstanceLock | undefined;
   let currentSession: SessionToken | undefined;
   const login = createBrowserLogin();
+  const httpMetrics = createRequestMetrics();
   let stopping: Promise<void> | undefined;
   const url = () => `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 
@@ -259,6 +261,7 @@ export function createHost(options: HostOptions = {}): Host {
       const app = createApp({
         logger,
         routes,
+        metrics: httpMetrics,
         security: {
           development: config.development,
           bindHost: config.host,
@@ -340,6 +343,7 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.info, () => host.hostInfo);
     services.provideHost(hostTokens.logger, host.logger);
     services.provideHost(hostTokens.config, host.config);
+    services.provideHost(hostTokens.httpMetrics, () => httpMetrics);
   }
 
   async function runSafely(fn: () => unknown, what: string) {

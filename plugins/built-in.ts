@@ -15,8 +15,9 @@ import { legacyBoardPlugin } from "./legacy-board/index.ts";
 import { gatewayPlugin } from "./gateway/index.ts";
 import { chatPlugin } from "./chat/index.ts";
 import { dashboardPlugin } from "./dashboard/index.ts";
+import { metricsPlugin } from "./metrics/index.ts";
 import { terminalPlugin } from "./terminal/index.ts";
 import { gitPlugin } from "./git/index.ts";
 import { boardsPlugin } from "./boards/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, terminalPlugin, gitPlugin, boardsPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin];

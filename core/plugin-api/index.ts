@@ -45,6 +45,7 @@ export type {
   GatewayAgentEvent,
   GatewayCronEvent,
 } from "./gateway.ts";
+export type { HttpMetrics, HttpMetricsSnapshot, HttpRequestSeries, HttpDurationSeries } from "./http-metrics.ts";
 export { WORKSPACE_FILE_CHANGED, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";

@@ -4,6 +4,7 @@ import type { EventBus } from "./events.ts";
 import type { ApprovalGate, GateBackend } from "./gate.ts";
 import type { WorkspacePaths } from "./workspace.ts";
 import type { GatewayClient } from "./gateway.ts";
+import type { HttpMetrics } from "./http-metrics.ts";
 
 /**
  * Services the host provides, resolved like any plugin's token: list them in a service's
@@ -27,6 +28,8 @@ export const hostTokens = {
   info: token<HostInfo>("host.info"),
   /** The resolving plugin's own validated configuration; type it with {@link configToken}. */
   config: token<Readonly<unknown>>("host.config"),
+  /** Request counts and latencies by route template and status (what `GET /metrics` reports). */
+  httpMetrics: token<HttpMetrics>("host.httpMetrics"),
   /** Provided by the approvals plugin; lets `ctx.gate.request` create approvals. */
   gateBackend: token<GateBackend>("host.gateBackend"),
 };

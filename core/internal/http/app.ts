@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { MusterError, hostErrors } from "../../plugin-api/errors.ts";
 import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
 import type { RouteTable } from "./plugin-router.ts";
+import type { RequestMetrics } from "./request-metrics.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -64,12 +65,16 @@ export interface AppOptions {
   logger: Logger;
   security: SecurityOptions;
   routes: RouteTable;
+  /** Counts every answered request (GET /metrics). */
+  metrics?: RequestMetrics;
 }
 
-export function createApp({ logger, security, routes }: AppOptions): Koa {
+export function createApp({ logger, security, routes, metrics }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the boundary, with the request id
   app.use(requestContext(logger));
+  // Outside the error boundary, so errors are counted with the status they are answered with.
+  if (metrics) app.use(metrics.middleware());
   app.use(securityHeaders(security.development));
   app.use(errorBoundary(logger));
   app.use(accessChecks(security));
