@@ -6,18 +6,17 @@
 // everything, and exits non-zero on any failure. Bounded: a hard cap for the whole run.
 //
 // Adding a test: a new `NN-<area>.openclaw.ts` beside the others (see docs/testing-with-openclaw.md).
-import { spawn, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ensureOpenClaw } from "../../scripts/openclaw-peer/install.ts";
 import { startFakeModel, type FakeModel } from "../../scripts/openclaw-peer/fake-model.ts";
 import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/gateway-peer.ts";
+import { insideNamespace, rerunInLoopbackNamespace } from "../../scripts/openclaw-peer/netns.ts";
 import { setPeer } from "./support/peer.ts";
 
 const HERE = import.meta.dirname;
 const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? 10 * 60_000);
-const IN_NAMESPACE = "MUSTER_OPENCLAW_NETNS";
 const filters = process.argv.slice(2);
 const log = (line: string) => console.error(`[test:openclaw] ${line}`);
 
@@ -30,37 +29,13 @@ declare global {
 
 // The install needs the registry, so it happens before entering the namespace.
 const { entry, installed } = await ensureOpenClaw(log);
-if (!installed && process.env[IN_NAMESPACE] === undefined) log(`openclaw cached (${entry})`);
-
-if (process.env[IN_NAMESPACE] === undefined) {
-  const wrapper = namespaceWrapper();
-  if (wrapper) process.exit(await reexec(wrapper));
-  log("no network namespace available (unshare); the gateway's own switches keep it offline");
+if (!insideNamespace()) {
+  if (!installed) log(`openclaw cached (${entry})`);
+  const rerun = rerunInLoopbackNamespace(log);
+  if (rerun) process.exit(await rerun);
 }
 
 process.exitCode = await runSuite();
-
-/** `unshare -n` (root) or `unshare -rn` (unprivileged user namespaces), whichever works here. */
-function namespaceWrapper(): string[] | null {
-  for (const flags of ["-n", "-rn"]) {
-    const probe = spawnSync("unshare", [flags, "sh", "-c", "ip link set lo up"], { stdio: "ignore", timeout: 10_000 });
-    if (probe.status === 0) return ["unshare", flags, "sh", "-c", 'ip link set lo up && exec "$@"', "sh"];
-  }
-  return null;
-}
-
-function reexec(wrapper: string[]): Promise<number> {
-  log("running inside a loopback-only network namespace");
-  const [command, ...args] = wrapper as [string, ...string[]];
-  const child = spawn(command, [...args, process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, [IN_NAMESPACE]: "1" },
-  });
-  // Ctrl-C reaches the child through the terminal; a SIGTERM sent to us alone is passed on.
-  process.on("SIGINT", () => {});
-  process.on("SIGTERM", () => child.kill("SIGTERM"));
-  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-}
 
 async function runSuite(): Promise<number> {
   const files = readdirSync(HERE)

@@ -16,13 +16,20 @@ export function musterOptions(extra: StartOptions = {}): StartOptions {
 }
 
 /** `/api/health`'s `gateway` block: `{ state, url, since, lastError? }`. */
-export async function gatewayHealth(h: TestHost): Promise<{ state: string; url: string | null; since: string; lastError?: string }> {
+export interface GatewayHealth {
+  state: string;
+  url: string | null;
+  since: string;
+  lastError?: string;
+}
+
+export async function gatewayHealth(h: TestHost): Promise<GatewayHealth> {
   const { status, body } = await h.json("/api/health");
   if (status !== 200 || !body?.gateway) throw new Error(`/api/health answered ${status} without a gateway block: ${JSON.stringify(body)}`);
   return body.gateway;
 }
 
-export function waitForGatewayState(h: TestHost, state: string, timeoutMs = 20_000, intervalMs = 20): Promise<{ state: string }> {
+export function waitForGatewayState(h: TestHost, state: string, timeoutMs = 20_000, intervalMs = 20): Promise<GatewayHealth> {
   return waitUntil(
     async () => {
       const gateway = await gatewayHealth(h);
