@@ -13,7 +13,7 @@ export function createActivityFeed() {
     try {
       const activities = await api.get("/api/activities?limit=30");
       showError(error, null);
-      list.replaceChildren(...activities.map(activityEntry));
+      list.replaceChildren(...activities.map((activity) => activityEntry(activity)));
     } catch (caught) {
       showError(error, `Could not load recent activity. ${errorText(caught)}`);
     }
