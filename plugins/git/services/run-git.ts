@@ -41,8 +41,8 @@ export function runGit(repo: string, args: string[], options: { timeoutMs: numbe
     const keep = (into: Buffer[]) => (chunk: Buffer) => {
       if ((size += chunk.length) <= OUTPUT_MAX) into.push(chunk);
     };
-    child.stdout.on("data", keep(out));
-    child.stderr.on("data", keep(err));
+    child.stdout!.on("data", keep(out));
+    child.stderr!.on("data", keep(err));
     child.on("error", reject);
     child.on("close", (code, signal) => {
       const stderr = Buffer.concat(err).toString("utf8") + (signal ? `\n(git was stopped by ${signal} after ${options.timeoutMs} ms)` : "");
