@@ -15,13 +15,20 @@ import { approvalsCommand } from "./internal/cli/approvals-command.ts";
 import { backupCommand } from "./internal/cli/backup-command.ts";
 import { restoreCommand } from "./internal/cli/restore-command.ts";
 import { mcpCommand } from "./internal/mcp/mcp-command.ts";
+import { doctorCommand } from "./internal/doctor-command.ts";
 import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
 import { EXIT, runCommand, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, pluginCommands } from "./commands.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 const extraCommands = pluginCommands(builtInPlugins);
-const hostCommands: CliCommand[] = [approvalsCommand(loadConfig), backupCommand(loadConfig), restoreCommand(loadConfig), mcpCommand(loadConfig)];
+const hostCommands: CliCommand[] = [
+  approvalsCommand(loadConfig),
+  backupCommand(loadConfig),
+  restoreCommand(loadConfig),
+  mcpCommand(loadConfig),
+  doctorCommand({ migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })) }),
+];
 
 const line = (form: string, summary: string) => `  ${form.padEnd(33)}${summary}`;
 
