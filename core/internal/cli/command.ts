@@ -3,6 +3,7 @@
 // usage error instead of being ignored.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MusterError } from "../../plugin-api/errors.ts";
+import { isStartError } from "../start-errors.ts";
 import { ServerRefusal } from "./server-client.ts";
 
 /** Exit codes of every command (documented in `muster --help` and docs/cli.md). */
@@ -61,7 +62,8 @@ export async function runCommand(command: Pick<CliCommand, "name" | "help">, arg
       io.stderr.write(`muster ${command.name}: ${error.message}\n\n${command.help}\n`);
       return EXIT.usage;
     }
-    if (error instanceof MusterError || error instanceof ServerRefusal) {
+    // A start-up error (another server holds the home, port in use) keeps the CLI's `muster: CODE` line.
+    if ((error instanceof MusterError && !isStartError(error)) || error instanceof ServerRefusal) {
       io.stderr.write(`muster ${command.name}: ${error.code}: ${error.message}\n`);
       return EXIT.failure;
     }
