@@ -33,7 +33,8 @@ export interface WebhookServiceDeps {
   allowedUserIds: readonly number[];
 }
 
-const BUTTON = /^(approve|reject):([A-Za-z0-9_.:-]{1,56})$/;
+/** `approve:<id>` / `reject:<id>`: approval ids are UUIDs, so no `:` may follow (Telegram caps callback data at 64 bytes). */
+const BUTTON = /^(approve|reject):([A-Za-z0-9-]{1,56})$/;
 
 /** Refusals a press can meet, in words for the toast. */
 const REFUSALS: Record<string, string> = {
