@@ -138,6 +138,24 @@ t("state connecting → connected → down → connected across a gateway restar
   }
 });
 
+t("a gateway that announced its restart (shutdown, 1012) is retried at the short restart interval, not the growing backoff", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  // Backoff alone would retry at ~1 s, ~3 s, ~7 s: after 1.2 s down the next try comes 1.2 s or more late.
+  const timings = { ...FAST, backoffInitialMs: 1_000, backoffMaxMs: 30_000, restartRetryMs: 100 };
+  try {
+    await withTestHost(hostOn(gw, { gatewayTimings: timings }), async (h) => {
+      await waitForState(h, "connected");
+      await gw.stop();
+      await waitForState(h, "down");
+      await sleep(1_200); // the gateway stays away for a while, as a real one does while restarting
+      await gw.listen();
+      await waitForState(h, "connected", 800);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
 t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVAILABLE, nothing is dialled", async () => {
   await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: "off" } }, async (h) => {
     const body = await health(h);

@@ -103,6 +103,8 @@ class GatewayConnection implements HostGatewayClient {
   private retryTimer: NodeJS.Timeout | undefined;
   private stableTimer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  /** Until when reconnects stay fast because the gateway announced a restart. */
+  private restartUntil = 0;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
@@ -321,7 +323,10 @@ class GatewayConnection implements HostGatewayClient {
       }
       attempt.lastSeq = Math.max(attempt.lastSeq ?? 0, frame.seq);
     }
-    if (frame.event === "shutdown") this.logger.info({ payload: frame.payload }, "gateway is shutting down");
+    if (frame.event === "shutdown") {
+      this.logger.info({ payload: frame.payload }, "gateway is shutting down");
+      this.restartUntil = Date.now() + this.options.timings.restartWindowMs;
+    }
     this.streams.emit(frame.event, frame.payload);
   }
 
@@ -358,6 +363,7 @@ class GatewayConnection implements HostGatewayClient {
       : undefined;
     if (warning) this.logger.warn({ granted: hello.scopes, missing }, "gateway granted fewer scopes than requested");
     this.logger.debug({ serverVersion: hello.serverVersion, protocol: hello.protocol, scopes: hello.scopes, tickIntervalMs: hello.tickIntervalMs }, "gateway hello");
+    this.restartUntil = 0;
     this.setState("connected", warning);
     // Events are not replayed across connections: subscribe again; consumers re-read on the state change.
     this.request("sessions.subscribe", {}).catch((error) => this.logger.warn({ err: error }, "gateway sessions.subscribe failed"));
@@ -393,8 +399,14 @@ class GatewayConnection implements HostGatewayClient {
     const failure = attempt.failure ?? this.failureFromClose(attempt, code, reason);
     this.logger.debug({ code, reason, phase: attempt.phase, wasOpen }, "gateway connection closed");
     this.setState(failure.state, failure.lastError);
-    const delay = failure.retry === "slow" ? this.options.timings.unauthorizedRetryMs : failure.retry === "backoff" ? this.backoff.next() : failure.retry;
+    if (code === 1012 && wasOpen) this.restartUntil = Date.now() + this.options.timings.restartWindowMs;
+    const delay = failure.retry === "slow" ? this.options.timings.unauthorizedRetryMs : failure.retry === "backoff" ? this.backoffDelay() : failure.retry;
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  private backoffDelay(): number {
+    const delay = this.backoff.next();
+    return Date.now() < this.restartUntil ? Math.min(delay, this.options.timings.restartRetryMs) : delay;
   }
 
   private failureFromClose(attempt: Attempt, code: number, reason: string): Failure {

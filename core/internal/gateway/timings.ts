@@ -13,6 +13,13 @@ export interface GatewayTimings {
   stableAfterMs: number;
   /** Retry interval after the gateway refused the token or the protocol: slow, never a hot loop. */
   unauthorizedRetryMs: number;
+  /**
+   * Largest reconnect delay while a gateway that announced a restart (shutdown event, close
+   * 1012) comes back, for `restartWindowMs`: it is back within seconds, so the exponential
+   * backoff must not make Muster miss that by up to its cap.
+   */
+  restartRetryMs: number;
+  restartWindowMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
@@ -22,6 +29,8 @@ export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
   backoffMaxMs: 30_000,
   stableAfterMs: 10_000,
   unauthorizedRetryMs: 60_000,
+  restartRetryMs: 1_000,
+  restartWindowMs: 120_000,
 });
 
 /** The operator scopes Muster asks for; none are granted when omitted (reference §2.2). */
