@@ -4,7 +4,8 @@
 import { api, ApiError, SIGNED_OUT_CODES } from "./api.js";
 import { h, showError, errorText, time } from "./dom.js";
 
-const DETAIL_FETCHES = 25;
+/** Pending approvals shown; each one's payload is fetched once and kept while it is pending. */
+const PENDING_SHOWN = 50;
 /** Refusals after which the approval can no longer be decided from this card. */
 const FINAL_REFUSALS = new Set(["APPROVAL_ALREADY_RESOLVED", "APPROVAL_NOT_FOUND", "APPROVAL_EXPIRED"]);
 
@@ -17,16 +18,21 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
   const cards = new Map(); // id -> card element
   const details = new Map(); // id -> full approval (with payload)
 
+  let latest = 0;
+
   async function refresh() {
+    // Refreshes can overlap (stream events, a decision); only the latest one draws.
+    const mine = ++latest;
     let listed;
     try {
-      listed = await api.get("/api/approvals?limit=15");
+      listed = await api.get(`/api/approvals?limit=15&pendingLimit=${PENDING_SHOWN}`);
       showError(error, null);
     } catch (caught) {
       showError(error, `Could not load approvals. ${errorText(caught)}`);
       return;
     }
-    await Promise.all(listed.pending.slice(0, DETAIL_FETCHES).map(loadDetail));
+    await Promise.all(listed.pending.map(loadDetail));
+    if (mine !== latest) return;
     renderPending(listed.pending, listed.pendingTotal);
     history.replaceChildren(...listed.history.map(historyItem));
   }
@@ -42,6 +48,7 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
 
   function renderPending(pending, total) {
     count.textContent = total === 0 ? "nothing waiting" : `${total} waiting`;
+    for (const note of list.querySelectorAll(".empty")) note.remove();
     const ids = new Set(pending.map((a) => a.id));
     let focusLost = false;
     for (const [id, card] of cards) {
@@ -55,6 +62,11 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
     // New cards are inserted before existing ones (newest first) without moving existing ones.
     pending.forEach((approval, index) => {
       let card = cards.get(approval.id);
+      // A card first drawn without its payload (the fetch failed) is redrawn once it has one.
+      if (card && !card.dataset.payload && details.has(approval.id) && !card.contains(document.activeElement) && !card.dataset.state) {
+        card.remove();
+        card = undefined;
+      }
       if (!card) {
         card = approvalCard(details.get(approval.id) ?? approval);
         cards.set(approval.id, card);
@@ -62,9 +74,9 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
       const at = list.children[index];
       if (at !== card) list.insertBefore(card, at ?? null);
     });
-    if (pending.length === 0) list.replaceChildren(h("p", { class: "empty" }, "No approval is waiting for you."));
-    else list.querySelector(".empty")?.remove();
-    if (focusLost) (list.querySelector("input") ?? section).focus();
+    if (pending.length === 0) list.append(h("p", { class: "empty" }, "No approval is waiting for you."));
+    else if (total > pending.length) list.append(h("p", { class: "empty" }, `${total - pending.length} more waiting; they appear here as these are decided.`));
+    if (focusLost) (list.querySelector("input:not(:disabled)") ?? section).focus();
   }
 
   function approvalCard(approval) {
@@ -76,7 +88,7 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
     const reject = h("button", { type: "button", class: "reject", "aria-describedby": titleId }, "Reject");
     const card = h(
       "article",
-      { class: "approval", "data-id": approval.id, "aria-labelledby": titleId },
+      { class: "approval", "data-id": approval.id, "data-payload": "payload" in approval ? "loaded" : undefined, "aria-labelledby": titleId },
       h("div", { class: "approval-head" }, h("h3", { id: titleId }, approval.title), h("span", { class: "badge" }, approval.command ?? "approval"), approval.gated ? h("span", { class: "badge gated" }, "runs on approve") : null),
       h("p", { class: "meta" }, "Asked by ", h("strong", {}, approval.requestedBy), " · ", time(approval.createdAt), approval.taskId && approval.taskId !== approval.title ? [" · task ", h("code", {}, approval.taskId)] : null, approval.expiresAt ? [" · expires ", time(approval.expiresAt)] : null),
       approval.description ? h("p", { class: "description" }, approval.description) : null,
