@@ -117,8 +117,12 @@ function render(rows: Row[], preliminary: boolean): string {
     `${new Date().toISOString()}, ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(1)}, ${RUNS} sequential runs per row after ${WARMUP} warm-up runs` +
       (preliminary ? " — **preliminary: short run on a busy machine**" : ""),
     "",
-    "Round trip of `POST /api/terminal` measured by the client over 127.0.0.1 (request, checks, spawn, output, response); " +
-      "\"server\" is the `durationMs` the answer reports (spawn to exit).",
+    "Method: the real server (`node core/main.ts start`) is started twice as a child process with a fresh `MUSTER_HOME`, once with " +
+      "`terminal.sandbox: \"none\"` and once with `\"bwrap\"` (skipped when bubblewrap cannot run). For each, `true` and `ls` (three files in a " +
+      "temp `cwd`) are sent one at a time as `POST /api/terminal` with the session token, after warm-up runs; the round trip is measured by " +
+      "the client over 127.0.0.1 (HTTP, validation, blocklist and cwd checks, spawn, output, redaction, response). \"server\" is the `durationMs` " +
+      "the answer reports (spawn to exit). The sandbox's cost is the bwrap row minus the none row. With Muster running as root, bwrap mode also " +
+      "creates and removes a pids cgroup per command (see docs/terminal.md). `BENCH_TERMINAL_RUNS` changes the run count (a count under 200 is marked preliminary).",
     "",
     "| mode | command | p50 | p99 | server p50 | target p50 | met |",
     "|---|---|---|---|---|---|---|",
