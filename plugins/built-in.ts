@@ -19,5 +19,7 @@ import { metricsPlugin } from "./metrics/index.ts";
 import { terminalPlugin } from "./terminal/index.ts";
 import { gitPlugin } from "./git/index.ts";
 import { boardsPlugin } from "./boards/index.ts";
+import { publishingPlugin } from "./publishing/index.ts";
+import { messengerPlugin } from "./messenger/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin];
