@@ -5,7 +5,8 @@ export const SeenUpdate = defineEntity({
   name: "SeenUpdate",
   tableName: "messenger_seen_updates",
   properties: {
-    updateId: p.integer().primary(),
+    // Telegram assigns the ids; SQLite must not.
+    updateId: p.integer().primary().autoincrement(false),
     receivedAt: p.string(),
   },
 });
