@@ -16,7 +16,7 @@ export interface GatewayPeerOptions {
   entry: string;
   /** The fake model's base URL (ending in /v1). */
   modelBaseUrl: string;
-  /** Give up when /readyz is not 200 after this long (default 90 s). */
+  /** Give up when /readyz is not 200 after this long (default 90 s, or MUSTER_OPENCLAW_READY_TIMEOUT_MS). */
   readyTimeoutMs?: number;
 }
 
@@ -40,6 +40,8 @@ export interface GatewayPeer {
 
 const LOCK_DIR = `/tmp/openclaw-state-locks-${process.getuid?.() ?? 0}`;
 const STOP_GRACE_MS = 15_000;
+// 10-17 s on a quiet 2-core machine (reference §3.5); far more when the machine is loaded.
+const READY_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_READY_TIMEOUT_MS ?? 90_000);
 const live = new Set<{ kill(): void }>();
 
 // Sync last resort: an exit without dispose() (a crash, a Ctrl-C) must not leave a 1 GB
@@ -98,7 +100,7 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
       });
       closeSync(out);
       const spawned = child;
-      const readyAt = await waitForReady(httpUrl, () => spawned.exitCode !== null || spawned.signalCode !== null, options.readyTimeoutMs ?? 90_000).catch(async (error: Error) => {
+      const readyAt = await waitForReady(httpUrl, () => spawned.exitCode !== null || spawned.signalCode !== null, options.readyTimeoutMs ?? READY_TIMEOUT_MS).catch(async (error: Error) => {
         await peer.stop();
         throw new Error(`${error.message}\n--- gateway log ---\n${peer.logTail()}`);
       });
