@@ -8,10 +8,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { execFileSync } from "node:child_process";
 import { benchmarksFile, wroteTo } from "./output.ts";
 import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { median } from "./report.ts";
+import { detectSandbox } from "../../plugins/terminal/services/sandbox.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const RUNS = Number(process.env.BENCH_TERMINAL_RUNS ?? 200);
@@ -100,15 +100,6 @@ async function measure(mode: Mode, cwd: string): Promise<Row[]> {
   }
 }
 
-function bwrapUsable(): boolean {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-net", "true"], { stdio: "ignore", timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function render(rows: Row[], preliminary: boolean): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const lines = [
@@ -152,8 +143,10 @@ async function main(): Promise<void> {
   const cwd = tempDir("muster-bench-terminal-cwd-");
   for (const name of ["a.md", "b.md", "c.txt"]) writeFileSync(join(cwd, name), name);
   const rows = await measure("none", cwd);
-  if (bwrapUsable()) rows.push(...(await measure("bwrap", cwd)));
-  else log("bwrap cannot run here; measuring the unsandboxed mode only");
+  // The same trial run the server makes at start.
+  const sandbox = await detectSandbox({ maxProcesses: 256, maxFileBytes: 1024 ** 3, cpuSeconds: 120 });
+  if (sandbox.sandbox === "bwrap") rows.push(...(await measure("bwrap", cwd)));
+  else log(`bwrap cannot run here (${sandbox.reason}); measuring the unsandboxed mode only`);
   removeTempDir(cwd);
   const file = benchmarksFile();
   writeTerminalSection(file, render(rows, RUNS < 200));

@@ -5,25 +5,16 @@
 // installs it, see .ci/run).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { detectSandbox } from "../../../plugins/terminal/services/sandbox.ts";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { processesMatching, scratch, startTerminalHost, terminal, type TerminalHost } from "./helpers.ts";
 
 const t = suite<{ th: TerminalHost; dir: string; outside: string }>("terminal in the bubblewrap sandbox");
-
-function bwrapRuns(): boolean {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-net", "true"], { stdio: "ignore", timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 t.before(async (ctx) => {
   ctx.th = await startTerminalHost({ sandbox: "bwrap", maxProcesses: 32 });
@@ -124,5 +115,7 @@ t("an output flood is capped at 1 MiB and killed", async ({ th, dir }) => {
   assert.ok(await waitUntil(() => processesMatching("muster-sandbox-flood").length === 0, { timeoutMs: 3000 }));
 });
 
-if (bwrapRuns()) t.run();
-else console.warn("terminal sandbox suite skipped: bwrap cannot run here (install bubblewrap; .ci/run does)");
+// The same trial run the plugin makes at start.
+const mode = await detectSandbox({ maxProcesses: 32, maxFileBytes: 1024 ** 2, cpuSeconds: 10 });
+if (mode.sandbox === "bwrap") t.run();
+else console.warn(`terminal sandbox suite skipped: ${mode.reason} (install bubblewrap; .ci/run does)`);
