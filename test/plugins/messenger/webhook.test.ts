@@ -41,7 +41,8 @@ t("a missing or wrong secret header is 401 and nothing is done (the update id st
   const id = await requestApproval(h);
   await pushed(tg, id);
   const update = press(`approve:${id}`);
-  for (const headers of [{}, { "x-telegram-bot-api-secret-token": "" }, { "x-telegram-bot-api-secret-token": "wrong" }, { "x-telegram-bot-api-secret-token": `${WEBHOOK_SECRET}x` }, { "x-telegram-bot-api-secret-token": WEBHOOK_SECRET.slice(0, -1) }]) {
+  const forged: Record<string, string>[] = [{}, { "x-telegram-bot-api-secret-token": "" }, { "x-telegram-bot-api-secret-token": "wrong" }, { "x-telegram-bot-api-secret-token": `${WEBHOOK_SECRET}x` }, { "x-telegram-bot-api-secret-token": WEBHOOK_SECRET.slice(0, -1) }];
+  for (const headers of forged) {
     const res = await deliver(h, update, headers);
     assert.is(res.status, 401, JSON.stringify(headers));
     assert.is(res.body.error.code, "MESSENGER_WEBHOOK_UNAUTHORIZED");
