@@ -3,33 +3,21 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
-import { gatewayProbe, type ProbeRecord } from "../helpers/gateway-probe.ts";
+import { FAST_GATEWAY_TIMINGS, gatewayProbe, probeCall, probedHost, probeRecord, waitForGatewayState } from "../helpers/gateway-probe.ts";
 import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
 import { WebSocketServer } from "ws";
 
 const t = suite("gateway client");
 const TOKEN = "fake-token-0123456789";
-// Short clocks so reconnects happen in tens of milliseconds.
-const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
-
-function hostOn(gw: FakeGateway, extra: StartOptions["config"] = {}): StartOptions {
-  return { extraPlugins: [gatewayProbe], config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, ...extra } };
-}
-
+const hostOn = (gw: FakeGateway, config: StartOptions["config"] = {}) => probedHost(gw.url, TOKEN, config);
 const health = async (h: TestHost) => (await h.json("/api/health")).body;
-const gatewayState = async (h: TestHost) => (await health(h)).gateway.state as string;
-const waitForState = (h: TestHost, state: string, timeoutMs = 3_000) =>
-  waitUntil(async () => (await gatewayState(h)) === state, { timeoutMs, label: `gateway state ${state}` });
-const record = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any }>("/api/gateway-probe/record")).body;
-const call = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
-  h.json("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });
 
 t("handshake: waits for the challenge, sends a closed connect with explicit scopes and the token; health says connected", async () => {
   const gw = await FakeGateway.start({ token: TOKEN, tickIntervalMs: 5_000 });
   try {
     await withTestHost(hostOn(gw), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       const connect = gw.requests("connect")[0];
       assert.equal(Object.keys(connect.params).sort(), ["auth", "client", "maxProtocol", "minProtocol", "role", "scopes"]);
       assert.equal(connect.params.client.id, "gateway-client");
@@ -44,12 +32,12 @@ t("handshake: waits for the challenge, sends a closed connect with explicit scop
       assert.is(body.status, "ok");
       assert.is(body.gateway.url, gw.url);
       assert.ok(!Number.isNaN(Date.parse(body.gateway.since)));
-      const seen = await record(h);
+      const seen = await probeRecord(h);
       assert.equal(seen.hello.scopes, ["operator.read", "operator.write", "operator.admin"]);
       assert.is(seen.hello.protocol, 4);
       // Re-subscribed to session changes on connect.
       await waitUntil(() => gw.requests("sessions.subscribe").length === 1, { label: "sessions.subscribe" });
-      const agents = await call(h, "agents.list");
+      const agents = await probeCall(h, "agents.list");
       assert.is(agents.status, 200);
       assert.is(agents.body.result.agents[0].id, "main");
       // The token is never in the health answer.
@@ -64,16 +52,16 @@ t("scopes: asks for exactly the configured scopes, and a method the grant does n
   const gw = await FakeGateway.start({ token: TOKEN });
   try {
     await withTestHost(hostOn(gw, { gatewayScopes: ["operator.read"] }), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       assert.equal(gw.requests("connect")[0].params.scopes, ["operator.read"]);
-      const res = await call(h, "cron.add", { name: "x" });
+      const res = await probeCall(h, "cron.add", { name: "x" });
       assert.is(res.status, 502);
       assert.is(res.body.error.code, "GATEWAY_ERROR");
       assert.is(res.body.error.details.code, "FORBIDDEN");
       assert.is(res.body.error.details.details.code, "MISSING_SCOPE");
       assert.match(res.body.error.details.message, "missing scope: operator.admin");
       // A failed call leaves the connection up.
-      assert.is((await call(h, "health")).status, 200);
+      assert.is((await probeCall(h, "health")).status, 200);
     });
   } finally {
     await gw.stop();
@@ -84,7 +72,7 @@ t("fewer scopes granted than requested (a remote gateway without a device): conn
   const gw = await FakeGateway.start({ token: TOKEN, requireDevice: true });
   try {
     await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "off" }), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       const body = await health(h);
       assert.match(body.gateway.lastError, "granted scopes []");
     });
@@ -97,7 +85,7 @@ t("device identity: signs the challenge (v3), the fake verifies it and grants th
   const gw = await FakeGateway.start({ token: TOKEN, requireDevice: true });
   try {
     await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "on" }), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       const connect = gw.requests("connect")[0];
       assert.ok(connect.params.device, "device block sent");
       const conn = await gw.waitForConnection();
@@ -117,18 +105,18 @@ t("state connecting → connected → down → connected across a gateway restar
   const gw = await FakeGateway.start({ token: TOKEN });
   try {
     await withTestHost(hostOn(gw), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       await gw.stop();
-      await waitForState(h, "down");
+      await waitForGatewayState(h, "down");
       assert.match((await health(h)).gateway.lastError, /restarting|refused/);
       assert.is((await health(h)).status, "ok", "Muster stays ok without the gateway");
       // While down, calls fail fast with 503 instead of queueing.
-      const refused = await call(h, "health");
+      const refused = await probeCall(h, "health");
       assert.is(refused.status, 503);
       assert.is(refused.body.error.code, "GATEWAY_UNAVAILABLE");
       await gw.listen();
-      await waitForState(h, "connected");
-      const states = (await record(h)).states.map((s) => s.state);
+      await waitForGatewayState(h, "connected");
+      const states = (await probeRecord(h)).states.map((s) => s.state);
       assert.equal(states.slice(0, 4), ["connecting", "connected", "down", "connected"]);
       // Subscribed again on the new connection.
       await waitUntil(() => gw.requests("sessions.subscribe").length === 2, { label: "second sessions.subscribe" });
@@ -141,15 +129,15 @@ t("state connecting → connected → down → connected across a gateway restar
 t("a gateway that announced its restart (shutdown, 1012) is retried at the short restart interval, not the growing backoff", async () => {
   const gw = await FakeGateway.start({ token: TOKEN });
   // Backoff alone would retry at ~1 s, ~3 s, ~7 s: after 1.2 s down the next try comes 1.2 s or more late.
-  const timings = { ...FAST, backoffInitialMs: 1_000, backoffMaxMs: 30_000, restartRetryMs: 100 };
+  const timings = { ...FAST_GATEWAY_TIMINGS, backoffInitialMs: 1_000, backoffMaxMs: 30_000, restartRetryMs: 100 };
   try {
     await withTestHost(hostOn(gw, { gatewayTimings: timings }), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       await gw.stop();
-      await waitForState(h, "down");
+      await waitForGatewayState(h, "down");
       await sleep(1_200); // the gateway stays away for a while, as a real one does while restarting
       await gw.listen();
-      await waitForState(h, "connected", 800);
+      await waitForGatewayState(h, "connected", 800);
     });
   } finally {
     await gw.stop();
@@ -161,7 +149,7 @@ t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVA
     const body = await health(h);
     assert.is(body.status, "ok");
     assert.equal({ state: body.gateway.state, url: body.gateway.url }, { state: "disabled", url: null });
-    const res = await call(h, "health");
+    const res = await probeCall(h, "health");
     assert.is(res.status, 503);
     assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
     assert.match(res.body.error.message, "GATEWAY_URL is off");
@@ -172,8 +160,8 @@ t("gateway down at start-up: the host starts anyway, health says down with a con
   const gw = await FakeGateway.start({ token: TOKEN });
   const url = gw.url;
   await gw.stop();
-  await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: url, gatewayToken: TOKEN, gatewayTimings: FAST } }, async (h) => {
-    await waitForState(h, "down");
+  await withTestHost(probedHost(url, TOKEN), async (h) => {
+    await waitForGatewayState(h, "down");
     assert.match((await health(h)).gateway.lastError, "connection refused");
   });
 });
@@ -182,11 +170,11 @@ t("wrong token: state unauthorized, calls 503 GATEWAY_UNAUTHORIZED, and no hot r
   const gw = await FakeGateway.start({ token: "the-right-token" });
   try {
     await withTestHost(hostOn(gw), async (h) => {
-      await waitForState(h, "unauthorized");
+      await waitForGatewayState(h, "unauthorized");
       const body = await health(h);
       assert.match(body.gateway.lastError, "AUTH_TOKEN_MISMATCH");
       assert.not.ok(JSON.stringify(body).includes(TOKEN));
-      const res = await call(h, "health");
+      const res = await probeCall(h, "health");
       assert.is(res.status, 503);
       assert.is(res.body.error.code, "GATEWAY_UNAUTHORIZED");
       const before = gw.connectAttempts;
@@ -213,8 +201,8 @@ t("a 1008 close naming the token mismatch (no res) also means unauthorized, retr
   });
   const port = (wss.address() as { port: number }).port;
   try {
-    await withTestHost({ extraPlugins: [gatewayProbe], config: { gatewayUrl: `ws://127.0.0.1:${port}`, gatewayToken: TOKEN, gatewayTimings: FAST } }, async (h) => {
-      await waitForState(h, "unauthorized");
+    await withTestHost(probedHost(`ws://127.0.0.1:${port}`, TOKEN), async (h) => {
+      await waitForGatewayState(h, "unauthorized");
       await sleep(300); // a window in which a hot loop would show
       assert.is(connects, 1);
     });
@@ -227,9 +215,9 @@ t("UNAVAILABLE while the gateway starts: state connecting, retried after retryAf
   const gw = await FakeGateway.start({ token: TOKEN, unavailableConnects: 3, retryAfterMs: 40 });
   try {
     await withTestHost(hostOn(gw), async (h) => {
-      await waitForState(h, "connected");
+      await waitForGatewayState(h, "connected");
       assert.is(gw.connectAttempts, 4);
-      const states = (await record(h)).states.map((s) => s.state);
+      const states = (await probeRecord(h)).states.map((s) => s.state);
       assert.not.ok(states.includes("down"), `never down while starting: ${states.join(",")}`);
     });
   } finally {
@@ -241,7 +229,7 @@ t("protocol mismatch: state down with a clear lastError, retried only slowly", a
   const gw = await FakeGateway.start({ token: TOKEN, protocol: 5 });
   try {
     await withTestHost(hostOn(gw), async (h) => {
-      await waitForState(h, "down");
+      await waitForGatewayState(h, "down");
       assert.match((await health(h)).gateway.lastError, "protocol mismatch: the gateway speaks protocol 5, Muster speaks 4");
       await sleep(300); // a window in which a hot loop would show
       assert.is(gw.connectAttempts, 1);
@@ -254,8 +242,8 @@ t("protocol mismatch: state down with a clear lastError, retried only slowly", a
 t("no connect.challenge: the attempt times out and is retried with backoff", async () => {
   const gw = await FakeGateway.start({ token: TOKEN, sendChallenge: false });
   try {
-    await withTestHost(hostOn(gw, { gatewayTimings: { ...FAST, challengeTimeoutMs: 100 } }), async (h) => {
-      await waitForState(h, "down");
+    await withTestHost(hostOn(gw, { gatewayTimings: { ...FAST_GATEWAY_TIMINGS, challengeTimeoutMs: 100 } }), async (h) => {
+      await waitForGatewayState(h, "down");
       assert.match((await health(h)).gateway.lastError, "no connect.challenge within 100 ms");
       await waitUntil(() => gw.opened >= 2, { label: "a second attempt" });
       assert.is(gw.connectAttempts, 0);

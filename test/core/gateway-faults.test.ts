@@ -5,24 +5,19 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin } from "@muster/plugin";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
-import { gatewayProbe, type ProbeRecord } from "../helpers/gateway-probe.ts";
+import { gatewayHealth, gatewayProbe, probeCall, probedHost, probeRecord, waitForGatewayState } from "../helpers/gateway-probe.ts";
 import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
 
 const t = suite("gateway client faults");
 const TOKEN = "fake-token-0123456789";
-const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
-
-function hostOn(gw: FakeGateway, extra: StartOptions["config"] = {}, plugins = [gatewayProbe]): StartOptions {
-  return { extraPlugins: plugins, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, ...extra } };
-}
 
 /** Runs `fn` with a fake gateway and a host connected to it; both are always stopped. */
 async function connected(options: Parameters<typeof FakeGateway.start>[0], fn: (h: TestHost, gw: FakeGateway) => Promise<void>, extra: StartOptions["config"] = {}, plugins = [gatewayProbe]) {
   const gw = await FakeGateway.start({ token: TOKEN, ...options });
   try {
-    await withTestHost(hostOn(gw, extra, plugins), async (h) => {
-      await waitForState(h, "connected");
+    await withTestHost(probedHost(gw.url, TOKEN, extra, plugins), async (h) => {
+      await waitForGatewayState(h, "connected");
       await fn(h, gw);
     });
   } finally {
@@ -30,28 +25,21 @@ async function connected(options: Parameters<typeof FakeGateway.start>[0], fn: (
   }
 }
 
-const gatewayState = async (h: TestHost) => (await h.json("/api/health")).body.gateway.state as string;
-const waitForState = (h: TestHost, state: string, timeoutMs = 3_000) =>
-  waitUntil(async () => (await gatewayState(h)) === state, { timeoutMs, label: `gateway state ${state}` });
-const record = async (h: TestHost) => (await h.json<ProbeRecord>("/api/gateway-probe/record")).body;
-const call = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
-  h.json("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });
-
 t("a call the gateway does not answer in time: 504 GATEWAY_TIMEOUT (per-call timeout, and the configured default); a late answer is dropped", async () => {
   await connected(
     {},
     async (h, gw) => {
       gw.neverAnswer("status");
-      const perCall = await call(h, "status", {}, 150);
+      const perCall = await probeCall(h, "status", {}, 150);
       assert.is(perCall.status, 504);
       assert.is(perCall.body.error.code, "GATEWAY_TIMEOUT");
       assert.match(perCall.body.error.message, "did not answer status within 150 ms");
-      const byDefault = await call(h, "status");
+      const byDefault = await probeCall(h, "status");
       assert.is(byDefault.status, 504, "the configured gatewayRequestTimeoutMs applies");
       // The gateway answers the timed-out id after all: dropped, the connection stays.
       const late = gw.requests("status")[0];
       gw.sendToAll({ type: "res", id: late.id, ok: true, payload: { late: true } });
-      const after = await call(h, "health");
+      const after = await probeCall(h, "health");
       assert.is(after.status, 200);
       assert.is(gw.opened, 1);
     },
@@ -62,11 +50,11 @@ t("a call the gateway does not answer in time: 504 GATEWAY_TIMEOUT (per-call tim
 t("ok:false is 502 GATEWAY_ERROR with the gateway's code, message and details", async () => {
   await connected({}, async (h, gw) => {
     gw.failWith("cron.remove", { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
-    const res = await call(h, "cron.remove", { id: "x" });
+    const res = await probeCall(h, "cron.remove", { id: "x" });
     assert.is(res.status, 502);
     assert.is(res.body.error.code, "GATEWAY_ERROR");
     assert.equal(res.body.error.details, { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
-    const unknown = await call(h, "no.such.method");
+    const unknown = await probeCall(h, "no.such.method");
     assert.is(unknown.status, 502);
     assert.is(unknown.body.error.details.message, "unknown method: no.such.method");
   });
@@ -88,8 +76,8 @@ t("the agent method: one call, two res frames (accepted, then final); the timeou
     assert.is(slow.status, 504);
     assert.is(slow.body.error.code, "GATEWAY_TIMEOUT");
     // The final answer arriving after the timeout is dropped; the connection stays.
-    await waitUntil(async () => (await record(h)).events.some((e) => e.event === "chat" && e.payload.runId === "run-2" && e.payload.state === "final"), { label: "run-2 final" });
-    assert.is((await call(h, "health")).status, 200);
+    await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "chat" && e.payload.runId === "run-2" && e.payload.state === "final"), { label: "run-2 final" });
+    assert.is((await probeCall(h, "health")).status, 200);
     assert.is(gw.opened, 1);
   });
 });
@@ -100,16 +88,16 @@ t("chat events reach ctx.gateway listeners: status, deltas, final; a failing rep
     {},
     async (h, gw) => {
       gw.onChat((agentId, message) => ({ deltas: ["He", "llo ", `${agentId}/${message}`] }));
-      const sent = await call(h, "chat.send", { sessionKey: "agent:main:main", message: "m1", idempotencyKey: "c-1" });
+      const sent = await probeCall(h, "chat.send", { sessionKey: "agent:main:main", message: "m1", idempotencyKey: "c-1" });
       assert.equal(sent.body.result, { runId: "c-1", status: "started" });
-      await waitUntil(async () => (await record(h)).events.some((e) => e.event === "chat" && e.payload.state === "final"), { label: "final" });
-      const chat = (await record(h)).events.filter((e) => e.event === "chat" && e.payload.runId === "c-1").map((e) => e.payload);
+      await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "chat" && e.payload.state === "final"), { label: "final" });
+      const chat = (await probeRecord(h)).events.filter((e) => e.event === "chat" && e.payload.runId === "c-1").map((e) => e.payload);
       assert.equal(chat.map((c) => c.state), ["status", "status", "delta", "delta", "delta", "final"]);
       assert.equal(chat.filter((c) => c.state === "delta").map((c) => c.deltaText), ["He", "llo ", "main/m1"]);
       assert.is(chat.at(-1).message.content[0].text, "Hello main/m1");
       gw.onChat(() => ({ deltas: ["partial"], error: "LLM request failed" }));
-      await call(h, "chat.send", { sessionKey: "agent:main:main", message: "m2", idempotencyKey: "c-2" });
-      await waitUntil(async () => (await record(h)).events.some((e) => e.event === "chat" && e.payload.runId === "c-2" && e.payload.state === "error"), { label: "error event" });
+      await probeCall(h, "chat.send", { sessionKey: "agent:main:main", message: "m2", idempotencyKey: "c-2" });
+      await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "chat" && e.payload.runId === "c-2" && e.payload.state === "error"), { label: "error event" });
     },
     {},
     [gatewayProbe, thrower],
@@ -130,9 +118,9 @@ t("malformed frames (not JSON, wrong shapes, binary, unknown type) and an unknow
     gw.sendToAll(JSON.stringify({ type: "res", id: "no-such-id", ok: true, payload: {} }));
     gw.sendToAll(Buffer.from([0xff, 0xfe, 0x00, 0x01]));
     gw.sendToAll(JSON.stringify({ type: "event", event: "custom", payload: { after: "garbage" } }));
-    await waitUntil(async () => (await record(h)).events.some((e) => e.event === "custom"), { label: "custom event after the garbage" });
-    assert.is((await call(h, "health")).status, 200);
-    assert.is(await gatewayState(h), "connected");
+    await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "custom"), { label: "custom event after the garbage" });
+    assert.is((await probeCall(h, "health")).status, 200);
+    assert.is(await gatewayHealth(h).then((g) => g.state), "connected");
     assert.is(gw.opened, 1, "no reconnect was needed");
   });
 });
@@ -141,16 +129,16 @@ t("a frame over the negotiated maxPayload is dropped and the connection stays; o
   await connected({ maxPayload: 64 * 1024 }, async (h, gw) => {
     gw.sendToAll(JSON.stringify({ type: "event", event: "custom", payload: { big: "x".repeat(100 * 1024) } }));
     gw.sendToAll(JSON.stringify({ type: "event", event: "custom", payload: { small: true } }));
-    await waitUntil(async () => (await record(h)).events.some((e) => e.event === "custom"), { label: "small custom event" });
-    const customs = (await record(h)).events.filter((e) => e.event === "custom");
+    await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "custom"), { label: "small custom event" });
+    const customs = (await probeRecord(h)).events.filter((e) => e.event === "custom");
     assert.equal(customs.map((e) => e.payload), [{ small: true }], "the big one was dropped");
     assert.is(gw.opened, 1);
     // Over the 25 MiB hard cap (+ws slack): the socket refuses it, the client reconnects.
     gw.sendToAll("x".repeat(27 * 1024 * 1024));
     await waitUntil(() => gw.closes.some((c) => c.code === 1009), { label: "1009 close", timeoutMs: 5_000 });
     await waitUntil(() => gw.opened >= 2, { label: "reconnect" });
-    await waitForState(h, "connected");
-    assert.is((await call(h, "health")).status, 200);
+    await waitForGatewayState(h, "connected");
+    assert.is((await probeCall(h, "health")).status, 200);
   });
 });
 
@@ -158,10 +146,10 @@ t("out-of-order answers reach their own callers; out-of-order event seqs are del
   await connected({}, async (h, gw) => {
     gw.neverAnswer("status");
     let slowDone = false;
-    const slowCall = call(h, "status").then((r) => ((slowDone = true), r));
+    const slowCall = probeCall(h, "status").then((r) => ((slowDone = true), r));
     await waitUntil(() => gw.requests("status").length === 1, { label: "status received" });
     // Asked second, answered first.
-    const fast = await call(h, "agents.list");
+    const fast = await probeCall(h, "agents.list");
     assert.is(fast.body.result.agents[0].id, "main");
     assert.not.ok(slowDone);
     const asked = gw.requests("status")[0];
@@ -171,34 +159,34 @@ t("out-of-order answers reach their own callers; out-of-order event seqs are del
     assert.equal(slow.body.result, { answered: "late" });
     gw.sendToAll({ type: "event", event: "custom", payload: { n: 1 }, seq: 500 });
     gw.sendToAll({ type: "event", event: "custom", payload: { n: 2 }, seq: 3 });
-    await waitUntil(async () => (await record(h)).events.filter((e) => e.event === "custom").length === 2, { label: "both custom events" });
-    assert.is(await gatewayState(h), "connected");
+    await waitUntil(async () => (await probeRecord(h)).events.filter((e) => e.event === "custom").length === 2, { label: "both custom events" });
+    assert.is(await gatewayHealth(h).then((g) => g.state), "connected");
   });
 });
 
 t("pending calls fail with 503 GATEWAY_UNAVAILABLE when the connection drops mid-call, then the client reconnects", async () => {
   await connected({}, async (h, gw) => {
     gw.neverAnswer("status");
-    const waiting = call(h, "status", {}, 10_000);
+    const waiting = probeCall(h, "status", {}, 10_000);
     await waitUntil(() => gw.requests("status").length === 1, { label: "status received" });
     gw.closeAll(1011, "internal error");
     const res = await waiting;
     assert.is(res.status, 503);
     assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
-    await waitForState(h, "connected");
+    await waitForGatewayState(h, "connected");
     gw.override("status", undefined);
-    assert.is((await call(h, "status")).status, 200);
+    assert.is((await probeCall(h, "status")).status, 200);
   });
 });
 
 t("an abrupt drop (no close frame) mid-stream: down, then reconnected", async () => {
   await connected({}, async (h, gw) => {
     gw.onChat(() => ({ deltas: ["a", "b", "c"], delayMs: 100 }));
-    await call(h, "chat.send", { sessionKey: "agent:main:main", message: "m", idempotencyKey: "r-1" });
+    await probeCall(h, "chat.send", { sessionKey: "agent:main:main", message: "m", idempotencyKey: "r-1" });
     gw.closeAll(1006, "", true);
     await waitUntil(() => gw.opened >= 2, { label: "reconnect" });
-    await waitForState(h, "connected");
-    const states = (await record(h)).states.map((s) => s.state);
+    await waitForGatewayState(h, "connected");
+    const states = (await probeRecord(h)).states.map((s) => s.state);
     assert.ok(states.includes("down"), states.join(","));
   });
 });
@@ -211,7 +199,7 @@ t("a silent gateway (no ticks, no frames for 2 × tickIntervalMs): the client cl
     assert.is(close.reason, "tick timeout");
     gw.pauseTicks(false);
     await waitUntil(() => gw.opened >= 2, { label: "reconnect" });
-    await waitForState(h, "connected");
+    await waitForGatewayState(h, "connected");
     // With ticks flowing, the connection stays.
     const opened = gw.opened;
     await sleep(400); // four tick intervals in which a healthy connection must not be dropped
@@ -222,9 +210,9 @@ t("a silent gateway (no ticks, no frames for 2 × tickIntervalMs): the client cl
 t("a gateway that shuts down (shutdown event, 1012) is down at once and connected again after it returns", async () => {
   await connected({}, async (h, gw) => {
     await gw.restart();
-    await waitUntil(async () => (await record(h)).events.some((e) => e.event === "shutdown"), { label: "shutdown event" });
-    await waitForState(h, "connected");
-    const states = (await record(h)).states;
+    await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "shutdown"), { label: "shutdown event" });
+    await waitForGatewayState(h, "connected");
+    const states = (await probeRecord(h)).states;
     const down = states.find((s) => s.state === "down");
     assert.match(down?.lastError ?? "", "1012");
   });

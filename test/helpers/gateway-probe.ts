@@ -2,7 +2,9 @@
 // client through the public surface: calls (and their errors as HTTP statuses and codes),
 // the two-stage `agent` method, received events and state changes.
 import { z } from "zod";
-import { definePlugin, type GatewayStatus } from "@muster/plugin";
+import { definePlugin, type GatewayStatus, type PluginDefinition } from "@muster/plugin";
+import type { StartOptions, TestHost } from "./start-test-host.ts";
+import { waitUntil } from "./wait.ts";
 
 export interface ProbeRecord {
   states: GatewayStatus[];
@@ -40,3 +42,25 @@ export const gatewayProbe = definePlugin({
     router.get("/api/gateway-probe/record", { summary: "What the probe saw", query: z.strictObject({}) }, () => ({ ok: true, ...record, hello: ctx.gateway.hello(), status: ctx.gateway.status() }));
   },
 });
+
+/** Clocks short enough that reconnects take tens of milliseconds (the token retry stays slow). */
+export const FAST_GATEWAY_TIMINGS = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
+
+/** Host options for a host with the probe, connected to `gatewayUrl` with `token` and fast clocks. */
+export function probedHost(gatewayUrl: string, token: string, config: StartOptions["config"] = {}, plugins: PluginDefinition[] = [gatewayProbe]): StartOptions {
+  return { extraPlugins: plugins, config: { gatewayUrl, gatewayToken: token, gatewayTimings: FAST_GATEWAY_TIMINGS, ...config } };
+}
+
+/** `/api/health`'s `gateway` block. */
+export const gatewayHealth = async (h: TestHost) => (await h.json("/api/health")).body.gateway as GatewayStatus;
+
+/** Waits until `/api/health` shows the gateway in `state`. */
+export const waitForGatewayState = (h: TestHost, state: GatewayStatus["state"], timeoutMs = 3_000) =>
+  waitUntil(async () => (await gatewayHealth(h)).state === state, { timeoutMs, label: `gateway state ${state}` });
+
+/** What the probe plugin saw. */
+export const probeRecord = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any; status: GatewayStatus }>("/api/gateway-probe/record")).body;
+
+/** `ctx.gateway.request(method, params)` through the probe: the HTTP status and body. */
+export const probeCall = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
+  h.json("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });
