@@ -33,7 +33,8 @@ export interface TerminalDeps {
 export class TerminalService implements TerminalRunner {
   private readonly deps: TerminalDeps;
   private readonly limiter;
-  /** Set by {@link start}; until then (and if the trial failed with `sandbox: "bwrap"`) nothing runs. */
+  /** The trial run started by {@link start}; commands wait for it. */
+  private detection: Promise<SandboxMode> | null = null;
   private chosen: SandboxMode | null = null;
 
   constructor(deps: TerminalDeps) {
@@ -41,26 +42,40 @@ export class TerminalService implements TerminalRunner {
     this.limiter = createRateLimiter({ feature: "terminal", concurrent: CONCURRENT, perMinute: deps.config.perMinute });
   }
 
-  /** Detects bubblewrap once; logs why the terminal runs without it. */
-  async start(): Promise<void> {
+  /**
+   * Starts detecting bubblewrap (a real trial run) without holding up the host's start: every
+   * plugin's start-up would otherwise wait for two process spawns. The first command waits for it.
+   */
+  start(): void {
+    this.detection = this.detect();
+  }
+
+  /** Waits for a detection still running at shutdown, so no trial process outlives the host. */
+  async stop(): Promise<void> {
+    await this.detection;
+  }
+
+  private async detect(): Promise<SandboxMode> {
     const { config, logger } = this.deps;
-    this.chosen = config.sandbox === "none" ? { sandbox: "none", reason: "terminal.sandbox is \"none\"" } : await detectSandbox(config);
-    if (this.chosen.sandbox === "bwrap") {
-      const fork = this.chosen.pidsCgroupRoot ? "pids cgroup" : process.getuid?.() === 0 ? "none (root, no writable pids cgroup)" : "RLIMIT_NPROC";
-      logger.info({ sandbox: "bwrap", processCap: fork }, "terminal commands run in a bubblewrap sandbox");
-    } else if (config.sandbox === "bwrap") logger.error({ reason: this.chosen.reason }, "terminal.sandbox is bwrap but bubblewrap cannot run; terminal commands are refused");
-    else logger.warn({ reason: this.chosen.reason }, "terminal commands run without a sandbox (no shell, blocklist only)");
+    const chosen: SandboxMode = config.sandbox === "none" ? { sandbox: "none", reason: 'terminal.sandbox is "none"' } : await detectSandbox(config);
+    if (chosen.sandbox === "bwrap") {
+      const cap = chosen.pidsCgroupRoot ? "pids cgroup" : process.getuid?.() === 0 ? "none (root, no writable pids cgroup)" : "RLIMIT_NPROC";
+      logger.info({ sandbox: "bwrap", processCap: cap }, "terminal commands run in a bubblewrap sandbox");
+    } else if (config.sandbox === "bwrap") logger.error({ reason: chosen.reason }, "terminal.sandbox is bwrap but bubblewrap cannot run; terminal commands are refused");
+    else logger.warn({ reason: chosen.reason }, "terminal commands run without a sandbox (no shell, blocklist only)");
+    this.chosen = chosen;
+    return chosen;
   }
 
   mode(): { sandbox: "bwrap" | "none"; reason: string | null } {
-    const chosen = this.chosen ?? { sandbox: "none", reason: "not started" };
+    const chosen = this.chosen ?? { sandbox: "none", reason: "bubblewrap detection has not finished" };
     return chosen.sandbox === "bwrap" ? { sandbox: "bwrap", reason: null } : { sandbox: "none", reason: chosen.reason };
   }
 
   async run(request: TerminalRequest): Promise<TerminalResult> {
     const { config } = this.deps;
     if (request.agentId !== null && !config.allowAgents) throw terminalErrors.TERMINAL_AGENT_FORBIDDEN();
-    const mode = this.chosen;
+    const mode = await this.detection;
     if (!mode || (mode.sandbox === "none" && config.sandbox === "bwrap")) {
       throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode?.reason ?? "the terminal has not started" });
     }
