@@ -25,8 +25,8 @@ export interface ContentDrafts {
   delete(id: string): Promise<void>;
   /** Checks the platforms (configured, limits) and asks for the `publishing.publish` approval. */
   requestPublish(input: { draftId: string; platforms?: string[]; scheduledAt?: string; requestedBy: string }): Promise<PublishRequested>;
-  /** A rejected or expired publish approval sends its draft to `rejected`. */
-  approvalRejected(approval: ApprovalEventPayload): Promise<void>;
+  /** A rejected or expired publish approval sends its draft to `rejected`; one whose execution failed, to `failed`. */
+  approvalEnded(approval: ApprovalEventPayload, outcome: "rejected" | "failed"): Promise<void>;
 }
 
 /** The outbox: approved publishes, one entry per platform, and the scheduler that sends them. */

@@ -134,11 +134,11 @@ export class DraftService implements ContentDrafts {
     return requested;
   }
 
-  /** A rejected or expired publish approval sends its draft to `rejected`. */
-  async approvalRejected(approval: ApprovalEventPayload): Promise<void> {
+  /** A rejected or expired publish approval sends its draft to `rejected`; one whose execution failed, to `failed`. */
+  async approvalEnded(approval: ApprovalEventPayload, outcome: "rejected" | "failed"): Promise<void> {
     if (approval.command !== PUBLISH_KIND || !approval.taskId.startsWith(DRAFT_REF)) return;
     const draftId = approval.taskId.slice(DRAFT_REF.length);
-    if (this.deps.store.rejectFor(draftId, approval.id, this.now())) {
+    if (this.deps.store.endWaitFor(draftId, approval.id, outcome, this.now())) {
       this.deps.events.publish("publishing.draft.updated", await this.get(draftId), { public: true });
     }
   }

@@ -88,12 +88,18 @@ export class DraftStore {
     stmt.run({ id, marker, now, ...values });
   }
 
-  /** The approval was rejected (or expired): the draft waiting on it becomes `rejected`. */
-  rejectFor(id: string, approvalId: string, now: string): boolean {
+  /**
+   * The approval the draft waits on ended without queuing anything: rejected or expired
+   * (`rejected`, approval cleared) or its execution failed (`failed`, so it can be sent again).
+   */
+  endWaitFor(id: string, approvalId: string, outcome: "rejected" | "failed", now: string): boolean {
     return (
       this.db()
-        .sql.prepare("UPDATE publishing_drafts SET status = 'rejected', approvalId = NULL, updatedAt = @now WHERE id = @id AND approvalId = @approvalId AND status = 'review'")
-        .run({ id, approvalId, now }).changes === 1
+        .sql.prepare(
+          `UPDATE publishing_drafts SET status = @outcome, approvalId = CASE WHEN @outcome = 'rejected' THEN NULL ELSE approvalId END, updatedAt = @now
+           WHERE id = @id AND approvalId = @approvalId AND status = 'review'`,
+        )
+        .run({ id, approvalId, outcome, now }).changes === 1
     );
   }
 

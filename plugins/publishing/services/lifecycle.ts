@@ -1,13 +1,16 @@
 import type { PluginContext } from "@muster/plugin";
 import { CONTENT_DRAFTS, OUTBOX } from "../tokens.ts";
 
-/** Interrupted sends become `unknown`, due entries are sent, future ones armed; a rejected publish approval rejects its draft. */
+/** Interrupted sends become `unknown`, due entries are sent, future ones armed; a publish approval that ends without queuing (rejected, expired, failed execution) releases its draft. */
 export async function startPublishing(ctx: PluginContext): Promise<void> {
   const drafts = ctx.resolve(CONTENT_DRAFTS);
-  const unsubscribe = ctx.events.subscribe("approvals.approval.rejected", (event) => drafts.approvalRejected(event.payload));
+  const unsubscribers = [
+    ctx.events.subscribe("approvals.approval.rejected", (event) => drafts.approvalEnded(event.payload, "rejected")),
+    ctx.events.subscribe("approvals.approval.execution_failed", (event) => drafts.approvalEnded(event.payload, "failed")),
+  ];
   const outbox = ctx.resolve(OUTBOX);
   ctx.lifecycle.onStop(async () => {
-    unsubscribe();
+    for (const unsubscribe of unsubscribers) unsubscribe();
     await outbox.stop();
   });
   await outbox.start();

@@ -3,6 +3,8 @@
 // (platform unknown, not configured, over limits), one post per platform after approval,
 // one approval at a time, rejection, and scheduled publishing across restarts.
 import { suite } from "uvu";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { BLOG_TOKEN, startBlogFake, type BlogFake } from "../../helpers/platform-fakes/blog.ts";
@@ -164,6 +166,26 @@ t("a rejected publish approval rejects the draft and sends nothing", async ({ h,
   assert.is(li.posts.length, posts);
   // Back to draft, it can be sent again.
   assert.is((await patch(h, draft.id, { status: "draft" })).body.draft.status, "draft");
+});
+
+t("content changed in the database after the request (TOCTOU) is never published; the draft becomes failed", async ({ h, li }) => {
+  const draft = await createDraft(h, { text: "The approved words", platforms: ["linkedin"] });
+  const res = await publish(h, { draftId: draft.id });
+  const id = res.body.approval.id;
+  const db = new BetterSqlite3(join(h.home, "muster.db"));
+  try {
+    const row = db.prepare("SELECT payload FROM approvals_approvals WHERE id = ?").get(id) as { payload: string };
+    db.prepare("UPDATE approvals_approvals SET payload = ? WHERE id = ?").run(row.payload.replace("The approved words", "Words nobody approved"), id);
+  } finally {
+    db.close();
+  }
+  const posts = li.posts.length;
+  const decided = await decide(h, id, "approved");
+  assert.is(decided.body.approval.executionStatus, "failed");
+  assert.match(decided.body.approval.executionError, /PAYLOAD_INTEGRITY/);
+  await waitUntil(async () => (await draftOf(h, draft.id)).status === "failed", { label: "draft failed" });
+  assert.equal(await outbox(h, `approvalId=${id}`), []);
+  assert.is(li.posts.length, posts);
 });
 
 t("scheduled publishing survives restarts: a future entry is re-armed, a due one runs at start", async (ctx) => {
