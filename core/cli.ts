@@ -17,7 +17,7 @@ import { restoreCommand } from "./internal/cli/restore-command.ts";
 import { mcpCommand } from "./internal/mcp/mcp-command.ts";
 import { doctorCommand } from "./internal/doctor-command.ts";
 import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
-import { EXIT, runCommand, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
+import { defineCliCommand, EXIT, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, pluginCommands } from "./commands.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
@@ -74,10 +74,8 @@ async function start(): Promise<void> {
 }
 
 /** A command the CLI runs itself, as a {@link CliCommand} for the shared help and usage-error handling. */
-const basic = (name: string, help: string, run: (args: string[]) => Promise<number>): CliCommand => {
-  const command: CliCommand = { name, usage: [], help, run: (args, io) => runCommand(command, args, io, () => run(args)) };
-  return command;
-};
+const basic = (name: string, help: string, run: (args: string[]) => Promise<number>): CliCommand =>
+  defineCliCommand({ name, usage: [], help, body: (args) => run(args) });
 
 /** Refuses any argument: these commands take none. */
 const noArguments = (name: string, help: string, run: () => Promise<number>) =>

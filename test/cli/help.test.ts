@@ -38,10 +38,10 @@ t("every command and sub-command answers --help and -h with its usage, exit 0, d
     assert.match(run.stdout, new RegExp(`^Usage: muster ${args[0]}`), args.join(" "));
     assert.is(run.stderr, "", args.join(" "));
   }
-  const [[, top]] = await runAll([["--help"]]);
-  assert.is(top!.status, 0);
-  assert.match(top!.stdout, /Exit codes: 0 success; 1 failure/);
-  for (const [command] of COMMANDS) assert.ok(top!.stdout.includes(`  ${command}`), `muster --help lists ${command}`);
+  const top = (await runAll([["--help"]]))[0]![1];
+  assert.is(top.status, 0);
+  assert.match(top.stdout, /Exit codes: 0 success; 1 failure/);
+  for (const [command] of COMMANDS) assert.ok(top.stdout.includes(`  ${command}`), `muster --help lists ${command}`);
 });
 
 t("unknown commands, sub-commands, flags and extra arguments print usage on stderr and exit 2", async () => {

@@ -3,7 +3,7 @@
 // here is deciding as the owner (or, with --as, as a configured approver); the server
 // applies every rule of the gate (DESIGN §8) and its refusals are printed by code.
 import type { MusterConfig } from "../config.ts";
-import { EXIT, parseCommandArgs, runCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
+import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
 import { connectToServer, type ServerClient } from "./server-client.ts";
 import { printable } from "./terminal-text.ts";
 
@@ -45,7 +45,7 @@ CODE: message); 2 usage error.`;
 const PAGE = 500;
 
 export function approvalsCommand(config: () => MusterConfig): CliCommand {
-  const command: CliCommand = {
+  return defineCliCommand({
     name: "approvals",
     usage: [
       { form: "approvals list [--all] [--json]", summary: "the approval inbox of the running server" },
@@ -53,9 +53,8 @@ export function approvalsCommand(config: () => MusterConfig): CliCommand {
       { form: "approvals approve|reject <id>", summary: "decide as the owner (--as <approver>); reject needs --reason" },
     ],
     help: HELP,
-    run: (args, io) => runCommand(command, args, io, () => runApprovals(args, io, () => connectToServer(config()))),
-  };
-  return command;
+    body: (args, io) => runApprovals(args, io, () => connectToServer(config())),
+  });
 }
 
 async function runApprovals([sub, ...args]: string[], io: CommandStreams, connect: () => ServerClient): Promise<number> {

@@ -11,7 +11,7 @@ import type { MusterConfig } from "../config.ts";
 import { packageVersion } from "../package-version.ts";
 import { DATABASE, excludedFromBackup, FORMAT, HOME_DIR, hasTar, MANIFEST, packTar, countFiles, type BackupManifest } from "./backup-archive.ts";
 import { cliErrors } from "./cli-errors.ts";
-import { EXIT, parseCommandArgs, runCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
+import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
 
 const HELP = `Usage: muster backup [<file>] [--format tar|dir]
 
@@ -28,13 +28,12 @@ Restore it with \`muster restore <file>\` (server stopped). Exit codes: 0 writte
 (nothing written); 2 usage error.`;
 
 export function backupCommand(config: () => MusterConfig): CliCommand {
-  const command: CliCommand = {
+  return defineCliCommand({
     name: "backup",
     usage: [{ form: "backup [<file>]", summary: "online backup of MUSTER_HOME (database + files) into one archive" }],
     help: HELP,
-    run: (args, io) => runCommand(command, args, io, () => runBackup(args, io, config())),
-  };
-  return command;
+    body: (args, io) => runBackup(args, io, config()),
+  });
 }
 
 async function runBackup(args: string[], io: CommandStreams, config: MusterConfig): Promise<number> {

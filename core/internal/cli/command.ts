@@ -24,6 +24,16 @@ export interface CliCommand {
   run(args: string[], io: CommandStreams): Promise<number>;
 }
 
+/**
+ * A {@link CliCommand} whose `body` runs under {@link runCommand}'s rules (help, usage
+ * errors, coded errors), so each command file holds only its own work.
+ */
+export function defineCliCommand(spec: Omit<CliCommand, "run"> & { body(args: string[], io: CommandStreams): Promise<number> }): CliCommand {
+  const { body, ...described } = spec;
+  const command: CliCommand = { ...described, run: (args, io) => runCommand(command, args, io, () => body(args, io)) };
+  return command;
+}
+
 /** Thrown for a usage mistake: the command prints its help on stderr and exits 2. */
 export class UsageError extends Error {}
 

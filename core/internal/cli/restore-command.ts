@@ -12,7 +12,7 @@ import { packageVersion } from "../package-version.ts";
 import { isStartError } from "../start-errors.ts";
 import { DATABASE, escapingMember, FORMAT, HOME_DIR, hasTar, linkLeavingRoot, listTar, MANIFEST, unpackTar, type BackupManifest } from "./backup-archive.ts";
 import { cliErrors } from "./cli-errors.ts";
-import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./command.ts";
+import { EXIT, parseCommandArgs, defineCliCommand, type CliCommand, type CommandStreams } from "./command.ts";
 
 const HELP = `Usage: muster restore <file>
 
@@ -25,13 +25,12 @@ Start the server afterwards with the VAULT_KEY the backup's secrets were stored 
 Exit codes: 0 restored; 1 refused or failed (MUSTER_HOME unchanged); 2 usage error.`;
 
 export function restoreCommand(config: () => MusterConfig): CliCommand {
-  const command: CliCommand = {
+  return defineCliCommand({
     name: "restore",
     usage: [{ form: "restore <file>", summary: "replace MUSTER_HOME with a backup (server stopped)" }],
     help: HELP,
-    run: (args, io) => runCommand(command, args, io, () => runRestore(args, io, config())),
-  };
-  return command;
+    body: (args, io) => runRestore(args, io, config()),
+  });
 }
 
 async function runRestore(args: string[], io: CommandStreams, config: MusterConfig): Promise<number> {

@@ -4,7 +4,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { MusterConfig } from "../config.ts";
 import { packageVersion } from "../package-version.ts";
-import { EXIT, parseCommandArgs, runCommand, UsageError, type CliCommand, type CommandStreams } from "../cli/command.ts";
+import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "../cli/command.ts";
 import { connectToServer } from "../cli/server-client.ts";
 import { httpApi } from "./http-api.ts";
 import { createMusterMcpServer, type OpenApiDocument } from "./mcp-server.ts";
@@ -25,13 +25,12 @@ approvals_get, activities_list. No tool decides an approval. See docs/mcp.md.
 Exit codes: 0 the client closed stdin; 1 no server to serve for; 2 usage error.`;
 
 export function mcpCommand(config: () => MusterConfig): CliCommand {
-  const command: CliCommand = {
+  return defineCliCommand({
     name: "mcp",
     usage: [{ form: "mcp [--write]", summary: "MCP server on stdio for the running server (docs/mcp.md)" }],
     help: HELP,
-    run: (args, io) => runCommand(command, args, io, () => serveStdio(args, io, config())),
-  };
-  return command;
+    body: (args, io) => serveStdio(args, io, config()),
+  });
 }
 
 async function serveStdio(args: string[], io: CommandStreams, config: MusterConfig): Promise<number> {

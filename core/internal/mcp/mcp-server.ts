@@ -22,8 +22,9 @@ interface OpenApiOperation {
   security?: unknown[];
 }
 
+/** The part of /api/openapi.json the tools are built from (core/internal/http/openapi.ts writes it). */
 export interface OpenApiDocument {
-  paths?: Record<string, Record<string, OpenApiOperation | undefined> | undefined>;
+  paths?: Record<string, Record<string, unknown> | undefined>;
 }
 
 export interface MusterMcpOptions {
@@ -48,7 +49,7 @@ export function createMusterMcpServer({ openapi, api, write, writeScopeHint, ver
     },
   );
   for (const tool of MCP_TOOLS) {
-    const operation = openapi.paths?.[tool.path]?.[tool.method.toLowerCase()];
+    const operation = openapi.paths?.[tool.path]?.[tool.method.toLowerCase()] as OpenApiOperation | undefined;
     if (!operation) continue; // its plugin is not loaded on this server
     // The allow list must never reach an operation that needs the human's credential.
     if (operation.security?.length) throw new Error(`MCP tool ${tool.name} maps to ${tool.method} ${tool.path}, which needs the session token`);
