@@ -8,6 +8,7 @@ import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { gatewayHealth, gatewayProbe, probeCall, probedHost, probeRecord, waitForGatewayState } from "../helpers/gateway-probe.ts";
 import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
+import { WebSocketServer } from "ws";
 
 const t = suite("gateway client faults");
 const TOKEN = "fake-token-0123456789";
@@ -216,6 +217,62 @@ t("a gateway that shuts down (shutdown event, 1012) is down at once and connecte
     const down = states.find((s) => s.state === "down");
     assert.match(down?.lastError ?? "", "1012");
   });
+});
+
+t("ctx.gateway.events: an async stream in order; a slow reader keeps the newest bufferLimit events; it ends when its signal aborts", async () => {
+  await connected({}, async (h, gw) => {
+    const custom = (n: number) => gw.broadcast("custom", { n });
+    const quick = h.json("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 3 } });
+    await waitUntil(async () => (await probeRecord(h)).streamsOpened === 1, { label: "stream open" });
+    for (const n of [1, 2, 3]) custom(n);
+    const read = await quick;
+    assert.equal(read.body.payloads, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.is(read.body.endedAfterAbort, true);
+    const slow = h.json("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 2, bufferLimit: 2, startAfterMs: 500 } });
+    await waitUntil(async () => (await probeRecord(h)).streamsOpened === 2, { label: "second stream open" });
+    for (const n of [4, 5, 6, 7]) custom(n);
+    assert.equal((await slow).body.payloads, [{ n: 6 }, { n: 7 }], "the two oldest were dropped");
+  });
+});
+
+t("ready(timeoutMs): resolves once connected; while the gateway is down it fails after the timeout with 503 GATEWAY_UNAVAILABLE", async () => {
+  await connected({}, async (h, gw) => {
+    const ready = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 0 } });
+    assert.is(ready.status, 200);
+    await gw.stop();
+    await waitForGatewayState(h, "down");
+    const notNow = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 0 } });
+    assert.is(notNow.status, 503);
+    assert.is(notNow.body.error.code, "GATEWAY_UNAVAILABLE");
+    const waited = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 100 } });
+    assert.is(waited.status, 503);
+    // Waiting across the gateway's return resolves.
+    const pending = h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 5_000 } });
+    await gw.listen();
+    assert.is((await pending).status, 200);
+  });
+});
+
+t("a gateway that drops every connection at once: retries back off (capped, jittered), never a hot loop", async () => {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise((r) => wss.once("listening", r));
+  const opened: number[] = [];
+  wss.on("connection", (ws) => {
+    opened.push(Date.now());
+    ws.close(1011, "internal error");
+  });
+  try {
+    await withTestHost(probedHost(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`, TOKEN), async (h) => {
+      await waitUntil(() => opened.length >= 8, { label: "eight attempts", timeoutMs: 5_000 });
+      // Backoff 30 ms doubling to a 200 ms cap: a hot loop would have made hundreds by now.
+      assert.ok(opened.length < 20, `${opened.length} attempts`);
+      const gaps = opened.slice(4).map((at, i) => at - opened[i + 3]!);
+      assert.ok(gaps.every((gap) => gap >= 100), `capped gaps stay near 200 ms: ${gaps.join(", ")}`);
+      assert.is((await gatewayHealth(h)).state, "down");
+    });
+  } finally {
+    await new Promise((r) => wss.close(r));
+  }
 });
 
 t.run();

@@ -10,6 +10,8 @@ export interface ProbeRecord {
   states: GatewayStatus[];
   events: { event: string; payload: any }[];
   hello: unknown;
+  /** Streams opened by /stream so far (a test waits for it before sending events). */
+  streamsOpened: number;
 }
 
 export const PROBE_EVENTS = ["chat", "agent", "cron", "shutdown", "sessions.changed", "custom"] as const;
@@ -20,7 +22,7 @@ export const gatewayProbe = definePlugin({
   host: "^1.0.0",
   paths: ["/api/gateway-probe"],
   routes(router, ctx) {
-    const record: ProbeRecord = { states: [], events: [], hello: null };
+    const record: ProbeRecord = { states: [], events: [], hello: null, streamsOpened: 0 };
     ctx.gateway.onState((status) => record.states.push(status));
     for (const event of PROBE_EVENTS) ctx.gateway.on(event, (payload) => void record.events.push({ event, payload }));
 
@@ -37,6 +39,35 @@ export const gatewayProbe = definePlugin({
         const { timeoutMs, ...params } = body;
         const final = await ctx.gateway.agent(params, { ...(timeoutMs ? { timeoutMs } : {}), onAccepted: (a) => void accepted.push(a) });
         return { ok: true, accepted, final };
+      },
+    );
+    router.post(
+      "/api/gateway-probe/ready",
+      { summary: "ctx.gateway.ready(timeoutMs)", body: z.strictObject({ timeoutMs: z.number().int().min(0) }) },
+      async ({ body }) => {
+        await ctx.gateway.ready(body.timeoutMs);
+        return { ok: true, status: ctx.gateway.status() };
+      },
+    );
+    router.post(
+      "/api/gateway-probe/stream",
+      { summary: "Reads `count` events from ctx.gateway.events(event), slowly if asked", body: z.strictObject({ event: z.string(), count: z.number().int().min(1), bufferLimit: z.number().int().min(1).optional(), startAfterMs: z.number().int().min(0).optional() }) },
+      async ({ body }) => {
+        const controller = new AbortController();
+        const stream = ctx.gateway.events(body.event, { signal: controller.signal, ...(body.bufferLimit ? { bufferLimit: body.bufferLimit } : {}) });
+        const iterator = stream[Symbol.asyncIterator]();
+        record.streamsOpened += 1;
+        // A consumer that starts reading late: what arrived meanwhile waits in the buffer.
+        if (body.startAfterMs) await new Promise((r) => setTimeout(r, body.startAfterMs));
+        const payloads: unknown[] = [];
+        while (payloads.length < body.count) {
+          const next = await iterator.next();
+          if (next.done) break;
+          payloads.push(next.value);
+        }
+        controller.abort();
+        const after = await iterator.next();
+        return { ok: true, payloads, endedAfterAbort: after.done === true };
       },
     );
     router.get("/api/gateway-probe/record", { summary: "What the probe saw", query: z.strictObject({}) }, () => ({ ok: true, ...record, hello: ctx.gateway.hello(), status: ctx.gateway.status() }));
