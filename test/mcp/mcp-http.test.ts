@@ -66,6 +66,11 @@ t("read tools answer what the API answers", async () => {
       const missing = await call(client, "tasks_get", { id: "no-such-task" });
       assert.ok(missing.isError);
       assert.is(errorOf(missing)?.code, "TASK_NOT_FOUND");
+      for (const id of ["..", ".", "../approvals", "%2e%2e"]) {
+        const odd = await call(client, "tasks_get", { id });
+        assert.ok(odd.isError, id);
+        assert.match(errorOf(odd)!.code, /^(TASK_NOT_FOUND|VALIDATION_FAILED)$/, `${id} stays an id of /api/tasks/{id}, never another path`);
+      }
     } finally {
       await client.close();
     }

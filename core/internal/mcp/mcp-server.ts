@@ -100,14 +100,15 @@ function advertised(jsonSchema: Json) {
 
 async function callTool(tool: McpToolSpec, args: Json, api: ApiCall): Promise<CallToolResult> {
   const rest: Json = { ...args };
-  const missing: string[] = [];
+  const invalid: string[] = [];
   const path = tool.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
     const value = rest[name];
     delete rest[name];
-    if (typeof value !== "string" || value === "") missing.push(name);
+    // "." and ".." survive encoding and URL resolution would make them another path (/api/tasks/.. is /api/).
+    if (typeof value !== "string" || value === "" || value === "." || value === "..") invalid.push(name);
     return encodeURIComponent(typeof value === "string" ? value : "");
   });
-  if (missing.length) return refusal(validationFailed("tool arguments", missing.map((name) => ({ path: name, reason: "Required: the id in the path", in: "params" as const }))));
+  if (invalid.length) return refusal(validationFailed("tool arguments", invalid.map((name) => ({ path: name, reason: "must be an id (a non-empty string other than . and ..)", in: "params" as const }))));
   const request =
     tool.method === "GET"
       ? { method: tool.method, path, query: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) }
