@@ -159,7 +159,8 @@ function render(r: Results): string {
       "Times are from sending the request to the first `delta` and to the final reply (`done` frame / `final` event). " +
       "**Muster's added latency** is paired per run: a bare observer connection receives the gateway's own `chat` events for Muster's runs, and the figure is the Muster SSE frame's arrival minus the gateway event's arrival, both in this process; " +
       "end-to-end times differ by seconds from run to run inside the gateway (workspace and context preparation), which would drown a few milliseconds in a difference of two distributions. " +
-      `Reconnect: ${RESTARTS} times, gateway SIGTERM, then started again on the same state dir; from its \`/readyz\` first answering 200 (polled every 25 ms) to the \`since\` of Muster's \`/api/health\` \`gateway.state: "connected"\`.`,
+      "A negative hop means Muster's frame arrived before the observer's copy of the event: the gateway writes its broadcast to one connection after the other. " +
+      `Reconnect: ${RESTARTS} restart(s), each a gateway SIGTERM, then a start on the same state dir; from its \`/readyz\` first answering 200 (polled every 25 ms) to the \`since\` of Muster's \`/api/health\` \`gateway.state: "connected"\`.`,
     "",
     `Gateway start-up (spawn to /readyz 200): ${fmt(r.startupMs)} ms.`,
     "",
