@@ -101,8 +101,9 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
       closeSync(out);
       const spawned = child;
       const readyAt = await waitForReady(httpUrl, () => spawned.exitCode !== null || spawned.signalCode !== null, options.readyTimeoutMs ?? READY_TIMEOUT_MS).catch(async (error: Error) => {
+        // The caller prints logTail() with its failure report.
         await peer.stop();
-        throw new Error(`${error.message}\n--- gateway log ---\n${peer.logTail()}`);
+        throw error;
       });
       return { readyAt };
     },
