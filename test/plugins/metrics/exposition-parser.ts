@@ -62,7 +62,7 @@ export function parseExposition(text: string): Map<string, ParsedFamily> {
       pendingHelp = { name: help[1]!, help: unescape(help[2]!) };
     } else if (type) {
       if (families.has(type[1]!)) throw new Error(`family ${type[1]} declared twice`);
-      if (pendingHelp?.name !== type[1]) throw new Error(`# TYPE ${type[1]} without its # HELP just before`);
+      if (!pendingHelp || pendingHelp.name !== type[1]) throw new Error(`# TYPE ${type[1]} without its # HELP just before`);
       families.set(type[1]!, { name: type[1]!, help: pendingHelp.help, type: type[2]!, samples: [] });
     } else {
       const sample = SAMPLE.exec(line);
