@@ -49,12 +49,15 @@ export class SyncRunner implements GitSyncRunner {
     if (out.code === 0) return this.text(out);
     const conflicted = await runGit(repo, ["diff", "--name-only", "--diff-filter=U"], { timeoutMs: this.deps.localTimeoutMs });
     const files = conflicted.stdout.split("\n").filter(Boolean);
-    if (files.length > 0) {
+    // A merge left open (conflicts, or a merge commit git could not make, e.g. without an identity).
+    const merging = (await runGit(repo, ["rev-parse", "--quiet", "--verify", "MERGE_HEAD"], { timeoutMs: this.deps.localTimeoutMs })).code === 0;
+    if (files.length > 0 || merging) {
       // Leave the repository as it was before the pull, not half-merged with conflict markers.
       const abort = await runGit(repo, ["merge", "--abort"], { timeoutMs: this.deps.localTimeoutMs });
       this.deps.logger.warn({ remote, branch, files: files.length, aborted: abort.code === 0 }, "git pull hit a merge conflict");
       const state = abort.code === 0 ? "the merge was aborted and the working tree is as it was before the pull" : `and git merge --abort failed too: ${firstLinesOf(this.text(abort), 5)}`;
-      throw new Error(`git pull of ${branch} from ${remote} stopped on a merge conflict in ${files.slice(0, 20).join(", ")}; ${state}. git said: ${firstLinesOf(this.text(out), 20)}`);
+      const why = files.length > 0 ? `a merge conflict in ${files.slice(0, 20).join(", ")}` : "an unfinished merge";
+      throw new Error(`git pull of ${branch} from ${remote} stopped on ${why}; ${state}. git said: ${firstLinesOf(this.text(out), 20)}`);
     }
     throw new Error(`git pull of ${branch} from ${remote} failed (exit ${out.code}): ${firstLinesOf(this.text(out), 20)}`);
   }

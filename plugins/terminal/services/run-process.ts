@@ -36,7 +36,11 @@ function killGroup(pid: number | undefined): void {
  * (never rejects) once the process ended and its pipes closed; a program that cannot start
  * reports exit code 127 and the reason, as a shell would.
  */
-export function runProcess(argv: string[], options: { cwd: string; env: Record<string, string> }, limits: ProcessLimits): Promise<ProcessResult> {
+export function runProcess(
+  argv: string[],
+  options: { cwd: string; env: Record<string, string>; /** The file to execute when it differs from argv[0] (argv[0] is still passed as the name). */ executable?: string },
+  limits: ProcessLimits,
+): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
     const chunks: Buffer[] = [];
@@ -45,7 +49,7 @@ export function runProcess(argv: string[], options: { cwd: string; env: Record<s
     let timedOut = false;
     let exitCode: number | null = null;
     let settled = false;
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: options.env, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(options.executable ?? argv[0]!, argv.slice(1), { argv0: argv[0], cwd: options.cwd, env: options.env, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const stop = () => killGroup(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;

@@ -19,6 +19,12 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Commands running at once (DESIGN §14.8). */
 const CONCURRENT = 2;
 
+/** What will be spawned: argv, and for an unsandboxed command the exact file the blocklist checked. */
+interface Planned {
+  argv: string[];
+  executable?: string;
+}
+
 export interface TerminalDeps {
   config: TerminalConfig;
   logger: Logger;
@@ -81,45 +87,49 @@ export class TerminalService implements TerminalRunner {
     }
     const cwd = resolveWorkingDirectory(request.cwd);
     const baseEnv = mode.sandbox === "bwrap" ? { PATH: SANDBOX_PATH, HOME: cwd, TMPDIR: "/tmp", LANG: "C.UTF-8", TERM: "dumb" } : this.deps.environment.childEnv(process.env, { injected: false });
-    let argv: string[];
+    let planned: Planned;
     try {
-      argv = mode.sandbox === "bwrap" ? this.checkSandboxed(request.command, cwd) : this.checkPlain(request.command, cwd, baseEnv.PATH ?? "");
+      planned = mode.sandbox === "bwrap" ? this.checkSandboxed(request.command, cwd) : this.checkPlain(request.command, cwd, baseEnv.PATH ?? "");
     } catch (error) {
       if ((error as MusterError).code === "TERMINAL_COMMAND_BLOCKED") this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
       throw error;
     }
     const env = { ...baseEnv, ...secretVariables(request.secrets ?? {}, this.deps.vault) };
-    const result = await this.limiter.run(() => this.execute(argv, mode, cwd, env, request), { signal: request.signal });
+    const result = await this.limiter.run(() => this.execute(planned, mode, cwd, env, request), { signal: request.signal });
     this.report(request, cwd, result);
     return result;
   }
 
-  /** No shell: the command must be one program with literal arguments, and an allowed one. */
-  private checkPlain(command: string, cwd: string, path: string): string[] {
+  /**
+   * No shell: the command must be one program with literal arguments, and an allowed one. The
+   * file checked is the file executed (no second PATH lookup that a change in between could redirect).
+   */
+  private checkPlain(command: string, cwd: string, path: string): Planned {
     const argv = toArgv(command);
-    assertAllowed(argv, locateProgram(argv[0]!, cwd, path));
-    return argv;
+    const located = locateProgram(argv[0]!, cwd, path);
+    assertAllowed(argv, located);
+    return { argv, executable: located ?? undefined };
   }
 
   /** `sh -c` in the sandbox: every simple command whose name is known before running is checked. */
-  private checkSandboxed(command: string, cwd: string): string[] {
+  private checkSandboxed(command: string, cwd: string): Planned {
     for (const simple of simpleCommands(command)) {
       if (!simple.dynamicName) assertAllowed(simple.argv, locateProgram(simple.argv[0]!, cwd, SANDBOX_PATH));
     }
-    return bwrapArgv(command, cwd, this.deps.config);
+    return { argv: bwrapArgv(command, cwd, this.deps.config) };
   }
 
-  private async execute(argv: string[], mode: SandboxMode, cwd: string, env: Record<string, string>, request: TerminalRequest): Promise<TerminalResult> {
+  private async execute(planned: Planned, mode: SandboxMode, cwd: string, env: Record<string, string>, request: TerminalRequest): Promise<TerminalResult> {
     let cgroup: PidsCgroup | null = null;
-    let program = argv;
+    let program = planned.argv;
     if (mode.sandbox === "bwrap" && mode.pidsCgroupRoot) {
       cgroup = createPidsCgroup(mode.pidsCgroupRoot, this.deps.config.maxProcesses);
       // A fixed script (no request text in it) that enters the cgroup before bwrap forks anything.
-      program = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...argv];
+      program = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...planned.argv];
     }
     try {
       const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const ran = await runProcess(program, { cwd, env }, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: request.signal });
+      const ran = await runProcess(program, { cwd, env, executable: cgroup ? undefined : planned.executable }, { timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: request.signal });
       const redact = (text: string) => this.deps.vault.redact(text);
       // Redacted before and after cleaning: a secret printed with control characters inside it is caught either way.
       const output = redact(sanitizeOutput(redact(ran.output.toString("utf8"))));
