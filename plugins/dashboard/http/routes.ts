@@ -17,6 +17,7 @@ export function mountDashboardRoutes(router: PluginRouter): void {
   const assets = loadStaticAssets(STATIC_DIR);
   const page = assets.get("index.html")!;
 
+  // Any query is ignored rather than refused: a link with tracking parameters still opens the page.
   router.get("/", { summary: "The dashboard page (HTML)", query: z.object({}), raw: true, tags: ["page"] }, (input) => send(input, page));
 
   router.get(

@@ -111,6 +111,7 @@ export function createApprovalsInbox({ signedIn, onSignedOut }) {
       try {
         const { approval: decided } = await api.patch(`/api/approvals/${encodeURIComponent(approval.id)}`, body);
         card.dataset.state = decided.status;
+        reason.disabled = true;
         card.classList.add("decided");
         outcome.textContent = `${decided.status === "approved" ? "Approved" : "Rejected"} by ${decided.decidedBy}${decided.executionStatus !== "none" ? ` · action ${decided.executionStatus}` : ""}`;
         setTimeout(() => {
