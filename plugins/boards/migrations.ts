@@ -21,8 +21,10 @@ export const migrations = [
         id TEXT PRIMARY KEY, cardId TEXT NOT NULL, boardId TEXT NOT NULL, action TEXT NOT NULL, field TEXT,
         fromValue TEXT, toValue TEXT, by TEXT NOT NULL, at TEXT NOT NULL)`,
       "CREATE INDEX boards_boards_by_update ON boards_boards (updatedAt)",
-      // Moves shift positions within one column; the board view reads a board's cards by column.
-      `CREATE INDEX boards_cards_by_column ON boards_cards (boardId, "column", position)`,
+      // A move counts a column's cards on the board and shifts the positions after a gap. The
+      // index leaves position out on purpose: a shift then rewrites only the rows, not one index
+      // entry per shifted card (the board view sorts by position itself).
+      `CREATE INDEX boards_cards_by_column ON boards_cards (boardId, "column", archivedAt)`,
       "CREATE INDEX boards_cards_by_assignee ON boards_cards (assignee)",
       // Links are cleared when the story, epic or sprint is deleted: looked up by the linked id.
       "CREATE INDEX boards_cards_by_story ON boards_cards (storyId)",

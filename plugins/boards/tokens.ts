@@ -49,6 +49,15 @@ export interface CardPatch extends CardInput {
   comment?: string;
 }
 
+/** What an approval of a gated move stores: the whole PATCH, applied when a human approves. */
+export interface MovePayload {
+  cardId: string;
+  /** The column the card was in when the move was requested; the move is refused if it left it. */
+  fromColumn: string;
+  patch: CardPatch;
+  by: string;
+}
+
 /** A PATCH either changed the card or, for a move into a `requireApprovalFor` column, asked a human. */
 export type CardPatchResult = { card: CardRecord } | { approval: ApprovalRecord };
 
@@ -71,6 +80,10 @@ export interface Boards {
   addComment(cardId: string, content: string, author: string): Promise<CardComment>;
   claim(cardId: string, agentId: string): Promise<CardRecord>;
   delegate(cardId: string, input: { boardId: string; assignee?: string; message?: string }, by: string): Promise<{ card: CardRecord; delegatedCard: CardRecord }>;
+  /** The executor of the gated `boards.card.move`: applies the approved PATCH after checking again. */
+  applyApprovedMove(payload: MovePayload): Promise<{ card: CardRecord }>;
+  /** A story, epic or sprint was deleted: cards linking it lose the link. */
+  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string): void;
 }
 
 /** The boards service. Depend on the `boards` plugin to use it. */

@@ -5,9 +5,11 @@ import { cpuSeconds } from "./processes.ts";
 
 export interface LoadTarget {
   label: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH";
   path: string;
   body?: string;
+  /** A different path and body per request (card moves: each request moves another card). */
+  next?: () => { path: string; body: string };
 }
 
 export interface LoadFigures {
@@ -61,6 +63,11 @@ export async function runLoad(port: number, target: LoadTarget, connections: num
   if (target.body !== undefined) {
     options.body = target.body;
     options.headers = { "content-type": "application/json" };
+  }
+  if (target.next) {
+    const next = target.next;
+    options.headers = { "content-type": "application/json" };
+    options.requests = [{ method: target.method, setupRequest: (req: Record<string, unknown>) => ({ ...req, ...next() }) }];
   }
   const warm = await once({ ...options, duration: 1 });
   const cpuBefore = cpuSeconds(serverPid);

@@ -38,7 +38,7 @@ export const Card = defineEntity({
     archivedAt: p.string().nullable(),
   },
   indexes: [
-    { name: "boards_cards_by_column", properties: ["boardId", "column", "position"] },
+    { name: "boards_cards_by_column", properties: ["boardId", "column", "archivedAt"] },
     { name: "boards_cards_by_assignee", properties: ["assignee"] },
     { name: "boards_cards_by_story", properties: ["storyId"] },
     { name: "boards_cards_by_epic", properties: ["epicId"] },

@@ -7,7 +7,7 @@ import type { WorkTracker } from "../../work/tokens.ts";
 import { boardErrors } from "../errors.ts";
 import type { BoardVerb, CardVerb } from "../events.ts";
 import { BOARD_TEMPLATES } from "../templates.ts";
-import type { Boards, CardInput, CardPatch, CardPatchResult, NewBoard, NewCard } from "../tokens.ts";
+import type { Boards, CardInput, CardPatch, CardPatchResult, MovePayload, NewBoard, NewCard } from "../tokens.ts";
 import { BoardStore, checkPolicies, type BoardChanges, type CardFilter, type HardDeleted } from "./board-store.ts";
 import { BoardViews } from "./board-views.ts";
 import { CardStore, type CardFields, type CardWrite } from "./card-store.ts";
@@ -16,15 +16,6 @@ import type { BoardRow } from "../entities/board.ts";
 
 /** The gated action kind of a move into a `requireApprovalFor` column. */
 export const MOVE_KIND = "boards.card.move";
-
-/** What an approval of a move stores: the whole PATCH, applied when a human approves. */
-export interface MovePayload {
-  cardId: string;
-  /** The column the card was in when the move was requested; the move is refused if it left it. */
-  fromColumn: string;
-  patch: CardPatch;
-  by: string;
-}
 
 export interface BoardServiceDeps {
   boards: BoardStore;

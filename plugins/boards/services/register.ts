@@ -1,8 +1,8 @@
 import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { APPROVALS } from "../../approvals/tokens.ts";
 import { WORK } from "../../work/tokens.ts";
-import { BOARDS } from "../tokens.ts";
-import { BoardService, MOVE_KIND, type MovePayload } from "./board-service.ts";
+import { BOARDS, type MovePayload } from "../tokens.ts";
+import { BoardService, MOVE_KIND } from "./board-service.ts";
 import { BoardStore } from "./board-store.ts";
 import { CardStore } from "./card-store.ts";
 
@@ -19,6 +19,6 @@ export function registerBoardServices(ctx: PluginContext): void {
   ctx.gate.define<MovePayload>(MOVE_KIND, {
     describe: (p) => `Move card ${p.cardId} from ${p.fromColumn} to ${p.patch.column} (requested by ${p.by})`,
     // Re-checks at approval time: the card is still in the column it was in, the target's WIP limit holds.
-    execute: (payload) => (ctx.resolve(BOARDS) as BoardService).applyApprovedMove(payload),
+    execute: (payload) => ctx.resolve(BOARDS).applyApprovedMove(payload),
   });
 }
