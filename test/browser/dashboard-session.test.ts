@@ -1,0 +1,42 @@
+// A browser session lives in the server's memory: after a restart the tab still holds its
+// CSRF secret, but the first decision is refused; the page shows the code and asks to sign
+// in again, and a new login link makes deciding work.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { withTestHost } from "../helpers/start-test-host.ts";
+import { chromiumMissing, signedInPage, waitForDashboard, withBrowser } from "./browser.ts";
+
+const t = suite("dashboard session in a browser");
+const missing = chromiumMissing();
+
+if (missing) {
+  t("chromium is installed", () => assert.unreachable(missing));
+} else {
+  t("after a server restart a decision is refused with the session code, the sign-in banner returns, and a new link signs in", () =>
+    withTestHost(async (first) => {
+      const port = Number(new URL(first.url).port);
+      await withBrowser(async (browser) => {
+        const page = await signedInPage(browser, first);
+        assert.is(await page.locator("#signin-state").textContent(), "Signed in");
+        // Same port, so the page's origin (and its stored secret) stay the same.
+        const h = await first.restart({ port });
+        const { approval } = (await h.json("/api/approvals", { method: "POST", body: { title: "After restart", type: "deploy", requestedBy: "agent-a", context: "" } })).body;
+        const card = page.locator(`article.approval[data-id="${approval.id}"]`);
+        await card.waitFor(); // the stream reconnected and the inbox reloaded
+        await card.getByRole("button", { name: "Approve" }).click();
+        await card.locator(".error").getByText("SESSION_TOKEN_REQUIRED").waitFor();
+        assert.is(await page.locator("#signin-state").textContent(), "Not signed in");
+        assert.ok(await page.locator("#signin-banner").isVisible());
+        assert.is(await page.evaluate<string | null>(`sessionStorage.getItem("muster.csrf")`), null, "the dead secret is forgotten");
+        assert.is((await h.json(`/api/approvals/${approval.id}`)).body.approval.status, "pending");
+
+        await page.goto(h.host.loginLink().url);
+        await waitForDashboard(page);
+        await card.getByRole("button", { name: "Approve" }).click();
+        await card.locator(".outcome").getByText("Approved").waitFor();
+        assert.is((await h.json(`/api/approvals/${approval.id}`)).body.approval.status, "approved");
+      });
+    }));
+}
+
+t.run();
