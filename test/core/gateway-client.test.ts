@@ -101,6 +101,22 @@ t("device identity: signs the challenge (v3), the fake verifies it and grants th
   }
 });
 
+t("an unpaired device: unauthorized with the approve command in lastError; connected soon after the approval", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, requireDevice: true, requirePairing: true });
+  try {
+    await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "on" }), async (h) => {
+      await waitForGatewayState(h, "unauthorized");
+      const [deviceId] = [...gw.pendingDevices];
+      assert.ok(deviceId, "the device asked to pair");
+      assert.match((await health(h)).gateway.lastError, `openclaw devices approve ${deviceId}`);
+      gw.approveDevice(deviceId!);
+      await waitForGatewayState(h, "connected");
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
 t("state connecting → connected → down → connected across a gateway restart; consumers see each change", async () => {
   const gw = await FakeGateway.start({ token: TOKEN });
   try {

@@ -85,6 +85,8 @@ export interface FakeGatewayOptions {
   sendChallenge?: boolean;
   /** Simulate a remote gateway: a device-less client gets `scopes: []` (reference §2.2). */
   requireDevice?: boolean;
+  /** A device must be approved ({@link FakeGateway.approveDevice}) before it may connect; until then NOT_PAIRED. */
+  requirePairing?: boolean;
 }
 
 export interface FakeConnection {
@@ -174,6 +176,11 @@ export class FakeGateway {
   retryAfterMs: number;
   sendChallenge: boolean;
   requireDevice: boolean;
+  requirePairing: boolean;
+  /** Device ids approved for {@link FakeGatewayOptions.requirePairing}. */
+  readonly approvedDevices = new Set<string>();
+  /** Device ids that asked to connect while not approved. */
+  readonly pendingDevices = new Set<string>();
   private agents: GatewayAgent[];
   private sessions: GatewaySessionRow[];
   private autoSessions = new Map<string, GatewaySessionRow>();
@@ -203,6 +210,7 @@ export class FakeGateway {
     this.retryAfterMs = options.retryAfterMs ?? 500;
     this.sendChallenge = options.sendChallenge ?? true;
     this.requireDevice = options.requireDevice ?? false;
+    this.requirePairing = options.requirePairing ?? false;
     this.listeningPort = options.port ?? 0;
   }
 
@@ -263,6 +271,12 @@ export class FakeGateway {
     this.override(method, () => {
       throw new FakeGatewayError(error);
     });
+  }
+
+  /** Approves a device (as `openclaw devices approve <id>` would). */
+  approveDevice(id: string): void {
+    this.pendingDevices.delete(id);
+    this.approvedDevices.add(id);
   }
 
   /** Stops (true) or resumes the `tick` events, to simulate a silent gateway. */
@@ -470,7 +484,11 @@ export class FakeGateway {
     if (params.device) {
       const problem = verifyDevice(params.device, { ...params, role, scopes: requested, auth }, challenge);
       if (problem) return refuse({ code: "INVALID_REQUEST", message: `device signature invalid: ${problem}`, details: { code: "DEVICE_AUTH_INVALID" } }, 1008);
-      deviceId = params.device.id;
+      deviceId = params.device.id as string;
+      if (this.requirePairing && !this.approvedDevices.has(deviceId)) {
+        this.pendingDevices.add(deviceId);
+        return refuse({ code: "NOT_PAIRED", message: "device pairing required", details: { code: "PAIRING_REQUIRED", deviceId } }, 1008);
+      }
     } else if (role === "node") {
       return refuse({ code: "NOT_PAIRED", message: "device identity required", details: { code: "DEVICE_IDENTITY_REQUIRED" } }, 1008);
     }

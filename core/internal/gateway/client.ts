@@ -311,7 +311,12 @@ class GatewayConnection implements HostGatewayClient {
         const delay = Math.max(50, Math.min(refusal.retryAfterMs, this.options.timings.backoffMaxMs));
         return this.fail(attempt, { state: "connecting", lastError: refusal.reason, retry: delay });
       }
-      if (refusal.kind === "unauthorized" || refusal.kind === "pairing") return this.fail(attempt, { state: "unauthorized", lastError: refusal.reason, retry: "slow" });
+      if (refusal.kind === "unauthorized") return this.fail(attempt, { state: "unauthorized", lastError: refusal.reason, retry: "slow" });
+      if (refusal.kind === "pairing") {
+        // Approval is a human step on the gateway host; retry with the normal backoff so the connection follows it soon.
+        const approve = this.device ? `; approve it on the gateway host: openclaw devices approve ${this.device.id}` : "; set GATEWAY_DEVICE_IDENTITY=on";
+        return this.fail(attempt, { state: "unauthorized", lastError: refusal.reason + approve, retry: "backoff" });
+      }
       if (refusal.kind === "protocol") return this.fail(attempt, { state: "down", lastError: refusal.reason, retry: "slow" });
       return this.fail(attempt, { state: "down", lastError: refusal.reason, retry: "backoff" });
     }
