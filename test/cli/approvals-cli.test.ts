@@ -98,7 +98,7 @@ t("reject needs a reason; refusals come back by code and change nothing", async 
 t("usage mistakes exit 2; no server or no token file exits 1 with a coded message", async () => {
   const home = mkdtempSync(join(tmpdir(), "muster-approvals-"));
   try {
-    for (const args of [["approvals"], ["approvals", "frob"], ["approvals", "list", "--bogus"], ["approvals", "show"], ["approvals", "approve", "a", "b"]]) {
+    for (const args of [["approvals"], ["approvals", "frob"], ["approvals", "list", "--bogus"], ["approvals", "show"], ["approvals", "approve", "a", "b"], ["approvals", "show", ".."], ["approvals", "reject", ".", "--reason", "r"]]) {
       const run = await runMuster(args, { MUSTER_HOME: home });
       assert.is(run.status, 2, `${args.join(" ")}: ${run.stderr}`);
       assert.match(run.stderr, /Usage: muster approvals/);

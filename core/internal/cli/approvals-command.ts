@@ -69,7 +69,7 @@ async function runApprovals([sub, ...args]: string[], io: CommandStreams, connec
     }
     case "show": {
       const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, { min: 1, max: 1 });
-      const { approval } = await connect().request<{ approval: Approval }>("GET", `/api/approvals/${encodeURIComponent(positionals[0]!)}`);
+      const { approval } = await connect().request<{ approval: Approval }>("GET", approvalPath(positionals[0]!));
       io.stdout.write(values.json ? `${JSON.stringify(approval, null, 2)}\n` : renderApproval(approval));
       return EXIT.ok;
     }
@@ -79,13 +79,19 @@ async function runApprovals([sub, ...args]: string[], io: CommandStreams, connec
       if (sub === "reject" && !values.reason?.trim()) throw new UsageError("reject needs --reason <text>: the requester is told why");
       const status = sub === "approve" ? "approved" : "rejected";
       const body = { status, ...(values.reason !== undefined ? { reason: values.reason } : {}), ...(values.as !== undefined ? { decidedBy: values.as } : {}) };
-      const { approval } = await connect().request<{ approval: Approval }>("PATCH", `/api/approvals/${encodeURIComponent(positionals[0]!)}`, { body, session: true });
+      const { approval } = await connect().request<{ approval: Approval }>("PATCH", approvalPath(positionals[0]!), { body, session: true });
       io.stdout.write(`${status === "approved" ? "Approved" : "Rejected"} ${approval.id} "${printable(approval.title)}" as ${printable(approval.decidedBy ?? "?")}${execution(approval)}\n`);
       return EXIT.ok;
     }
     default:
       throw new UsageError(sub === undefined ? "missing sub-command" : `unknown sub-command "${sub}"`);
   }
+}
+
+/** `/api/approvals/<id>`; "." and ".." would be resolved as path segments into another route. */
+function approvalPath(id: string): string {
+  if (id === "." || id === "..") throw new UsageError(`"${id}" is not an approval id`);
+  return `/api/approvals/${encodeURIComponent(id)}`;
 }
 
 function execution(a: Approval): string {
