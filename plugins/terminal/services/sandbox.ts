@@ -37,7 +37,8 @@ function mounts(cwd: string): string[] {
 
 /**
  * The argv that runs `command` with `sh -c` in a new namespace of every kind (no network),
- * dying with Muster, in its own session (no TIOCSTI into Muster's terminal), under rlimits.
+ * without capabilities, dying with Muster, in its own session (no TIOCSTI into Muster's
+ * terminal), under rlimits.
  */
 export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits): string[] {
   return [
@@ -45,6 +46,9 @@ export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits): 
     "--unshare-all",
     "--die-with-parent",
     "--new-session",
+    // Started by root, bwrap would hand the command every capability (mknod a disk, mount it): none.
+    "--cap-drop",
+    "ALL",
     ...mounts(cwd),
     "--",
     "prlimit",

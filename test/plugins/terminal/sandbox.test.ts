@@ -52,6 +52,14 @@ t("nothing outside cwd can be written: system dirs are read-only, /tmp is privat
   assert.is(readFileSync(join(outside, "victim"), "utf8"), "precious");
 });
 
+t("no capabilities, even when Muster runs as root: no device nodes, no mounts (the blocklist bypassed by a dynamic name)", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "grep CapEff /proc/self/status; mknod disk b 8 0; echo mknod=$?; m=mount; $m -t tmpfs none .; echo mount=$?", cwd: dir });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.match(res.body.output, /CapEff:\s+0000000000000000/);
+  assert.not.match(res.body.output, /mknod=0|mount=0/);
+  assert.not.ok(existsSync(join(dir, "disk")));
+});
+
 t("no network: the server's own port cannot be reached from inside", async ({ th, dir }) => {
   const res = await terminal(th.h, { command: `curl -sS -m 3 ${th.h.url}/api/health; echo "exit=$?"; cat /proc/net/dev`, cwd: dir });
   assert.is(res.status, 200);
