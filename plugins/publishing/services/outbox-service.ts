@@ -3,6 +3,7 @@ import type { EventBus, Logger } from "@muster/plugin";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { VaultSecretReader } from "../../vault/tokens.ts";
 import { PlatformFailure, type PlatformHttp } from "../platforms/platform-http.ts";
+import type { SecretSource } from "../platforms/platform.ts";
 import type { Outbox, Platforms } from "../tokens.ts";
 import { toDraftRecord, type DraftStatus, type PublishResult } from "./draft-record.ts";
 import type { DraftStore } from "./draft-store.ts";
@@ -28,6 +29,15 @@ export interface OutboxServiceDeps {
   notifications: Notifier;
   logger: Logger;
   retry: RetryPolicy;
+}
+
+/** A credential read; a locked vault fails the entry as not sent (adapters read credentials before any request). */
+function vaultRead(secrets: SecretSource, name: string): string | null {
+  try {
+    return secrets(name);
+  } catch (error) {
+    throw new PlatformFailure("failed", `the vault could not be read (${(error as { code?: string }).code ?? "error"}); nothing was sent`);
+  }
 }
 
 /** Timers are re-armed at least this often, so a far schedule never overflows setTimeout's 2^31-1 ms. */
@@ -141,10 +151,10 @@ export class OutboxService implements Outbox {
     let credential: string | null = null;
     try {
       if (!adapter) throw new PlatformFailure("failed", `No platform "${row.platform}" is loaded any more; nothing was sent`);
-      credential = this.deps.platforms.secrets(adapter.secret);
+      credential = vaultRead(this.deps.platforms.secrets, adapter.secret);
       const post = await adapter.publish(
         { title: row.title, text: row.text, media: JSON.parse(row.media) },
-        { secrets: this.deps.platforms.secrets, http: this.deps.http, entryId: row.id },
+        { secrets: (name) => vaultRead(this.deps.platforms.secrets, name), http: this.deps.http, entryId: row.id },
       );
       outcome = { status: "published", postId: post.postId, postUrl: post.postUrl, error: null };
     } catch (error) {

@@ -1,4 +1,4 @@
-import { clip, type ApprovalGate, type Logger } from "@muster/plugin";
+import { clip, MusterError, type ApprovalGate, type Logger } from "@muster/plugin";
 import type { VaultSecretReader } from "../../vault/tokens.ts";
 import { LINKEDIN_TOKEN, type LinkedInAdapter, type LinkedInProfile } from "../platforms/linkedin.ts";
 import { PlatformFailure, type PlatformHttp } from "../platforms/platform-http.ts";
@@ -30,7 +30,14 @@ export class ProfessionalNetworkService implements ProfessionalNetwork {
   }
 
   async status(): Promise<NetworkStatus> {
-    const token = this.deps.vault.get(LINKEDIN_TOKEN);
+    let token: string | null;
+    try {
+      token = this.deps.vault.get(LINKEDIN_TOKEN);
+    } catch (error) {
+      // A locked vault: the connection cannot be checked, which is "not connected", not a server fault.
+      if (!(error instanceof MusterError)) throw error;
+      return { connected: false, profile: null, reason: `the vault cannot be read (${error.code})` };
+    }
     if (!token) return { connected: false, profile: null, reason: `${LINKEDIN_TOKEN} is not in the vault` };
     try {
       return { connected: true, profile: await this.deps.linkedin.profile(token, this.deps.http) };

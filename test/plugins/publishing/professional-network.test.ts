@@ -3,9 +3,9 @@
 // rejection, images, and the bad inputs of catalogue group H.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { LINKEDIN_TOKEN_VALUE, PNG, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
-import { approve, decide, outbox, pendingCount, setSecret, settled, startPublishingHost } from "./helpers.ts";
+import { approve, decide, outbox, pendingCount, publishingOptions, setSecret, settled, startPublishingHost } from "./helpers.ts";
 
 const t = suite<{ h: TestHost; li: LinkedInFake }>("professional network");
 t.before(async (ctx) => {
@@ -117,6 +117,19 @@ t("an image URL that is not an accepted image fails the entry before anything is
   assert.is(entry.status, "failed");
   assert.match(entry.error, /text\/html/);
   assert.is(li.posts.length, before);
+});
+
+t("a locked vault (no passphrase): not connected, with the reason; a post is refused without queuing anything", async ({ li }) => {
+  await withTestHost(publishingOptions({ linkedin: li.url }, {}, { config: { vaultKey: null } }), async (h) => {
+    const status = await h.json("/api/professional-network");
+    assert.is(status.status, 200);
+    assert.is(status.body.connected, false);
+    assert.match(status.body.reason, /VAULT_LOCKED/);
+    const res = await post(h, { text: "Hello" });
+    assert.is(res.status, 503);
+    assert.is(res.body.error.code, "VAULT_LOCKED");
+    assert.is(await pendingCount(h), 0);
+  });
 });
 
 t.run();
