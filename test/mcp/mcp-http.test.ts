@@ -182,4 +182,23 @@ t("the host's Host and Origin checks cover /mcp; only POST is served", async () 
   });
 });
 
+t("with MUSTER_API_TOKEN, /mcp needs the bearer token and the tools' own calls carry it", async () => {
+  const apiToken = "mcp-test-api-token-0123456789";
+  await withTestHost({ config: { apiToken } }, async (h) => {
+    const refused = await connect(h).then(
+      (client) => client.close().then(() => "connected"),
+      (error: Error) => error.message,
+    );
+    assert.match(refused, /401|UNAUTHORIZED/, "no bearer, no MCP");
+    const client = await connect(h, { authorization: `Bearer ${apiToken}` });
+    try {
+      const list = await call(client, "tasks_list", {});
+      assert.not.ok(list.isError, textOf(list));
+      assert.equal(JSON.parse(textOf(list)), []);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 t.run();
