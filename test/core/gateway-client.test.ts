@@ -7,6 +7,7 @@ import { FAST_GATEWAY_TIMINGS, gatewayProbe, probeCall, probedHost, probeRecord,
 import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
 import { WebSocketServer } from "ws";
+import { pino } from "pino";
 
 const t = suite("gateway client");
 const TOKEN = "fake-token-0123456789";
@@ -158,6 +159,24 @@ t("a gateway that announced its restart (shutdown, 1012) is retried at the short
   } finally {
     await gw.stop();
   }
+});
+
+t("the token never reaches the log, at trace level, through a connect, a refusal and calls", async () => {
+  const lines: string[] = [];
+  const logger = pino({ level: "trace" }, { write: (line: string) => void lines.push(line) });
+  for (const token of [TOKEN, "a-wrong-token-0123456789"]) {
+    const gw = await FakeGateway.start({ token: TOKEN });
+    try {
+      await withTestHost({ ...probedHost(gw.url, token), logger }, async (h) => {
+        await waitForGatewayState(h, token === TOKEN ? "connected" : "unauthorized");
+        await probeCall(h, "agents.list");
+      });
+    } finally {
+      await gw.stop();
+    }
+  }
+  assert.ok(lines.some((l) => l.includes("gateway connected")) && lines.some((l) => l.includes("gateway unauthorized")), "both outcomes were logged");
+  assert.not.ok(lines.some((l) => l.includes(TOKEN) || l.includes("a-wrong-token-0123456789")));
 });
 
 t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVAILABLE, nothing is dialled", async () => {
