@@ -1,0 +1,71 @@
+import { token } from "@muster/plugin";
+
+/** An agent's tool restrictions, as written to OpenClaw's agent configuration. */
+export interface AgentTools {
+  allow: string[];
+  deny: string[];
+}
+
+export type SandboxMode = "off" | "container";
+
+/** The spec's Agent record (camelCase) plus the runtime fields of DESIGN §14.5. */
+export interface AgentRecord {
+  id: string;
+  name: string;
+  role: string | null;
+  tier: number | null;
+  squad: string | null;
+  model: string | null;
+  status: string;
+  emoji: string | null;
+  reportsTo: string | null;
+  skills: string[];
+  tools: AgentTools;
+  sandbox: SandboxMode;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type HealthState = "active" | "idle" | "stalled" | "stuck" | "offline";
+
+/** The spec's Agent health entry. */
+export interface AgentHealthEntry {
+  id: string;
+  name: string;
+  state: HealthState;
+  /** Newest activity over the agent's gateway sessions; null when it has none. */
+  lastActivityMs: number | null;
+  idleMinutes: number | null;
+  model: string | null;
+  sessionCount: number;
+}
+
+/** Who hears about an agent's or a task's trouble next (DESIGN §14.7). */
+export interface EscalationTarget {
+  /** The chain level the agent sits at: `execution`, `management`, `executive` (null if unknown). */
+  fromLevel: string | null;
+  /** The next level: `management`, `executive` or `owner`. */
+  toLevel: string;
+  /** The agent to notify, or null when the next level is the owner (a human). */
+  agentId: string | null;
+  /** The owner's name from the organisation file when `agentId` is null. */
+  owner: string | null;
+  /** Reason categories the organisation file lists for this step (`blocker`, …). */
+  triggers: string[];
+}
+
+/** The crew directory: agent records mirrored from the organisation file, their health and escalation chain. */
+export interface AgentDirectory {
+  /** True when the id is in the organisation file (agents table) or the gateway's agents.list. */
+  isKnown(id: string): Promise<boolean>;
+  /** The record, or null when the id is not in the agents table. */
+  get(id: string): Promise<AgentRecord | null>;
+  list(): Promise<AgentRecord[]>;
+  /** From the cached sessions snapshot; never a gateway call. Null for an agent that is not known. */
+  health(id: string): Promise<AgentHealthEntry | null>;
+  /** The next level of the chain above this agent; null when the agent is unknown. */
+  escalationFor(id: string): Promise<EscalationTarget | null>;
+}
+
+/** The `agents` plugin's directory. Depend on (or optionally on) `agents` to use it. */
+export const AGENTS = token<AgentDirectory>("agents.directory");
