@@ -10,7 +10,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
   // Before `/api/boards/:id`, which would otherwise take "templates" for an id.
   router.get(
     "/api/boards/templates",
-    { summary: "Board templates (kanban, sprint, content, support, blank): columns and settings to start a board from", query: s.emptyQuery },
+    { summary: "Board templates (kanban, sprint, content, support, blank): columns and settings to start a board from", query: s.emptyQuery, response: z.object({ ok, templates: z.array(s.templateSchema) }) },
     () => ({ ok: true, templates: boards().templates() }),
   );
   router.get(
@@ -65,6 +65,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       summary: "Archive a board; ?hard=true deletes it with its cards, comments and history (session token)",
       params: s.idParams,
       query: s.deleteQuery,
+      response: z.object({ ok, board: s.boardSchema.optional(), deleted: z.object({ id: z.string(), cards: z.number(), comments: z.number(), history: z.number() }).optional() }),
     },
     async ({ params, query, agentId }) => {
       if (!query.hard) return { ok: true, board: await boards().updateBoard(params.id, { archived: true }, actor(agentId)) };

@@ -21,7 +21,7 @@ export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): 
         "{ ok, approval } and happens when a human approves; into a commentRequiredFor column it needs comment. archived: true archives, false restores.",
       params: s.idParams,
       body: s.updateCardBody,
-      response: z.object({ ok, card: s.cardSchema }),
+      response: z.object({ ok, card: s.cardSchema.optional(), approval: z.object({ id: z.string(), status: z.string() }).passthrough().optional() }),
     },
     async ({ params, body, agentId, koa }) => {
       const { by, ...patch } = body;
@@ -32,7 +32,12 @@ export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): 
   );
   router.delete(
     "/api/cards/:id",
-    { summary: "Archive a card; ?hard=true deletes it with its comments and history (session token)", params: s.idParams, query: s.deleteQuery },
+    {
+      summary: "Archive a card; ?hard=true deletes it with its comments and history (session token)",
+      params: s.idParams,
+      query: s.deleteQuery,
+      response: z.object({ ok, card: s.cardSchema.optional(), deleted: z.object({ id: z.string() }).optional() }),
+    },
     async ({ params, query, agentId }) => {
       if (query.hard) {
         await boards().hardDeleteCard(params.id);

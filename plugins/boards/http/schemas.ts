@@ -56,6 +56,8 @@ export const boardSchema = z.object({
   squad: nullableString, settings: settingsSchema, createdAt: z.string(), updatedAt: z.string(), archivedAt: nullableString,
 });
 
+export const templateSchema = z.object({ id: z.string(), name: z.string(), description: z.string(), type: boardType, columns: z.array(columnSchema), settings: settingsSchema });
+
 const checklist = z.array(z.strictObject({ text: text(1000).refine((v) => v.trim().length > 0, "must not be empty"), checked: z.boolean() })).max(200);
 const attachments = z
   .array(z.strictObject({ name: text(300), url: z.url({ protocol: /^https?$/ }).max(2000) }))

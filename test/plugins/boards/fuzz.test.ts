@@ -53,10 +53,10 @@ t("random card and board changes never give a 5xx and keep positions dense", asy
       // Not true: an archived board refuses every card change, which would end the run's reach.
       archived: () => false,
     };
-    const some = (from: Record<string, () => unknown>, n: number) => Object.fromEntries(Array.from({ length: n }, () => { const key = pick(Object.keys(from)); return [key, from[key]!()]; }));
+    const some = (from: Record<string, () => unknown>, n: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: n }, () => { const key = pick(Object.keys(from)); return [key, from[key]!()]; }));
     for (let i = 0; i < ROUNDS; i++) {
       const card = pick(cards);
-      const [method, path, make] = pick([
+      const [method, path, make] = pick<readonly [string, string, () => unknown]>([
         ["PATCH", `/api/cards/${card}`, () => some(fields, 1 + Math.floor(r() * 2))],
         ["PATCH", `/api/cards/${card}`, () => some(fields, 1)],
         ["PATCH", `/api/cards/${card}`, () => ({ column: pick(columns), ...(r() < 0.5 ? { position: pick([0, 1, 3, 99]) } : {}), ...(r() < 0.5 ? { comment: "c" } : {}) })],
