@@ -1,28 +1,17 @@
+import { z } from "@muster/plugin";
+import { readJsonCredential } from "./json-credential.ts";
 import { PlatformFailure } from "./platform-http.ts";
 import type { PlatformAdapter, PostContent, PublishContext, PublishedPost, SecretSource } from "./platform.ts";
 
 /** JSON `{ endpoint, token?, method? }` (reference facts §5.8). */
 export const BLOG_SECRET = "BLOG_API_KEY";
 
-interface BlogTarget {
-  endpoint: string;
-  token?: string;
-  method: "POST" | "PUT";
-}
-
-function target(secrets: SecretSource): BlogTarget | null {
-  const raw = secrets(BLOG_SECRET);
-  if (!raw) return null;
-  try {
-    const t = JSON.parse(raw) as { endpoint?: unknown; token?: unknown; method?: unknown };
-    if (typeof t.endpoint !== "string" || !/^https?:$/.test(new URL(t.endpoint).protocol)) return null;
-    const method = t.method === undefined ? "POST" : t.method;
-    if (method !== "POST" && method !== "PUT") return null;
-    return { endpoint: t.endpoint, token: typeof t.token === "string" ? t.token : undefined, method };
-  } catch {
-    return null;
-  }
-}
+const blogTarget = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }),
+  token: z.string().min(1).optional(),
+  method: z.enum(["POST", "PUT"]).default("POST"),
+});
+const target = (secrets: SecretSource) => readJsonCredential(secrets, BLOG_SECRET, blogTarget);
 
 /**
  * A generic webhook or blog: the post is sent as JSON `{ title, text, media }` to the

@@ -1,3 +1,5 @@
+import { z } from "@muster/plugin";
+import { readJsonCredential } from "./json-credential.ts";
 import { oauth1Header, type OAuth1Credentials } from "./oauth1.ts";
 import { PlatformFailure } from "./platform-http.ts";
 import type { PlatformAdapter, PostContent, PublishContext, PublishedPost, SecretSource } from "./platform.ts";
@@ -5,17 +7,8 @@ import type { PlatformAdapter, PostContent, PublishContext, PublishedPost, Secre
 /** JSON `{ apiKey, apiSecret, accessToken, accessSecret }` (reference facts §5.8). */
 export const X_SECRET = "TWITTER_API_KEY";
 
-function credentials(secrets: SecretSource): OAuth1Credentials | null {
-  const raw = secrets(X_SECRET);
-  if (!raw) return null;
-  try {
-    const c = JSON.parse(raw) as Partial<OAuth1Credentials>;
-    const ok = [c.apiKey, c.apiSecret, c.accessToken, c.accessSecret].every((v) => typeof v === "string" && v.length > 0);
-    return ok ? (c as OAuth1Credentials) : null;
-  } catch {
-    return null;
-  }
-}
+const oauthCredentials = z.object({ apiKey: z.string().min(1), apiSecret: z.string().min(1), accessToken: z.string().min(1), accessSecret: z.string().min(1) });
+const credentials = (secrets: SecretSource): OAuth1Credentials | null => readJsonCredential(secrets, X_SECRET, oauthCredentials);
 
 /** X: `POST /2/tweets` with `{ text }`, signed with OAuth 1.0a user context. Text only (media upload is not implemented). */
 export class XAdapter implements PlatformAdapter {
