@@ -1,9 +1,19 @@
+import { realpathSync } from "node:fs";
 import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { VAULT_ENVIRONMENT, VAULT_SECRETS } from "../../vault/tokens.ts";
 import type { TerminalConfig } from "../config.ts";
 import { TERMINAL } from "../tokens.ts";
 import { TerminalService } from "./terminal-service.ts";
+
+/** The real path of `path`, or `path` itself while it does not exist yet. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): void {
   ctx.provide(
@@ -14,11 +24,12 @@ export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): vo
         logger: hostTokens.logger,
         events: hostTokens.events,
         host: hostTokens.info,
+        workspace: hostTokens.workspace,
         activities: ACTIVITIES,
         vault: VAULT_SECRETS,
         environment: VAULT_ENVIRONMENT,
       },
-      create: ({ host, ...deps }) => new TerminalService({ ...deps, owner: host.owner }),
+      create: ({ host, workspace, ...deps }) => new TerminalService({ ...deps, owner: host.owner, data: { home: realPath(host.home), workspace: workspace.root } }),
     }),
   );
 }

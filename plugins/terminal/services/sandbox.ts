@@ -4,6 +4,7 @@ import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { findPidsCgroupRoot } from "./process-cap.ts";
+import { isInside, type MusterData } from "./working-directory.ts";
 
 const run = promisify(execFile);
 
@@ -22,7 +23,7 @@ export interface SandboxLimits {
 }
 
 /** The mounts of the sandbox: read-only system, private /tmp, /proc and /dev, and `cwd` the only writable place. */
-function mounts(cwd: string): string[] {
+function mounts(cwd: string, data: MusterData | undefined): string[] {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) {
     if (!existsSync(dir)) continue;
@@ -31,7 +32,15 @@ function mounts(cwd: string): string[] {
     else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
   }
   for (const entry of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", cwd, cwd, "--chdir", cwd);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", cwd, cwd);
+  // Muster's data directory under a writable cwd (cwd = $HOME) is covered by an empty tmpfs, so
+  // the session token, the database and the configuration can be neither read nor planted; the
+  // workspace, when it lies inside, is shown again.
+  if (data && isInside(cwd, data.home)) {
+    args.push("--tmpfs", data.home);
+    if (isInside(data.home, data.workspace) && existsSync(data.workspace)) args.push("--bind", data.workspace, data.workspace);
+  }
+  args.push("--chdir", cwd);
   return args;
 }
 
@@ -40,7 +49,7 @@ function mounts(cwd: string): string[] {
  * without capabilities, dying with Muster, in its own session (no TIOCSTI into Muster's
  * terminal), under rlimits.
  */
-export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits): string[] {
+export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits, data?: MusterData): string[] {
   return [
     "bwrap",
     "--unshare-all",
@@ -49,7 +58,7 @@ export function bwrapArgv(command: string, cwd: string, limits: SandboxLimits): 
     // Started by root, bwrap would hand the command every capability (mknod a disk, mount it): none.
     "--cap-drop",
     "ALL",
-    ...mounts(cwd),
+    ...mounts(cwd, data),
     "--",
     "prlimit",
     `--nproc=${limits.maxProcesses}`,

@@ -11,7 +11,7 @@ import { createPidsCgroup, type PidsCgroup } from "./process-cap.ts";
 import { runProcess } from "./run-process.ts";
 import { bwrapArgv, detectSandbox, SANDBOX_PATH, type SandboxMode } from "./sandbox.ts";
 import { secretVariables } from "./secret-environment.ts";
-import { resolveWorkingDirectory } from "./working-directory.ts";
+import { resolveWorkingDirectory, type MusterData } from "./working-directory.ts";
 
 /** Output kept per command (DESIGN §6). */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -33,6 +33,8 @@ export interface TerminalDeps {
   vault: VaultSecretReader;
   environment: ChildProcessEnvironment;
   owner: string;
+  /** Muster's data directory: no command works in it and, sandboxed, none sees it (the workspace excepted). */
+  data: MusterData;
 }
 
 /** `POST /api/terminal`: checks, then runs one command sandboxed or as a plain argv (docs/terminal.md). */
@@ -85,7 +87,7 @@ export class TerminalService implements TerminalRunner {
     if (!mode || (mode.sandbox === "none" && config.sandbox === "bwrap")) {
       throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode?.reason ?? "the terminal has not started" });
     }
-    const cwd = resolveWorkingDirectory(request.cwd);
+    const cwd = resolveWorkingDirectory(request.cwd, this.deps.data);
     const baseEnv = mode.sandbox === "bwrap" ? { PATH: SANDBOX_PATH, HOME: cwd, TMPDIR: "/tmp", LANG: "C.UTF-8", TERM: "dumb" } : this.deps.environment.childEnv(process.env, { injected: false });
     let planned: Planned;
     try {
@@ -116,7 +118,7 @@ export class TerminalService implements TerminalRunner {
     for (const simple of simpleCommands(command)) {
       if (!simple.dynamicName) assertAllowed(simple.argv, locateProgram(simple.argv[0]!, cwd, SANDBOX_PATH));
     }
-    return { argv: bwrapArgv(command, cwd, this.deps.config) };
+    return { argv: bwrapArgv(command, cwd, this.deps.config, this.deps.data) };
   }
 
   private async execute(planned: Planned, mode: SandboxMode, cwd: string, env: Record<string, string>, request: TerminalRequest): Promise<TerminalResult> {

@@ -9,6 +9,12 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
+/** Muster's data directory (`MUSTER_HOME`) and the workspace, which may lie inside it; real paths. */
+export interface MusterData {
+  home: string;
+  workspace: string;
+}
+
 /** The roots commands may run in: `$HOME` and the temporary directory, as real paths. */
 export function allowedRoots(): string[] {
   return [homedir(), tmpdir()].flatMap((root) => {
@@ -24,9 +30,10 @@ export function allowedRoots(): string[] {
  * The real path of the requested working directory (default `$HOME`), every symlink and
  * `..` resolved first, so a link inside the temp directory that points at /etc is /etc.
  * 400 `TERMINAL_CWD_NOT_FOUND` when it is not an existing directory, 403
- * `TERMINAL_CWD_FORBIDDEN` when it lies outside the allowed roots.
+ * `TERMINAL_CWD_FORBIDDEN` when it lies outside the allowed roots, or inside Muster's data
+ * directory (database, session token, configuration) other than the workspace.
  */
-export function resolveWorkingDirectory(requested: string | undefined): string {
+export function resolveWorkingDirectory(requested: string | undefined, data?: MusterData): string {
   const asked = requested ?? homedir();
   let real: string;
   try {
@@ -35,6 +42,7 @@ export function resolveWorkingDirectory(requested: string | undefined): string {
   } catch {
     throw terminalErrors.TERMINAL_CWD_NOT_FOUND({ cwd: asked });
   }
-  if (!allowedRoots().some((root) => isInside(root, real))) throw terminalErrors.TERMINAL_CWD_FORBIDDEN({ cwd: asked });
+  const inData = data !== undefined && isInside(data.home, real) && !isInside(data.workspace, real);
+  if (inData || !allowedRoots().some((root) => isInside(root, real))) throw terminalErrors.TERMINAL_CWD_FORBIDDEN({ cwd: asked });
   return real;
 }

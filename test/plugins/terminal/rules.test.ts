@@ -44,11 +44,11 @@ t("agents are refused unless terminal.allowAgents is set", async ({ th, agents, 
   assert.is(allowed.body.output, "hi\n");
 });
 
-t("cwd must resolve inside $HOME or the temp directory: .., absolute paths and symlinks are resolved first", async ({ th, dir }) => {
+t("cwd must resolve inside $HOME or the temp directory, never in Muster's data directory: .., absolute paths and symlinks are resolved first", async ({ th, dir }) => {
   symlinkSync("/etc", join(dir, "etc-link"));
   mkdirSync(join(dir, "sub"));
   symlinkSync(join(dir, "sub"), join(dir, "inner-link"));
-  for (const cwd of ["/etc", "/", "/usr/bin", `${dir}/../../etc`, join(dir, "etc-link"), "../../../../../../../etc"]) {
+  for (const cwd of ["/etc", "/", "/usr/bin", `${dir}/../../etc`, join(dir, "etc-link"), "../../../../../../../etc", th.h.home]) {
     const res = await terminal(th.h, { command: "echo hi", cwd });
     assert.is(res.status, 403, `${cwd}: ${JSON.stringify(res.body)}`);
     assert.is(res.body.error.code, "TERMINAL_CWD_FORBIDDEN", cwd);
@@ -59,6 +59,8 @@ t("cwd must resolve inside $HOME or the temp directory: .., absolute paths and s
     assert.is(res.status, 400, cwd);
     assert.is(res.body.error.code, "TERMINAL_CWD_NOT_FOUND", cwd);
   }
+  const workspace = await terminal(th.h, { command: "pwd", cwd: th.h.workspace });
+  assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME is a working directory");
   const inside = await terminal(th.h, { command: "pwd", cwd: join(dir, "inner-link") });
   assert.is(inside.status, 200);
   assert.is(inside.body.output, `${join(dir, "sub")}\n`);

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { detectSandbox } from "../../../plugins/terminal/services/sandbox.ts";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -58,6 +58,19 @@ t("no capabilities, even when Muster runs as root: no device nodes, no mounts (t
   assert.match(res.body.output, /CapEff:\s+0000000000000000/);
   assert.not.match(res.body.output, /mknod=0|mount=0/);
   assert.not.ok(existsSync(join(dir, "disk")));
+});
+
+t("Muster's data directory is hidden inside a cwd that contains it (the workspace excepted): no session token, no database, nothing planted", async ({ th }) => {
+  const home = th.h.home;
+  const res = await terminal(th.h, {
+    command: `ls -A ${home}; cat ${home}/session-token; echo planted > ${home}/planted; echo '{}' > ${home}/muster.config.json; echo w > ${th.h.workspace}/w.txt; echo end`,
+    cwd: dirname(home),
+  });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.output, "workspace\ncat: " + home + "/session-token: No such file or directory\nend\n");
+  assert.not.ok(existsSync(join(home, "planted")));
+  assert.not.ok(existsSync(join(home, "muster.config.json")));
+  assert.is(readFileSync(join(th.h.workspace, "w.txt"), "utf8"), "w\n", "the workspace inside it stays reachable");
 });
 
 t("no network: the server's own port cannot be reached from inside", async ({ th, dir }) => {
