@@ -5,7 +5,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -56,6 +56,7 @@ t("an online backup taken during writes restores to a home that starts and serve
       await writer;
       assert.is(run.status, 0, run.stderr);
       assert.is(run.stdout.trim(), archive);
+      assert.is(statSync(archive).mode & 0o777, 0o600, "only the owner reads a backup");
       assert.ok(written > 0, "the server kept writing during the backup");
       const members = execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n");
       assert.ok(members.includes("./muster-backup.json") && members.includes("./muster.db") && members.includes("./home/muster.config.json"), members.join(" "));
@@ -116,6 +117,7 @@ t("the directory form round-trips, and a restore over an existing home keeps the
       assert.is(run.status, 0, run.stderr);
     });
     assert.ok(existsSync(join(copy, "muster-backup.json")) && existsSync(join(copy, "muster.db")));
+    assert.is(statSync(copy).mode & 0o777, 0o700);
     const home = markedHome(dir);
     const run = await runMuster(["restore", copy], { MUSTER_HOME: home });
     assert.is(run.status, 0, run.stderr);

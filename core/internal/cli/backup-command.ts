@@ -4,7 +4,7 @@
 // (one read snapshot), so rows written meanwhile are either all in it or all out of it.
 // The other files of the home are copied beside it; the result is written under a
 // temporary name and renamed into place, so a failed backup leaves no half-written file.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { MusterConfig } from "../config.ts";
@@ -75,11 +75,14 @@ export async function writeBackup({ home, target, format }: BackupOptions): Prom
     });
     const manifest: BackupManifest = { format: FORMAT.name, version: FORMAT.version, createdAt: new Date().toISOString(), musterVersion: packageVersion, home, files: countFiles(join(staging, HOME_DIR)) };
     writeFileSync(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+    // Only the owner may read it, as MUSTER_HOME itself (0700): it holds the whole database.
     if (format === "tar") {
       const file = join(work, "backup.tar.gz");
       packTar(staging, file);
+      chmodSync(file, 0o600);
       renameSync(file, target);
     } else {
+      chmodSync(staging, 0o700);
       renameSync(staging, target);
     }
     return manifest;
