@@ -62,7 +62,7 @@ export function mountPublishingRoutes(router: PluginRouter, ctx: PluginContext):
     },
     async ({ params, body }) => ({ ok: true, draft: await ctx.resolve(CONTENT_DRAFTS).update(params.id, body) }),
   );
-  router.delete("/api/content/drafts/:id", { summary: "Delete a draft that is not being published (session token)", params: draftParams }, async ({ params }) => {
+  router.delete("/api/content/drafts/:id", { summary: "Delete a draft that is not being published (session token)", params: draftParams, response: z.object({ ok: z.literal(true) }) }, async ({ params }) => {
     await ctx.resolve(CONTENT_DRAFTS).delete(params.id);
     return { ok: true };
   });
