@@ -20,6 +20,11 @@ export interface ModelRequest {
   lastUserText: string;
   /** Every message's text, system prompt included, joined (what a hook may search). */
   allText: string;
+  /**
+   * The role of the last message: `tool` when the gateway comes back with a tool's result
+   * (a hook answering a marker with `toolCalls` must answer this follow-up with text, or loop).
+   */
+  lastRole: string;
 }
 
 export interface ChatCompletionBody {
@@ -129,6 +134,7 @@ export async function startFakeModel(): Promise<FakeModel> {
       body,
       lastUserText: userTurnText(messages),
       allText: messages.map((m) => textOf(m.content)).join("\n"),
+      lastRole: messages.at(-1)?.role ?? "",
     };
     requests.push(request);
     for (const waiter of [...waiters]) waiter(request);

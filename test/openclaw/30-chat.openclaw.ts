@@ -54,6 +54,26 @@ boundedTest(test, "party: main then helper each reply through the gateway, and e
   });
 });
 
+boundedTest(test, "the model refusing the request (HTTP 400): 502 CHAT_RUN_FAILED naming the agent", CHAT_TEST_MS, async () => {
+  const { model } = peer();
+  const marker = mark("refused");
+  // A 400, not a closed port: the gateway retries a refused connection for about a minute (reference §3.6).
+  const refuse = model.use((r) => (r.lastUserText.includes(marker) ? { status: 400 } : undefined));
+  try {
+    await withMuster(async (h) => {
+      const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: `Fail ${marker}`, agentId: "helper" } });
+      assert.is(status, 502, JSON.stringify(body));
+      assert.is(body.code, "CHAT_RUN_FAILED");
+      assert.match(body.message, "helper");
+      assert.is(body.ok, false);
+      // The request did reach the model: the failure is the model's, carried back by the gateway.
+      await model.waitForRequest((r) => r.lastUserText.includes(marker), 1_000, "the refused request");
+    });
+  } finally {
+    refuse();
+  }
+});
+
 boundedTest(test, "streamed chat aborted mid-stream by the client: the gateway run ends aborted, and the next chat succeeds", 2 * CHAT_TEST_MS, async () => {
   const { gateway, model } = peer();
   const marker = mark("abort");
