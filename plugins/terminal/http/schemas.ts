@@ -6,7 +6,7 @@ const secretName = z.string().min(1).max(128);
 export const terminalBody = z.strictObject({
   /** One command line: a plain argv without the sandbox, an `sh -c` line inside it. */
   command: z.string().min(1).max(8000).refine((c) => !c.includes("\0"), "must not contain NUL characters"),
-  /** Working directory; must resolve (realpath) inside $HOME or the temp directory. Default $HOME. */
+  /** Working directory; must resolve (realpath) inside $HOME or the temp directory, not in MUSTER_HOME but its workspace. Default the workspace (else $HOME). */
   cwd: z.string().min(1).max(4096).refine((c) => !c.includes("\0"), "must not contain NUL characters").optional(),
   /** Deadline in ms (default 30,000, at most 120,000); the whole process group is killed at it. */
   timeoutMs: z.number().int().min(1).max(120_000).optional(),

@@ -1,7 +1,8 @@
 // Bubblewrap: how a sandboxed command is started, and whether this machine can start one.
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { findPidsCgroupRoot } from "./process-cap.ts";
 import { isInside, type MusterData } from "./working-directory.ts";
@@ -22,6 +23,30 @@ export interface SandboxLimits {
   cpuSeconds: number;
 }
 
+/**
+ * With `$HOME` itself writable (cwd is `$HOME` or above it), its existing dot entries are
+ * covered: credentials (`.ssh`, `.aws`, `.gitconfig`, ...) stay unreadable, and shell start-up
+ * files (`.bashrc`, `.profile`) cannot be rewritten to run code outside the sandbox later.
+ * Directories get an empty tmpfs, files an empty read-only /dev/null.
+ */
+function homeDotfileMasks(cwd: string): string[] {
+  let home: string;
+  try {
+    home = realpathSync(homedir());
+  } catch {
+    return [];
+  }
+  if (!isInside(cwd, home)) return [];
+  const masks: string[] = [];
+  for (const entry of readdirSync(home, { withFileTypes: true })) {
+    if (!entry.name.startsWith(".")) continue;
+    const path = join(home, entry.name);
+    if (entry.isDirectory()) masks.push("--tmpfs", path);
+    else if (entry.isFile()) masks.push("--ro-bind", "/dev/null", path);
+  }
+  return masks;
+}
+
 /** The mounts of the sandbox: read-only system, private /tmp, /proc and /dev, and `cwd` the only writable place. */
 function mounts(cwd: string, data: MusterData | undefined): string[] {
   const args: string[] = [];
@@ -36,6 +61,7 @@ function mounts(cwd: string, data: MusterData | undefined): string[] {
   // Muster's data directory under a writable cwd (cwd = $HOME) is covered by an empty tmpfs, so
   // the session token, the database and the configuration can be neither read nor planted; the
   // workspace, when it lies inside, is shown again.
+  args.push(...homeDotfileMasks(cwd));
   if (data && isInside(cwd, data.home)) {
     args.push("--tmpfs", data.home);
     if (isInside(data.home, data.workspace) && existsSync(data.workspace)) args.push("--bind", data.workspace, data.workspace);

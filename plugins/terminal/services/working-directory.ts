@@ -27,17 +27,26 @@ export function allowedRoots(): string[] {
 }
 
 /**
- * The real path of the requested working directory (default `$HOME`), every symlink and
- * `..` resolved first, so a link inside the temp directory that points at /etc is /etc.
- * 400 `TERMINAL_CWD_NOT_FOUND` when it is not an existing directory, 403
+ * Where a command runs without a `cwd`: the workspace, where agents work, when it lies inside
+ * the allowed roots; else `$HOME`. Relative `cwd` values are resolved against it.
+ */
+function defaultDirectory(data: MusterData | undefined): string {
+  return data && allowedRoots().some((root) => isInside(root, data.workspace)) ? data.workspace : homedir();
+}
+
+/**
+ * The real path of the requested working directory (default: the workspace, else `$HOME`),
+ * every symlink and `..` resolved first, so a link inside the temp directory that points at
+ * /etc is /etc. 400 `TERMINAL_CWD_NOT_FOUND` when it is not an existing directory, 403
  * `TERMINAL_CWD_FORBIDDEN` when it lies outside the allowed roots, or inside Muster's data
  * directory (database, session token, configuration) other than the workspace.
  */
 export function resolveWorkingDirectory(requested: string | undefined, data?: MusterData): string {
-  const asked = requested ?? homedir();
+  const base = defaultDirectory(data);
+  const asked = requested ?? base;
   let real: string;
   try {
-    real = realpathSync(resolve(homedir(), asked));
+    real = realpathSync(resolve(base, asked));
     if (!statSync(real).isDirectory()) throw new Error("not a directory");
   } catch {
     throw terminalErrors.TERMINAL_CWD_NOT_FOUND({ cwd: asked });

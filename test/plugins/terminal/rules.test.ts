@@ -61,6 +61,8 @@ t("cwd must resolve inside $HOME or the temp directory, never in Muster's data d
   }
   const workspace = await terminal(th.h, { command: "pwd", cwd: th.h.workspace });
   assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME is a working directory");
+  const byDefault = await terminal(th.h, { command: "pwd" });
+  assert.is(byDefault.body.output, `${th.h.workspace}\n`, "without cwd a command runs in the workspace");
   const inside = await terminal(th.h, { command: "pwd", cwd: join(dir, "inner-link") });
   assert.is(inside.status, 200);
   assert.is(inside.body.output, `${join(dir, "sub")}\n`);

