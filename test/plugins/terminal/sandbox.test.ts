@@ -5,7 +5,7 @@
 // installs it, see .ci/run).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,7 +17,7 @@ import { processesMatching, scratch, startTerminalHost, terminal, type TerminalH
 const t = suite<{ th: TerminalHost; dir: string; outside: string }>("terminal in the bubblewrap sandbox");
 
 t.before(async (ctx) => {
-  ctx.th = await startTerminalHost({ sandbox: "bwrap", maxProcesses: 32 });
+  ctx.th = await startTerminalHost({ sandbox: "bwrap", maxProcesses: 32, maxFileBytes: 1024 * 1024 });
   ctx.dir = scratch();
   ctx.outside = scratch("muster-term-outside-");
   writeFileSync(join(ctx.dir, "victim"), "precious");
@@ -141,6 +141,13 @@ t("a fork bomb stops at the process cap and leaves nothing behind", async ({ th,
   assert.ok(await waitUntil(() => processesMatching("sleep 27.3141").length === 0, { timeoutMs: 5000 }));
   const next = await terminal(th.h, { command: "echo alive", cwd: dir });
   assert.is(next.body.output, "alive\n");
+});
+
+t("a file cannot grow past terminal.maxFileBytes", async ({ th, dir }) => {
+  const res = await terminal(th.h, { command: "head -c 3000000 /dev/zero > big; echo rc=$?", cwd: dir });
+  assert.is(res.status, 200);
+  assert.not.match(res.body.output, /rc=0/);
+  assert.ok(statSync(join(dir, "big")).size <= 1024 * 1024);
 });
 
 t("a timeout kills the whole sandbox, background children included", async ({ th, dir }) => {
