@@ -2,10 +2,10 @@
 // to become ready and about 1 GB of memory, so never one per test). Isolated state under a
 // temporary directory, a token generated per run, readiness from GET /readyz. Always
 // stopped: `dispose()` at the end, and on Ctrl-C or exit the process group is killed and
-// its files removed, including the lock dir the gateway hard-codes under /tmp (§3.2).
+// its files removed, including its locks in the dir the gateway hard-codes under /tmp (§3.2).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../lib/free-port.ts";
@@ -69,8 +69,8 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
     }
   };
   const removeFiles = () => {
+    removeOwnLocks(layout.stateDir);
     rmSync(layout.root, { recursive: true, force: true });
-    rmSync(LOCK_DIR, { recursive: true, force: true });
   };
   const tracker = {
     kill() {
@@ -140,6 +140,27 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
     },
   };
   return peer;
+}
+
+/**
+ * The gateway's lock files sit in a directory shared by every gateway of this user, named
+ * `<kind>.<first 8 hex of sha256(database path)>.lock.sqlite` (observed), so only the ones
+ * of this peer's databases are removed: another run's gateway keeps its locks.
+ */
+function removeOwnLocks(stateDir: string): void {
+  if (!existsSync(LOCK_DIR)) return;
+  const hashes = new Set(sqliteFiles(stateDir).map((path) => createHash("sha256").update(path).digest("hex").slice(0, 8)));
+  for (const name of readdirSync(LOCK_DIR)) {
+    if ([...hashes].some((hash) => name.includes(`.${hash}.`))) rmSync(join(LOCK_DIR, name), { force: true });
+  }
+  if (readdirSync(LOCK_DIR).length === 0) rmSync(LOCK_DIR, { recursive: true, force: true });
+}
+
+function sqliteFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(realpathSync(dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".sqlite"))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** Polls GET /readyz; resolves with the `performance.now()` of the first 200. */
