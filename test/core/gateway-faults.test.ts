@@ -5,7 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin } from "@muster/plugin";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
-import { gatewayHealth, gatewayProbe, probeCall, probedHost, probeRecord, waitForGatewayState } from "../helpers/gateway-probe.ts";
+import { FAST_GATEWAY_TIMINGS, gatewayHealth, gatewayProbe, probeCall, probedHost, probeRecord, waitForGatewayState } from "../helpers/gateway-probe.ts";
 import { withTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
 import { WebSocketServer } from "ws";
@@ -206,6 +206,27 @@ t("a silent gateway (no ticks, no frames for 2 × tickIntervalMs): the client cl
     await sleep(1_000); // four tick intervals in which a healthy connection must not be dropped
     assert.is(gw.opened, opened);
   });
+});
+
+t("a half-open connection (pings unanswered, nothing else sent): closed with 4000 'pong timeout' and reconnected", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, answerPings: false });
+  try {
+    const timings = { ...FAST_GATEWAY_TIMINGS, pingIntervalMs: 100, pongTimeoutMs: 300 };
+    await withTestHost(probedHost(gw.url, TOKEN, { gatewayTimings: timings }), async (h) => {
+      await waitForGatewayState(h, "connected");
+      await waitUntil(() => gw.closes.some((c) => c.code === 4000 && c.reason === "pong timeout"), { label: "pong timeout close", timeoutMs: 3_000 });
+      gw.answerPings = true;
+      await waitUntil(() => gw.opened >= 2, { label: "reconnect" });
+      // A ping the fake received before it answered again may still time out one connection.
+      await sleep(500);
+      await waitForGatewayState(h, "connected");
+      const opened = gw.opened;
+      await sleep(1_000); // ten ping intervals in which an answering peer must keep its connection
+      assert.is(gw.opened, opened);
+    });
+  } finally {
+    await gw.stop();
+  }
 });
 
 t("a gateway that shuts down (shutdown event, 1012) is down at once and connected again after it returns", async () => {

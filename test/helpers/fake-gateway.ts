@@ -85,6 +85,8 @@ export interface FakeGatewayOptions {
   sendChallenge?: boolean;
   /** Simulate a remote gateway: a device-less client gets `scopes: []` (reference §2.2). */
   requireDevice?: boolean;
+  /** Answer WebSocket pings (default true); false plays a half-open connection. */
+  answerPings?: boolean;
   /** A device must be approved ({@link FakeGateway.approveDevice}) before it may connect; until then NOT_PAIRED. */
   requirePairing?: boolean;
 }
@@ -177,6 +179,7 @@ export class FakeGateway {
   sendChallenge: boolean;
   requireDevice: boolean;
   requirePairing: boolean;
+  answerPings: boolean;
   /** Device ids approved for {@link FakeGatewayOptions.requirePairing}. */
   readonly approvedDevices = new Set<string>();
   /** Device ids that asked to connect while not approved. */
@@ -211,6 +214,7 @@ export class FakeGateway {
     this.sendChallenge = options.sendChallenge ?? true;
     this.requireDevice = options.requireDevice ?? false;
     this.requirePairing = options.requirePairing ?? false;
+    this.answerPings = options.answerPings ?? true;
     this.listeningPort = options.port ?? 0;
   }
 
@@ -367,7 +371,7 @@ export class FakeGateway {
       if (req.url === "/readyz") return void res.writeHead(200, { "content-type": "application/json" }).end('{"ready":true}');
       res.writeHead(404).end();
     });
-    const wss = new WebSocketServer({ server, maxPayload: this.maxPayload });
+    const wss = new WebSocketServer({ server, maxPayload: this.maxPayload, autoPong: false });
     wss.on("connection", (socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -406,6 +410,9 @@ export class FakeGateway {
       this.closes.push({ conn: conn.id, code, reason: reason.toString() });
     });
     socket.on("error", () => {});
+    socket.on("ping", (data) => {
+      if (this.answerPings) socket.pong(data);
+    });
     const challenge = { nonce: randomUUID(), ts: Date.now() };
     if (this.sendChallenge) conn.send({ type: "event", event: "connect.challenge", payload: { ...challenge, capabilities: ["model-catalog-snapshot"] } });
     socket.on("message", (data, isBinary) => {

@@ -103,6 +103,8 @@ class GatewayConnection implements HostGatewayClient {
   private retryTimer: NodeJS.Timeout | undefined;
   private stableTimer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private pongTimer: NodeJS.Timeout | undefined;
   /** Until when reconnects stay fast because the gateway announced a restart. */
   private restartUntil = 0;
 
@@ -286,6 +288,10 @@ class GatewayConnection implements HostGatewayClient {
       attempt.socketError = error.code === "ECONNREFUSED" ? `connection refused at ${this.current.url} (is the gateway running?)` : error.message;
     });
     ws.on("close", (code: number, reason: Buffer) => this.onClose(attempt, code, reason.toString()));
+    ws.on("pong", () => {
+      clearTimeout(this.pongTimer);
+      this.pongTimer = undefined;
+    });
   }
 
   private onMessage(attempt: Attempt, data: Buffer, isBinary: boolean): void {
@@ -361,6 +367,7 @@ class GatewayConnection implements HostGatewayClient {
     attempt.hello = hello;
     attempt.phase = "open";
     this.armWatchdog(attempt);
+    this.startPinging(attempt);
     this.stableTimer = setTimeout(() => this.backoff.reset(), this.options.timings.stableAfterMs);
     const missing = missingScopes(this.options.scopes, hello.scopes);
     const warning = missing.length
@@ -379,6 +386,16 @@ class GatewayConnection implements HostGatewayClient {
     clearTimeout(this.watchdog);
     const window = 2 * (attempt.hello?.tickIntervalMs ?? 30_000);
     this.watchdog = setTimeout(() => this.fail(attempt, { state: "down", lastError: `no frame from the gateway for ${window} ms (tick timeout)`, retry: "backoff" }, 4000, "tick timeout"), window);
+  }
+
+  /** A ping unanswered within pongTimeoutMs: the peer is gone even though TCP has not noticed. */
+  private startPinging(attempt: Attempt): void {
+    const { pingIntervalMs, pongTimeoutMs } = this.options.timings;
+    this.pingTimer = setInterval(() => {
+      if (this.pongTimer || attempt.ws.readyState !== WebSocket.OPEN) return;
+      this.pongTimer = setTimeout(() => this.fail(attempt, { state: "down", lastError: `no pong within ${pongTimeoutMs} ms (half-open connection)`, retry: "backoff" }, 4000, "pong timeout"), pongTimeoutMs);
+      attempt.ws.ping();
+    }, pingIntervalMs);
   }
 
   /** Ends an attempt with a known outcome; the close handler applies it. */
@@ -427,7 +444,11 @@ class GatewayConnection implements HostGatewayClient {
   private clearConnectionTimers(): void {
     clearTimeout(this.watchdog);
     clearTimeout(this.stableTimer);
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
     this.watchdog = undefined;
     this.stableTimer = undefined;
+    this.pingTimer = undefined;
+    this.pongTimer = undefined;
   }
 }

@@ -20,6 +20,12 @@ export interface GatewayTimings {
    */
   restartRetryMs: number;
   restartWindowMs: number;
+  /**
+   * WebSocket ping interval and how long a pong may take: a half-open TCP connection (the
+   * peer gone without a FIN) is found within their sum instead of two tick intervals.
+   */
+  pingIntervalMs: number;
+  pongTimeoutMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
@@ -31,6 +37,8 @@ export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
   unauthorizedRetryMs: 60_000,
   restartRetryMs: 1_000,
   restartWindowMs: 120_000,
+  pingIntervalMs: 15_000,
+  pongTimeoutMs: 10_000,
 });
 
 /** The operator scopes Muster asks for; none are granted when omitted (reference §2.2). */
