@@ -79,6 +79,19 @@ t("no upstream: ahead and behind 0, remote null", async ({ h, base }) => {
   assert.ok(repos.work);
 });
 
+t("a repository without commits: empty history, no date; the first commit works", async ({ h, repos }) => {
+  rmSync(repos.work, { recursive: true, force: true });
+  git(repos.base, "init", "--quiet", "--initial-branch=main", repos.work);
+  git(repos.work, "config", "user.name", "muster");
+  git(repos.work, "config", "user.email", "muster@example.test");
+  writeFileSync(join(repos.work, "first.md"), "1");
+  const s = (await h.json("/api/git")).body;
+  assert.equal({ branch: s.branch, commits: s.commits, lastCommitDate: s.lastCommitDate, untracked: s.untracked, remote: s.remote }, { branch: "main", commits: [], lastCommitDate: null, untracked: ["first.md"], remote: null });
+  const res = await postGit(h, { operation: "commit", message: "First" });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.is((await h.json("/api/git")).body.commits.length, 1);
+});
+
 t("commit of named files: 201 with hash and message; other changes stay uncommitted", async ({ h, repos }) => {
   writeFileSync(join(repos.work, "notes.md"), "notes");
   writeFileSync(join(repos.work, "file.txt"), "edited\n");
