@@ -15,10 +15,10 @@ export const migrations = [
         progress INTEGER NOT NULL, delegatedTo TEXT, delegatedFrom TEXT, createdBy TEXT NOT NULL,
         createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, archivedAt TEXT)`,
       `CREATE TABLE boards_card_comments (
-        id TEXT PRIMARY KEY, cardId TEXT NOT NULL, boardId TEXT NOT NULL, author TEXT NOT NULL, content TEXT NOT NULL,
+        id TEXT PRIMARY KEY, cardId TEXT NOT NULL, author TEXT NOT NULL, content TEXT NOT NULL,
         createdAt TEXT NOT NULL)`,
       `CREATE TABLE boards_card_history (
-        id TEXT PRIMARY KEY, cardId TEXT NOT NULL, boardId TEXT NOT NULL, action TEXT NOT NULL, field TEXT,
+        id TEXT PRIMARY KEY, cardId TEXT NOT NULL, action TEXT NOT NULL, field TEXT,
         fromValue TEXT, toValue TEXT, by TEXT NOT NULL, at TEXT NOT NULL)`,
       "CREATE INDEX boards_boards_by_update ON boards_boards (updatedAt)",
       // A move counts a column's cards on the board and shifts the positions after a gap. The
@@ -31,10 +31,9 @@ export const migrations = [
       "CREATE INDEX boards_cards_by_epic ON boards_cards (epicId)",
       "CREATE INDEX boards_cards_by_sprint ON boards_cards (sprintId)",
       "CREATE INDEX boards_cards_by_delegated_from ON boards_cards (delegatedFrom)",
+      // Every move writes a history row: one index only (a board's hard delete finds its rows by card).
       "CREATE INDEX boards_card_comments_by_card ON boards_card_comments (cardId, createdAt)",
-      "CREATE INDEX boards_card_comments_by_board ON boards_card_comments (boardId)",
       "CREATE INDEX boards_card_history_by_card ON boards_card_history (cardId, at)",
-      "CREATE INDEX boards_card_history_by_board ON boards_card_history (boardId)",
     ],
   }),
 ];

@@ -1,21 +1,17 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
-/** A comment on a card. `boardId` lets a board's hard delete remove its comments in one statement. */
+/** A comment on a card. */
 export const CardComment = defineEntity({
   name: "CardComment",
   tableName: "boards_card_comments",
   properties: {
     id: p.string().primary(),
     cardId: p.string(),
-    boardId: p.string(),
     author: p.string(),
     content: p.text(),
     createdAt: p.string(),
   },
-  indexes: [
-    { name: "boards_card_comments_by_card", properties: ["cardId", "createdAt"] },
-    { name: "boards_card_comments_by_board", properties: ["boardId"] },
-  ],
+  indexes: [{ name: "boards_card_comments_by_card", properties: ["cardId", "createdAt"] }],
 });
 
 export type CardCommentRow = EntityRow<typeof CardComment>;

@@ -10,7 +10,6 @@ export const CardHistory = defineEntity({
   properties: {
     id: p.string().primary(),
     cardId: p.string(),
-    boardId: p.string(),
     action: p.string(),
     field: p.string().nullable(),
     fromValue: p.text().nullable(),
@@ -18,10 +17,7 @@ export const CardHistory = defineEntity({
     by: p.string(),
     at: p.string(),
   },
-  indexes: [
-    { name: "boards_card_history_by_card", properties: ["cardId", "at"] },
-    { name: "boards_card_history_by_board", properties: ["boardId"] },
-  ],
+  indexes: [{ name: "boards_card_history_by_card", properties: ["cardId", "at"] }],
 });
 
 export type CardHistoryRow = EntityRow<typeof CardHistory>;

@@ -207,7 +207,7 @@ export class BoardService implements Boards {
 
   private publishComment(write: CardWrite): CardComment | undefined {
     if (!write.comment) return undefined;
-    const { boardId: _boardId, ...comment } = write.comment;
+    const comment = write.comment;
     this.deps.events.publish("boards.card.commented", { card: cardRecord(write.card), comment }, { public: true });
     return comment;
   }

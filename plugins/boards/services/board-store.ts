@@ -105,8 +105,8 @@ export class BoardStore {
   }
 
   /** A card's comments, oldest first. */
-  comments(cardId: string): Promise<Omit<CardCommentRow, "boardId">[]> {
-    return this.db().em().createQueryBuilder(CardComment).select([...COMMENT_FIELDS]).where({ cardId }).orderBy([{ createdAt: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<Omit<CardCommentRow, "boardId">[]>;
+  comments(cardId: string): Promise<CardCommentRow[]> {
+    return this.db().em().createQueryBuilder(CardComment).select([...COMMENT_FIELDS]).where({ cardId }).orderBy([{ createdAt: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<CardCommentRow[]>;
   }
 
   insert(row: BoardRow): void {
@@ -182,8 +182,8 @@ function prepare(sql: Database["sql"]) {
          delegatedFrom = CASE WHEN delegatedFrom IN (SELECT id FROM boards_cards WHERE boardId = @id) THEN NULL ELSE delegatedFrom END
        WHERE boardId <> @id AND (delegatedTo IN (SELECT id FROM boards_cards WHERE boardId = @id) OR delegatedFrom IN (SELECT id FROM boards_cards WHERE boardId = @id))`,
     ),
-    deleteHistory: sql.prepare("DELETE FROM boards_card_history WHERE boardId = ?"),
-    deleteComments: sql.prepare("DELETE FROM boards_card_comments WHERE boardId = ?"),
+    deleteHistory: sql.prepare("DELETE FROM boards_card_history WHERE cardId IN (SELECT id FROM boards_cards WHERE boardId = ?)"),
+    deleteComments: sql.prepare("DELETE FROM boards_card_comments WHERE cardId IN (SELECT id FROM boards_cards WHERE boardId = ?)"),
     deleteCards: sql.prepare("DELETE FROM boards_cards WHERE boardId = ?"),
     deleteBoard: sql.prepare("DELETE FROM boards_boards WHERE id = ?"),
   };

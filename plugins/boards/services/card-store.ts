@@ -328,16 +328,16 @@ export class CardStore {
   }
 
   private comment(card: CardRow, content: string, author: string, now: string, history: HistoryEntry[]): CardCommentRow {
-    const comment = { id: randomUUID(), cardId: card.id, boardId: card.boardId, author, content, createdAt: now };
+    const comment = { id: randomUUID(), cardId: card.id, author, content, createdAt: now };
     this.s.insertComment.run(comment);
     // The history row keeps the start of the comment, as a change summary; the comment itself stays whole.
     history.push(this.history(card, "commented", null, null, [...content].slice(0, 100).join(""), author, now));
     return comment;
   }
 
-  private history(card: Pick<CardRow, "id" | "boardId">, action: HistoryAction, field: string | null, from: string | null, to: string | null, by: string, at: string): HistoryEntry {
+  private history(card: Pick<CardRow, "id">, action: HistoryAction, field: string | null, from: string | null, to: string | null, by: string, at: string): HistoryEntry {
     const entry = { id: randomUUID(), cardId: card.id, action, field, from, to, by, at };
-    this.s.insertHistory.run({ ...entry, boardId: card.boardId, fromValue: from, toValue: to });
+    this.s.insertHistory.run({ ...entry, fromValue: from, toValue: to });
     return entry;
   }
 }
@@ -376,9 +376,9 @@ function prepare(sql: Sql) {
     ),
     bump: sql.prepare("UPDATE boards_boards SET version = version + 1 WHERE id = ?"),
     insertHistory: sql.prepare(
-      "INSERT INTO boards_card_history (id, cardId, boardId, action, field, fromValue, toValue, by, at) VALUES (@id, @cardId, @boardId, @action, @field, @fromValue, @toValue, @by, @at)",
+      "INSERT INTO boards_card_history (id, cardId, action, field, fromValue, toValue, by, at) VALUES (@id, @cardId, @action, @field, @fromValue, @toValue, @by, @at)",
     ),
-    insertComment: sql.prepare("INSERT INTO boards_card_comments (id, cardId, boardId, author, content, createdAt) VALUES (@id, @cardId, @boardId, @author, @content, @createdAt)"),
+    insertComment: sql.prepare("INSERT INTO boards_card_comments (id, cardId, author, content, createdAt) VALUES (@id, @cardId, @author, @content, @createdAt)"),
     // A deleted card's children, delegation partners keep no dangling id.
     clearCardLinks: sql.prepare(
       `UPDATE boards_cards SET parentCardId = CASE WHEN parentCardId = @id THEN NULL ELSE parentCardId END,

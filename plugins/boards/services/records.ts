@@ -37,7 +37,7 @@ export interface Attachment {
 
 export type CardRecord = Omit<CardRow, "labels" | "checklist" | "attachments"> & { labels: string[]; checklist: ChecklistItem[]; attachments: Attachment[] };
 
-export type CardComment = Omit<CardCommentRow, "boardId">;
+export type CardComment = CardCommentRow;
 
 export interface HistoryEntry {
   id: string;
