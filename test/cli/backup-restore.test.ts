@@ -5,12 +5,12 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
-import { runMuster } from "./run-muster.ts";
+import { ROOT, runMuster } from "./run-muster.ts";
 
 const t = suite("muster backup and restore");
 
@@ -113,6 +113,13 @@ t("the directory form round-trips, and a restore over an existing home keeps the
     const copy = join(dir, "backup-dir");
     await withTestHost(async (h) => {
       await h.request("/api/tasks", { method: "POST", body: { title: "in the directory backup" } });
+      // An installed plugin's links: one inside the home (kept), the plugin-kit link out of it (left out; the server re-creates it).
+      mkdirSync(join(h.home, "node_modules", "@muster"), { recursive: true });
+      mkdirSync(join(h.home, "node_modules", "pkg"));
+      mkdirSync(join(h.home, "node_modules", ".bin"));
+      writeFileSync(join(h.home, "node_modules", "pkg", "bin.js"), "// tool\n");
+      symlinkSync("../pkg/bin.js", join(h.home, "node_modules", ".bin", "tool"));
+      symlinkSync(join(ROOT, "core", "plugin-api"), join(h.home, "node_modules", "@muster", "plugin"));
       const run = await runMuster(["backup", copy, "--format", "dir"], { MUSTER_HOME: h.home });
       assert.is(run.status, 0, run.stderr);
     });
@@ -126,6 +133,8 @@ t("the directory form round-trips, and a restore over an existing home keeps the
     assert.is(readFileSync(join(dir, aside!, "marker"), "utf8"), "untouched", "the previous home is kept");
     assert.match(run.stdout, /previous home is kept at/);
     assert.is(taskRows(join(home, "muster.db")), 1);
+    assert.is(readlinkSync(join(home, "node_modules", ".bin", "tool")), "../pkg/bin.js", "a link within the home is restored as a link");
+    assert.not.ok(existsSync(join(home, "node_modules", "@muster", "plugin")), "a link out of the home is not in the backup");
     assert.not.ok(existsSync(join(home, "muster.lock")), "the restore's own lock is gone");
   } finally {
     removeHome(dir);

@@ -58,24 +58,21 @@ export function unpackTar(file: string, dir: string): void {
   if (run.status !== 0) throw new Error(`tar could not extract it: ${(run.stderr || "").trim()}`);
 }
 
+/** Whether `path` is a symbolic link whose target lies outside `root`. */
+export function linksOutside(path: string, root: string): boolean {
+  if (!lstatSync(path).isSymbolicLink()) return false;
+  const top = resolve(root);
+  const target = resolve(dirname(path), readlinkSync(path));
+  return target !== top && !target.startsWith(`${top}${sep}`);
+}
+
 /** The first symbolic link under `root` that points outside it (a restored home must not reach elsewhere). */
 export function linkLeavingRoot(root: string): string | undefined {
-  const top = resolve(root);
-  const walk = (dir: string): string | undefined => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const stat = lstatSync(path);
-      if (stat.isSymbolicLink()) {
-        const target = resolve(dirname(path), readlinkSync(path));
-        if (target !== top && !target.startsWith(`${top}${sep}`)) return relative(root, path);
-      } else if (stat.isDirectory()) {
-        const found = walk(path);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  return walk(root);
+  for (const entry of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isSymbolicLink() && linksOutside(path, root)) return relative(root, path);
+  }
+  return undefined;
 }
 
 /** Number of files (not directories) under `dir`. */

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { MusterConfig } from "../config.ts";
 import { packageVersion } from "../package-version.ts";
-import { DATABASE, excludedFromBackup, FORMAT, HOME_DIR, hasTar, MANIFEST, packTar, countFiles, type BackupManifest } from "./backup-archive.ts";
+import { DATABASE, excludedFromBackup, FORMAT, HOME_DIR, hasTar, linksOutside, MANIFEST, packTar, countFiles, type BackupManifest } from "./backup-archive.ts";
 import { cliErrors } from "./cli-errors.ts";
 import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
 
@@ -70,8 +70,10 @@ export async function writeBackup({ home, target, format }: BackupOptions): Prom
     cpSync(home, join(staging, HOME_DIR), {
       recursive: true,
       verbatimSymlinks: true,
-      // Not the live database files, lock or token; nor this backup itself when it is written inside the home.
-      filter: (source) => source !== work && (dirname(source) !== home || !excludedFromBackup(basename(source))),
+      // Not the live database files, lock or token; nor this backup itself when it is written
+      // inside the home; nor links out of the home (the server re-links node_modules/@muster/plugin
+      // to its own plugin kit when it loads a plugin; elsewhere such a link would point nowhere).
+      filter: (source) => source !== work && (dirname(source) !== home || !excludedFromBackup(basename(source))) && !linksOutside(source, home),
     });
     const manifest: BackupManifest = { format: FORMAT.name, version: FORMAT.version, createdAt: new Date().toISOString(), musterVersion: packageVersion, home, files: countFiles(join(staging, HOME_DIR)) };
     writeFileSync(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
