@@ -142,8 +142,9 @@ export class TerminalService implements TerminalRunner {
   }
 
   private audit(request: TerminalRequest, cwd: string, action: string, details: string): void {
+    // Both redacted: a refusal's reason quotes part of the command line, which may hold a secret value.
     const command = clip(this.deps.vault.redact(request.command), 500);
-    this.deps.activities.log({ agentId: request.agentId ?? this.deps.owner, action, target: cwd, details: `${details}\n$ ${command}` });
+    this.deps.activities.log({ agentId: request.agentId ?? this.deps.owner, action, target: cwd, details: `${this.deps.vault.redact(details)}\n$ ${command}` });
   }
 
   private report(request: TerminalRequest, cwd: string, result: TerminalResult): void {
