@@ -1,6 +1,6 @@
 import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { APPROVALS } from "../../approvals/tokens.ts";
-import { VAULT_SECRETS } from "../../vault/tokens.ts";
+import { VAULT_SECRETS, type VaultSecretReader } from "../../vault/tokens.ts";
 import type { MessengerConfig } from "../config.ts";
 import { APPROVAL_NOTICES, MESSENGER_WEBHOOK } from "../tokens.ts";
 import { ApprovalNoticeSender } from "./approval-notices.ts";
@@ -11,14 +11,15 @@ import { WebhookService } from "./webhook-service.ts";
 
 export function registerMessengerServices(ctx: PluginContext<MessengerConfig>): void {
   const config = configToken<MessengerConfig>();
-  const client = (c: MessengerConfig) => new TelegramClient({ apiBaseUrl: c.telegram.apiBaseUrl, timeoutMs: c.requestTimeoutMs });
+  const client = (c: MessengerConfig, vault: VaultSecretReader) =>
+    new TelegramClient({ apiBaseUrl: c.telegram.apiBaseUrl, timeoutMs: c.requestTimeoutMs, redact: (text) => vault.redact(text) });
   ctx.provide(
     defineService({
       token: MESSENGER_WEBHOOK,
       deps: { vault: VAULT_SECRETS, approvals: APPROVALS, db: hostTokens.db, host: hostTokens.info, logger: hostTokens.logger, config },
       create: ({ vault, approvals, db, host, logger, config }) => {
         const store = new UpdateStore(() => db, config.maxSeenUpdates);
-        const telegram = client(config);
+        const telegram = client(config, vault);
         return new WebhookService({
           vault,
           approvals,
@@ -37,7 +38,7 @@ export function registerMessengerServices(ctx: PluginContext<MessengerConfig>): 
       token: APPROVAL_NOTICES,
       deps: { vault: VAULT_SECRETS, events: hostTokens.events, logger: hostTokens.logger, config },
       create: ({ vault, events, logger, config }) =>
-        new ApprovalNoticeSender({ vault, client: client(config), events, logger, attempts: config.sendAttempts, retryDelayMs: config.sendRetryDelayMs }),
+        new ApprovalNoticeSender({ vault, client: client(config, vault), events, logger, attempts: config.sendAttempts, retryDelayMs: config.sendRetryDelayMs }),
     }),
   );
 }

@@ -26,11 +26,23 @@ interface BotAnswer<T> {
 /** Bot API file paths look like `photos/file_1.jpg`; anything else is refused before a URL is built. */
 const FILE_PATH = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9_./-]{0,255}$/;
 
+export interface TelegramClientDeps {
+  apiBaseUrl: string;
+  timeoutMs: number;
+  /** Cuts stored secret values out of text (the vault's redaction). */
+  redact: (text: string) => string;
+}
+
 /** The Telegram Bot API over fetch, base URL from configuration, with a deadline per call. */
 export class TelegramClient {
-  private readonly deps: { apiBaseUrl: string; timeoutMs: number };
-  constructor(deps: { apiBaseUrl: string; timeoutMs: number }) {
+  private readonly deps: TelegramClientDeps;
+  constructor(deps: TelegramClientDeps) {
     this.deps = deps;
+  }
+
+  /** An error description from Telegram may echo what it was sent: the token and every stored secret value are cut out. */
+  private clean(text: string, token: string): string {
+    return this.deps.redact(text.split(token).join("[redacted:TELEGRAM_BOT_TOKEN]")).slice(0, 300);
   }
 
   async call<T>(token: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
@@ -54,7 +66,7 @@ export class TelegramClient {
     }
     if (res.ok && body?.ok) return body.result as T;
     const retryAfter = body?.parameters?.retry_after;
-    throw new TelegramError(`${method}: HTTP ${res.status}${body?.description ? `: ${String(body.description).slice(0, 300)}` : ""}`, res.status, typeof retryAfter === "number" ? retryAfter * 1000 : null);
+    throw new TelegramError(`${method}: HTTP ${res.status}${body?.description ? `: ${this.clean(String(body.description), token)}` : ""}`, res.status, typeof retryAfter === "number" ? retryAfter * 1000 : null);
   }
 
   /** Downloads a file found with getFile, cut off past `maxBytes` (the declared size is not trusted). */
