@@ -1,0 +1,30 @@
+import { definePlugin } from "@muster/plugin";
+import { councilConfig, type CouncilConfig } from "./config.ts";
+import { CouncilSession } from "./entities/council-session.ts";
+import { migrations } from "./migrations.ts";
+import { mountCouncilRoutes } from "./http/routes.ts";
+import { registerCouncilServices } from "./services/register.ts";
+import { startCouncil } from "./services/lifecycle.ts";
+
+/**
+ * Council sessions (DESIGN §14.3): agents deliberate through the gateway in rounds, vote on a
+ * proposal, and an adopted one waits for a human's ratification in the approval queue.
+ */
+export const councilPlugin = definePlugin<CouncilConfig>({
+  id: "council",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Agent turns and the known-agent directory come from chat.
+  dependsOn: ["chat"],
+  // The ratification is reported as an activity and a notification when they are loaded.
+  optionalDependsOn: ["activities", "notifications"],
+  paths: ["/api/council"],
+  config: councilConfig,
+  entities: [CouncilSession],
+  migrations,
+  register: registerCouncilServices,
+  routes: mountCouncilRoutes,
+  onStart: startCouncil,
+});
+
+export default councilPlugin;

@@ -1,0 +1,31 @@
+import { clip, type EventBus, type GatedAction, type Logger } from "@muster/plugin";
+import type { ActivityLog } from "../../activities/tokens.ts";
+import type { Notifier } from "../../notifications/tokens.ts";
+import type { CouncilStore } from "./council-store.ts";
+import type { CouncilDecisionPayload } from "./deliberation.ts";
+
+/**
+ * `council.decision`: approving ratifies an adopted proposal. It records the ratification on
+ * the session, as an activity and a notification, and publishes `council.session.ratified`;
+ * it does nothing outside Muster (the decision is for humans and agents to act on).
+ */
+export function councilDecisionAction(
+  /** Resolved when an approval runs, not when the action is declared (services are not ready yet). */
+  resolveDeps: () => { store: CouncilStore; events: EventBus; activities: ActivityLog | undefined; notifications: Notifier | undefined; logger: Logger },
+): GatedAction<CouncilDecisionPayload> {
+  return {
+    describe: (payload) => `Ratify the council's decision on "${clip(payload.topic.replace(/\s+/g, " ").trim(), 120)}" (memo ${payload.memoPath}); records the ratification, nothing external`,
+    async execute(payload, decision) {
+      const deps = resolveDeps();
+      const at = new Date().toISOString();
+      const first = deps.store.ratify(payload.sessionId, decision.decidedBy, at);
+      const subject = clip(payload.topic.replace(/\s+/g, " ").trim(), 80);
+      deps.activities?.log({ agentId: "council", action: "council_decision_ratified", target: subject, details: `${decision.decidedBy} ratified session ${payload.sessionId} (approval ${decision.approvalId}); memo ${payload.memoPath}` });
+      deps.notifications?.create({ type: "council", title: `Council decision ratified: ${subject}`, body: clip(payload.proposal, 2_000), priority: "normal" });
+      const session = await deps.store.get(payload.sessionId);
+      if (session) deps.events.publish("council.session.ratified", session, { public: true });
+      else deps.logger.warn({ sessionId: payload.sessionId }, "ratified a council decision whose session no longer exists");
+      return { ratified: true, sessionId: payload.sessionId, ratifiedAt: first ? at : session?.ratifiedAt ?? at, memoPath: payload.memoPath };
+    },
+  };
+}
