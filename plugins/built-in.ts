@@ -14,6 +14,7 @@ import { skillsPlugin } from "./skills/index.ts";
 import { legacyBoardPlugin } from "./legacy-board/index.ts";
 import { gatewayPlugin } from "./gateway/index.ts";
 import { chatPlugin } from "./chat/index.ts";
+import { councilPlugin } from "./council/index.ts";
 import { dashboardPlugin } from "./dashboard/index.ts";
 import { metricsPlugin } from "./metrics/index.ts";
 import { terminalPlugin } from "./terminal/index.ts";
@@ -22,4 +23,4 @@ import { boardsPlugin } from "./boards/index.ts";
 import { publishingPlugin } from "./publishing/index.ts";
 import { messengerPlugin } from "./messenger/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin];
