@@ -63,9 +63,9 @@ boundedTest(test, "the model refusing the request (HTTP 400): 502 CHAT_RUN_FAILE
     await withMuster(async (h) => {
       const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: `Fail ${marker}`, agentId: "helper" } });
       assert.is(status, 502, JSON.stringify(body));
-      assert.is(body.code, "CHAT_RUN_FAILED");
-      assert.match(body.message, "helper");
       assert.is(body.ok, false);
+      assert.is(body.error.code, "CHAT_RUN_FAILED");
+      assert.match(body.error.message, "helper");
       // The request did reach the model: the failure is the model's, carried back by the gateway.
       await model.waitForRequest((r) => r.lastUserText.includes(marker), 1_000, "the refused request");
     });
