@@ -3,6 +3,7 @@
 
 /** Every route: the client method's name → how to call it. */
 export const operations = {
+  get: { method: "GET", path: "/", pathParams: [], status: 200, raw: true, session: false, operationId: "dashboard.get" },
   getActivities: { method: "GET", path: "/api/activities", pathParams: [], status: 200, raw: false, session: false, operationId: "activities.getApiActivities" },
   postActivities: { method: "POST", path: "/api/activities", pathParams: [], status: 201, raw: false, session: false, operationId: "activities.postApiActivities" },
   getApprovals: { method: "GET", path: "/api/approvals", pathParams: [], status: 200, raw: false, session: false, operationId: "approvals.getApiApprovals" },
@@ -13,6 +14,33 @@ export const operations = {
   postBoardImport: { method: "POST", path: "/api/board/import", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.postApiBoardImport" },
   getBoardSync: { method: "GET", path: "/api/board/sync", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.getApiBoardSync" },
   patchBoardUpdate: { method: "PATCH", path: "/api/board/update", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.patchApiBoardUpdate" },
+  getBoards: { method: "GET", path: "/api/boards", pathParams: [], status: 200, raw: false, session: false, operationId: "boards.getApiBoards" },
+  postBoards: { method: "POST", path: "/api/boards", pathParams: [], status: 201, raw: false, session: false, operationId: "boards.postApiBoards" },
+  deleteBoardsById: { method: "DELETE", path: "/api/boards/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "boards.deleteApiBoardsId" },
+  getBoardsById: { method: "GET", path: "/api/boards/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.getApiBoardsId" },
+  patchBoardsById: { method: "PATCH", path: "/api/boards/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.patchApiBoardsId" },
+  getBoardsCardsById: { method: "GET", path: "/api/boards/{id}/cards", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.getApiBoardsIdCards" },
+  postBoardsCardsById: { method: "POST", path: "/api/boards/{id}/cards", pathParams: ["id"], status: 201, raw: false, session: false, operationId: "boards.postApiBoardsIdCards" },
+  getBoardsTemplates: { method: "GET", path: "/api/boards/templates", pathParams: [], status: 200, raw: false, session: false, operationId: "boards.getApiBoardsTemplates" },
+  deleteCardsById: { method: "DELETE", path: "/api/cards/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "boards.deleteApiCardsId" },
+  getCardsById: { method: "GET", path: "/api/cards/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.getApiCardsId" },
+  patchCardsById: { method: "PATCH", path: "/api/cards/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.patchApiCardsId" },
+  postCardsClaimById: { method: "POST", path: "/api/cards/{id}/claim", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.postApiCardsIdClaim" },
+  getCardsCommentsById: { method: "GET", path: "/api/cards/{id}/comments", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "boards.getApiCardsIdComments" },
+  postCardsCommentsById: { method: "POST", path: "/api/cards/{id}/comments", pathParams: ["id"], status: 201, raw: false, session: false, operationId: "boards.postApiCardsIdComments" },
+  postCardsDelegateById: { method: "POST", path: "/api/cards/{id}/delegate", pathParams: ["id"], status: 201, raw: false, session: false, operationId: "boards.postApiCardsIdDelegate" },
+  postChat: { method: "POST", path: "/api/chat", pathParams: [], status: 200, raw: false, session: false, operationId: "chat.postApiChat" },
+  getChatSessions: { method: "GET", path: "/api/chat/sessions", pathParams: [], status: 200, raw: false, session: false, operationId: "chat.getApiChatSessions" },
+  deleteChatSessionsById: { method: "DELETE", path: "/api/chat/sessions/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "chat.deleteApiChatSessionsId" },
+  getChatSessionsById: { method: "GET", path: "/api/chat/sessions/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "chat.getApiChatSessionsId" },
+  getContentDrafts: { method: "GET", path: "/api/content/drafts", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentDrafts" },
+  postContentDrafts: { method: "POST", path: "/api/content/drafts", pathParams: [], status: 201, raw: false, session: false, operationId: "publishing.postApiContentDrafts" },
+  deleteContentDraftsById: { method: "DELETE", path: "/api/content/drafts/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "publishing.deleteApiContentDraftsId" },
+  getContentDraftsById: { method: "GET", path: "/api/content/drafts/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "publishing.getApiContentDraftsId" },
+  patchContentDraftsById: { method: "PATCH", path: "/api/content/drafts/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "publishing.patchApiContentDraftsId" },
+  getContentOutbox: { method: "GET", path: "/api/content/outbox", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentOutbox" },
+  getContentPlatforms: { method: "GET", path: "/api/content/platforms", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentPlatforms" },
+  postContentPublish: { method: "POST", path: "/api/content/publish", pathParams: [], status: 202, raw: false, session: false, operationId: "publishing.postApiContentPublish" },
   getDocs: { method: "GET", path: "/api/docs", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiDocs" },
   deleteEpics: { method: "DELETE", path: "/api/epics", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiEpics" },
   getEpics: { method: "GET", path: "/api/epics", pathParams: [], status: 200, raw: false, session: false, operationId: "work.getApiEpics" },
@@ -20,15 +48,22 @@ export const operations = {
   postEpics: { method: "POST", path: "/api/epics", pathParams: [], status: 201, raw: false, session: false, operationId: "work.postApiEpics" },
   getFeedback: { method: "GET", path: "/api/feedback", pathParams: [], status: 200, raw: false, session: false, operationId: "feedback.getApiFeedback" },
   postFeedback: { method: "POST", path: "/api/feedback", pathParams: [], status: 201, raw: false, session: false, operationId: "feedback.postApiFeedback" },
+  getGatewayCrons: { method: "GET", path: "/api/gateway/crons", pathParams: [], status: 200, raw: false, session: false, operationId: "gateway.getApiGatewayCrons" },
+  getGatewaySessions: { method: "GET", path: "/api/gateway/sessions", pathParams: [], status: 200, raw: false, session: false, operationId: "gateway.getApiGatewaySessions" },
+  getGit: { method: "GET", path: "/api/git", pathParams: [], status: 200, raw: false, session: false, operationId: "git.getApiGit" },
+  postGit: { method: "POST", path: "/api/git", pathParams: [], status: 201, raw: false, session: false, operationId: "git.postApiGit" },
   getHealth: { method: "GET", path: "/api/health", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiHealth" },
   getMemory: { method: "GET", path: "/api/memory", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemory" },
   getMemoryLongterm: { method: "GET", path: "/api/memory/longterm", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryLongterm" },
+  postMessengerWebhook: { method: "POST", path: "/api/messenger/webhook", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.postApiMessengerWebhook" },
   getNotifications: { method: "GET", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.getApiNotifications" },
   patchNotifications: { method: "PATCH", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.patchApiNotifications" },
   postNotifications: { method: "POST", path: "/api/notifications", pathParams: [], status: 201, raw: false, session: false, operationId: "notifications.postApiNotifications" },
   getOpenapiJson: { method: "GET", path: "/api/openapi.json", pathParams: [], status: 200, raw: true, session: false, operationId: "host.getApiOpenapiJson" },
   getOrgStructure: { method: "GET", path: "/api/org-structure", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiOrgStructure" },
   getPlugins: { method: "GET", path: "/api/plugins", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiPlugins" },
+  getProfessionalNetwork: { method: "GET", path: "/api/professional-network", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiProfessionalNetwork" },
+  postProfessionalNetwork: { method: "POST", path: "/api/professional-network", pathParams: [], status: 202, raw: false, session: false, operationId: "publishing.postApiProfessionalNetwork" },
   deleteProjects: { method: "DELETE", path: "/api/projects", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiProjects" },
   getProjects: { method: "GET", path: "/api/projects", pathParams: [], status: 200, raw: false, session: false, operationId: "work.getApiProjects" },
   patchProjects: { method: "PATCH", path: "/api/projects", pathParams: [], status: 200, raw: false, session: false, operationId: "work.patchApiProjects" },
@@ -52,18 +87,29 @@ export const operations = {
   getTasksById: { method: "GET", path: "/api/tasks/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.getApiTasksId" },
   patchTasksById: { method: "PATCH", path: "/api/tasks/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.patchApiTasksId" },
   postTasksClaimById: { method: "POST", path: "/api/tasks/{id}/claim", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.postApiTasksIdClaim" },
+  postTerminal: { method: "POST", path: "/api/terminal", pathParams: [], status: 200, raw: false, session: true, operationId: "terminal.postApiTerminal" },
   deleteVault: { method: "DELETE", path: "/api/vault", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.deleteApiVault" },
   getVault: { method: "GET", path: "/api/vault", pathParams: [], status: 200, raw: false, session: false, operationId: "vault.getApiVault" },
   postVault: { method: "POST", path: "/api/vault", pathParams: [], status: 201, raw: false, session: false, operationId: "vault.postApiVault" },
   postVaultInject: { method: "POST", path: "/api/vault/inject", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultInject" },
   postVaultReveal: { method: "POST", path: "/api/vault/reveal", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultReveal" },
+  getDashboardByFile: { method: "GET", path: "/dashboard/{file}", pathParams: ["file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardFile" },
   getLogin: { method: "GET", path: "/login", pathParams: [], status: 303, raw: true, session: false, operationId: "host.getLogin" },
+  postMcp: { method: "POST", path: "/mcp", pathParams: [], status: 200, raw: true, session: false, operationId: "host.postMcp" },
+  getMetrics: { method: "GET", path: "/metrics", pathParams: [], status: 200, raw: true, session: false, operationId: "metrics.getMetrics" },
 } as const;
 
 export type OperationName = keyof typeof operations;
 
 /** Arguments and answer of every route, as the server's zod schemas declare them. */
 export interface Operations {
+  /** `GET /`: The dashboard page (HTML) */
+  get: {
+    args: {
+    };
+    argsRequired: false;
+    response: Response;
+  };
   /** `GET /api/activities`: Recent activities, newest first (limit default 100, max 1000) */
   getActivities: {
     args: {
@@ -365,6 +411,1076 @@ export interface Operations {
       task: Record<string, unknown>;
     };
   };
+  /** `GET /api/boards`: Boards, most recently updated first */
+  getBoards: {
+    args: {
+      query?: {
+        "archived"?: "true" | "false";
+        "squad"?: string;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      boards: (Array<{
+        id: string;
+        name: string;
+        description: string | null;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner: string;
+        squad: string | null;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+        archivedAt: string | null;
+      }>);
+    };
+  };
+  /** `POST /api/boards`: Create a board from columns or a template */
+  postBoards: {
+    args: {
+      body: {
+        name: string;
+        description?: string | null;
+        type?: "kanban" | "sprint" | "custom";
+        columns?: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner?: string;
+        squad?: string | null;
+        settings?: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        template?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      board: {
+        id: string;
+        name: string;
+        description: string | null;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner: string;
+        squad: string | null;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+        archivedAt: string | null;
+      };
+    };
+  };
+  /** `DELETE /api/boards/{id}`: Archive a board; ?hard=true deletes it with its cards, comments and history (session token) Needs the session token. */
+  deleteBoardsById: {
+    args: {
+      "id": string;
+      query?: {
+        "hard"?: "true" | "false";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      board?: {
+        id: string;
+        name: string;
+        description: string | null;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner: string;
+        squad: string | null;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+        archivedAt: string | null;
+      };
+      deleted?: {
+        id: string;
+        cards: number;
+        comments: number;
+        history: number;
+      };
+    };
+  };
+  /** `GET /api/boards/{id}`: A board with its cards (not archived), in column order then position */
+  getBoardsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      board: {
+        id: string;
+        name: string;
+        description: string | null;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner: string;
+        squad: string | null;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+        archivedAt: string | null;
+      };
+      cards: (Array<{
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      }>);
+    };
+  };
+  /** `PATCH /api/boards/{id}`: Change a board; archived: false restores an archived board, true archives it */
+  patchBoardsById: {
+    args: {
+      "id": string;
+      body: {
+        name?: string;
+        description?: string | null;
+        type?: "kanban" | "sprint" | "custom";
+        columns?: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner?: string;
+        squad?: string | null;
+        settings?: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        archived?: boolean;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      board: {
+        id: string;
+        name: string;
+        description: string | null;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        owner: string;
+        squad: string | null;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+        createdAt: string;
+        updatedAt: string;
+        archivedAt: string | null;
+      };
+    };
+  };
+  /** `GET /api/boards/{id}/cards`: A board's cards in column order then position; archived=true lists its archived cards */
+  getBoardsCardsById: {
+    args: {
+      "id": string;
+      query?: {
+        "column"?: string;
+        "assignee"?: string;
+        "archived"?: "true" | "false";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      cards: (Array<{
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      }>);
+    };
+  };
+  /** `POST /api/boards/{id}/cards`: Add a card (first column and end of the column unless given) */
+  postBoardsCardsById: {
+    args: {
+      "id": string;
+      body: {
+        title: string;
+        description?: string | null;
+        assignee?: string | null;
+        labels?: Array<string>;
+        priority?: "low" | "medium" | "high" | "urgent";
+        dueDate?: string | null;
+        checklist?: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments?: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId?: string | null;
+        storyId?: string | null;
+        epicId?: string | null;
+        sprintId?: string | null;
+        progress?: number;
+        column?: string;
+        position?: number;
+        comment?: string;
+        by?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+    };
+  };
+  /** `GET /api/boards/templates`: Board templates (kanban, sprint, content, support, blank): columns and settings to start a board from */
+  getBoardsTemplates: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      templates: (Array<{
+        id: string;
+        name: string;
+        description: string;
+        type: "kanban" | "sprint" | "custom";
+        columns: Array<{
+          id: string;
+          name: string;
+          color?: string;
+          wipLimit?: number;
+        }>;
+        settings: {
+          requireApprovalFor?: Array<string>;
+          commentRequiredFor?: Array<string>;
+          lead?: string;
+          doneColumn?: string;
+        };
+      }>);
+    };
+  };
+  /** `DELETE /api/cards/{id}`: Archive a card; ?hard=true deletes it with its comments and history (session token) Needs the session token. */
+  deleteCardsById: {
+    args: {
+      "id": string;
+      query?: {
+        "hard"?: "true" | "false";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card?: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+      deleted?: {
+        id: string;
+      };
+    };
+  };
+  /** `GET /api/cards/{id}`: A card with its change history (oldest first) */
+  getCardsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+      history: (Array<{
+        id: string;
+        cardId: string;
+        action: string;
+        field: string | null;
+        from: string | null;
+        to: string | null;
+        by: string;
+        at: string;
+      }>);
+    };
+  };
+  /** `PATCH /api/cards/{id}`: Change, move, archive or restore a card */
+  patchCardsById: {
+    args: {
+      "id": string;
+      body: {
+        title?: string;
+        description?: string | null;
+        assignee?: string | null;
+        labels?: Array<string>;
+        priority?: "low" | "medium" | "high" | "urgent";
+        dueDate?: string | null;
+        checklist?: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments?: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId?: string | null;
+        storyId?: string | null;
+        epicId?: string | null;
+        sprintId?: string | null;
+        progress?: number;
+        column?: string;
+        position?: number;
+        archived?: boolean;
+        comment?: string;
+        by?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card?: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+      approval?: {
+        id: string;
+        status: string;
+        [key: string]: unknown;
+      };
+    };
+  };
+  /** `POST /api/cards/{id}/claim`: Assign a free card to an agent, atomically (409 CARD_ALREADY_CLAIMED when it has an assignee) */
+  postCardsClaimById: {
+    args: {
+      "id": string;
+      body: {
+        agentId: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+    };
+  };
+  /** `GET /api/cards/{id}/comments`: A card's comments, oldest first */
+  getCardsCommentsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      comments: Array<{
+        id: string;
+        cardId: string;
+        author: string;
+        content: string;
+        createdAt: string;
+      }>;
+    };
+  };
+  /** `POST /api/cards/{id}/comments`: Comment on a card */
+  postCardsCommentsById: {
+    args: {
+      "id": string;
+      body: {
+        content: string;
+        author?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      comment: {
+        id: string;
+        cardId: string;
+        author: string;
+        content: string;
+        createdAt: string;
+      };
+    };
+  };
+  /** `POST /api/cards/{id}/delegate`: Hand a card to another squad's board and its lead; the card follows the delegated card's completion */
+  postCardsDelegateById: {
+    args: {
+      "id": string;
+      body: {
+        boardId: string;
+        assignee?: string;
+        message?: string;
+        by?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      card: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+      delegatedCard: {
+        id: string;
+        boardId: string;
+        title: string;
+        description: string | null;
+        column: string;
+        position: number;
+        assignee: string | null;
+        labels: Array<string>;
+        priority: "low" | "medium" | "high" | "urgent";
+        dueDate: string | null;
+        checklist: Array<{
+          text: string;
+          checked: boolean;
+        }>;
+        attachments: Array<{
+          name: string;
+          url: string;
+        }>;
+        parentCardId: string | null;
+        storyId: string | null;
+        epicId: string | null;
+        sprintId: string | null;
+        progress: number;
+        delegatedTo: string | null;
+        delegatedFrom: string | null;
+        createdBy: string;
+        createdAt: string;
+        updatedAt: string;
+        completedAt: string | null;
+        archivedAt: string | null;
+      };
+    };
+  };
+  /** `POST /api/chat`: Chat with one agent, or a party of 2-8 agents speaking in turn; JSON, or SSE with Accept: text/event-stream */
+  postChat: {
+    args: {
+      body: {
+        message: string;
+        agentIds: Array<string>;
+        mode: "party";
+        rounds?: number;
+        sessionId?: string;
+      } | {
+        message: string;
+        agentId: string;
+        mode?: "single";
+        sessionId?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      sessionId: string;
+      mode: "single";
+      reply: {
+        agentId: string;
+        text: string;
+        thinking?: string;
+        toolCalls: Array<unknown>;
+        runId: string;
+      };
+      usage: {
+        inputTokens: number;
+        outputTokens: number;
+      };
+    } | {
+      ok: true;
+      sessionId: string;
+      mode: "party";
+      replies: Array<{
+        agentId: string;
+        round: number;
+        text: string;
+        runId: string;
+      }>;
+      usage: {
+        inputTokens: number;
+        outputTokens: number;
+      };
+      truncated: boolean;
+    };
+  };
+  /** `GET /api/chat/sessions`: Chat sessions, most recently active first (limit: default 50, max 500) */
+  getChatSessions: {
+    args: {
+      query?: {
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      sessions: (Array<{
+        id: string;
+        mode: "single" | "party";
+        agentIds: Array<string>;
+        title: string;
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `DELETE /api/chat/sessions/{id}`: Delete a chat session and its messages (session token) Needs the session token. */
+  deleteChatSessionsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/chat/sessions/{id}`: One chat session with its messages, oldest first (the newest `limit`: default 1,000, max 10,000) */
+  getChatSessionsById: {
+    args: {
+      "id": string;
+      query?: {
+        "limit"?: number;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      session: {
+        id: string;
+        mode: "single" | "party";
+        agentIds: Array<string>;
+        title: string;
+        createdAt: string;
+        updatedAt: string;
+      };
+      messages: (Array<{
+        id: string;
+        sessionId: string;
+        role: "user" | "agent";
+        agentId: string | null;
+        round: number | null;
+        text: string;
+        thinking: string | null;
+        toolCalls: Array<unknown>;
+        artifacts: Array<unknown>;
+        runId: string | null;
+        inputTokens: number;
+        outputTokens: number;
+        createdAt: string;
+      }>);
+    };
+  };
+  /** `GET /api/content/drafts`: Content drafts, most recently updated first (limit default 50, max 200) */
+  getContentDrafts: {
+    args: {
+      query?: {
+        "status"?: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      drafts: (Array<{
+        id: string;
+        title: string;
+        text: string;
+        platforms: Array<string>;
+        media: Array<{
+          url: string;
+        }>;
+        status: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+        scheduledAt: string | null;
+        results: (Array<{
+          platform: string;
+          outboxId: string;
+          status: "approved" | "publishing" | "published" | "failed" | "unknown";
+          postId: string | null;
+          postUrl: string | null;
+          error: string | null;
+        }>);
+        approvalId: string | null;
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `POST /api/content/drafts`: Create a content draft (status draft) */
+  postContentDrafts: {
+    args: {
+      body: {
+        title?: string;
+        text: string;
+        platforms?: Array<string>;
+        media?: Array<{
+          url: string;
+        }>;
+        scheduledAt?: string | null;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      draft: {
+        id: string;
+        title: string;
+        text: string;
+        platforms: Array<string>;
+        media: Array<{
+          url: string;
+        }>;
+        status: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+        scheduledAt: string | null;
+        results: (Array<{
+          platform: string;
+          outboxId: string;
+          status: "approved" | "publishing" | "published" | "failed" | "unknown";
+          postId: string | null;
+          postUrl: string | null;
+          error: string | null;
+        }>);
+        approvalId: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `DELETE /api/content/drafts/{id}`: Delete a draft that is not being published (session token) Needs the session token. */
+  deleteContentDraftsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/content/drafts/{id}`: One content draft */
+  getContentDraftsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      draft: {
+        id: string;
+        title: string;
+        text: string;
+        platforms: Array<string>;
+        media: Array<{
+          url: string;
+        }>;
+        status: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+        scheduledAt: string | null;
+        results: (Array<{
+          platform: string;
+          outboxId: string;
+          status: "approved" | "publishing" | "published" | "failed" | "unknown";
+          postId: string | null;
+          postUrl: string | null;
+          error: string | null;
+        }>);
+        approvalId: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `PATCH /api/content/drafts/{id}`: Edit a draft or move it: draft→review, review→draft|rejected, rejected→draft, failed→draft (409 otherwise; approved and later come from the publish approval) */
+  patchContentDraftsById: {
+    args: {
+      "id": string;
+      body: {
+        title?: string;
+        text?: string;
+        platforms?: Array<string>;
+        media?: Array<{
+          url: string;
+        }>;
+        scheduledAt?: string | null;
+        status?: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      draft: {
+        id: string;
+        title: string;
+        text: string;
+        platforms: Array<string>;
+        media: Array<{
+          url: string;
+        }>;
+        status: "draft" | "review" | "approved" | "scheduled" | "publishing" | "published" | "failed" | "rejected";
+        scheduledAt: string | null;
+        results: (Array<{
+          platform: string;
+          outboxId: string;
+          status: "approved" | "publishing" | "published" | "failed" | "unknown";
+          postId: string | null;
+          postUrl: string | null;
+          error: string | null;
+        }>);
+        approvalId: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `GET /api/content/outbox`: Outbox entries (one per platform per approved publish), newest first (limit default 50, max 500) */
+  getContentOutbox: {
+    args: {
+      query?: {
+        "approvalId"?: string;
+        "draftId"?: string;
+        "status"?: "approved" | "publishing" | "published" | "failed" | "unknown";
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      entries: (Array<{
+        id: string;
+        approvalId: string;
+        draftId: string | null;
+        platform: string;
+        title: string;
+        text: string;
+        media: Array<{
+          url: string;
+        }>;
+        status: "approved" | "publishing" | "published" | "failed" | "unknown";
+        dueAt: string;
+        attempts: number;
+        postId: string | null;
+        postUrl: string | null;
+        error: string | null;
+        decidedBy: string;
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `GET /api/content/platforms`: Publishing platforms: limits and whether each is configured (its vault secret is stored) */
+  getContentPlatforms: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      platforms: (Array<{
+        id: string;
+        name: string;
+        configured: boolean;
+        secret: string;
+        limits: {
+          maxLength: number;
+          maxHashtags: number | null;
+          maxMedia: number;
+          mediaTypes: Array<string>;
+        };
+      }>);
+    };
+  };
+  /** `POST /api/content/publish`: Ask to publish a draft to its (or the given) platforms, now or at scheduledAt: a pending publishing.publish approval holding the exact text, media and platforms */
+  postContentPublish: {
+    args: {
+      body: {
+        draftId: string;
+        platforms?: Array<string>;
+        scheduledAt?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      approval: Record<string, unknown>;
+    };
+  };
   /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category) */
   getDocs: {
     args: {
@@ -524,6 +1640,102 @@ export interface Operations {
       };
     };
   };
+  /** `GET /api/gateway/crons`: The gateway's own cron jobs (cron.list, disabled included) as it returns them, with id, name, agentId, cron, timezone, enabled, nextRun, lastRun added */
+  getGatewayCrons: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      jobs: (Array<{
+        id: string;
+        name: string | null;
+        agentId: string | null;
+        cron: string | null;
+        timezone: string | null;
+        enabled: boolean;
+        nextRun: string | null;
+        lastRun: string | null;
+        [key: string]: unknown;
+      }>);
+      truncated: boolean;
+    };
+  };
+  /** `GET /api/gateway/sessions`: The gateway's sessions (sessions.list, every page): key, agentId, lastActivity (epoch ms), model */
+  getGatewaySessions: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      sessions: (Array<{
+        key: string;
+        agentId: string | null;
+        lastActivity: number | null;
+        model: string | null;
+      }>);
+      truncated: boolean;
+    };
+  };
+  /** `GET /api/git`: Repository status of git.repoPath: branch, last commits, changed files, ahead/behind its upstream */
+  getGit: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      branch: string;
+      commits: Array<{
+        hash: string;
+        message: string;
+      }>;
+      dirty: boolean;
+      changedFiles: Array<{
+        path: string;
+        status: string;
+      }>;
+      staged: Array<string>;
+      modified: Array<string>;
+      untracked: Array<string>;
+      conflicted: Array<string>;
+      ahead: number;
+      behind: number;
+      remote: string | null;
+      upstream: string | null;
+      lastCommitDate: string | null;
+    };
+  };
+  /** `POST /api/git`: commit (201 { commit }) or request a push/pull (202 { approval }: runs only when a human approves it) */
+  postGit: {
+    args: {
+      body: {
+        operation: "commit";
+        message: string;
+        files?: Array<string>;
+      } | {
+        operation: "push";
+        remote?: string;
+        branch?: string;
+        requestedBy?: string;
+      } | {
+        operation: "pull";
+        remote?: string;
+        branch?: string;
+        requestedBy?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      commit: {
+        hash: string;
+        message: string;
+      };
+    } | {
+      ok: true;
+      approval: Record<string, unknown>;
+    };
+  };
   /** `GET /api/health`: Service health */
   getHealth: {
     args: {
@@ -539,6 +1751,12 @@ export interface Operations {
         code: string;
         since: string;
         lastAt: string;
+      };
+      gateway: {
+        state: "connecting" | "connected" | "down" | "unauthorized" | "disabled";
+        url: string | null;
+        since: string;
+        lastError?: string;
       };
     };
   };
@@ -578,6 +1796,17 @@ export interface Operations {
       modifiedAt: string;
       size: number;
       truncated: boolean;
+    };
+  };
+  /** `POST /api/messenger/webhook`: Telegram Bot API webhook: approval buttons (approve:<id> / reject:<id>), /status, photos and documents */
+  postMessengerWebhook: {
+    args: {
+      body: string | number | boolean | null | Array<unknown> | Record<string, unknown>;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      outcome: "handled" | "duplicate" | "ignored";
     };
   };
   /** `GET /api/notifications`: Visible (not dismissed) notifications, newest first (unread=true|false filter; limit default 50, max 500), and the unread count */
@@ -725,6 +1954,36 @@ export interface Operations {
         dependsOn: Array<string>;
         state: string;
       }>;
+    };
+  };
+  /** `GET /api/professional-network`: The professional network connection: connected, and the member's profile from its userinfo (reason when not connected) */
+  getProfessionalNetwork: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      connected: boolean;
+      profile: {
+        name: string;
+        email: string;
+        sub: string;
+      } | null;
+      reason?: string;
+    };
+  };
+  /** `POST /api/professional-network`: Ask to post to the professional network: a pending publishing.publish approval (409 PUBLISH_NOT_CONFIGURED without LINKEDIN_ACCESS_TOKEN) */
+  postProfessionalNetwork: {
+    args: {
+      body: {
+        text: string;
+        imageUrl?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      approval: Record<string, unknown>;
     };
   };
   /** `DELETE /api/projects`: Delete a project and clear references to it (session token) Needs the session token. */
@@ -1263,6 +2522,27 @@ export interface Operations {
       completedAt: string | null;
     };
   };
+  /** `POST /api/terminal`: Run one command (session token; agents only with terminal.allowAgents); sandboxed with bubblewrap when available, else one program without a shell Needs the session token. */
+  postTerminal: {
+    args: {
+      body: {
+        command: string;
+        cwd?: string;
+        timeoutMs?: number;
+        secrets?: Record<string, string>;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      output: string;
+      exitCode: number;
+      durationMs: number;
+      truncated: boolean;
+      timedOut: boolean;
+      sandbox: "bwrap" | "none";
+    };
+  };
   /** `DELETE /api/vault`: Delete a secret by name (session token) Needs the session token. */
   deleteVault: {
     args: {
@@ -1349,6 +2629,14 @@ export interface Operations {
       value: string;
     };
   };
+  /** `GET /dashboard/{file}`: A file of the dashboard (ES module, stylesheet or icon) */
+  getDashboardByFile: {
+    args: {
+      "file": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
   /** `GET /login`: Exchanges a one-time login code for a browser session cookie, then redirects (303) to /#csrf=<secret> */
   getLogin: {
     args: {
@@ -1357,6 +2645,21 @@ export interface Operations {
       };
     };
     argsRequired: true;
+    response: Response;
+  };
+  /** `POST /mcp`: MCP over Streamable HTTP (stateless, JSON responses): Muster's read tools, and its write tools with X-Session-Token */
+  postMcp: {
+    args: {
+      body: unknown;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /metrics`: Metrics in the Prometheus text exposition format 0.0.4 */
+  getMetrics: {
+    args: {
+    };
+    argsRequired: false;
     response: Response;
   };
 }
