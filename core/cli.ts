@@ -145,7 +145,8 @@ try {
   if (isStartError(error)) {
     console.error(`muster: ${error.code}: ${error.message}`);
   } else {
-    console.error("muster: failed to start:", error);
+    // An unexpected failure (a bug or an I/O error no command turned into a code): the whole error, for a report.
+    console.error(`muster: ${process.argv[2] === "start" ? "failed to start" : `${process.argv[2] ?? "command"} failed`}:`, error);
   }
   process.exit(1);
 }
