@@ -115,7 +115,8 @@ export class DraftService implements ContentDrafts {
     const marker = `requesting:${randomUUID()}`;
     const before = this.deps.store.takeForPublish(draft.id, marker, this.now());
     if (!before) throw publishingErrors.CONTENT_PUBLISH_IN_PROGRESS({ id: draft.id, status: (await this.get(draft.id)).status });
-    const scheduledAt = input.scheduledAt ?? null;
+    // The request's time wins; else the draft's own, while it still lies ahead.
+    const scheduledAt = input.scheduledAt ?? (draft.scheduledAt !== null && draft.scheduledAt > this.now() ? draft.scheduledAt : null);
     const payload: PublishPayload = { draftId: draft.id, title: draft.title, text: draft.text, media: draft.media, platforms, scheduledAt };
     let requested;
     try {

@@ -194,7 +194,10 @@ t("scheduled publishing survives restarts: a future entry is re-armed, a due one
   const overdue = await createDraft(ctx.h, { text: "Due while stopped", platforms: ["linkedin"] });
   const at = new Date(Date.now() + 2_500).toISOString();
   const soon = new Date(Date.now() + 1_000).toISOString();
-  const a = (await publish(ctx.h, { draftId: future.id, scheduledAt: at })).body.approval;
+  // The draft's own scheduledAt is the default time.
+  assert.is((await patch(ctx.h, future.id, { scheduledAt: at })).status, 200);
+  const a = (await publish(ctx.h, { draftId: future.id })).body.approval;
+  assert.is(a.payload.scheduledAt, at);
   const b = (await publish(ctx.h, { draftId: overdue.id, scheduledAt: soon })).body.approval;
   await approve(ctx.h, a.id);
   await approve(ctx.h, b.id);
