@@ -9,6 +9,10 @@ export const terminalErrors = defineErrors({
   TERMINAL_COMMAND_INVALID: { status: 400, message: "The command cannot be parsed: {reason}" },
   TERMINAL_COMMAND_BLOCKED: { status: 403, message: "The command is blocked: {reason}" },
   TERMINAL_CWD_FORBIDDEN: { status: 403, message: "The working directory {cwd} resolves outside the home directory and the temporary directory" },
+  TERMINAL_PATH_FORBIDDEN: {
+    status: 403,
+    message: "{arg} names a protected place (process environments, Muster's data directory or a credential store); without the sandbox these are refused",
+  },
   TERMINAL_CWD_NOT_FOUND: { status: 400, message: "The working directory {cwd} does not exist or is not a directory" },
   TERMINAL_AGENT_FORBIDDEN: {
     status: 403,

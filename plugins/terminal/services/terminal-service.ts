@@ -7,6 +7,7 @@ import type { TerminalRequest, TerminalResult, TerminalRunner } from "../tokens.
 import { assertAllowed, locateProgram } from "./blocklist.ts";
 import { simpleCommands, toArgv } from "./command-line.ts";
 import { sanitizeOutput } from "./output.ts";
+import { assertNoSensitivePaths } from "./sensitive-paths.ts";
 import { createPidsCgroup, type PidsCgroup } from "./process-cap.ts";
 import { runProcess } from "./run-process.ts";
 import { bwrapArgv, detectSandbox, SANDBOX_PATH, type SandboxMode } from "./sandbox.ts";
@@ -93,7 +94,7 @@ export class TerminalService implements TerminalRunner {
     try {
       planned = mode.sandbox === "bwrap" ? this.checkSandboxed(request.command, cwd) : this.checkPlain(request.command, cwd, baseEnv.PATH ?? "");
     } catch (error) {
-      if ((error as MusterError).code === "TERMINAL_COMMAND_BLOCKED") this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
+      if (["TERMINAL_COMMAND_BLOCKED", "TERMINAL_PATH_FORBIDDEN"].includes((error as MusterError).code)) this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
       throw error;
     }
     const env = { ...baseEnv, ...secretVariables(request.secrets ?? {}, this.deps.vault) };
@@ -110,6 +111,7 @@ export class TerminalService implements TerminalRunner {
     const argv = toArgv(command);
     const located = locateProgram(argv[0]!, cwd, path);
     assertAllowed(argv, located);
+    assertNoSensitivePaths(argv, cwd, this.deps.data);
     return { argv, executable: located ?? undefined };
   }
 

@@ -4,7 +4,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { join, relative } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { processesMatching, scratch, startTerminalHost, terminal, type TerminalHost } from "./helpers.ts";
@@ -134,6 +135,29 @@ t("blocklisted programs are refused however they are spelled or wrapped; the tar
     assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
+});
+
+t("arguments naming process environments, Muster's data directory or credential stores are refused", async ({ th, dir }) => {
+  symlinkSync("/proc/self", join(dir, "me"));
+  const home = th.h.home;
+  for (const command of [
+    `cat /proc/${process.pid}/environ`,
+    "cat /proc/self/environ",
+    "cat me/environ",
+    "cat /etc/shadow",
+    `ls ${join(homedir(), ".ssh")}`,
+    `cat ${home}/session-token`,
+    `cat ${relative(dir, join(home, "session-token"))}`,
+    `ls ${home}`,
+    "head --lines=1 /proc/1/environ",
+    "grep -r-l x -f/proc/1/environ",
+  ]) {
+    const res = await terminal(th.h, { command, cwd: dir });
+    assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
+    assert.is(res.body.error.code, "TERMINAL_PATH_FORBIDDEN", command);
+  }
+  const workspace = await terminal(th.h, { command: `ls ${th.h.workspace}`, cwd: dir });
+  assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME stays usable");
 });
 
 t("a blocked command is recorded as an activity", async ({ th, dir }) => {
