@@ -21,6 +21,8 @@ import { EventStreams } from "./event-streams.ts";
 import { HARD_FRAME_CAP_BYTES, parseFrame } from "./frames.ts";
 import { classifyRefusal, connectParams, missingScopes, readHello, wantsDevice } from "./handshake.ts";
 import { PendingCalls } from "./pending-calls.ts";
+import { failureForRefusal, failureFromClose, type Failure } from "./outcomes.ts";
+import { Keepalive } from "./keepalive.ts";
 import { GATEWAY_PROTOCOL, type GatewayTimings } from "./timings.ts";
 
 export interface GatewayClientOptions {
@@ -50,13 +52,6 @@ const SOCKET_MAX_PAYLOAD = HARD_FRAME_CAP_BYTES + 1024 * 1024;
 /** Invalid frames logged per connection at warn level; later ones at debug (a flood must not flood the log). */
 const INVALID_FRAME_WARNINGS = 20;
 
-interface Failure {
-  state: GatewayState;
-  lastError: string;
-  /** `backoff`: the capped exponential delay; `slow`: the unauthorized interval; a number: that delay. */
-  retry: "backoff" | "slow" | number;
-}
-
 /** One socket and where its handshake stands. */
 interface Attempt {
   ws: WebSocket;
@@ -68,6 +63,7 @@ interface Attempt {
   lastSeq?: number;
   invalidFrames: number;
   hello?: GatewayHello;
+  keepalive?: Keepalive;
 }
 
 export function createGatewayClient(options: GatewayClientOptions): HostGatewayClient {
@@ -102,9 +98,6 @@ class GatewayConnection implements HostGatewayClient {
   private nextId = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private stableTimer: NodeJS.Timeout | undefined;
-  private watchdog: NodeJS.Timeout | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
-  private pongTimer: NodeJS.Timeout | undefined;
   /** Until when reconnects stay fast because the gateway announced a restart. */
   private restartUntil = 0;
 
@@ -141,6 +134,7 @@ class GatewayConnection implements HostGatewayClient {
     this.clearConnectionTimers();
     const attempt = this.attempt;
     this.attempt = undefined;
+    attempt?.keepalive?.stop();
     this.pending.rejectAll(() => hostErrors.GATEWAY_UNAVAILABLE({ reason: "Muster is stopping" }));
     if (attempt && attempt.ws.readyState !== WebSocket.CLOSED) {
       const closed = new Promise<void>((r) => attempt.ws.once("close", () => r()));
@@ -288,15 +282,12 @@ class GatewayConnection implements HostGatewayClient {
       attempt.socketError = error.code === "ECONNREFUSED" ? `connection refused at ${this.current.url} (is the gateway running?)` : error.message;
     });
     ws.on("close", (code: number, reason: Buffer) => this.onClose(attempt, code, reason.toString()));
-    ws.on("pong", () => {
-      clearTimeout(this.pongTimer);
-      this.pongTimer = undefined;
-    });
+    ws.on("pong", () => attempt.keepalive?.pong());
   }
 
   private onMessage(attempt: Attempt, data: Buffer, isBinary: boolean): void {
     if (attempt !== this.attempt) return;
-    if (attempt.phase === "open") this.armWatchdog(attempt);
+    attempt.keepalive?.frame();
     const frame = parseFrame(data, attempt.hello?.maxPayload ?? HARD_FRAME_CAP_BYTES);
     if (frame.type === "invalid") {
       attempt.invalidFrames += 1;
@@ -312,19 +303,7 @@ class GatewayConnection implements HostGatewayClient {
       if (frame.type !== "res" || frame.id !== attempt.connectId) return;
       clearTimeout(attempt.timer);
       if (frame.ok) return this.onHello(attempt, frame.payload);
-      const refusal = classifyRefusal(frame.error);
-      if (refusal.kind === "starting") {
-        const delay = Math.max(50, Math.min(refusal.retryAfterMs, this.options.timings.backoffMaxMs));
-        return this.fail(attempt, { state: "connecting", lastError: refusal.reason, retry: delay });
-      }
-      if (refusal.kind === "unauthorized") return this.fail(attempt, { state: "unauthorized", lastError: refusal.reason, retry: "slow" });
-      if (refusal.kind === "pairing") {
-        // Approval is a human step on the gateway host; retry with the normal backoff so the connection follows it soon.
-        const approve = this.device ? `; approve it on the gateway host: openclaw devices approve ${this.device.id}` : "; set GATEWAY_DEVICE_IDENTITY=on";
-        return this.fail(attempt, { state: "unauthorized", lastError: refusal.reason + approve, retry: "backoff" });
-      }
-      if (refusal.kind === "protocol") return this.fail(attempt, { state: "down", lastError: refusal.reason, retry: "slow" });
-      return this.fail(attempt, { state: "down", lastError: refusal.reason, retry: "backoff" });
+      return this.fail(attempt, failureForRefusal(classifyRefusal(frame.error), this.device?.id ?? null, this.options.timings.backoffMaxMs));
     }
     if (attempt.phase !== "open") return;
     if (frame.type === "res") return this.pending.settle(frame);
@@ -366,8 +345,13 @@ class GatewayConnection implements HostGatewayClient {
     if (this.device && typeof deviceToken === "string") this.device.rememberDeviceToken(deviceToken);
     attempt.hello = hello;
     attempt.phase = "open";
-    this.armWatchdog(attempt);
-    this.startPinging(attempt);
+    attempt.keepalive = new Keepalive(attempt.ws, {
+      tickIntervalMs: hello.tickIntervalMs,
+      pingIntervalMs: this.options.timings.pingIntervalMs,
+      pongTimeoutMs: this.options.timings.pongTimeoutMs,
+      onDead: (lastError, reason) => this.fail(attempt, { state: "down", lastError, retry: "backoff" }, 4000, reason),
+    });
+    attempt.keepalive.start();
     this.stableTimer = setTimeout(() => this.backoff.reset(), this.options.timings.stableAfterMs);
     const missing = missingScopes(this.options.scopes, hello.scopes);
     const warning = missing.length
@@ -379,23 +363,6 @@ class GatewayConnection implements HostGatewayClient {
     this.setState("connected", warning);
     // Events are not replayed across connections: subscribe again; consumers re-read on the state change.
     this.request("sessions.subscribe", {}).catch((error) => this.logger.warn({ err: error }, "gateway sessions.subscribe failed"));
-  }
-
-  /** No frame at all for two tick intervals: the connection is dead even if TCP says otherwise. */
-  private armWatchdog(attempt: Attempt): void {
-    clearTimeout(this.watchdog);
-    const window = 2 * (attempt.hello?.tickIntervalMs ?? 30_000);
-    this.watchdog = setTimeout(() => this.fail(attempt, { state: "down", lastError: `no frame from the gateway for ${window} ms (tick timeout)`, retry: "backoff" }, 4000, "tick timeout"), window);
-  }
-
-  /** A ping unanswered within pongTimeoutMs: the peer is gone even though TCP has not noticed. */
-  private startPinging(attempt: Attempt): void {
-    const { pingIntervalMs, pongTimeoutMs } = this.options.timings;
-    this.pingTimer = setInterval(() => {
-      if (this.pongTimer || attempt.ws.readyState !== WebSocket.OPEN) return;
-      this.pongTimer = setTimeout(() => this.fail(attempt, { state: "down", lastError: `no pong within ${pongTimeoutMs} ms (half-open connection)`, retry: "backoff" }, 4000, "pong timeout"), pongTimeoutMs);
-      attempt.ws.ping();
-    }, pingIntervalMs);
   }
 
   /** Ends an attempt with a known outcome; the close handler applies it. */
@@ -414,11 +381,12 @@ class GatewayConnection implements HostGatewayClient {
     clearTimeout(attempt.timer);
     if (attempt !== this.attempt) return;
     this.attempt = undefined;
+    attempt.keepalive?.stop();
     this.clearConnectionTimers();
     const wasOpen = attempt.phase === "open";
     this.pending.rejectAll(() => hostErrors.GATEWAY_UNAVAILABLE({ reason: "the connection to the gateway closed while the call was waiting" }));
     if (this.stopped) return;
-    const failure = attempt.failure ?? this.failureFromClose(attempt, code, reason);
+    const failure = attempt.failure ?? failureFromClose(code, reason, attempt.socketError, attempt.phase === "opening");
     this.logger.debug({ code, reason, phase: attempt.phase, wasOpen }, "gateway connection closed");
     this.setState(failure.state, failure.lastError);
     if (code === 1012 && wasOpen) this.restartUntil = Date.now() + this.options.timings.restartWindowMs;
@@ -431,24 +399,8 @@ class GatewayConnection implements HostGatewayClient {
     return Date.now() < this.restartUntil ? Math.min(delay, this.options.timings.restartRetryMs) : delay;
   }
 
-  private failureFromClose(attempt: Attempt, code: number, reason: string): Failure {
-    if (code === 1008 && /token mismatch|unauthorized/i.test(reason)) return { state: "unauthorized", lastError: "the gateway refused the token (AUTH_TOKEN_MISMATCH)", retry: "slow" };
-    if (code === 1002) return { state: "down", lastError: `protocol error (close 1002${reason ? `: ${reason}` : ""})`, retry: "slow" };
-    if (code === 1013) return { state: "connecting", lastError: "the gateway is starting (close 1013)", retry: 500 };
-    if (code === 1012) return { state: "down", lastError: "the gateway is restarting (close 1012 service restart)", retry: "backoff" };
-    if (code === 1009) return { state: "down", lastError: "the gateway sent a frame over Muster's size cap (close 1009)", retry: "backoff" };
-    if (attempt.socketError && attempt.phase === "opening") return { state: "down", lastError: attempt.socketError, retry: "backoff" };
-    return { state: "down", lastError: `connection closed (code ${code}${reason ? `: ${reason}` : ""})`, retry: "backoff" };
-  }
-
   private clearConnectionTimers(): void {
-    clearTimeout(this.watchdog);
     clearTimeout(this.stableTimer);
-    clearInterval(this.pingTimer);
-    clearTimeout(this.pongTimer);
-    this.watchdog = undefined;
     this.stableTimer = undefined;
-    this.pingTimer = undefined;
-    this.pongTimer = undefined;
   }
 }
