@@ -1,13 +1,19 @@
-import type { PluginContext } from "@muster/plugin";
+import { retryWhileLocked, type PluginContext } from "@muster/plugin";
 import { BOARDS } from "../tokens.ts";
 
-/** Cards keep no link to a deleted story, epic or sprint: the work plugin's public deletion events clear them. */
+type LinkField = "storyId" | "epicId" | "sprintId";
+
+/**
+ * Cards keep no link to a deleted story, epic or sprint: the work plugin's public deletion
+ * events clear them. The deletion has committed already, so a database locked by another
+ * process is waited out rather than leaving the link behind.
+ */
 export function startBoards(ctx: PluginContext): void {
-  const boards = () => ctx.resolve(BOARDS);
+  const clear = (field: LinkField, id: string) => retryWhileLocked(() => ctx.resolve(BOARDS).clearLink(field, id));
   const unsubscribe = [
-    ctx.events.subscribe("work.story.deleted", (e) => boards().clearLink("storyId", e.payload.id)),
-    ctx.events.subscribe("work.epic.deleted", (e) => boards().clearLink("epicId", e.payload.id)),
-    ctx.events.subscribe("work.sprint.deleted", (e) => boards().clearLink("sprintId", e.payload.id)),
+    ctx.events.subscribe("work.story.deleted", (e) => clear("storyId", e.payload.id)),
+    ctx.events.subscribe("work.epic.deleted", (e) => clear("epicId", e.payload.id)),
+    ctx.events.subscribe("work.sprint.deleted", (e) => clear("sprintId", e.payload.id)),
   ];
   ctx.lifecycle.onStop(() => unsubscribe.forEach((stop) => stop()));
 }
