@@ -8,6 +8,7 @@ import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, 
 import { connectToServer } from "../cli/server-client.ts";
 import { httpApi } from "./http-api.ts";
 import { createMusterMcpServer, type OpenApiDocument } from "./mcp-server.ts";
+import { toolNames } from "./tools.ts";
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -16,12 +17,12 @@ const HELP = `Usage: muster mcp [--write] [--agent <id>]
 Serves Muster's MCP tools on stdin/stdout (the Model Context Protocol's stdio transport)
 for the running server of this MUSTER_HOME, which it calls over HTTP (start it first).
 
-  --write        also run the write tools (tasks_create, tasks_update, tasks_claim,
-                 activities_log, approvals_request); without it they are refused
+  --write        also run the write tools; without it they are refused
   --agent <id>   send X-Agent-Id: <id> with every call (the agent's identity)
 
-Read tools: tasks_list, tasks_get, search, memory_daily, memory_longterm, approvals_list,
-approvals_get, activities_list. No tool decides an approval. See docs/mcp.md.
+Read tools:  ${toolNames("read")}
+Write tools: ${toolNames("write")}
+No tool decides an approval. See docs/mcp.md.
 Exit codes: 0 the client closed stdin; 1 no server to serve for; 2 usage error.`;
 
 export function mcpCommand(config: () => MusterConfig): CliCommand {

@@ -10,7 +10,7 @@ import { validationFailed } from "../../plugin-api/zod-issues.ts";
 import type { MusterError } from "../../plugin-api/errors.ts";
 import type { ApiCall } from "./http-api.ts";
 import { mcpErrors } from "./mcp-errors.ts";
-import { MCP_TOOLS, type McpToolSpec } from "./tools.ts";
+import { MCP_TOOLS, toolNames, type McpToolSpec } from "./tools.ts";
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export function createMusterMcpServer({ openapi, api, write, writeScopeHint, ver
     {
       instructions:
         "Muster is the crew's workspace: tasks, activities, approvals, memory and search. Read tools are always available; " +
-        `write tools (tasks_create, tasks_update, tasks_claim, activities_log, approvals_request) need the write scope${write ? " (granted)" : " (not granted)"}. ` +
+        `write tools (${toolNames("write")}) need the write scope${write ? " (granted)" : " (not granted)"}. ` +
         "Approvals are decided by humans only: no tool decides one.",
     },
   );

@@ -29,3 +29,6 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
   { name: "activities_log", title: "Log an activity", scope: "write", method: "POST", path: "/api/activities" },
   { name: "approvals_request", title: "Request a human approval", scope: "write", method: "POST", path: "/api/approvals" },
 ];
+
+/** The names of the tools of one scope, comma-separated (for help texts). */
+export const toolNames = (scope: McpScope) => MCP_TOOLS.filter((t) => t.scope === scope).map((t) => t.name).join(", ");
