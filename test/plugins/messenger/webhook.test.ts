@@ -4,7 +4,7 @@
 // the HTTP API's rules, /status, media limits, and new approvals pushed with buttons.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
@@ -172,6 +172,24 @@ t("/status answers with the pending count; other commands with the help line", a
   assert.is(tg.method("sendMessage").at(-1).text, "Commands: /status");
 });
 
+t("an update whose handling fails is answered 500 and forgotten, so Telegram's redelivery is handled", async ({ h, tg }) => {
+  tg.files.set("retry-me", { bytes: PNG });
+  // A file where the media directory should be: storing fails (a fault, not a refusal).
+  writeFileSync(join(h.home, "media"), "in the way");
+  const update = message({ document: { file_id: "retry-me", mime_type: "image/png", file_size: PNG.length } });
+  try {
+    const failed = await deliver(h, update);
+    assert.is(failed.status, 500);
+    assert.is(failed.body.error.code, "INTERNAL_ERROR");
+  } finally {
+    rmSync(join(h.home, "media"));
+  }
+  const redelivered = await deliver(h, update);
+  assert.equal(redelivered.body, { ok: true, outcome: "handled" });
+  assert.match(tg.method("sendMessage").at(-1).text, /^Saved/);
+  assert.equal((await deliver(h, update)).body, { ok: true, outcome: "duplicate" });
+});
+
 t("media: an accepted photo is stored under MUSTER_HOME/media; wrong types, oversize and mismatched content are refused", async ({ h, tg }) => {
   tg.files.set("photo-ok", { bytes: PNG });
   tg.files.set("jpeg-ok", { bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]) });
@@ -180,7 +198,7 @@ t("media: an accepted photo is stored under MUSTER_HOME/media; wrong types, over
   tg.files.set("big-actual", { bytes: Buffer.concat([PNG, Buffer.alloc(2000)]), reportedSize: 10 });
   tg.files.set("fake-png", { bytes: Buffer.from("not an image at all") });
   const mediaDir = join(h.home, "media");
-  const before = existsSync(mediaDir) ? readdirSync(mediaDir).length : 0;
+  const before = existsSync(mediaDir) ? readdirSync(mediaDir).length : 0; // the redelivery test stored one
 
   await deliver(h, message({ photo: [{ file_id: "small", file_size: 10, width: 1, height: 1 }, { file_id: "jpeg-ok", file_size: 104, width: 90, height: 90 }] }));
   assert.match(tg.method("sendMessage").at(-1).text, /^Saved \(104 bytes\)/);
