@@ -22,5 +22,6 @@ import { gitPlugin } from "./git/index.ts";
 import { boardsPlugin } from "./boards/index.ts";
 import { publishingPlugin } from "./publishing/index.ts";
 import { messengerPlugin } from "./messenger/index.ts";
+import { agentsPlugin } from "./agents/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin, agentsPlugin];

@@ -1,0 +1,20 @@
+import { defineErrors } from "@muster/plugin";
+
+/** The agents plugin's error catalogue (docs/agents.md). */
+export const agentsErrors = defineErrors({
+  AGENT_NOT_FOUND: { status: 404, message: "No agent with id {agentId} in the organisation file or the gateway" },
+  AGENT_ALREADY_EXISTS: { status: 409, message: "An agent with id {agentId} already exists ({where}); pick another id" },
+  AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
+  AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },
+  AGENT_ORG_FILE_INVALID: { status: 422, message: "The organisation file cannot be updated: {reason}" },
+  AGENT_CONFIG_UNCHANGED: { status: 409, message: "Agent {agentId} already has these tools and sandbox settings" },
+  PACK_NOT_FOUND: { status: 404, message: "No valid pack named {name} under packs/" },
+  PACK_ALREADY_INSTALLED: { status: 409, message: "Pack {name} is already installed" },
+  PACK_INVALID: { status: 400, message: "Pack {name} cannot be installed: {reason}" },
+  PACK_AGENT_EXISTS: { status: 409, message: "Pack {name} names agent {agentId}, which already exists; nothing was installed" },
+  PACK_PATH_OUTSIDE_WORKSPACE: { status: 400, message: "Pack {name} names the path {path}, which leaves the workspace; nothing was installed" },
+  PACK_TEMPLATE_NOT_FOUND: { status: 400, message: "Pack {name} names the persona template {template}, which does not exist; nothing was installed" },
+  PACK_INSTALL_FAILED: { status: 500, message: "Installing pack {name} failed half-way; everything it wrote was removed" },
+  LICENSE_REQUIRED: { status: 403, message: "Pack {name} needs a licence for marketplace template {templateId}; {reason}" },
+  LICENSE_CHECK_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be asked about the licence: {reason}" },
+});

@@ -1,0 +1,123 @@
+import type { PluginContext, PluginRouter } from "@muster/plugin";
+import type { AgentsConfig } from "../config.ts";
+import { agentsErrors } from "../errors.ts";
+import { coverageFor } from "../services/coverage.ts";
+import { CONFIGURE_ACTION, type ConfigurePayload } from "../services/gated-actions.ts";
+import { DIRECTORY, FACTORY, HEARTBEAT, PACKS } from "../services/register.ts";
+import {
+  agentParams,
+  agentResponse,
+  configureBody,
+  configureResponse,
+  coverageQuery,
+  coverageResponse,
+  emptyQuery,
+  factoryBody,
+  factoryResponse,
+  healthResponse,
+  heartbeatBody,
+  heartbeatResponse,
+  installPackBody,
+  installPackResponse,
+  listAgentsResponse,
+  packsResponse,
+  templatesResponse,
+} from "./schemas.ts";
+
+export function mountAgentRoutes(router: PluginRouter, ctx: PluginContext<AgentsConfig>): void {
+  const directory = () => ctx.resolve(DIRECTORY);
+
+  // The fixed paths come before /api/agents/:id so that `health` is never read as an id.
+  router.get(
+    "/api/agents/health",
+    {
+      summary: "Every known agent's health from the cached gateway sessions (spec state table); all offline while the gateway is not connected",
+      description: "Order: active, stalled, stuck, idle, offline. lastActivityMs is the newest of the agent's sessions (null with idleMinutes null when it has none). Never asks the gateway per request.",
+      query: emptyQuery,
+      response: healthResponse,
+    },
+    async () => ({ ok: true, gateway: directory().gatewayStatus(), agents: await directory().healthAll() }),
+  );
+
+  router.get(
+    "/api/agents/coverage",
+    { summary: "Agents that share skills with an agent, by shared skills then same tier (400 without agent, 404 AGENT_NOT_FOUND)", query: coverageQuery, response: coverageResponse },
+    async ({ query }) => ({ ok: true, ...coverageFor(query.agent, await directory().list()) }),
+  );
+
+  router.get(
+    "/api/agents/factory",
+    { summary: "Persona templates under personas/<executive|management|execution>/*.md", query: emptyQuery, response: templatesResponse },
+    async () => ({ ok: true, templates: await ctx.resolve(FACTORY).templates() }),
+  );
+
+  router.post(
+    "/api/agents/factory",
+    {
+      summary: "Create an agent from a persona template: workspace files and organisation entry (all or nothing), plus a pending agents.register approval",
+      description: "409 AGENT_ALREADY_EXISTS before anything is written; 404 AGENT_TEMPLATE_NOT_FOUND; 404 AGENT_NOT_FOUND for an unknown reportsTo. The gateway learns of the agent only when the approval is approved.",
+      body: factoryBody,
+      status: 201,
+      response: factoryResponse,
+    },
+    async ({ body }) => ({ ok: true, ...(await ctx.resolve(FACTORY).create(body)) }),
+  );
+
+  router.get("/api/agents", { summary: "Agent records mirrored from the organisation file, with runtime fields", query: emptyQuery, response: listAgentsResponse }, async () => ({
+    ok: true,
+    agents: await directory().list(),
+  }));
+
+  router.get("/api/agents/:id", { summary: "One agent record (404 AGENT_NOT_FOUND)", params: agentParams, response: agentResponse }, async ({ params }) => {
+    const agent = await directory().get(params.id);
+    if (!agent) throw agentsErrors.AGENT_NOT_FOUND({ agentId: params.id });
+    return { ok: true, agent };
+  });
+
+  router.patch(
+    "/api/agents/:id",
+    {
+      summary: "Request a change of the agent's tool allow/deny lists and sandbox: a pending agents.configure approval; the record changes only after it is approved",
+      params: agentParams,
+      body: configureBody,
+      status: 202,
+      response: configureResponse,
+    },
+    async ({ params, body }) => {
+      const agent = await directory().get(params.id);
+      if (!agent) throw agentsErrors.AGENT_NOT_FOUND({ agentId: params.id });
+      const requested: ConfigurePayload = { agentId: agent.id, tools: body.tools ?? agent.tools, sandbox: body.sandbox ?? agent.sandbox };
+      if (JSON.stringify({ t: requested.tools, s: requested.sandbox }) === JSON.stringify({ t: agent.tools, s: agent.sandbox })) throw agentsErrors.AGENT_CONFIG_UNCHANGED({ agentId: agent.id });
+      const approval = await ctx.gate.request(CONFIGURE_ACTION, requested, {
+        requestedBy: "muster-agents",
+        title: `Change ${agent.id}'s tools and sandbox in OpenClaw`,
+        context: `allow: ${requested.tools.allow.join(", ") || "(no allow list)"}; deny: ${requested.tools.deny.join(", ") || "(none)"}; sandbox: ${requested.sandbox}`,
+      });
+      return { ok: true, agent, requested: { tools: requested.tools, sandbox: requested.sandbox }, approval };
+    },
+  );
+
+  router.get("/api/packs", { summary: "Squad packs under packs/*.json; files that are not valid packs are listed under errors", query: emptyQuery, response: packsResponse }, async () => ({
+    ok: true,
+    ...(await ctx.resolve(PACKS).list()),
+  }));
+
+  router.post(
+    "/api/packs",
+    {
+      summary: "Install a pack: its agents, directories and organisation entries, all or nothing, plus a pending agents.register approval",
+      description:
+        "404 PACK_NOT_FOUND, 409 PACK_ALREADY_INSTALLED, 409 PACK_AGENT_EXISTS, 400 PACK_PATH_OUTSIDE_WORKSPACE, 400 PACK_TEMPLATE_NOT_FOUND; a pack with a marketplace templateId needs a buyer holding a valid licence (403 LICENSE_REQUIRED, 503 LICENSE_CHECK_UNAVAILABLE).",
+      body: installPackBody,
+      status: 201,
+      response: installPackResponse,
+    },
+    async ({ body }) => ({ ok: true, ...(await ctx.resolve(PACKS).install(body.name, body.buyer)) }),
+  );
+
+  router.post(
+    "/api/heartbeat",
+    { summary: "An agent's health now; with nudge: true a stalled or stuck agent is sent its HEARTBEAT.md prompt through the gateway", body: heartbeatBody, response: heartbeatResponse },
+    async ({ body }) => ({ ok: true, ...(await ctx.resolve(HEARTBEAT).check(body.agentId, body.nudge)) }),
+  );
+}

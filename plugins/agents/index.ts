@@ -1,0 +1,31 @@
+import { definePlugin } from "@muster/plugin";
+import { agentsConfig, type AgentsConfig } from "./config.ts";
+import { Agent } from "./entities/agent.ts";
+import { PackInstall } from "./entities/pack-install.ts";
+import { migrations } from "./migrations.ts";
+import { mountAgentRoutes } from "./http/routes.ts";
+import { registerAgentServices } from "./services/register.ts";
+import { startAgents } from "./services/lifecycle.ts";
+
+/**
+ * The crew (DESIGN §14.5): agent records mirrored from the organisation file, the factory,
+ * health from the gateway's sessions, coverage, squad packs, heartbeat, per-agent tools and
+ * sandbox, and escalation of stuck agents. Provides `AGENTS` (tokens.ts) to dispatch and crons.
+ */
+export const agentsPlugin = definePlugin<AgentsConfig>({
+  id: "agents",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // The organisation file is read through memory; approvals back the gate (registration and
+  // configuration are gated); stuck agents are escalated as notifications.
+  dependsOn: ["memory", "approvals", "notifications"],
+  paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
+  config: agentsConfig,
+  entities: [Agent, PackInstall],
+  migrations,
+  register: registerAgentServices,
+  routes: mountAgentRoutes,
+  onStart: startAgents,
+});
+
+export default agentsPlugin;

@@ -1,0 +1,155 @@
+import type { GatewayClient, GatewayStatus, Logger } from "@muster/plugin";
+import type { OrgStructure, WorkspaceMemory } from "../../memory/tokens.ts";
+import type { AgentDirectory, AgentHealthEntry, AgentRecord, EscalationTarget } from "../tokens.ts";
+import { orgColumns, type AgentStore, type SyncResult } from "./agent-store.ts";
+import { healthState, STATE_ORDER } from "./health-state.ts";
+import type { SessionSnapshot } from "./session-snapshot.ts";
+import { escalationFor } from "./escalation-chain.ts";
+
+/** A miss re-reads agents.list at most this often, so unknown ids cannot hammer the gateway. */
+const MISS_REFRESH_MS = 2_000;
+
+export interface AgentDirectoryDeps {
+  store: AgentStore;
+  sessions: SessionSnapshot;
+  gateway: GatewayClient;
+  memory: WorkspaceMemory;
+  logger: Logger;
+  /** Emojis as the organisation file writes them (its parser does not read them). */
+  orgEmojis: () => Promise<ReadonlyMap<string, string>>;
+  refreshMs: number;
+}
+
+/**
+ * The crew as Muster knows it: the agents table (mirrored from the organisation file), the
+ * gateway's `agents.list` (cached), and health from the cached sessions snapshot.
+ */
+export class AgentDirectoryService implements AgentDirectory {
+  private gatewayAgents = new Map<string, { name: string | null; model: string | null }>();
+  private loadedAt = 0;
+  private refreshing: Promise<void> | undefined;
+  private org: OrgStructure | null = null;
+  private readonly deps: AgentDirectoryDeps;
+  constructor(deps: AgentDirectoryDeps) {
+    this.deps = deps;
+  }
+
+  /** Keeps the gateway agent list fresh; returns the function that stops it. */
+  start(): () => void {
+    const offState = this.deps.gateway.onState((status) => {
+      if (status.state === "connected") void this.refreshGatewayAgents();
+    });
+    const timer = setInterval(() => void this.refreshGatewayAgents(), this.deps.refreshMs);
+    timer.unref();
+    return () => {
+      offState();
+      clearInterval(timer);
+    };
+  }
+
+  /** Re-reads the organisation file into the agents table. A missing or unreadable file keeps the table as it is. */
+  async sync(): Promise<SyncResult | null> {
+    let org: OrgStructure;
+    try {
+      org = (await this.deps.memory.orgStructure()).org;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "ORG_FILE_NOT_FOUND") {
+        this.org = null;
+        return this.deps.store.sync([], new Map(), new Date().toISOString());
+      }
+      this.deps.logger.warn({ err: error }, "the organisation file cannot be read; agent records keep their last synced state");
+      return null;
+    }
+    this.org = org;
+    return this.deps.store.sync(org.agents.map(orgColumns), await this.deps.orgEmojis(), new Date().toISOString());
+  }
+
+  list(): Promise<AgentRecord[]> {
+    return this.deps.store.list();
+  }
+
+  get(id: string): Promise<AgentRecord | null> {
+    return this.deps.store.get(id);
+  }
+
+  async isKnown(id: string): Promise<boolean> {
+    if ((await this.deps.store.get(id)) || this.gatewayAgents.has(id)) return true;
+    if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refreshGatewayAgents();
+    return this.gatewayAgents.has(id);
+  }
+
+  /** Whether the gateway's cached agents.list names the id (read fresh first when the gateway is up). */
+  async knownToGateway(id: string): Promise<boolean> {
+    await this.refreshGatewayAgents();
+    return this.gatewayAgents.has(id);
+  }
+
+  gatewayStatus(): GatewayStatus {
+    return this.deps.gateway.status();
+  }
+
+  /** Health of every known agent (table and gateway), in the spec's order. Never calls the gateway. */
+  async healthAll(now = Date.now()): Promise<AgentHealthEntry[]> {
+    const records = await this.deps.store.list();
+    const entries = records.map((r) => this.entry(r.id, r.name, r.model, now));
+    const seen = new Set(records.map((r) => r.id));
+    for (const [id, a] of this.gatewayAgents) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, a.name ?? id, a.model, now)));
+    for (const id of this.deps.sessions.agentIds()) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, id, null, now)));
+    return entries.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.id.localeCompare(b.id));
+  }
+
+  async health(id: string, now = Date.now()): Promise<AgentHealthEntry | null> {
+    const record = await this.deps.store.get(id);
+    if (record) return this.entry(id, record.name, record.model, now);
+    const gatewayAgent = this.gatewayAgents.get(id);
+    if (gatewayAgent) return this.entry(id, gatewayAgent.name ?? id, gatewayAgent.model, now);
+    return this.deps.sessions.get(id) ? this.entry(id, id, null, now) : null;
+  }
+
+  /** The entry of a known agent with no record and no session yet (a gateway agent seen a moment ago). */
+  healthOfUnseen(id: string, now = Date.now()): AgentHealthEntry {
+    return this.entry(id, id, null, now);
+  }
+
+  async escalationFor(id: string): Promise<EscalationTarget | null> {
+    const record = await this.deps.store.get(id);
+    if (!record) return null;
+    return escalationFor(record, this.org, await this.deps.store.list());
+  }
+
+  private entry(id: string, name: string, model: string | null, now: number): AgentHealthEntry {
+    const sessions = this.deps.sessions.get(id);
+    const last = sessions?.lastActivityMs ?? null;
+    const idleMs = last === null ? null : Math.max(0, now - last);
+    const connected = this.deps.gateway.status().state === "connected";
+    return {
+      id,
+      name,
+      state: healthState(idleMs, connected),
+      lastActivityMs: last,
+      idleMinutes: idleMs === null ? null : Math.floor(idleMs / 60_000),
+      model: sessions?.model ?? model,
+      sessionCount: sessions?.sessionCount ?? 0,
+    };
+  }
+
+  /** One agents.list at a time; failures keep the old cache. */
+  private refreshGatewayAgents(): Promise<void> {
+    if (this.deps.gateway.status().state !== "connected") return Promise.resolve();
+    this.refreshing ??= this.deps.gateway
+      .call("agents.list", {}, { timeoutMs: 10_000 })
+      .then((result) => {
+        const agents = Array.isArray(result?.agents) ? result.agents : [];
+        this.gatewayAgents = new Map(
+          agents.flatMap((a) => (typeof a?.id === "string" ? [[a.id, { name: typeof a.name === "string" ? a.name : null, model: a.model?.primary ?? null }] as const] : [])),
+        );
+        this.loadedAt = Date.now();
+      })
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "agents.list failed; keeping the cached agent list"))
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+    return this.refreshing;
+  }
+}

@@ -1,0 +1,138 @@
+import type { Database } from "@muster/plugin";
+import type { OrgStructure } from "../../memory/tokens.ts";
+
+type OrgAgent = OrgStructure["agents"][number];
+import { Agent, type AgentRow } from "../entities/agent.ts";
+import type { AgentRecord, AgentTools, SandboxMode } from "../tokens.ts";
+
+const parseList = (text: string): string[] => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+export const toRecord = (row: AgentRow): AgentRecord => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  tier: row.tier,
+  squad: row.squad,
+  model: row.model,
+  status: row.status,
+  emoji: row.emoji,
+  reportsTo: row.reportsTo,
+  skills: parseList(row.skills),
+  tools: { allow: parseList(row.toolsAllow), deny: parseList(row.toolsDeny) },
+  sandbox: row.sandbox,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/** What the organisation file says about one agent (the columns it owns). */
+export interface OrgColumns {
+  id: string;
+  name: string;
+  role: string | null;
+  tier: number | null;
+  squad: string | null;
+  model: string | null;
+  reportsTo: string | null;
+  skills: string[];
+}
+
+export const orgColumns = (a: OrgAgent): OrgColumns => ({
+  id: a.id,
+  name: a.name,
+  role: a.role,
+  tier: a.tier,
+  squad: a.squad,
+  model: a.model,
+  reportsTo: a.reportsTo,
+  skills: a.skills,
+});
+
+export interface SyncResult {
+  added: string[];
+  removed: string[];
+  updated: string[];
+}
+
+/**
+ * `agents_agents`: list reads through the query builder; the sync from the organisation file
+ * is one synchronous transaction, so a reader never sees half an organisation.
+ */
+export class AgentStore {
+  private readonly db: () => Database;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
+
+  private qb() {
+    return this.db().em().createQueryBuilder(Agent);
+  }
+
+  async list(): Promise<AgentRecord[]> {
+    const rows = await this.qb().select("*").orderBy({ id: "asc" }).execute<AgentRow[]>("all", false);
+    return rows.map(toRecord);
+  }
+
+  async get(id: string): Promise<AgentRecord | null> {
+    const row = await this.qb().select("*").where({ id }).execute<AgentRow | null>("get", false);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Mirrors the organisation file: inserts new agents, updates changed ones, deletes the ones it no longer lists. */
+  sync(agents: OrgColumns[], emojis: ReadonlyMap<string, string>, now: string): SyncResult {
+    const sql = this.db().sql;
+    const result: SyncResult = { added: [], removed: [], updated: [] };
+    sql.transaction(() => {
+      const existing = new Map((sql.prepare("SELECT * FROM agents_agents").all() as AgentRow[]).map((r) => [r.id, r]));
+      const seen = new Set<string>();
+      for (const a of agents) {
+        if (seen.has(a.id)) continue;
+        seen.add(a.id);
+        const skills = JSON.stringify(a.skills);
+        const old = existing.get(a.id);
+        const emoji = emojis.get(a.id) ?? old?.emoji ?? null;
+        if (!old) {
+          sql
+            .prepare(
+              `INSERT INTO agents_agents (id, name, role, tier, squad, model, emoji, reportsTo, skills, createdAt, updatedAt)
+               VALUES (@id, @name, @role, @tier, @squad, @model, @emoji, @reportsTo, @skills, @now, @now)`,
+            )
+            .run({ ...a, emoji, skills, now });
+          result.added.push(a.id);
+          continue;
+        }
+        const same =
+          old.name === a.name && old.role === a.role && old.tier === a.tier && old.squad === a.squad && old.model === a.model && old.reportsTo === a.reportsTo && old.skills === skills && old.emoji === emoji;
+        if (same) continue;
+        sql
+          .prepare(
+            `UPDATE agents_agents SET name = @name, role = @role, tier = @tier, squad = @squad, model = @model, emoji = @emoji,
+             reportsTo = @reportsTo, skills = @skills, updatedAt = @now WHERE id = @id`,
+          )
+          .run({ ...a, emoji, skills, now });
+        result.updated.push(a.id);
+      }
+      for (const id of existing.keys()) {
+        if (seen.has(id)) continue;
+        sql.prepare("DELETE FROM agents_agents WHERE id = ?").run(id);
+        result.removed.push(id);
+      }
+    })();
+    return result;
+  }
+
+  /** Records an approved tools/sandbox change (after OpenClaw accepted it). */
+  setConfiguration(id: string, tools: AgentTools, sandbox: SandboxMode, now: string): boolean {
+    return (
+      this.db()
+        .sql.prepare("UPDATE agents_agents SET toolsAllow = ?, toolsDeny = ?, sandbox = ?, updatedAt = ? WHERE id = ?")
+        .run(JSON.stringify(tools.allow), JSON.stringify(tools.deny), sandbox, now, id).changes === 1
+    );
+  }
+}

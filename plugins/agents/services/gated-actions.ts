@@ -1,0 +1,60 @@
+import type { ApprovalGate, GatewayClient } from "@muster/plugin";
+import type { AgentTools, SandboxMode } from "../tokens.ts";
+import type { AgentStore } from "./agent-store.ts";
+import type { AgentDirectoryService } from "./agent-directory.ts";
+
+export const REGISTER_ACTION = "agents.register";
+export const CONFIGURE_ACTION = "agents.configure";
+
+export interface RegisterPayload {
+  agents: { agentId: string; name: string; model: string; emoji: string | null; workspace: string }[];
+}
+
+export interface ConfigurePayload {
+  agentId: string;
+  tools: AgentTools;
+  sandbox: SandboxMode;
+}
+
+/** OpenClaw's per-agent sandbox modes: Muster's `container` sandboxes every session. */
+const OPENCLAW_SANDBOX: Record<SandboxMode, string> = { off: "off", container: "all" };
+
+/**
+ * The two changes to OpenClaw's configuration Muster makes, both only after a human approves
+ * (DESIGN §9: never rewrite OpenClaw's configuration without an approval).
+ */
+export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayClient; store: AgentStore; directory: AgentDirectoryService }): void {
+  gate.define<RegisterPayload>(REGISTER_ACTION, {
+    describe: (p) => `Add ${p.agents.map((a) => a.agentId).join(", ")} to the OpenClaw gateway's agents (agents.create)`,
+    async execute(p) {
+      const created: unknown[] = [];
+      for (const a of p.agents) {
+        // The gateway derives the agent id from `name`; the factory's ids are already canonical.
+        const params: Record<string, unknown> = { name: a.agentId, workspace: a.workspace, model: a.model };
+        if (a.emoji) params.emoji = a.emoji;
+        created.push(await deps.gateway.request("agents.create", params, { timeoutMs: 30_000 }));
+      }
+      await deps.directory.knownToGateway(p.agents[0]?.agentId ?? "");
+      return { created };
+    },
+  });
+
+  gate.define<ConfigurePayload>(CONFIGURE_ACTION, {
+    describe: (p) =>
+      `Set ${p.agentId}'s tools (allow: ${p.tools.allow.join(", ") || "any"}; deny: ${p.tools.deny.join(", ") || "none"}) and sandbox ${p.sandbox} in OpenClaw's configuration (config.patch)`,
+    async execute(p) {
+      const current = (await deps.gateway.request("config.get", {}, { timeoutMs: 15_000 })) as { hash?: unknown } | null;
+      const patch = { agents: { entries: { [p.agentId]: { tools: { allow: p.tools.allow, deny: p.tools.deny }, sandbox: { mode: OPENCLAW_SANDBOX[p.sandbox] } } } } };
+      const params: Record<string, unknown> = {
+        raw: JSON.stringify(patch),
+        // The lists replace what was there rather than merging into it.
+        replacePaths: [`agents.entries.${p.agentId}.tools.allow`, `agents.entries.${p.agentId}.tools.deny`],
+        note: `Muster: tools and sandbox of ${p.agentId}, approved`,
+      };
+      if (typeof current?.hash === "string") params.baseHash = current.hash;
+      const result = await deps.gateway.request("config.patch", params, { timeoutMs: 30_000 });
+      deps.store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
+      return { patched: true, result };
+    },
+  });
+}

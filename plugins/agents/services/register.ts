@@ -1,0 +1,80 @@
+import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
+import { MEMORY_READER } from "../../memory/tokens.ts";
+import { NOTIFICATIONS } from "../../notifications/tokens.ts";
+import type { AgentsConfig } from "../config.ts";
+import { AGENTS } from "../tokens.ts";
+import { AgentDirectoryService } from "./agent-directory.ts";
+import { AgentFactory } from "./agent-factory.ts";
+import { AgentStore } from "./agent-store.ts";
+import { CrewWriter } from "./crew-writer.ts";
+import { Heartbeat } from "./heartbeat.ts";
+import { ORG_FILE, orgEmojis, readOrgDocument } from "./org-file.ts";
+import { PackService } from "./pack-service.ts";
+import { SessionSnapshot } from "./session-snapshot.ts";
+import { StuckEscalation } from "./stuck-escalation.ts";
+
+/** The concrete services, for this plugin's routes and lifecycle; other plugins get {@link AGENTS}. */
+export const STORE = token<AgentStore>("agents.store");
+export const SESSIONS = token<SessionSnapshot>("agents.sessions");
+export const DIRECTORY = token<AgentDirectoryService>("agents.directoryService");
+export const WRITER = token<CrewWriter>("agents.crewWriter");
+export const FACTORY = token<AgentFactory>("agents.factory");
+export const PACKS = token<PackService>("agents.packs");
+export const HEARTBEAT = token<Heartbeat>("agents.heartbeat");
+export const ESCALATION = token<StuckEscalation>("agents.stuckEscalation");
+
+/** Who the factory and pack installs name as the requester of their approvals. */
+const REQUESTED_BY = "muster-agents";
+
+export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
+  ctx.provide(defineService({ token: STORE, deps: { db: hostTokens.db }, create: ({ db }) => new AgentStore(() => db) }));
+  ctx.provide(
+    defineService({
+      token: SESSIONS,
+      deps: { gateway: hostTokens.gateway, logger: hostTokens.logger, config: configToken<AgentsConfig>() },
+      create: ({ gateway, logger, config }) => new SessionSnapshot({ gateway, logger, refreshMs: config.sessionsRefreshMs, coalesceMs: config.sessionsCoalesceMs }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: DIRECTORY,
+      deps: { store: STORE, sessions: SESSIONS, gateway: hostTokens.gateway, memory: MEMORY_READER, logger: hostTokens.logger, workspace: hostTokens.workspace, config: configToken<AgentsConfig>() },
+      create: ({ workspace, config, ...deps }) =>
+        new AgentDirectoryService({
+          ...deps,
+          refreshMs: config.agentsRefreshMs,
+          orgEmojis: async () => orgEmojis(await readOrgDocument(workspace.resolve(ORG_FILE))),
+        }),
+    }),
+  );
+  ctx.provide(defineService({ token: AGENTS, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
+  ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY }, create: (deps) => new CrewWriter(deps) }));
+  ctx.provide(
+    defineService({
+      token: FACTORY,
+      deps: { workspace: hostTokens.workspace, directory: DIRECTORY, writer: WRITER, gate: hostTokens.gate },
+      create: (deps) => new AgentFactory({ ...deps, requestedBy: REQUESTED_BY }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: PACKS,
+      deps: { workspace: hostTokens.workspace, db: hostTokens.db, directory: DIRECTORY, writer: WRITER, gate: hostTokens.gate, config: configToken<AgentsConfig>() },
+      create: ({ db, ...deps }) => new PackService({ ...deps, db: () => db, requestedBy: REQUESTED_BY }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: HEARTBEAT,
+      deps: { directory: DIRECTORY, gateway: hostTokens.gateway, workspace: hostTokens.workspace },
+      create: (deps) => new Heartbeat(deps),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: ESCALATION,
+      deps: { directory: DIRECTORY, notifications: NOTIFICATIONS, events: hostTokens.events, logger: hostTokens.logger, config: configToken<AgentsConfig>() },
+      create: ({ config, ...deps }) => new StuckEscalation({ ...deps, intervalMs: config.escalationCheckMs }),
+    }),
+  );
+}
