@@ -125,7 +125,8 @@ export class CardStore {
       const card = this.card(id);
       const board = this.board(card.boardId);
       if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
-      if (change.expect && (card.archivedAt || card.column !== change.expect.column)) {
+      // An approved restore finds its card archived, as it was when requested; any other approved move needs it on the board.
+      if (change.expect && ((card.archivedAt && change.archived !== false) || card.column !== change.expect.column)) {
         throw boardErrors.CARD_MOVED_MEANWHILE({ id, expected: change.expect.column, actual: card.archivedAt ? "the archive" : card.column });
       }
       const history: HistoryEntry[] = [];

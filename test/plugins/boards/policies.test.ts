@@ -75,6 +75,24 @@ t("an approved move is refused when the card left its column meanwhile or the ta
   });
 });
 
+t("restoring an archived card into a requireApprovalFor column waits for the approval too", async () => {
+  await withTestHost(async (h) => {
+    const board = await createBoard(h, { settings: { requireApprovalFor: ["done"] } });
+    const a = await createCard(h, board.id, { title: "A" });
+    assert.is((await h.json(`/api/cards/${a.id}`, { method: "DELETE", session: true })).status, 200);
+    const res = await patchCard(h, a.id, { archived: false, column: "done" });
+    assert.is(res.status, 202, JSON.stringify(res.body));
+    assert.ok((await card(h, a.id)).card.archivedAt, "still archived before the decision");
+    await decide(h, res.body.approval.id, "approved");
+    const restored = await waitUntil(async () => {
+      const now = await card(h, a.id);
+      return now.card.archivedAt === null ? now : null;
+    }, { label: "approved restore" });
+    assert.is(restored.card.column, "done");
+    assert.equal(await layout(h, board.id), { todo: [], doing: [], done: ["A"] });
+  });
+});
+
 t("commentRequiredFor: a move without a comment is refused; with one, the comment is stored", async () => {
   await withTestHost(async (h) => {
     const board = await createBoard(h, { settings: GATED });
