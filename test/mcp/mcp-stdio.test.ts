@@ -14,8 +14,8 @@ import { MAIN, runMuster } from "../cli/run-muster.ts";
 
 const t = suite("muster mcp (stdio)");
 
-async function spawnMcp(h: TestHost, flags: string[] = []): Promise<Client> {
-  const env = Object.fromEntries(Object.entries({ ...process.env, MUSTER_HOME: h.home, LOG_LEVEL: "silent" }).filter((e): e is [string, string] => e[1] !== undefined));
+async function spawnMcp(h: TestHost, flags: string[] = [], extraEnv: Record<string, string> = {}): Promise<Client> {
+  const env = Object.fromEntries(Object.entries({ ...process.env, MUSTER_HOME: h.home, LOG_LEVEL: "silent", ...extraEnv }).filter((e): e is [string, string] => e[1] !== undefined));
   const client = new Client({ name: "muster-test", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp", ...flags], env, stderr: "ignore" }));
   return client;
@@ -61,6 +61,21 @@ t("with --write the task exists over HTTP afterwards; bad input gets the route's
       const requested = await call(client, "approvals_request", { title: "t", type: "deploy", requestedBy: "agent-7", context: "c" });
       assert.not.ok(requested.isError);
       assert.is((requested.structuredContent as { approval: { status: string } }).approval.status, "pending");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+t("with MUSTER_API_TOKEN in its environment it reaches a server that requires the bearer token", async () => {
+  const apiToken = "mcp-stdio-api-token-0123456789";
+  await withTestHost({ config: { apiToken } }, async (h) => {
+    const client = await spawnMcp(h, ["--write"], { MUSTER_API_TOKEN: apiToken });
+    try {
+      const created = await call(client, "tasks_create", { title: "through the bearer" });
+      assert.not.ok(created.isError, JSON.stringify(created.content));
+      const listed = await h.json("/api/tasks", { headers: { authorization: `Bearer ${apiToken}` } });
+      assert.equal(listed.body.map((x: { title: string }) => x.title), ["through the bearer"]);
     } finally {
       await client.close();
     }
