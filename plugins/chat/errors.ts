@@ -1,11 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
-/** The chat plugin's error catalogue. Gateway failures use the host's `GATEWAY_*` codes. */
+/** The chat plugin's error catalogue. Unknown agents and gateway failures use the host's `AGENT_NOT_FOUND` and `GATEWAY_*`. */
 export const chatErrors = defineErrors({
-  AGENT_NOT_FOUND: {
-    status: 404,
-    message: "No agent \"{agentId}\" in the gateway's agents.list or the organisation file (company/org_structure.yaml)",
-  },
   CHAT_SESSION_NOT_FOUND: { status: 404, message: "No chat session with id {id}" },
   CHAT_SESSION_MODE_MISMATCH: {
     status: 409,

@@ -1,6 +1,5 @@
-import type { GatewayClient, Logger } from "@muster/plugin";
+import { hostErrors, type GatewayClient, type Logger } from "@muster/plugin";
 import type { WorkspaceMemory } from "../../memory/tokens.ts";
-import { chatErrors } from "../errors.ts";
 import type { AgentDirectory } from "../tokens.ts";
 
 /** A miss re-reads agents.list at most this often, so unknown ids cannot hammer the gateway. */
@@ -39,7 +38,7 @@ export class AgentDirectoryService implements AgentDirectory {
     for (const id of agentIds) {
       if (org.has(id) || this.gatewayAgents.has(id)) continue;
       if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refresh();
-      if (!this.gatewayAgents.has(id)) throw chatErrors.AGENT_NOT_FOUND({ agentId: id });
+      if (!this.gatewayAgents.has(id)) throw hostErrors.AGENT_NOT_FOUND({ agentId: id });
     }
   }
 
