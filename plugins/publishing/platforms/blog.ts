@@ -34,7 +34,7 @@ export class BlogAdapter implements PlatformAdapter {
     const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": entryId };
     if (t.token) headers.authorization = `Bearer ${t.token}`;
     const res = await http.call("delivering the post", t.endpoint, { method: t.method, headers, body: JSON.stringify({ title: content.title, text: content.text, media: content.media }) }, { creates: true });
-    const body = await http.json<{ id?: unknown; url?: unknown }>("delivering the post", res);
+    const body = await http.json<{ id?: unknown; url?: unknown }>(res);
     return { postId: typeof body?.id === "string" || typeof body?.id === "number" ? String(body.id) : null, postUrl: typeof body?.url === "string" ? body.url : null };
   }
 }

@@ -47,7 +47,7 @@ export class LinkedInAdapter implements PlatformAdapter {
   /** `GET /v2/userinfo`: the connected member. Throws {@link PlatformFailure} (a 401 is `failed` with the status in the message). */
   async profile(token: string, http: PlatformHttp): Promise<LinkedInProfile> {
     const res = await http.call("reading the profile", `${this.options.apiBaseUrl}/v2/userinfo`, { headers: bearer(token) });
-    const body = await http.json<Partial<LinkedInProfile>>("reading the profile", res);
+    const body = await http.json<Partial<LinkedInProfile>>(res);
     if (!body || typeof body.sub !== "string") throw new PlatformFailure("failed", "reading the profile: the answer has no sub");
     return { sub: body.sub, name: String(body.name ?? ""), email: String(body.email ?? "") };
   }
@@ -87,7 +87,7 @@ export class LinkedInAdapter implements PlatformAdapter {
       headers: { ...bearer(token), "content-type": "application/json", "linkedin-version": this.options.version, "x-restli-protocol-version": "2.0.0" },
       body: JSON.stringify({ initializeUploadRequest: { owner } }),
     });
-    const value = (await http.json<{ value?: { uploadUrl?: string; image?: string } }>("initialising the image upload", init))?.value;
+    const value = (await http.json<{ value?: { uploadUrl?: string; image?: string } }>(init))?.value;
     if (!value?.uploadUrl || !value.image) throw new PlatformFailure("failed", "initialising the image upload: the answer has no uploadUrl or image");
     // The token goes only to LinkedIn's own hosts (or the configured API origin), never to an upload URL elsewhere.
     const target = new URL(value.uploadUrl);

@@ -69,8 +69,8 @@ export class PlatformHttp {
     throw new PlatformFailure("failed", message);
   }
 
-  /** The JSON of a successful answer; an unreadable one after a post was created makes the post's id unknown, not the post. */
-  async json<T>(step: string, res: Response): Promise<T | null> {
+  /** The JSON of a successful answer, or null: an unreadable answer after a post was created leaves the post's id unknown, not the post. */
+  async json<T>(res: Response): Promise<T | null> {
     try {
       return (await res.json()) as T;
     } catch {

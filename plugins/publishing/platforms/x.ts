@@ -35,7 +35,7 @@ export class XAdapter implements PlatformAdapter {
       { method: "POST", headers: { authorization: oauth1Header("POST", url, c), "content-type": "application/json" }, body: JSON.stringify({ text: content.text }) },
       { creates: true },
     );
-    const id = (await http.json<{ data?: { id?: string } }>("creating the post", res))?.data?.id ?? null;
+    const id = (await http.json<{ data?: { id?: string } }>(res))?.data?.id ?? null;
     return { postId: id, postUrl: id ? `https://x.com/i/web/status/${id}` : null };
   }
 }
