@@ -4,6 +4,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
+import { FakeGateway } from "../helpers/fake-gateway.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const BODIES_PER_ROUTE = 25;
@@ -46,14 +48,18 @@ function object(r: () => number, depth: number, knownKeys: string[]): Record<str
 
 type Operation = { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; parameters?: { name: string; in: string }[]; responses: Record<string, { description: string }> };
 
-const t = suite<{ h: TestHost }>("route fuzzing");
+const t = suite<{ h: TestHost; gw: FakeGateway }>("route fuzzing");
 t.before(async (ctx) => {
-  ctx.h = await startTestHost({ config: { vaultKey: "fuzz passphrase for the test vault" } });
+  // A connected (fake) gateway: the gateway-backed routes are fuzzed as they run, not as 503s.
+  ctx.gw = await FakeGateway.start({ token: "fuzz-gateway-token" });
+  ctx.h = await startTestHost({ config: { vaultKey: "fuzz passphrase for the test vault", gatewayUrl: ctx.gw.url, gatewayToken: "fuzz-gateway-token" } });
+  await waitUntil(async () => (await ctx.h.json("/api/health")).body.gateway.state === "connected", { label: "gateway connected" });
   const seeded = await ctx.h.json("/api/vault", { method: "POST", body: { name: "FUZZ_SECRET", value: SECRET }, session: true });
   assert.is(seeded.status, 201, JSON.stringify(seeded.body));
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
+  await ctx.gw.stop();
   removeHome(ctx.h.home);
 });
 
