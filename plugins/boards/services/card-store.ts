@@ -8,10 +8,8 @@ import type { Database } from "@muster/plugin";
 import type { CardRow } from "../entities/card.ts";
 import type { CardCommentRow } from "../entities/card-comment.ts";
 import { boardErrors } from "../errors.ts";
-import { Positions } from "./positions.ts";
+import { prepareCardStatements } from "./card-statements.ts";
 import { doneColumnOf, type BoardColumn, type BoardSettings, type HistoryAction, type HistoryEntry } from "./records.ts";
-
-type Sql = Database["sql"];
 
 /** The card fields a PATCH or create may set, as stored (JSON fields as text). */
 export const CARD_FIELDS = [
@@ -72,13 +70,13 @@ export interface NewCard {
 
 export class CardStore {
   private readonly db: () => Database;
-  private prepared?: ReturnType<typeof prepare>;
+  private prepared?: ReturnType<typeof prepareCardStatements>;
   constructor(db: () => Database) {
     this.db = db;
   }
 
   private get s() {
-    this.prepared ??= prepare(this.db().sql);
+    this.prepared ??= prepareCardStatements(this.db().sql);
     return this.prepared;
   }
 
@@ -356,40 +354,4 @@ function checkWip(column: BoardColumn, count: number): void {
 /** A field value as a history row keeps it: text, numbers as text, JSON fields as their JSON text. */
 function stored(value: string | number | null): string | null {
   return value === null ? null : String(value);
-}
-
-const CARD_COLUMNS = `id, boardId, title, description, "column", position, assignee, labels, priority, dueDate, checklist, attachments,
-  parentCardId, storyId, epicId, sprintId, progress, delegatedTo, delegatedFrom, createdBy, createdAt, updatedAt, completedAt, archivedAt`;
-
-function prepare(sql: Sql) {
-  const byLink = (field: string) => sql.prepare(`SELECT ${CARD_COLUMNS} FROM boards_cards WHERE ${field} = ?`);
-  return {
-    positions: new Positions(sql),
-    getCard: sql.prepare(`SELECT ${CARD_COLUMNS} FROM boards_cards WHERE id = ?`),
-    getBoard: sql.prepare("SELECT id, columns, settings, archivedAt FROM boards_boards WHERE id = ?"),
-    insertCard: sql.prepare(`INSERT INTO boards_cards (${CARD_COLUMNS}) VALUES (${CARD_COLUMNS.split(",").map((c) => `@${c.trim().replaceAll('"', "")}`).join(", ")})`),
-    updateCard: sql.prepare(
-      `UPDATE boards_cards SET title = @title, description = @description, "column" = @column, position = @position, assignee = @assignee,
-       labels = @labels, priority = @priority, dueDate = @dueDate, checklist = @checklist, attachments = @attachments,
-       parentCardId = @parentCardId, storyId = @storyId, epicId = @epicId, sprintId = @sprintId, progress = @progress,
-       delegatedTo = @delegatedTo, delegatedFrom = @delegatedFrom, updatedAt = @updatedAt, completedAt = @completedAt, archivedAt = @archivedAt
-       WHERE id = @id`,
-    ),
-    bump: sql.prepare("UPDATE boards_boards SET version = version + 1 WHERE id = ?"),
-    insertHistory: sql.prepare(
-      "INSERT INTO boards_card_history (id, cardId, action, field, fromValue, toValue, by, at) VALUES (@id, @cardId, @action, @field, @fromValue, @toValue, @by, @at)",
-    ),
-    insertComment: sql.prepare("INSERT INTO boards_card_comments (id, cardId, author, content, createdAt) VALUES (@id, @cardId, @author, @content, @createdAt)"),
-    // A deleted card's children, delegation partners keep no dangling id.
-    clearCardLinks: sql.prepare(
-      `UPDATE boards_cards SET parentCardId = CASE WHEN parentCardId = @id THEN NULL ELSE parentCardId END,
-         delegatedTo = CASE WHEN delegatedTo = @id THEN NULL ELSE delegatedTo END,
-         delegatedFrom = CASE WHEN delegatedFrom = @id THEN NULL ELSE delegatedFrom END
-       WHERE parentCardId = @id OR delegatedTo = @id OR delegatedFrom = @id`,
-    ),
-    deleteCardHistory: sql.prepare("DELETE FROM boards_card_history WHERE cardId = ?"),
-    deleteCardComments: sql.prepare("DELETE FROM boards_card_comments WHERE cardId = ?"),
-    deleteCard: sql.prepare("DELETE FROM boards_cards WHERE id = ?"),
-    byLink: { storyId: byLink("storyId"), epicId: byLink("epicId"), sprintId: byLink("sprintId") },
-  };
 }
