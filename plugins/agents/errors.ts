@@ -2,7 +2,6 @@ import { defineErrors } from "@muster/plugin";
 
 /** The agents plugin's error catalogue (docs/agents.md). */
 export const agentsErrors = defineErrors({
-  AGENT_NOT_FOUND: { status: 404, message: "No agent with id {agentId} in the organisation file or the gateway" },
   AGENT_ALREADY_EXISTS: { status: 409, message: "An agent with id {agentId} already exists ({where}); pick another id" },
   AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
   AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },

@@ -1,4 +1,4 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
+import { hostErrors, type PluginContext, type PluginRouter } from "@muster/plugin";
 import type { AgentsConfig } from "../config.ts";
 import { agentsErrors } from "../errors.ts";
 import { coverageFor } from "../services/coverage.ts";
@@ -70,7 +70,7 @@ export function mountAgentRoutes(router: PluginRouter, ctx: PluginContext<Agents
 
   router.get("/api/agents/:id", { summary: "One agent record (404 AGENT_NOT_FOUND)", params: agentParams, response: agentResponse }, async ({ params }) => {
     const agent = await directory().get(params.id);
-    if (!agent) throw agentsErrors.AGENT_NOT_FOUND({ agentId: params.id });
+    if (!agent) throw hostErrors.AGENT_NOT_FOUND({ agentId: params.id });
     return { ok: true, agent };
   });
 
@@ -85,7 +85,7 @@ export function mountAgentRoutes(router: PluginRouter, ctx: PluginContext<Agents
     },
     async ({ params, body }) => {
       const agent = await directory().get(params.id);
-      if (!agent) throw agentsErrors.AGENT_NOT_FOUND({ agentId: params.id });
+      if (!agent) throw hostErrors.AGENT_NOT_FOUND({ agentId: params.id });
       const requested: ConfigurePayload = { agentId: agent.id, tools: body.tools ?? agent.tools, sandbox: body.sandbox ?? agent.sandbox };
       if (JSON.stringify({ t: requested.tools, s: requested.sandbox }) === JSON.stringify({ t: agent.tools, s: agent.sandbox })) throw agentsErrors.AGENT_CONFIG_UNCHANGED({ agentId: agent.id });
       const approval = await ctx.gate.request(CONFIGURE_ACTION, requested, {
