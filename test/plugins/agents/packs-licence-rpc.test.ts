@@ -1,0 +1,60 @@
+// The licence check's wire path against a minimal JSON-RPC peer on 127.0.0.1 (answers
+// eth_call for holdsValidLicense by the address asked about), so it runs where a hardhat node
+// cannot; packs-licence.test.ts checks the same against the real contracts.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+
+const HOLDER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+const OTHER = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
+const ADDRESSES = { templateRegistry: `0x${"1".repeat(40)}`, licenseToken: `0x${"2".repeat(40)}`, marketplace: `0x${"3".repeat(40)}` };
+const pack = (name: string) => JSON.stringify({ name, version: "1.0.0", templateId: 7, agents: [{ id: `${name}-a`, name: "A", role: "operator", model: "m", tier: 3 }] });
+
+const t = suite<{ rig: AgentsRig; rpc: Server; calls: any[] }>("agents: licence check over JSON-RPC");
+t.before(async (ctx) => {
+  ctx.calls = [];
+  ctx.rpc = createServer((req, res) => {
+    let text = "";
+    req.on("data", (c) => (text += c));
+    req.on("end", () => {
+      const call = JSON.parse(text);
+      ctx.calls.push(call);
+      const data: string = call.params?.[0]?.data ?? "";
+      const holds = call.method === "eth_call" && call.params[0].to.toLowerCase() === ADDRESSES.licenseToken && data.includes(HOLDER.slice(2));
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: `0x${(holds ? "1" : "0").padStart(64, "0")}` }));
+    });
+  });
+  await new Promise<void>((r) => ctx.rpc.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(ctx.rpc.address() as AddressInfo).port}`;
+  ctx.rig = await startAgentsRig({
+    files: { "company/org_structure.yaml": ORG, "packs/a.json": pack("a"), "packs/b.json": pack("b") },
+    agentsConfig: { marketplace: { rpcUrl: url, addresses: ADDRESSES, timeoutMs: 1_000 } },
+  });
+});
+t.after(async (ctx) => {
+  await ctx.rig?.close();
+  ctx.rpc.closeAllConnections();
+  await new Promise((r) => ctx.rpc.close(r));
+});
+
+t("holdsValidLicense false → 403, true → 201, peer gone → 503; the licence token contract is asked", async (ctx) => {
+  const { rig } = ctx;
+  const refused = await rig.h.json("/api/packs", { method: "POST", body: { name: "a", buyer: OTHER } });
+  assert.is(refused.status, 403);
+  assert.is(refused.body.error.code, "LICENSE_REQUIRED");
+  assert.ok(ctx.calls.some((c) => c.method === "eth_call" && c.params[0].to.toLowerCase() === ADDRESSES.licenseToken));
+  const held = await rig.h.json("/api/packs", { method: "POST", body: { name: "a", buyer: HOLDER } });
+  assert.is(held.status, 201, JSON.stringify(held.body));
+  ctx.rpc.closeAllConnections();
+  await new Promise((r) => ctx.rpc.close(r));
+  ctx.rpc = createServer();
+  const down = await rig.h.json("/api/packs", { method: "POST", body: { name: "b", buyer: HOLDER } });
+  assert.is(down.status, 503);
+  assert.is(down.body.error.code, "LICENSE_CHECK_UNAVAILABLE");
+  assert.is((await rig.h.json("/api/agents/b-a")).status, 404);
+});
+
+t.run();
