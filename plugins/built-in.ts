@@ -23,5 +23,7 @@ import { boardsPlugin } from "./boards/index.ts";
 import { publishingPlugin } from "./publishing/index.ts";
 import { messengerPlugin } from "./messenger/index.ts";
 import { agentsPlugin } from "./agents/index.ts";
+import { dispatchPlugin } from "./dispatch/index.ts";
+import { usagePlugin } from "./usage/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin, agentsPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin, agentsPlugin, usagePlugin, dispatchPlugin];

@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import type { EventBus, Logger } from "@muster/plugin";
+import type { Notifier } from "../../notifications/tokens.ts";
+import type { UsageConfig } from "../config.ts";
+import { usageErrors } from "../errors.ts";
+import type { BudgetStatus, CostEvent, NewCostEvent, UsageLedger } from "../tokens.ts";
+import { priceEvent } from "./pricing.ts";
+import type { UsageStore } from "./usage-store.ts";
+import { isKnownTimeZone, zonedDay } from "./zoned-day.ts";
+
+export interface UsageSummary {
+  today: {
+    date: string;
+    timeZone: string;
+    totalInputTokens: number;
+    totalOutputTokens: number;
+    estimatedCostCents: number;
+    byAgent: Record<string, { input: number; output: number; cost: number }>;
+  };
+  allTime: { totalEvents: number; estimatedCostCents: number };
+}
+
+export interface UsageServiceDeps {
+  store: UsageStore;
+  config: Readonly<UsageConfig>;
+  events: EventBus;
+  logger: Logger;
+  notifications?: Notifier;
+  /** The clock (epoch ms); tests never need to replace it, event timestamps cover day changes. */
+  now?: () => number;
+}
+
+/** Budget thresholds, as fractions of the daily budget. */
+const WARNING_AT = 0.8;
+
+export class UsageService implements UsageLedger {
+  private readonly deps: UsageServiceDeps;
+  private readonly now: () => number;
+  constructor(deps: UsageServiceDeps) {
+    this.deps = deps;
+    this.now = deps.now ?? Date.now;
+  }
+
+  async record(input: NewCostEvent): Promise<CostEvent> {
+    const inputTokens = this.tokens("inputTokens", input.inputTokens ?? 0);
+    const outputTokens = this.tokens("outputTokens", input.outputTokens ?? 0);
+    const { cents, priced } = priceEvent(this.deps.config.prices, input.model, inputTokens, outputTokens);
+    const event: CostEvent = {
+      id: randomUUID(),
+      agentId: input.agentId,
+      model: input.model,
+      action: input.action,
+      inputTokens,
+      outputTokens,
+      estimatedCostCents: cents,
+      priced,
+      taskId: input.taskId ?? null,
+      timestamp: input.timestamp ?? new Date(this.now()).toISOString(),
+    };
+    this.deps.store.insert(event);
+    this.deps.events.publish("usage.cost.recorded", event);
+    if (cents > 0) this.announceThresholds(event);
+    return event;
+  }
+
+  async checkBudget(agentId: string): Promise<void> {
+    const status = await this.budgetStatus(agentId);
+    if (status.exceeded) throw usageErrors.BUDGET_EXCEEDED({ agentId, spentCents: status.spentCents, budgetCents: status.budgetCents });
+  }
+
+  async budgetStatus(agentId: string): Promise<BudgetStatus> {
+    return this.statusOn(agentId, this.now());
+  }
+
+  async setBudget(agentId: string, dailyCents: number): Promise<BudgetStatus> {
+    this.deps.store.setBudget(agentId, dailyCents, new Date(this.now()).toISOString());
+    return this.budgetStatus(agentId);
+  }
+
+  summary(tz = "UTC"): UsageSummary {
+    if (!isKnownTimeZone(tz)) throw usageErrors.USAGE_UNKNOWN_TIME_ZONE({ tz });
+    const day = zonedDay(this.now(), tz);
+    const byAgent: UsageSummary["today"]["byAgent"] = {};
+    let totalInputTokens = 0;
+    let totalOutputTokens = 0;
+    let estimatedCostCents = 0;
+    for (const row of this.deps.store.byAgent(day.start, day.end)) {
+      byAgent[row.agentId] = { input: row.inputTokens, output: row.outputTokens, cost: row.costCents };
+      totalInputTokens += row.inputTokens;
+      totalOutputTokens += row.outputTokens;
+      estimatedCostCents += row.costCents;
+    }
+    const allTime = this.deps.store.allTime();
+    return {
+      today: { date: day.date, timeZone: tz, totalInputTokens, totalOutputTokens, estimatedCostCents, byAgent },
+      allTime: { totalEvents: allTime.events, estimatedCostCents: allTime.costCents },
+    };
+  }
+
+  private budgetFor(agentId: string): number | null {
+    return this.deps.store.budget(agentId) ?? this.deps.config.budgets[agentId] ?? null;
+  }
+
+  private statusOn(agentId: string, ms: number): BudgetStatus {
+    const budgetCents = this.budgetFor(agentId);
+    const day = zonedDay(ms, "UTC");
+    const spentCents = this.deps.store.agentCost(agentId, day.start, day.end);
+    return { agentId, spentCents, budgetCents, exceeded: budgetCents !== null && spentCents >= budgetCents };
+  }
+
+  private tokens(field: string, value: number): number {
+    const max = this.deps.config.maxTokensPerEvent;
+    if (!Number.isSafeInteger(value) || value < 0 || value > max) throw usageErrors.USAGE_TOKENS_OUT_OF_RANGE({ field, max, value: String(value) });
+    return value;
+  }
+
+  /** 80% and 100% of the day's budget are each announced once per agent and UTC day. */
+  private announceThresholds(event: CostEvent): void {
+    const ms = Date.parse(event.timestamp);
+    const status = this.statusOn(event.agentId, ms);
+    if (status.budgetCents === null || status.budgetCents === 0) return;
+    const day = new Date(ms).toISOString().slice(0, 10);
+    const level = status.spentCents >= status.budgetCents ? "exceeded" : status.spentCents >= status.budgetCents * WARNING_AT ? "warning" : null;
+    if (!level) return;
+    // Crossing 100% in one step also covers the warning: claim it so it is not sent after.
+    if (level === "exceeded") this.deps.store.claimAlert(event.agentId, day, "warning", event.timestamp);
+    if (!this.deps.store.claimAlert(event.agentId, day, level, event.timestamp)) return;
+    const payload = { agentId: event.agentId, day, level, spentCents: status.spentCents, budgetCents: status.budgetCents } as const;
+    this.deps.events.publish("usage.budget.alert", payload);
+    try {
+      this.deps.notifications?.create({
+        type: "budget",
+        title: level === "exceeded" ? `${event.agentId} reached its daily budget` : `${event.agentId} used 80% of its daily budget`,
+        body: `${status.spentCents} of ${status.budgetCents} cents spent on ${day} (UTC).${level === "exceeded" ? " Dispatch, crons and chat for this agent are refused until tomorrow or a raise." : ""}`,
+        priority: level === "exceeded" ? "high" : "normal",
+        agentId: event.agentId,
+      });
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, "budget notification not stored");
+    }
+  }
+}
