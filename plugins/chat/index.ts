@@ -16,8 +16,9 @@ export const chatPlugin = definePlugin<ChatConfig>({
   id: "chat",
   version: "1.0.0",
   host: "^1.0.0",
-  // Replies are logged as activities; agents in the organisation file count as known.
-  optionalDependsOn: ["activities", "memory"],
+  // Replies are logged as activities; known agents come from the agents plugin's directory
+  // when it is loaded, else from agents.list and the organisation file (memory).
+  optionalDependsOn: ["activities", "memory", "agents"],
   paths: ["/api/chat"],
   config: chatConfig,
   entities: [ChatSession, ChatMessage],

@@ -42,6 +42,11 @@ export class AgentDirectoryService implements AgentDirectory {
     }
   }
 
+  /** Whether the organisation file names the agent (read now, not cached). */
+  async inOrgFile(agentId: string): Promise<boolean> {
+    return (await this.orgAgents()).has(agentId);
+  }
+
   async role(agentId: string): Promise<string | null> {
     const org = await this.orgAgents();
     return org.get(agentId) ?? null;

@@ -1,11 +1,13 @@
 import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
+import { AGENTS } from "../../agents/tokens.ts";
 import { MEMORY_READER } from "../../memory/tokens.ts";
 import type { ChatConfig } from "../config.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS, CHAT } from "../tokens.ts";
 import { AgentDirectoryService } from "./agent-directory.ts";
 import { ChatService } from "./chat-service.ts";
 import { ChatStore } from "./chat-store.ts";
+import { CrewAgentDirectory } from "./crew-directory.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
 /** The concrete services, for this plugin's lifecycle (start/stop); other plugins get the interfaces. */
@@ -31,7 +33,15 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
       create: ({ gateway, logger, config, memory }) => new AgentDirectoryService({ gateway, logger, memory, refreshMs: config.agentsRefreshMs }),
     }),
   );
-  ctx.provide(defineService({ token: AGENT_DIRECTORY, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
+  ctx.provide(
+    defineService({
+      token: AGENT_DIRECTORY,
+      deps: { directory: DIRECTORY },
+      // The agents plugin's directory when loaded (one view of the crew); chat's own otherwise.
+      optionalDeps: { crew: AGENTS },
+      create: ({ directory, crew }) => (crew ? new CrewAgentDirectory(crew, directory) : directory),
+    }),
+  );
   ctx.provide(
     defineService({
       token: CHAT,
