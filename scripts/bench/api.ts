@@ -15,6 +15,7 @@ import { analysis } from "./analysis.ts";
 import { readHistory, renderHistory } from "./history.ts";
 import { benchmarksFile, wroteTo } from "./output.ts";
 import { execFileSync } from "node:child_process";
+import { benchAgentHealth } from "./agents-health.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const CONNECTIONS = 50;
@@ -225,6 +226,8 @@ async function main(): Promise<void> {
   const cardMoves = await measure(muster, boards.moves);
   log(`muster: ${boards.view.label}: p50 ${boardView.p50Ms} ms, p99 ${boardView.p99Ms} ms, ${int(boardView.rpsMean)} req/s; ${boards.moves.label}: ${int(cardMoves.rpsMean)} req/s, p99 ${cardMoves.p99Ms} ms`);
   await Promise.all([stopServer(muster.child), stopServer(baseline.child)]);
+  // Issue 12: agent health over a fake gateway's 2,000 sessions, answered from Muster's cached snapshot.
+  const agentHealth = await benchAgentHealth(measure, ROOT, log);
 
   const profiles = await profile();
 
@@ -251,6 +254,12 @@ async function main(): Promise<void> {
       goal: "≥ 30%",
       measured: `${(100 * movesRatio).toFixed(0)}% (${int(cardMoves.rpsMean)} req/s, p99 ${cardMoves.p99Ms} ms)`,
       pass: movesRatio >= 0.3,
+    },
+    {
+      what: "GET /api/agents/health p99, 200 agents, 2,000 gateway sessions (issue 12)",
+      goal: "< 25 ms, no sessions.list per request",
+      measured: `${agentHealth.figures.p99Ms} ms (p50 ${agentHealth.figures.p50Ms} ms, ${int(agentHealth.figures.rpsMean)} req/s; ${agentHealth.sessionListsDuringLoad} sessions.list during the run)`,
+      pass: agentHealth.figures.p99Ms < 25 && agentHealth.sessionListsDuringLoad <= 1,
     },
   ];
 

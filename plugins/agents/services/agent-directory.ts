@@ -8,6 +8,8 @@ import { escalationFor } from "./escalation-chain.ts";
 
 /** A miss re-reads agents.list at most this often, so unknown ids cannot hammer the gateway. */
 const MISS_REFRESH_MS = 2_000;
+/** How long a computed health list is reused while nothing it derives from changed (states move by minutes). */
+const HEALTH_REUSE_MS = 1_000;
 
 export interface AgentDirectoryDeps {
   store: AgentStore;
@@ -29,6 +31,11 @@ export class AgentDirectoryService implements AgentDirectory {
   private loadedAt = 0;
   private refreshing: Promise<void> | undefined;
   private org: OrgStructure | null = null;
+  /** The agents table, cached between writes: health is read far more often than the crew changes. */
+  private records: Promise<AgentRecord[]> | undefined;
+  private healthCache: { at: number; key: string; entries: AgentHealthEntry[] } | undefined;
+  private recordsVersion = 0;
+  private gatewayAgentsVersion = 0;
   private readonly deps: AgentDirectoryDeps;
   constructor(deps: AgentDirectoryDeps) {
     this.deps = deps;
@@ -56,25 +63,39 @@ export class AgentDirectoryService implements AgentDirectory {
       const code = (error as { code?: string }).code;
       if (code === "ORG_FILE_NOT_FOUND") {
         this.org = null;
-        return this.deps.store.sync([], new Map(), new Date().toISOString());
+        const result = this.deps.store.sync([], new Map(), new Date().toISOString());
+        this.invalidate();
+        return result;
       }
       this.deps.logger.warn({ err: error }, "the organisation file cannot be read; agent records keep their last synced state");
       return null;
     }
     this.org = org;
-    return this.deps.store.sync(org.agents.map(orgColumns), await this.deps.orgEmojis(), new Date().toISOString());
+    const result = this.deps.store.sync(org.agents.map(orgColumns), await this.deps.orgEmojis(), new Date().toISOString());
+    this.invalidate();
+    return result;
+  }
+
+  /** Drops the cached records after a write to the agents table. */
+  invalidate(): void {
+    this.records = undefined;
+    this.recordsVersion += 1;
   }
 
   list(): Promise<AgentRecord[]> {
-    return this.deps.store.list();
+    this.records ??= this.deps.store.list().catch((error: unknown) => {
+      this.records = undefined;
+      throw error;
+    });
+    return this.records;
   }
 
-  get(id: string): Promise<AgentRecord | null> {
-    return this.deps.store.get(id);
+  async get(id: string): Promise<AgentRecord | null> {
+    return (await this.list()).find((a) => a.id === id) ?? null;
   }
 
   async isKnown(id: string): Promise<boolean> {
-    if ((await this.deps.store.get(id)) || this.gatewayAgents.has(id)) return true;
+    if ((await this.get(id)) || this.gatewayAgents.has(id)) return true;
     if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refreshGatewayAgents();
     return this.gatewayAgents.has(id);
   }
@@ -91,16 +112,25 @@ export class AgentDirectoryService implements AgentDirectory {
 
   /** Health of every known agent (table and gateway), in the spec's order. Never calls the gateway. */
   async healthAll(now = Date.now()): Promise<AgentHealthEntry[]> {
-    const records = await this.deps.store.list();
+    const key = `${this.deps.gateway.status().state}/${this.deps.sessions.version}/${this.recordsVersion}/${this.gatewayAgentsVersion}`;
+    const cached = this.healthCache;
+    if (cached && cached.key === key && now - cached.at >= 0 && now - cached.at < HEALTH_REUSE_MS) return cached.entries;
+    const entries = await this.computeHealth(now);
+    this.healthCache = { at: now, key, entries };
+    return entries;
+  }
+
+  private async computeHealth(now: number): Promise<AgentHealthEntry[]> {
+    const records = await this.list();
     const entries = records.map((r) => this.entry(r.id, r.name, r.model, now));
     const seen = new Set(records.map((r) => r.id));
     for (const [id, a] of this.gatewayAgents) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, a.name ?? id, a.model, now)));
     for (const id of this.deps.sessions.agentIds()) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, id, null, now)));
-    return entries.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.id.localeCompare(b.id));
+    return entries.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async health(id: string, now = Date.now()): Promise<AgentHealthEntry | null> {
-    const record = await this.deps.store.get(id);
+    const record = await this.get(id);
     if (record) return this.entry(id, record.name, record.model, now);
     const gatewayAgent = this.gatewayAgents.get(id);
     if (gatewayAgent) return this.entry(id, gatewayAgent.name ?? id, gatewayAgent.model, now);
@@ -113,9 +143,9 @@ export class AgentDirectoryService implements AgentDirectory {
   }
 
   async escalationFor(id: string): Promise<EscalationTarget | null> {
-    const record = await this.deps.store.get(id);
+    const record = await this.get(id);
     if (!record) return null;
-    return escalationFor(record, this.org, await this.deps.store.list());
+    return escalationFor(record, this.org, await this.list());
   }
 
   private entry(id: string, name: string, model: string | null, now: number): AgentHealthEntry {
@@ -145,6 +175,7 @@ export class AgentDirectoryService implements AgentDirectory {
           agents.flatMap((a) => (typeof a?.id === "string" ? [[a.id, { name: typeof a.name === "string" ? a.name : null, model: a.model?.primary ?? null }] as const] : [])),
         );
         this.loadedAt = Date.now();
+        this.gatewayAgentsVersion += 1;
       })
       .catch((error: unknown) => this.deps.logger.warn({ err: error }, "agents.list failed; keeping the cached agent list"))
       .finally(() => {

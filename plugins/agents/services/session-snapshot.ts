@@ -29,6 +29,8 @@ const activityOf = (row: GatewaySessionRow): number | null => {
 export class SessionSnapshot {
   private rows = new Map<string, { agentId: string; at: number | null; model: string | null }>();
   private byAgent = new Map<string, AgentSessions>();
+  /** Bumped on every change, so derived views know when to recompute. */
+  version = 0;
   private refreshing: Promise<void> | undefined;
   private again = false;
   private coalesceTimer: NodeJS.Timeout | undefined;
@@ -130,5 +132,6 @@ export class SessionSnapshot {
       byAgent.set(agentId, entry);
     }
     this.byAgent = new Map([...byAgent].map(([id, { newest: _newest, ...entry }]) => [id, entry]));
+    this.version += 1;
   }
 }
