@@ -4,6 +4,13 @@ import type { TaskFilter, WorkRecord } from "./services/work-service.ts";
 
 export type { TaskFilter, WorkKind, WorkRecord };
 
+/**
+ * Consulted before a task update is written, with the task as stored and the validated
+ * changes; throws (a MusterError) to refuse the update. Must be synchronous: it runs right
+ * before the write, with no await between them.
+ */
+export type TaskUpdateGuard = (task: WorkRecord<"task">, changes: Record<string, unknown>) => void;
+
 /** Tasks, sprints, epics, stories and projects. */
 export interface WorkTracker {
   /** All records of a kind, most recently updated first. */
@@ -24,6 +31,13 @@ export interface WorkTracker {
    * 404 for an unknown task, 409 `TASK_NOT_CLAIMABLE` otherwise.
    */
   claimTask(id: string, agentId: string): Promise<WorkRecord<"task">>;
+  /**
+   * Adds a guard every task update (PATCH and `update("task", …)`) must pass; returns the
+   * function that removes it. Race window: the guard sees the task as read at the start of
+   * the update; a write committed by a concurrent request between that read and this write
+   * is not seen by it.
+   */
+  guardTaskUpdates(guard: TaskUpdateGuard): () => void;
   /** Deletes a record, clears references to it, and publishes `work.<kind>.deleted`. */
   delete(kind: WorkKind, id: string): Promise<void>;
 }

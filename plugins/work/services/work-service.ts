@@ -5,7 +5,7 @@ import type { Database, EventBus } from "@muster/plugin";
 import { workErrors } from "../errors.ts";
 import { KINDS, type WorkKind, type WorkRecord } from "./kinds.ts";
 import { WorkStore, type TaskFilter } from "./work-store.ts";
-import type { WorkTracker } from "../tokens.ts";
+import type { TaskUpdateGuard, WorkTracker } from "../tokens.ts";
 
 export type { TaskFilter, WorkRecord };
 
@@ -17,6 +17,7 @@ export interface WorkServiceDeps {
 export class WorkService implements WorkTracker {
   private readonly deps: WorkServiceDeps;
   private readonly store: WorkStore;
+  private readonly taskGuards = new Set<TaskUpdateGuard>();
   constructor(deps: WorkServiceDeps) {
     this.deps = deps;
     this.store = new WorkStore(deps.db);
@@ -80,11 +81,17 @@ export class WorkService implements WorkTracker {
     if (spec.completes && "status" in changes && changes.status !== entity.status) {
       changes.completedAt = changes.status === "done" ? now : null;
     }
+    if (kind === "task") for (const guard of this.taskGuards) guard(entity as WorkRecord<"task">, changes);
     Object.assign(entity, changes, { updatedAt: now });
     await em.flush();
     const record = await this.get(kind, id);
     this.deps.events.publish(`work.${kind}.updated`, record, { public: true });
     return record;
+  }
+
+  guardTaskUpdates(guard: TaskUpdateGuard): () => void {
+    this.taskGuards.add(guard);
+    return () => this.taskGuards.delete(guard);
   }
 
   /** Claims a task for an agent atomically (see WorkStore.claimTask); 409 naming who holds it otherwise. */

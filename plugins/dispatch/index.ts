@@ -1,0 +1,34 @@
+import { definePlugin } from "@muster/plugin";
+import { dispatchConfig, type DispatchConfig } from "./config.ts";
+import { BlockedEpisode } from "./entities/blocked-episode.ts";
+import { Dispatch } from "./entities/dispatch.ts";
+import { TaskReview } from "./entities/task-review.ts";
+import { migrations } from "./migrations.ts";
+import { mountDispatchRoutes } from "./http/routes.ts";
+import { registerDispatchServices } from "./services/register.ts";
+import { startDispatch } from "./services/lifecycle.ts";
+
+/**
+ * Dispatch and the review flow (DESIGN §14.6): tasks sent to their assignees through the
+ * gateway, a `task.review` approval for every task entering review, and escalation of
+ * blocked tasks up the organisation's chain (§14.7). docs/dispatch.md describes it.
+ */
+export const dispatchPlugin = definePlugin<DispatchConfig>({
+  id: "dispatch",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Tasks come from work, runs go through chat's turn runner, reviews are gated approvals,
+  // escalations are notifications, dispatch outcomes are activities.
+  dependsOn: ["work", "chat", "approvals", "notifications", "activities"],
+  // The escalation chain and agent models come from agents; budgets and cost events from usage.
+  optionalDependsOn: ["agents", "usage"],
+  paths: ["/api/dispatch"],
+  config: dispatchConfig,
+  entities: [Dispatch, TaskReview, BlockedEpisode],
+  migrations,
+  register: registerDispatchServices,
+  routes: mountDispatchRoutes,
+  onStart: startDispatch,
+});
+
+export default dispatchPlugin;

@@ -1,0 +1,39 @@
+import { defineMigration } from "@muster/plugin";
+
+export const migrations = [
+  defineMigration({
+    name: "001-dispatch",
+    up: [
+      `CREATE TABLE dispatch_dispatches (
+        id TEXT PRIMARY KEY,
+        taskId TEXT NOT NULL,
+        agentId TEXT NOT NULL,
+        status TEXT NOT NULL,
+        previousStatus TEXT NOT NULL,
+        sessionKey TEXT NOT NULL,
+        output TEXT,
+        error TEXT,
+        inputTokens INTEGER,
+        outputTokens INTEGER,
+        createdAt TEXT NOT NULL,
+        finishedAt TEXT
+      )`,
+      "CREATE INDEX dispatch_dispatches_by_task ON dispatch_dispatches (taskId, status)",
+      "CREATE INDEX dispatch_dispatches_by_created ON dispatch_dispatches (createdAt)",
+      `CREATE TABLE dispatch_task_reviews (
+        id TEXT PRIMARY KEY,
+        taskId TEXT NOT NULL,
+        approvalId TEXT,
+        status TEXT NOT NULL,
+        createdAt TEXT NOT NULL,
+        resolvedAt TEXT
+      )`,
+      "CREATE INDEX dispatch_task_reviews_by_task ON dispatch_task_reviews (taskId, status)",
+      "CREATE INDEX dispatch_task_reviews_by_approval ON dispatch_task_reviews (approvalId)",
+      `CREATE TABLE dispatch_blocked_episodes (
+        taskId TEXT PRIMARY KEY,
+        notifiedAt TEXT NOT NULL
+      )`,
+    ],
+  }),
+];

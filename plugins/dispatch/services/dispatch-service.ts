@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { createRateLimiter, type EventBus, type GatewayClient, type Logger, type RateLimiter } from "@muster/plugin";
+import type { ActivityLog } from "../../activities/tokens.ts";
+import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
+import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
+import type { UsageLedger } from "../../usage/tokens.ts";
+import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
+import type { DispatchConfig } from "../config.ts";
+import type { DispatchRow } from "../entities/dispatch.ts";
+import { dispatchErrors } from "../errors.ts";
+import type { Dispatcher, DispatchRecord } from "../tokens.ts";
+import type { DispatchStore } from "./dispatch-store.ts";
+import { dispatchSessionKey, taskMessage } from "./task-message.ts";
+
+export interface DispatchServiceDeps {
+  store: DispatchStore;
+  work: WorkTracker;
+  turns: AgentTurnRunner;
+  agents: AgentDirectory;
+  gateway: GatewayClient;
+  events: EventBus;
+  logger: Logger;
+  config: DispatchConfig;
+  activities: ActivityLog;
+  /** Budgets and cost events, when the usage plugin is loaded. */
+  usage?: UsageLedger;
+  /** The crew directory (for the agent's model in cost events), when the agents plugin is loaded. */
+  crew?: CrewDirectory;
+}
+
+const INTERRUPTED = "Muster stopped while the dispatch was in flight: the agent's reply was not collected and the task was not sent again";
+
+/**
+ * Sends tasks to their assignees (DESIGN §14.6). Everything that can refuse a dispatch
+ * (unknown task, no assignee, unknown agent, budget, gateway down, already running, rate
+ * limit) is checked before the task changes; the run itself continues in the background and
+ * ends the dispatch exactly once: `completed` (task → review), `failed` (task back to the
+ * status it had), or `interrupted` by a restart (recovered at start-up, never re-sent).
+ */
+export class DispatchService implements Dispatcher {
+  private readonly deps: DispatchServiceDeps;
+  private readonly limiter: RateLimiter;
+  private stopped = false;
+  constructor(deps: DispatchServiceDeps) {
+    this.deps = deps;
+    this.limiter = createRateLimiter({ feature: "dispatch", ...deps.config.rateLimit });
+  }
+
+  async dispatch(taskId: string): Promise<DispatchRecord> {
+    const { work, store } = this.deps;
+    const task = await work.get("task", taskId);
+    const agentId = task.assignedTo;
+    if (!agentId) throw dispatchErrors.DISPATCH_TASK_UNASSIGNED({ taskId });
+    if (task.status === "review" || task.status === "done") throw dispatchErrors.DISPATCH_TASK_NOT_DISPATCHABLE({ taskId, status: task.status });
+    await this.deps.agents.assertKnown([agentId]);
+    await this.deps.usage?.checkBudget(agentId);
+    await this.deps.gateway.ready(0);
+    const row: DispatchRow = {
+      id: randomUUID(),
+      taskId,
+      agentId,
+      status: "running",
+      previousStatus: task.status,
+      sessionKey: dispatchSessionKey(agentId, taskId),
+      output: null,
+      error: null,
+      inputTokens: null,
+      outputTokens: null,
+      createdAt: new Date().toISOString(),
+      finishedAt: null,
+    };
+    // The claim decides concurrent dispatches of one task (the losers get 409, not 429);
+    // the slot is taken only by the winner and held until its run ends.
+    const started = store.start(row);
+    if (!started.started) throw dispatchErrors.DISPATCH_ALREADY_RUNNING({ taskId, dispatchId: started.runningId });
+    let release: () => void;
+    try {
+      release = this.limiter.acquire();
+    } catch (error) {
+      // Refused before anything changed: the claim is withdrawn, no record is left.
+      store.remove(row.id);
+      throw error;
+    }
+    try {
+      if (task.status !== "in_progress") await work.update("task", taskId, { status: "in_progress" });
+    } catch (error) {
+      release();
+      store.finish(row.id, { status: "failed", error: `the task could not be moved to in_progress: ${(error as Error).message}` }, new Date().toISOString());
+      throw error;
+    }
+    this.deps.events.publish("dispatch.dispatch.created", row, { public: true });
+    void this.run(row, task, release);
+    return row;
+  }
+
+  async list(limit: number): Promise<DispatchRecord[]> {
+    return this.deps.store.list(limit);
+  }
+
+  async get(id: string): Promise<DispatchRecord> {
+    const row = await this.deps.store.get(id);
+    if (!row) throw dispatchErrors.DISPATCH_NOT_FOUND({ id });
+    return row;
+  }
+
+  /** Marks what a previous process left running as interrupted and puts their tasks back; never re-sends. */
+  async recoverInterrupted(): Promise<number> {
+    const rows = this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
+    for (const row of rows) {
+      await this.restoreTask(row);
+      this.publishUpdated(row.id);
+    }
+    return rows.length;
+  }
+
+  /** Stops handling replies: runs still in flight stay `running` and are recovered as interrupted at the next start. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async run(row: DispatchRow, task: WorkRecord<"task">, release: () => void): Promise<void> {
+    const { work, store, logger } = this.deps;
+    try {
+      const reply = await this.deps.turns.run({ agentId: row.agentId, sessionKey: row.sessionKey, message: taskMessage(task), timeoutMs: this.deps.config.runTimeoutMs });
+      if (this.stopped) return;
+      const ended = store.finish(row.id, { status: "completed", output: reply.text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens }, new Date().toISOString());
+      if (!ended) return;
+      this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_completed", target: row.taskId, details: `dispatch ${row.id}: ${reply.text.slice(0, 500)}` });
+      await this.recordCost(row, reply.usage);
+      const current = await work.find("task", row.taskId);
+      // A human may have moved the task meanwhile (blocked, say); their decision stands.
+      if (current?.status === "in_progress") await work.update("task", row.taskId, { status: "review" });
+    } catch (error) {
+      if (this.stopped) return;
+      const reason = (error as Error).message || String(error);
+      if (!store.finish(row.id, { status: "failed", error: reason }, new Date().toISOString())) return;
+      this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_failed", target: row.taskId, details: `dispatch ${row.id}: ${reason}` });
+      await this.restoreTask(row).catch((cause: unknown) => logger.warn({ err: cause, dispatchId: row.id }, "restoring a failed dispatch's task failed"));
+    } finally {
+      release();
+      if (!this.stopped) this.publishUpdated(row.id);
+    }
+  }
+
+  /** The task goes back to the status it had before the dispatch, unless someone moved it since. */
+  private async restoreTask(row: DispatchRow): Promise<void> {
+    const current = await this.deps.work.find("task", row.taskId);
+    if (current?.status === "in_progress" && row.previousStatus !== "in_progress") await this.deps.work.update("task", row.taskId, { status: row.previousStatus });
+  }
+
+  private async recordCost(row: DispatchRow, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+    if (!this.deps.usage) return;
+    try {
+      const model = (await this.deps.crew?.get(row.agentId))?.model ?? "unknown";
+      await this.deps.usage.record({ agentId: row.agentId, model, action: "task", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, taskId: row.taskId });
+    } catch (error) {
+      this.deps.logger.warn({ err: error, dispatchId: row.id }, "recording a dispatch's cost event failed");
+    }
+  }
+
+  private publishUpdated(id: string): void {
+    void this.deps.store.get(id).then((row) => row && this.deps.events.publish("dispatch.dispatch.updated", row, { public: true }));
+  }
+}

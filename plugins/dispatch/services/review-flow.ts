@@ -1,0 +1,117 @@
+import type { ApprovalGate, EventBus, Logger } from "@muster/plugin";
+import type { ApprovalEventPayload } from "../../approvals/events.ts";
+import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
+import type { Notifier } from "../../notifications/tokens.ts";
+import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
+import { dispatchErrors } from "../errors.ts";
+import { escalateBlockedTask } from "./escalation.ts";
+import type { ReviewStore } from "./review-store.ts";
+
+/** The gated action kind of a task's review approval. */
+export const REVIEW_ACTION = "task.review";
+
+interface ReviewPayload {
+  taskId: string;
+  title: string;
+}
+
+export interface ReviewFlowDeps {
+  work: WorkTracker;
+  gate: ApprovalGate;
+  events: EventBus;
+  store: ReviewStore;
+  notifications: Notifier;
+  logger: Logger;
+  owner: string;
+  crew?: CrewDirectory;
+}
+
+/**
+ * The spec's approval flow for finished work (DESIGN §14.6) and the escalation of blocked
+ * tasks (§14.7), driven by the work plugin's task events:
+ * - a task entering `review` (by dispatch or PATCH) gets one `task.review` approval, none
+ *   when one is pending (the review store opens it in one transaction);
+ * - approving runs the action: the task moves to `done`; rejecting moves it back to
+ *   `in_progress` with the reason appended to its notes;
+ * - a task in `review` or with a pending review cannot be moved to `done` by an update
+ *   (409 TASK_REVIEW_PENDING): only the approval does that;
+ * - a task becoming `blocked` notifies the next level of the chain, once per blocked episode.
+ */
+export class ReviewFlow {
+  private readonly deps: ReviewFlowDeps;
+  /** Tasks the approved review action is moving to `done` right now (the guard lets them through). */
+  private readonly approving = new Set<string>();
+  constructor(deps: ReviewFlowDeps) {
+    this.deps = deps;
+  }
+
+  start(): () => void {
+    const { work, events, gate } = this.deps;
+    gate.define<ReviewPayload>(REVIEW_ACTION, {
+      describe: (p) => `Accept the work on task ${p.taskId} ("${p.title}"): the task moves to done`,
+      execute: (p, decision) => this.approve(p, decision.approvalId),
+    });
+    const offs = [
+      work.guardTaskUpdates((task, changes) => this.guard(task, changes)),
+      events.subscribe("work.task.created", (event) => this.onTask(event.payload as WorkRecord<"task">)),
+      events.subscribe("work.task.updated", (event) => this.onTask(event.payload as WorkRecord<"task">)),
+      events.subscribe("approvals.approval.rejected", (event) => this.onRejected(event.payload)),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  private guard(task: WorkRecord<"task">, changes: Record<string, unknown>): void {
+    if (changes.status !== "done" || task.status === "done" || this.approving.has(task.id)) return;
+    if (task.status === "review" || this.deps.store.hasPending(task.id)) throw dispatchErrors.TASK_REVIEW_PENDING({ taskId: task.id });
+  }
+
+  private async onTask(task: WorkRecord<"task">): Promise<void> {
+    if (task.status === "review") await this.requestReview(task);
+    if (task.status === "blocked") {
+      if (this.deps.store.startBlockedEpisode(task.id, new Date().toISOString())) {
+        const sent = await escalateBlockedTask(task, this.deps);
+        this.deps.events.publish("dispatch.task.escalated", { taskId: task.id, agentId: task.assignedTo, ...sent }, { public: true });
+      }
+    } else this.deps.store.endBlockedEpisode(task.id);
+  }
+
+  private async requestReview(task: WorkRecord<"task">): Promise<void> {
+    const review = this.deps.store.open(task.id, new Date().toISOString());
+    if (!review) return;
+    try {
+      const { approvalId } = await this.deps.gate.request<ReviewPayload>(REVIEW_ACTION, { taskId: task.id, title: task.title }, {
+        // The agent that did the work asks; a human decides.
+        requestedBy: task.assignedTo || "muster",
+        title: `Review task: ${task.title}`,
+        taskId: task.id,
+        context: task.notes ?? task.description ?? undefined,
+      });
+      this.deps.store.attachApproval(review.id, approvalId);
+    } catch (error) {
+      this.deps.store.discard(review.id);
+      this.deps.logger.warn({ err: error, taskId: task.id }, "creating a task's review approval failed; the task stays in review without one");
+    }
+  }
+
+  private async approve(payload: ReviewPayload, approvalId: string): Promise<unknown> {
+    this.deps.store.resolve(approvalId, "approved", new Date().toISOString());
+    this.approving.add(payload.taskId);
+    try {
+      const task = await this.deps.work.update("task", payload.taskId, { status: "done" });
+      return { taskId: task.id, status: task.status };
+    } finally {
+      this.approving.delete(payload.taskId);
+    }
+  }
+
+  private async onRejected(approval: ApprovalEventPayload): Promise<void> {
+    if (approval.command !== REVIEW_ACTION) return;
+    const review = this.deps.store.resolve(approval.id, "rejected", new Date().toISOString());
+    if (!review) return;
+    const task = await this.deps.work.find("task", review.taskId);
+    if (task?.status !== "review") return;
+    const reason = approval.reason?.trim() || (approval.expired ? "expired without a decision" : "no reason given");
+    const line = `Review rejected${approval.decidedBy ? ` by ${approval.decidedBy}` : ""} (${approval.resolvedAt ?? new Date().toISOString()}): ${reason}`;
+    await this.deps.work.update("task", task.id, { status: "in_progress", notes: task.notes ? `${task.notes}\n\n${line}` : line });
+  }
+}

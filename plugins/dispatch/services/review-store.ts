@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "@muster/plugin";
+import type { TaskReviewRow } from "../entities/task-review.ts";
+
+/** Task review records and blocked episodes; each conditional change is one statement or one synchronous transaction. */
+export class ReviewStore {
+  private readonly db: () => Database;
+  constructor(db: () => Database) {
+    this.db = db;
+  }
+
+  /** Opens a pending review for the task unless one is pending already (then null). */
+  open(taskId: string, now: string): TaskReviewRow | null {
+    const sql = this.db().sql;
+    return sql.transaction(() => {
+      if (sql.prepare("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId)) return null;
+      const row: TaskReviewRow = { id: randomUUID(), taskId, approvalId: null, status: "pending", createdAt: now, resolvedAt: null };
+      sql.prepare("INSERT INTO dispatch_task_reviews (id, taskId, approvalId, status, createdAt, resolvedAt) VALUES (@id, @taskId, @approvalId, @status, @createdAt, @resolvedAt)").run(row);
+      return row;
+    })();
+  }
+
+  attachApproval(id: string, approvalId: string): void {
+    this.db().sql.prepare("UPDATE dispatch_task_reviews SET approvalId = ? WHERE id = ?").run(approvalId, id);
+  }
+
+  /** Forgets a review whose approval could not be created. */
+  discard(id: string): void {
+    this.db().sql.prepare("DELETE FROM dispatch_task_reviews WHERE id = ? AND status = 'pending'").run(id);
+  }
+
+  /** Decides the pending review of an approval; the row, or null when it was not pending. */
+  resolve(approvalId: string, status: "approved" | "rejected", now: string): TaskReviewRow | null {
+    const sql = this.db().sql;
+    return sql.transaction(() => {
+      const row = sql.prepare("SELECT * FROM dispatch_task_reviews WHERE approvalId = ? AND status = 'pending'").get(approvalId) as TaskReviewRow | undefined;
+      if (!row) return null;
+      sql.prepare("UPDATE dispatch_task_reviews SET status = ?, resolvedAt = ? WHERE id = ?").run(status, now, row.id);
+      return { ...row, status, resolvedAt: now };
+    })();
+  }
+
+  hasPending(taskId: string): boolean {
+    return this.db().sql.prepare("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId) !== undefined;
+  }
+
+  /** Starts a blocked episode; false when the task's current episode was already escalated. */
+  startBlockedEpisode(taskId: string, now: string): boolean {
+    return this.db().sql.prepare("INSERT OR IGNORE INTO dispatch_blocked_episodes (taskId, notifiedAt) VALUES (?, ?)").run(taskId, now).changes === 1;
+  }
+
+  endBlockedEpisode(taskId: string): void {
+    this.db().sql.prepare("DELETE FROM dispatch_blocked_episodes WHERE taskId = ?").run(taskId);
+  }
+}
