@@ -4,11 +4,27 @@ import type { SearchHit, SearchStats } from "./services/search-index.ts";
 
 export type { Category, SearchHit, SearchStats };
 
+/** One entry of {@link WorkspaceSearch.rank}. */
+export interface RankedPath {
+  /** Workspace-relative path. */
+  path: string;
+  /** Relevance, higher is better (comparable within one ranking only). */
+  score: number;
+  /** 1-based position in the ranking. */
+  rank: number;
+}
+
 /** The workspace full-text index. */
 export interface WorkspaceSearch {
   /** Loads the persisted index and refreshes it in the background. */
   start(): void;
   search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }>;
+  /**
+   * The full-text ranking of `q` for fusion with other rankers (hybrid search): paths best
+   * first, with the score and 1-based rank; no excerpts are read. Same query rules as
+   * `search` (typos, prefixes, title boost); an empty list for a query with no searchable word.
+   */
+  rank(q: string, options: { category?: Category; limit: number }): Promise<RankedPath[]>;
   /** Rebuilds the index from the workspace. */
   reindex(): Promise<{ filesIndexed: number; duration: number }>;
   /** Applies one watcher change (queued behind other changes). */

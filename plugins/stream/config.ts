@@ -4,8 +4,11 @@ import { z } from "@muster/plugin";
 export const streamConfigSchema = z.strictObject({
   /** Keep-alive `ping` frame interval (the spec's 30 s). */
   pingIntervalMs: z.number().int().min(10).max(3_600_000).default(30_000),
-  /** Concurrent SSE connections; one more is answered 503 `STREAM_TOO_MANY_CLIENTS`. */
-  maxClients: z.number().int().min(1).max(100_000).default(100),
+  /**
+   * Concurrent SSE connections; one more is answered 503 `STREAM_TOO_MANY_CLIENTS`. The
+   * default holds the 1,000-client fan-out target (bench:workspace) with room for the UI.
+   */
+  maxClients: z.number().int().min(1).max(100_000).default(1_100),
   /** Frames kept for `Last-Event-ID` replay (the newest ones). */
   replaySize: z.number().int().min(0).max(100_000).default(1_000),
   /** Byte budget of the replay ring; the oldest frames go first when it is exceeded. */

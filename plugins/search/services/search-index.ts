@@ -1,17 +1,15 @@
 import { stat } from "node:fs/promises";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import MiniSearch, { type SearchResult } from "minisearch";
 import type { Database, Logger, WorkspacePaths } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
 import type { Category } from "../domain/categories.ts";
-import type { SearchDocument } from "../domain/document.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
-import { INDEX_FORMAT, INDEX_OPTIONS, queryTerms, searchOptionsFor } from "../domain/query.ts";
-import type { WorkspaceSearch } from "../tokens.ts";
+import { INDEX_FORMAT, queryTerms } from "../domain/query.ts";
+import type { RankedPath, WorkspaceSearch } from "../tokens.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
-import { BulkIndexBuilder } from "../domain/bulk-builder.ts";
-import { decodeIndex, encodeIndex, hasTerm } from "../domain/index-codec.ts";
+import { CompactIndex, type CompactHit } from "../domain/compact-index.ts";
+import { decodeIndex, encodeIndex } from "../domain/index-codec.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
@@ -50,6 +48,8 @@ export interface SearchStats {
   totalFiles: number;
   indexedAt: string | null;
   state: "loading" | "ready";
+  /** True while a build, re-index or start-up refresh runs (searches answer from the index as it is). */
+  indexing: boolean;
   lastRefresh: RefreshReport | null;
   skipped: { tooLarge: number; binary: number; invalidUtf8: number; symlinksOutside: number };
   /** Files whose YAML or front matter does not parse; their text is indexed anyway. */
@@ -81,7 +81,9 @@ export interface SearchIndexDeps {
  * {@link IndexStore}).
  */
 export class SearchIndex implements WorkspaceSearch {
-  private index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+  private index = CompactIndex.build([]);
+  /** Builds, re-indexes and start-up refreshes running. */
+  private indexing = 0;
   private rows = new Map<string, FileRow>();
   private readonly store: IndexStore;
   private queue: Promise<unknown> = Promise.resolve();
@@ -124,31 +126,41 @@ export class SearchIndex implements WorkspaceSearch {
   /** Searches the index with the first {@link MAX_QUERY_TERMS} distinct words of `q`; waits (bounded) for the start-up load. */
   async search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }> {
     await this.whenReady();
-    const filter = options.category ? (r: SearchResult) => r.category === options.category : undefined;
+    const { terms, hits } = this.ranked(q, options.category);
+    const results = hits.slice(0, options.limit).map((hit) => ({
+      path: hit.path,
+      score: roundScore(hit.score),
+      excerpt: this.excerpt(hit.path, hit.terms, terms),
+      title: hit.title,
+      category: hit.category,
+    }));
+    return { total: hits.length, results };
+  }
+
+  async rank(q: string, options: { category?: Category; limit: number }): Promise<RankedPath[]> {
+    await this.whenReady();
+    return this.ranked(q, options.category)
+      .hits.slice(0, options.limit)
+      .map((hit, i) => ({ path: hit.path, score: roundScore(hit.score), rank: i + 1 }));
+  }
+
+  private ranked(q: string, category: Category | undefined): { terms: string[]; hits: CompactHit[] } {
+    const filter = category ? (c: Category) => c === category : undefined;
     // Each word expands to its prefixes and near-misses and the search runs on the event
     // loop: repeated or dozens of short words made one request block the server for
     // seconds. Distinct words only, and at most MAX_QUERY_TERMS of them.
-    const terms = [...new Set(queryTerms(q))].slice(0, MAX_QUERY_TERMS);
-    const text = terms.join(" ");
-    const index = this.index;
-    const searchOptions = searchOptionsFor((term) => hasTerm(index, term));
-    let hits = index.search(text, { ...searchOptions, filter });
+    const words = [...new Set(queryTerms(q))].slice(0, MAX_QUERY_TERMS);
+    const terms = [...new Set(words.map((w) => w.toLowerCase()))];
+    let hits = this.index.search(terms, { filter });
     // Several words that never occur together: rank the files holding any of them.
-    if (hits.length === 0 && terms.length > 1) hits = index.search(text, { ...searchOptions, combineWith: "OR", filter });
-    const results = hits.slice(0, options.limit).map((hit) => ({
-      path: hit.id as string,
-      score: Math.round(hit.score * 1000) / 1000,
-      excerpt: this.excerpt(hit.id as string, hit.terms, terms),
-      title: hit.title as string,
-      category: hit.category as Category,
-    }));
-    return { total: hits.length, results };
+    if (hits.length === 0 && terms.length > 1) hits = this.index.search(terms, { combineWith: "OR", filter });
+    return { terms: words, hits };
   }
 
   /** Rebuilds the whole index from the workspace; concurrent calls share one run. */
   reindex(): Promise<{ filesIndexed: number; duration: number }> {
     this.running ??= this.enqueue(async () => {
-      const report = await this.build("reindex");
+      const report = await this.indexingWhile(() => this.build("reindex"));
       return { filesIndexed: this.index.documentCount, duration: report.durationMs };
     })
       .catch((error) => {
@@ -178,6 +190,7 @@ export class SearchIndex implements WorkspaceSearch {
       totalFiles: this.index.documentCount,
       indexedAt: this.indexedAt,
       state: this.isReady ? "ready" : "loading",
+      indexing: this.indexing > 0 || !this.isReady,
       lastRefresh: this.lastRefresh,
       skipped: { tooLarge: count("tooLarge"), binary: count("binary"), invalidUtf8: count("invalidUtf8"), symlinksOutside: this.symlinksOutside },
       malformed: {
@@ -223,7 +236,21 @@ export class SearchIndex implements WorkspaceSearch {
     }
   }
 
-  private async loadOrBuild(): Promise<void> {
+  /** Counts a running build or refresh for `stats.indexing`. */
+  private async indexingWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.indexing += 1;
+    try {
+      return await work();
+    } finally {
+      this.indexing -= 1;
+    }
+  }
+
+  private loadOrBuild(): Promise<void> {
+    return this.indexingWhile(() => this.loadOrBuildNow());
+  }
+
+  private async loadOrBuildNow(): Promise<void> {
     const started = performance.now();
     const persisted = await this.store.loadIndex();
     const rows = await this.store.loadRows();
@@ -231,14 +258,15 @@ export class SearchIndex implements WorkspaceSearch {
       try {
         // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
         const decodeStarted = performance.now();
-        const { index, ids } = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
+        const index = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
+        const ids = [...index.documentPaths()];
         this.index = index;
         this.rows = rows;
         await this.refresh(ids, started, performance.now() - decodeStarted);
         return;
       } catch (error) {
         if (error instanceof Stopped) throw error;
-        this.index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+        this.index = CompactIndex.build([]);
         this.deps.logger.warn({ err: error }, "persisted search index is unreadable; rebuilding");
       }
     }
@@ -285,7 +313,7 @@ export class SearchIndex implements WorkspaceSearch {
     const started = performance.now();
     const walk = await this.walk();
     const walkMs = performance.now() - started;
-    const builder = new BulkIndexBuilder();
+    const builder = CompactIndex.builder();
     const rows = new Map<string, FileRow>();
     this.skipped.clear();
     this.problems.clear();
@@ -349,8 +377,7 @@ export class SearchIndex implements WorkspaceSearch {
       if (result.kind === "skipped") this.skipped.set(path, result.reason);
       return;
     }
-    if (this.index.has(path)) this.index.replace(result.document);
-    else this.index.add(result.document);
+    this.index.upsert(result.document);
     this.rows.set(path, result.row);
     this.skipped.delete(path);
     this.noteProblem(path, result.problem);
@@ -362,8 +389,7 @@ export class SearchIndex implements WorkspaceSearch {
     this.skipped.delete(path);
     this.problems.delete(path);
     const hadRow = this.rows.delete(path);
-    const indexed = this.index.has(path);
-    if (indexed) this.index.discard(path);
+    const indexed = this.index.remove(path);
     if (indexed || hadRow) this.markStale(path);
     return indexed;
   }
@@ -453,3 +479,5 @@ export class SearchIndex implements WorkspaceSearch {
   }
 }
 
+/** Scores as the API shows them (3 decimals). */
+const roundScore = (score: number) => Math.round(score * 1000) / 1000;
