@@ -1,8 +1,8 @@
 import { token, type GateRequestOptions, type GateRequestResult } from "@muster/plugin";
 import type { ApprovalRecord } from "./services/approval-record.ts";
-import type { ApprovalList, Decision, NewApproval } from "./services/approval-service.ts";
+import type { ApprovalList, Decision, ExternalOutcome, NewApproval } from "./services/approval-service.ts";
 
-export type { ApprovalList, ApprovalRecord, Decision, NewApproval };
+export type { ApprovalList, ApprovalRecord, Decision, ExternalOutcome, NewApproval };
 
 /** The human approval queue: create, list, decide. */
 export interface ApprovalQueue {
@@ -14,6 +14,13 @@ export interface ApprovalQueue {
   get(id: string): Promise<ApprovalRecord>;
   /** Records a human decision; an approved gated action runs once, after the transition. */
   decide(id: string, decision: Decision): Promise<ApprovalRecord>;
+  /**
+   * Closes a still-pending approval that was settled outside Muster (in the OpenClaw gateway,
+   * or by an auto-deny rule): one conditional transition, so it and a human decision cannot
+   * both win (the loser gets 409). Runs no executor. `decidedBy` is not checked against the
+   * configured humans: it names where the outcome came from ("openclaw", "policy").
+   */
+  closeExternally(id: string, outcome: ExternalOutcome): Promise<ApprovalRecord>;
   /** Moves expired pending approvals to history; returns how many. */
   sweepExpired(): Promise<number>;
   /** Marks executions a previous process left unfinished as failed; returns how many. */

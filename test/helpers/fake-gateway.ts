@@ -96,6 +96,8 @@ export interface FakeConnection {
   readonly socket: WebSocket;
   authenticated: boolean;
   scopes: string[];
+  /** `connect.params.caps`: `approvals` makes the gateway deliver approval events to it. */
+  caps: string[];
   /** Set when the client signed the challenge with a device identity. */
   deviceId: string | null;
   subscribedSessions: boolean;
@@ -143,7 +145,27 @@ const METHOD_SCOPES: Record<string, string> = {
   "cron.update": "operator.admin",
   "cron.remove": "operator.admin",
   "cron.run": "operator.admin",
+  "exec.approval.list": "operator.approvals",
+  "exec.approval.resolve": "operator.approvals",
+  "plugin.approval.list": "operator.approvals",
+  "plugin.approval.resolve": "operator.approvals",
+  "approval.resolve": "operator.approvals",
 };
+
+/** An approval kind as the gateway names its events (`openclaw` is its `system-agent` kind). */
+export type FakeApprovalKind = "exec" | "plugin" | "openclaw";
+/** A pending approval request held by the fake (the real one's record: id, request, times). */
+export interface FakeApproval {
+  kind: FakeApprovalKind;
+  id: string;
+  request: Record<string, unknown>;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+/** The resolve method of each kind (the real gateway's `*.approval.resolve`; `approval.resolve` for system-agent). */
+const RESOLVE_METHODS: Record<string, FakeApprovalKind> = { "exec.approval.resolve": "exec", "plugin.approval.resolve": "plugin", "approval.resolve": "openclaw" };
+const APPROVAL_EVENTS = ["exec", "plugin", "openclaw"].flatMap((k) => [`${k}.approval.requested`, `${k}.approval.resolved`]);
+const APPROVAL_DECISIONS = new Set(["allow-once", "allow-always", "deny"]);
 
 function hasScope(granted: string[], needed: string): boolean {
   if (granted.includes(needed) || granted.includes("operator.admin")) return true;
@@ -195,6 +217,10 @@ export class FakeGateway {
   private cronRuns: Array<Record<string, unknown>> = [];
   private cronRunCount = 0;
   private ticksPaused = false;
+  /** Pending approval requests (kept across stop/start, as the real gateway's store is). */
+  readonly approvals = new Map<string, FakeApproval>();
+  /** Every resolution, in order: by a client's resolve call or by {@link resolveApproval}. */
+  readonly approvalResolutions: Array<{ id: string; decision: string; resolvedBy: string }> = [];
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
@@ -300,6 +326,52 @@ export class FakeGateway {
     }
   }
 
+  /**
+   * Raises an approval request as an agent run would: stored pending, and
+   * `<kind>.approval.requested` sent to connections with `operator.admin`/`operator.approvals`
+   * and the `approvals` cap (the real gateway's canDeliverApprovals).
+   */
+  raiseApproval(kind: FakeApprovalKind, request: Record<string, unknown>, options: { id?: string; timeoutMs?: number } = {}): FakeApproval {
+    const createdAtMs = Date.now();
+    const approval: FakeApproval = { kind, id: options.id ?? randomUUID(), request, createdAtMs, expiresAtMs: createdAtMs + (options.timeoutMs ?? 30 * 60_000) };
+    this.approvals.set(approval.id, approval);
+    this.sendApprovalEvent(kind, "requested", { id: approval.id, request, createdAtMs, expiresAtMs: approval.expiresAtMs });
+    return approval;
+  }
+
+  /** Resolves a pending request in the gateway itself (OpenClaw's own UI); false when not pending. */
+  resolveApproval(id: string, decision: string, resolvedBy = "control-ui"): boolean {
+    const approval = this.approvals.get(id);
+    if (!approval) return false;
+    this.approvals.delete(id);
+    this.approvalResolutions.push({ id, decision, resolvedBy });
+    this.sendApprovalEvent(approval.kind, "resolved", { id, decision, resolvedBy, ts: Date.now(), request: approval.request });
+    return true;
+  }
+
+  /** Drops a pending request without an event (it expired while nobody listened). */
+  expireApproval(id: string): void {
+    this.approvals.delete(id);
+  }
+
+  private sendApprovalEvent(kind: FakeApprovalKind, phase: "requested" | "resolved", payload: unknown): void {
+    const canDeliver = (conn: FakeConnection) => hasScope(conn.scopes, "operator.approvals") && conn.caps.includes("approvals");
+    this.broadcast(`${kind}.approval.${phase}`, payload, canDeliver);
+  }
+
+  private approvalMethod(method: string, params: any, conn: FakeConnection): unknown {
+    if (method.endsWith(".list")) {
+      const kind = method.split(".")[0] as FakeApprovalKind;
+      return [...this.approvals.values()].filter((a) => a.kind === kind).map(({ id, request, createdAtMs, expiresAtMs }) => ({ id, request, createdAtMs, expiresAtMs }));
+    }
+    if (typeof params.id !== "string" || !params.id) throw invalid(`invalid ${method} params: must have required property 'id'`);
+    if (!APPROVAL_DECISIONS.has(params.decision)) throw invalid("invalid decision");
+    const approval = this.approvals.get(params.id);
+    if (!approval || approval.kind !== RESOLVE_METHODS[method]) throw invalid("unknown or expired approval id", { reason: "APPROVAL_NOT_FOUND" });
+    this.resolveApproval(params.id, params.decision, `conn-${conn.id}`);
+    return { ok: true };
+  }
+
   /** Closes every connection with this code (1006-like abrupt drop with `terminate: true`). */
   closeAll(code = 1011, reason = "fake close", terminate = false): void {
     for (const conn of this.connections) {
@@ -396,6 +468,7 @@ export class FakeGateway {
       socket,
       authenticated: false,
       scopes: [],
+      caps: [],
       deviceId: null,
       subscribedSessions: false,
       seq: 0,
@@ -503,6 +576,7 @@ export class FakeGateway {
     const scopes = !deviceId && this.requireDevice ? [] : requested;
     conn.authenticated = true;
     conn.scopes = scopes;
+    conn.caps = Array.isArray(params.caps) ? params.caps : [];
     conn.deviceId = deviceId;
     conn.send({
       type: "res",
@@ -512,7 +586,7 @@ export class FakeGateway {
         type: "hello-ok",
         protocol: this.protocol,
         server: { version: "fake-2026.9.6", connId: randomUUID() },
-        features: { methods: [...Object.keys(METHOD_SCOPES), ...this.overrides.keys()], events: ["connect.challenge", "agent", "chat", "cron", "tick", "shutdown", "health", "presence", "sessions.changed"] },
+        features: { methods: [...Object.keys(METHOD_SCOPES), ...this.overrides.keys()], events: ["connect.challenge", "agent", "chat", "cron", "tick", "shutdown", "health", "presence", "sessions.changed", ...APPROVAL_EVENTS] },
         snapshot: {
           presence: [],
           health: this.healthPayload(),
@@ -581,6 +655,12 @@ export class FakeGateway {
         return this.cron(method, params);
       case "node.list":
         return { ts: Date.now(), nodes: [] };
+      case "exec.approval.list":
+      case "plugin.approval.list":
+      case "exec.approval.resolve":
+      case "plugin.approval.resolve":
+      case "approval.resolve":
+        return this.approvalMethod(method, params, conn);
       default:
         throw invalid(`unknown method: ${method}`);
     }

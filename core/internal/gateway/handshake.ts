@@ -10,6 +10,8 @@ import { isLoopback } from "../config.ts";
 export const CLIENT_ID = "gateway-client";
 export const CLIENT_MODE = "backend";
 export const ROLE = "operator";
+/** Operator capabilities declared on connect (reference §2.2). */
+export const CLIENT_CAPS = ["approvals"];
 
 export interface ConnectInput {
   version: string;
@@ -23,7 +25,9 @@ export interface ConnectInput {
 export function connectParams(input: ConnectInput): Record<string, unknown> {
   const client = { id: CLIENT_ID, version: input.version, platform: platform(), mode: CLIENT_MODE };
   const auth = input.token ? { token: input.token } : input.device?.deviceToken ? { deviceToken: input.device.deviceToken } : undefined;
-  const params: Record<string, unknown> = { minProtocol: GATEWAY_PROTOCOL, maxProtocol: GATEWAY_PROTOCOL, client, role: ROLE, scopes: input.scopes, ...(auth ? { auth } : {}) };
+  // `approvals`: the gateway sends its approval requests (exec, plugin, system-agent) only to
+  // clients that declare this capability; the gateway-approvals plugin turns them into Muster approvals.
+  const params: Record<string, unknown> = { minProtocol: GATEWAY_PROTOCOL, maxProtocol: GATEWAY_PROTOCOL, client, role: ROLE, scopes: input.scopes, caps: CLIENT_CAPS, ...(auth ? { auth } : {}) };
   if (input.device && input.challenge) {
     params.device = deviceBlock(input.device, {
       clientId: client.id,

@@ -29,6 +29,14 @@ export interface Decision {
   agentId?: string | null;
 }
 
+/** A decision made outside Muster's deciders (see {@link ApprovalQueue.closeExternally}). */
+export interface ExternalOutcome {
+  status: "approved" | "rejected";
+  /** Where the outcome came from, for example "openclaw" or "policy". */
+  decidedBy: string;
+  reason: string;
+}
+
 export interface ApprovalServiceDeps {
   store: ApprovalStore;
   reports: ApprovalReports;
@@ -202,6 +210,18 @@ export class ApprovalService implements ApprovalQueue {
     this.deps.reports.decided(toApprovalRecord(decided));
     if (decided.status !== "approved" || !decided.gated) return toApprovalRecord(decided);
     return this.execute(decided, decidedBy);
+  }
+
+  /** Records an outcome reached elsewhere on a pending approval; never runs its executor. */
+  async closeExternally(id: string, outcome: ExternalOutcome): Promise<ApprovalRecord> {
+    const now = this.now();
+    const won = this.deps.store.transition({ id, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, resolvedAt: now, startExecution: false }, now);
+    const row = await this.deps.store.get(id);
+    if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
+    if (!won) this.assertPending(row);
+    const record = toApprovalRecord(row);
+    this.deps.reports.decided(record);
+    return record;
   }
 
   /** Rejects expired pending approvals (never runs anything) and reports each. */
