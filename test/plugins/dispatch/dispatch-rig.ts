@@ -1,0 +1,68 @@
+// A host with dispatch wired to a fake gateway and a workspace holding the agents suites'
+// organisation file (odin executive, thor management, loki and freya execution).
+import * as assert from "uvu/assert";
+import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
+import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
+
+const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
+
+export interface DispatchRig {
+  gw: FakeGateway;
+  h: TestHost;
+  close(): Promise<void>;
+}
+
+export async function startDispatchRig(options: { gateway?: FakeGatewayOptions; dispatchConfig?: Record<string, unknown> } = {}): Promise<DispatchRig> {
+  const gw = await FakeGateway.start({ token: TOKEN, agents: ["main", "odin", "thor", "loki", "freya"].map((id) => ({ id })), tickIntervalMs: 5_000, ...options.gateway });
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
+  const rig: DispatchRig = {
+    gw,
+    h: await startTestHost({
+      home,
+      workspace,
+      config: { owner: "Daniel", gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { dispatch: { ...options.dispatchConfig } } },
+    }),
+    async close() {
+      await rig.h.stop();
+      await gw.stop();
+      removeHome(rig.h.home);
+    },
+  };
+  await waitUntil(async () => (await rig.h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "gateway connected" });
+  return rig;
+}
+
+export async function createTask(h: TestHost, fields: Record<string, unknown>): Promise<any> {
+  const res = await h.json("/api/tasks", { method: "POST", body: { title: "Write the release notes", ...fields } });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+/** The params of every chat.send the fake received. */
+export const sends = (gw: FakeGateway): any[] => gw.requests("chat.send").map((frame) => frame.params);
+
+export const getTask = async (h: TestHost, id: string) => (await h.json(`/api/tasks/${id}`)).body;
+export const dispatch = (h: TestHost, taskId: unknown) => h.json("/api/dispatch", { method: "POST", body: { taskId } });
+export const waitForDispatch = (h: TestHost, id: string, status: string, timeoutMs = 5_000) =>
+  waitUntil(async () => {
+    const d = (await h.json(`/api/dispatch/${id}`)).body.dispatch;
+    return d?.status === status ? d : null;
+  }, { timeoutMs, label: `dispatch ${id} ${status}` });
+
+/** The review approvals (pending and decided) of a task. */
+export async function reviewApprovals(h: TestHost, taskId: string): Promise<any[]> {
+  const body = (await h.json("/api/approvals?limit=500&pendingLimit=500")).body;
+  return [...body.pending, ...body.history].filter((a: any) => a.taskId === taskId && a.command === "task.review");
+}
+
+export const decide = (h: TestHost, approvalId: string, status: "approved" | "rejected", reason?: string) =>
+  h.json(`/api/approvals/${approvalId}`, { method: "PATCH", session: true, body: { status, decidedBy: "Daniel", ...(reason ? { reason } : {}) } });
+
+/** A promise with its resolve function, to hold a fake reply until the test lets it go. */
+export function hold<T = void>(): { promise: Promise<T>; open(value: T): void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((r) => (open = r));
+  return { promise, open };
+}
