@@ -106,6 +106,27 @@ t("bad inputs: unassigned 400, unknown task 404, unknown agent 404, task in revi
   assert.is(gw.requests("chat.send").length, sends, "nothing was sent");
 });
 
+t("over its daily budget: 409 BUDGET_EXCEEDED before anything changes; a raise lets the dispatch through", async ({ rig }) => {
+  const { h, gw } = rig;
+  assert.is((await h.json("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 100 } })).status, 200);
+  const spent = await h.json("/api/usage", { method: "POST", body: { agentId: "odin", model: "claude-opus-4", action: "task", inputTokens: 1_000_000, outputTokens: 0 } });
+  assert.is(spent.status, 201, JSON.stringify(spent.body));
+  const task = await createTask(h, { assignedTo: "odin" });
+  const sent = sends(gw).length;
+  const refused = await dispatch(h, task.id);
+  assert.is(refused.status, 409);
+  assert.is(refused.body.error.code, "BUDGET_EXCEEDED");
+  const after = await getTask(h, task.id);
+  assert.is(after.status, "backlog");
+  assert.is(after.updatedAt, task.updatedAt);
+  assert.is(sends(gw).length, sent);
+  assert.ok(!(await h.json("/api/dispatch?limit=500")).body.dispatches.some((d: any) => d.taskId === task.id));
+  assert.is((await h.json("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 1_000_000 } })).status, 200);
+  const allowed = await dispatch(h, task.id);
+  assert.is(allowed.status, 202);
+  await waitForDispatch(h, allowed.body.dispatch.id, "completed");
+});
+
 t("the gateway errors mid-run: dispatch failed with the reason, task back to its previous status", async ({ rig }) => {
   const { h, gw } = rig;
   gw.onChat(() => ({ text: "half", error: "model overloaded" }));
