@@ -111,4 +111,11 @@ t("creation: files and organisation entry, a pending agents.register approval; a
   await waitUntil(async () => (await rig.h.json("/api/agents/health")).body.agents.some((a: any) => a.id === "sif"), { timeoutMs: 5_000 });
 });
 
+t("ten concurrent creations of one id: exactly one 201, the rest 409, one organisation entry", async ({ rig }) => {
+  const answers = await Promise.all(Array.from({ length: 10 }, () => rig.h.json("/api/agents/factory", { method: "POST", body: body({ agentId: "vali", name: "Vali", reportsTo: null }) })));
+  assert.equal(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+  for (const a of answers.filter((a) => a.status === 409)) assert.is(a.body.error.code, "AGENT_ALREADY_EXISTS");
+  assert.is(orgText(rig).match(/^ {4}vali:/gm)?.length, 1);
+});
+
 t.run();
