@@ -4,7 +4,8 @@
 // limit, failures mid-way, bad inputs, and sessions cut short by a stop.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openSse } from "../../helpers/sse-client.ts";
@@ -280,6 +281,28 @@ t("bad inputs and the gateway down: refused with nothing stored", async () => {
     assert.is(rig.gw.requests("chat.send").length, 0);
   } finally {
     await rig.close();
+  }
+});
+
+t("a memo directory linked out of the workspace: the session fails PATH_OUTSIDE_WORKSPACE and nothing is written outside", async () => {
+  const rig = await startRig();
+  const outside = mkdtempSync(join(tmpdir(), "council-outside-"));
+  try {
+    rig.gw.onChat(councilHook({ main: '{"vote":"support","confidence":1,"reason":"yes"}' }));
+    const memoDir = join(rig.h.workspace, "company", "knowledge_base", "council");
+    rmSync(memoDir, { recursive: true, force: true });
+    mkdirSync(join(memoDir, ".."), { recursive: true });
+    symlinkSync(outside, memoDir);
+    const res = await start(rig, { topic: "Escape", agents: ["main", "helper"], rounds: 1 });
+    const done = await finished(rig, res.body.session.id);
+    assert.is(done.status, "failed");
+    assert.match(done.error, /^PATH_OUTSIDE_WORKSPACE/);
+    assert.is(done.memoPath, null);
+    assert.is(done.approvalId, null);
+    assert.equal(readdirSync(outside), []);
+  } finally {
+    await rig.close();
+    rmSync(outside, { recursive: true, force: true });
   }
 });
 
