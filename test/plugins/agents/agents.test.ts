@@ -176,6 +176,18 @@ t("tools and sandbox change only through an agents.configure approval, which pat
   rig.gw.override("config.patch", undefined);
 });
 
+t("an approved change that OpenClaw refuses leaves the record as it was (execution failed)", async ({ rig }) => {
+  rig.gw.override("config.get", () => ({ hash: "h" }));
+  rig.gw.failWith("config.patch", { code: "INVALID_REQUEST", message: "config changed since baseHash" });
+  const r = await rig.h.json("/api/agents/freya", { method: "PATCH", body: { sandbox: "container" } });
+  assert.is(r.status, 202);
+  const approve = await rig.h.json(`/api/approvals/${r.body.approval.approvalId}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  assert.is(approve.body.approval.executionStatus, "failed");
+  assert.is((await rig.h.json("/api/agents/freya")).body.agent.sandbox, "off");
+  rig.gw.override("config.get", undefined);
+  rig.gw.override("config.patch", undefined);
+});
+
 t("editing the organisation file adds, removes and updates records", async ({ rig }) => {
   const orgPath = join(rig.h.workspace, "company/org_structure.yaml");
   const edited = readFileSync(orgPath, "utf8")
