@@ -8,6 +8,9 @@ export const memoryPlugin = definePlugin<MemoryConfig>({
   id: "memory",
   version: "1.0.0",
   host: "^1.0.0",
+  // /api/memory/rag and /api/memory/config are the rag plugin's routes, mounted here because
+  // this plugin owns the /api/memory prefix; without the rag plugin they answer 503.
+  optionalDependsOn: ["rag"],
   paths: ["/api/memory", "/api/docs", "/api/org-structure"],
   config: memoryConfig,
   register: registerMemoryServices,

@@ -1,4 +1,5 @@
 import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
+import { mountRagRoutes } from "../../rag/http/routes.ts";
 import { ORG_FILE } from "../services/memory-reader.ts";
 import { MEMORY_READER } from "../tokens.ts";
 import { dailyMemorySchema, documentSchema, listDocsQuery, listMemoryQuery, longTermMemorySchema, orgStructureResponse } from "./schemas.ts";
@@ -21,6 +22,8 @@ export function mountMemoryRoutes(router: PluginRouter, ctx: PluginContext): voi
     { summary: "The long-term memory file MEMORY.md (404 MEMORY_LONGTERM_NOT_FOUND when absent)", response: longTermMemorySchema },
     async () => ({ ok: true, ...(await reader().longTerm()) }),
   );
+
+  mountRagRoutes(router, ctx);
 
   router.get(
     "/api/docs",

@@ -1,0 +1,28 @@
+import { ragErrors } from "../errors.ts";
+
+/**
+ * Checks a provider's answer before anything is stored: one vector per text, each of the
+ * expected size, every component a finite number. Returns L2-normalised Float32Arrays (so
+ * cosine is a dot product). Any problem fails the whole batch.
+ */
+export function validateVectors(provider: string, raw: unknown, count: number, dimensions: number): Float32Array[] {
+  const bad = (reason: string) => ragErrors.RAG_PROVIDER_BAD_RESPONSE({ provider, reason });
+  if (!Array.isArray(raw)) throw bad("no list of vectors");
+  if (raw.length !== count) throw bad(`${raw.length} vectors for ${count} texts`);
+  return raw.map((v, i) => {
+    if (!Array.isArray(v)) throw bad(`vector ${i} is not an array`);
+    if (v.length !== dimensions) throw bad(`vector ${i} has ${v.length} dimensions, expected ${dimensions}`);
+    const out = new Float32Array(dimensions);
+    let norm = 0;
+    for (let j = 0; j < dimensions; j++) {
+      const x = v[j];
+      if (typeof x !== "number" || !Number.isFinite(x)) throw bad(`vector ${i} holds a non-finite value (${String(x)})`);
+      out[j] = x;
+      norm += x * x;
+    }
+    if (norm === 0) throw bad(`vector ${i} is all zeros`);
+    const inv = 1 / Math.sqrt(norm);
+    for (let j = 0; j < dimensions; j++) out[j]! *= inv;
+    return out;
+  });
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { MusterError, type EventBus, type Logger, type WorkspacePaths } from "@muster/plugin";
+import type { RagConfig } from "../config.ts";
+import { chunkMarkdown } from "../domain/chunker.ts";
+import { providerKey, type EmbeddingProvider } from "../providers/provider.ts";
+import { ragErrors } from "../errors.ts";
+import type { IndexJob } from "./index-job.ts";
+import type { VectorStore } from "./vector-store.ts";
+import { listMarkdown, readText, sha256 } from "./workspace-files.ts";
+
+export interface IndexerDeps {
+  store: VectorStore;
+  workspace: WorkspacePaths;
+  events: EventBus;
+  logger: Logger;
+  config: Readonly<RagConfig>;
+  /** The provider in force now; read again at every commit to notice a switch. */
+  activeProvider: () => EmbeddingProvider;
+  /** Called after every stored or removed file (the search side drops its cached vectors). */
+  changed: () => void;
+}
+
+const PROGRESS_EVERY_MS = 200;
+const coded = (e: MusterError) => ({ code: e.code, message: e.message });
+
+/**
+ * Runs indexing jobs one at a time, off the request path. A job embeds only files whose
+ * content hash or provider key differs from what is stored, commits each file in its own
+ * transaction, and stops at the first provider error (what is stored stays as it was).
+ */
+export class Indexer {
+  private current?: IndexJob;
+  private last?: IndexJob;
+  private rerun?: { force: boolean };
+  private stopped = false;
+  private running?: Promise<void>;
+  private readonly deps: IndexerDeps;
+  constructor(deps: IndexerDeps) {
+    this.deps = deps;
+  }
+
+  /** Starts a job, or returns the running one and queues one more run after it. */
+  request(force: boolean): IndexJob {
+    if (this.current) {
+      this.rerun = { force: force || (this.rerun?.force ?? false) };
+      return { ...this.current };
+    }
+    const job: IndexJob = { id: randomUUID(), status: "queued", done: 0, total: 0, provider: this.deps.activeProvider().id };
+    this.current = job;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.run(job, force))
+      .finally(() => this.afterJob());
+    return { ...job };
+  }
+
+  job(): IndexJob | undefined {
+    return this.current ? { ...this.current } : this.last && { ...this.last };
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.rerun = undefined;
+    await this.running;
+  }
+
+  private afterJob() {
+    this.last = this.current;
+    this.current = undefined;
+    const next = this.rerun;
+    this.rerun = undefined;
+    if (next && !this.stopped) this.request(next.force);
+  }
+
+  private finish(job: IndexJob, status: IndexJob["status"], error?: IndexJob["error"]) {
+    job.status = status;
+    if (error) job.error = error;
+    this.deps.events.publish("rag.index.finished", { job: { ...job } }, { public: true });
+  }
+
+  private async run(job: IndexJob, force: boolean): Promise<void> {
+    const { store, workspace, config } = this.deps;
+    const provider = this.deps.activeProvider();
+    const key = providerKey(provider);
+    job.status = "running";
+    job.provider = provider.id;
+    try {
+      const paths = await listMarkdown(workspace.root, config);
+      const onDisk = new Set(paths);
+      const states = await store.fileStates();
+      for (const path of states.keys()) {
+        if (!onDisk.has(path)) store.removeFile(path);
+      }
+      const todo: { path: string; content: string; hash: string }[] = [];
+      for (const path of paths) {
+        const content = await readText(workspace.resolve(path));
+        if (content === null) continue;
+        const hash = sha256(content);
+        const state = states.get(path);
+        if (force || !state || state.contentHash !== hash || state.providerKey !== key) todo.push({ path, content, hash });
+      }
+      job.total = todo.length;
+      this.progress(job, true);
+      for (const file of todo) {
+        if (this.stopped) return this.finish(job, "cancelled", coded(ragErrors.RAG_STOPPED()));
+        if (providerKey(this.deps.activeProvider()) !== key) return this.finish(job, "cancelled", coded(ragErrors.RAG_PROVIDER_SWITCHED()));
+        const chunks = chunkMarkdown(file.content);
+        const vectors: Float32Array[] = [];
+        for (let i = 0; i < chunks.length; i += config.batchSize) {
+          vectors.push(...(await provider.embed(chunks.slice(i, i + config.batchSize).map((c) => c.text))));
+        }
+        const absolute = workspace.resolve(file.path);
+        let vanished = false;
+        const stored = store.commitFile({ path: file.path, contentHash: file.hash, key, dimensions: provider.dimensions, chunks, vectors }, () => {
+          // Checked inside the transaction: the provider in force and the file as it is now.
+          if (providerKey(this.deps.activeProvider()) !== key) return false;
+          let now: string | null = null;
+          try {
+            now = readFileSync(absolute, "utf8");
+          } catch {
+            vanished = true;
+            return false;
+          }
+          return sha256(now) === file.hash;
+        });
+        if (!stored && vanished) store.removeFile(file.path);
+        if (!stored && providerKey(this.deps.activeProvider()) !== key) return this.finish(job, "cancelled", coded(ragErrors.RAG_PROVIDER_SWITCHED()));
+        // A file edited while embedded is left for the next job (the watcher queues one).
+        job.done++;
+        this.deps.changed();
+        this.progress(job, false);
+      }
+      this.progress(job, true);
+      this.finish(job, "done");
+    } catch (error) {
+      const failure = coded(error instanceof MusterError ? error : ragErrors.RAG_INDEX_FAILED({ reason: error instanceof Error ? error.message : String(error) }));
+      this.deps.logger.warn({ code: failure.code, job: job.id }, "indexing job failed");
+      this.finish(job, "failed", failure);
+    }
+  }
+
+  private lastProgress = 0;
+  private progress(job: IndexJob, always: boolean) {
+    const now = Date.now();
+    if (!always && now - this.lastProgress < PROGRESS_EVERY_MS && job.done < job.total) return;
+    this.lastProgress = now;
+    this.deps.events.publish("rag.index.progress", { job: { ...job } }, { public: true });
+  }
+}

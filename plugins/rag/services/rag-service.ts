@@ -1,0 +1,169 @@
+import { clip, MusterError, type Logger } from "@muster/plugin";
+import type { WorkspaceSearch } from "../../search/tokens.ts";
+import { ragErrors } from "../errors.ts";
+import { PROVIDER_IDS, providerKey, type EmbeddingProvider, type ProviderId } from "../providers/provider.ts";
+import type { SemanticSearch } from "../tokens.ts";
+import type { Indexer } from "./indexer.ts";
+import type { AgentMemoryStatus, AgentMode, MemoryConfigView, ProviderInfo, RagAnswer, SearchMode } from "./rag-types.ts";
+import { firstRowByPath, fuse, vectorRanking } from "./ranking.ts";
+import type { VectorMatrix, VectorStore } from "./vector-store.ts";
+
+const CONFIG_KEY = "config";
+/** Candidates taken from each ranker before fusion. */
+const CANDIDATES = 50;
+const EXCERPT_CHARS = 300;
+/** While a job writes, the cached vectors are reloaded at most this often, so queries stay fast. */
+const RELOAD_EVERY_MS = 1000;
+
+export interface RagServiceDeps {
+  store: VectorStore;
+  providers: Record<ProviderId, EmbeddingProvider>;
+  indexer: () => Indexer;
+  fulltext?: WorkspaceSearch;
+  logger: Logger;
+}
+
+export class RagService implements SemanticSearch {
+  private settings: MemoryConfigView = { provider: "hash", enabled: false, agentModes: {} };
+  private cache?: { matrix: VectorMatrix; loadedAt: number };
+  private stale = true;
+  private readonly deps: RagServiceDeps;
+  constructor(deps: RagServiceDeps) {
+    this.deps = deps;
+  }
+
+  active(): EmbeddingProvider {
+    return this.deps.providers[this.settings.provider as ProviderId];
+  }
+
+  /** The stored vectors changed (a file was committed or removed). */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  async start(): Promise<void> {
+    const saved = await this.deps.store.setting(CONFIG_KEY);
+    if (saved) this.settings = { ...this.settings, ...(JSON.parse(saved) as Partial<MemoryConfigView>) };
+    if (!(PROVIDER_IDS as readonly string[]).includes(this.settings.provider)) this.settings.provider = "hash";
+    if (this.settings.enabled) this.deps.indexer().request(false);
+  }
+
+  async stop(): Promise<void> {
+    await this.deps.indexer().stop();
+    await Promise.all(Object.values(this.deps.providers).map((p) => p.close?.()));
+  }
+
+  private checkAgent(agent: string): void {
+    if (!this.settings.enabled) throw ragErrors.RAG_DISABLED();
+    if (this.settings.agentModes[agent] === "md") throw ragErrors.RAG_AGENT_MD_ONLY({ agent });
+  }
+
+  async search(q: string, options: { agent: string; limit: number; mode: SearchMode }): Promise<RagAnswer> {
+    this.checkAgent(options.agent);
+    const provider = this.active();
+    const answer: RagAnswer = { ok: true, query: q, agent: options.agent, provider: provider.id, mode: options.mode, results: [] };
+    // Nothing to match in a query of punctuation only: an empty answer, not an error.
+    if (!/[\p{L}\p{N}]/u.test(q)) return answer;
+    const matrix = await this.matrix(providerKey(provider));
+    let vector: { row: number; score: number }[] = [];
+    if (options.mode !== "fulltext") {
+      try {
+        const [qv] = await provider.embed([q]);
+        vector = vectorRanking(matrix, qv!, CANDIDATES);
+      } catch (error) {
+        if (!(error instanceof MusterError)) throw error;
+        // A provider that is down must not take search down with it: full-text ranks only.
+        answer.fallback = { code: error.code, message: error.message };
+        this.deps.logger.warn({ code: error.code }, "query embedding failed; answering from full text");
+      }
+    }
+    const fulltext = options.mode === "vector" && !answer.fallback ? [] : await this.fulltext(q);
+    const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext);
+    const top = ranked.slice(0, options.limit);
+    const rows = await this.deps.store.chunks(top.map((t) => matrix.ids[t.row]!));
+    answer.results = top.flatMap(({ row, score }) => {
+      const c = rows.get(matrix.ids[row]!);
+      return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, score: Math.round(score * 1e6) / 1e6, excerpt: clip(c.text, EXCERPT_CHARS) }] : [];
+    });
+    return answer;
+  }
+
+  private async fulltext(q: string): Promise<{ path: string; rank: number }[]> {
+    if (!this.deps.fulltext) return [];
+    try {
+      return await this.deps.fulltext.rank(q, { limit: CANDIDATES });
+    } catch (error) {
+      this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "full-text ranking failed; vector ranks only");
+      return [];
+    }
+  }
+
+  private async matrix(key: string): Promise<VectorMatrix> {
+    const c = this.cache;
+    const fresh = c && c.matrix.key === key && (!this.stale || (this.deps.indexer().busy && Date.now() - c.loadedAt < RELOAD_EVERY_MS));
+    if (fresh) return c.matrix;
+    this.stale = false;
+    const matrix = await this.deps.store.matrix(key);
+    this.cache = { matrix, loadedAt: Date.now() };
+    return matrix;
+  }
+
+  reindex(options: { agent: string; force: boolean }) {
+    this.checkAgent(options.agent);
+    return this.deps.indexer().request(options.force);
+  }
+
+  providerList(): ProviderInfo[] {
+    return PROVIDER_IDS.map((id) => {
+      const p = this.deps.providers[id];
+      const reason = p.unavailableReason();
+      return { id, name: p.name, available: reason === null, model: p.model, dimensions: p.dimensions, ...(reason ? { reason } : {}) };
+    });
+  }
+
+  async config() {
+    const provider = this.active();
+    const counts = this.deps.store.counts(providerKey(provider));
+    const job = this.deps.indexer().job();
+    const dirty = counts.indexed < counts.files || this.deps.indexer().busy || job?.status === "failed";
+    const agentIds = ["main", ...Object.keys(this.settings.agentModes).filter((a) => a !== "main").sort()];
+    const agents: AgentMemoryStatus[] = agentIds.map((agentId) => ({
+      agentId,
+      provider: provider.id,
+      indexed: counts.indexed,
+      total: Math.max(counts.files, job?.total ?? 0),
+      chunks: counts.chunks,
+      dirty,
+      vectorReady: this.settings.enabled && counts.chunks > 0,
+      mode: this.settings.agentModes[agentId] ?? "default",
+    }));
+    return { config: this.view(), agents, providers: this.providerList() };
+  }
+
+  async configure(change: { provider?: string; enabled?: boolean; agentModes?: Record<string, AgentMode> }): Promise<MemoryConfigView> {
+    const next: MemoryConfigView = { ...this.settings, agentModes: { ...this.settings.agentModes } };
+    if (change.provider !== undefined) {
+      if (!(PROVIDER_IDS as readonly string[]).includes(change.provider)) throw ragErrors.RAG_PROVIDER_UNKNOWN({ provider: change.provider, known: PROVIDER_IDS.join(", ") });
+      const reason = this.deps.providers[change.provider as ProviderId].unavailableReason();
+      if (reason) throw ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: change.provider, reason });
+      next.provider = change.provider;
+    }
+    if (change.enabled !== undefined) next.enabled = change.enabled;
+    for (const [agent, mode] of Object.entries(change.agentModes ?? {})) {
+      // `default` inherits the global setting, so it is stored as the absence of an override.
+      if (mode === "default") delete next.agentModes[agent];
+      else next.agentModes[agent] = mode;
+    }
+    const providerChanged = next.provider !== this.settings.provider;
+    this.deps.store.saveSetting(CONFIG_KEY, JSON.stringify(next));
+    this.settings = next;
+    if (providerChanged) this.invalidate();
+    // A switch re-indexes under the new key; a running job notices and cancels at its next commit.
+    if (next.enabled && (providerChanged || change.enabled)) this.deps.indexer().request(false);
+    return this.view();
+  }
+
+  private view(): MemoryConfigView {
+    return { provider: this.settings.provider, enabled: this.settings.enabled, agentModes: { ...this.settings.agentModes } };
+  }
+}

@@ -1,0 +1,28 @@
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { SEARCH } from "../../search/tokens.ts";
+import { VAULT_SECRETS } from "../../vault/tokens.ts";
+import type { RagConfig } from "../config.ts";
+import { createProviders } from "../providers/registry.ts";
+import { RAG } from "../tokens.ts";
+import { Indexer } from "./indexer.ts";
+import { RagService } from "./rag-service.ts";
+import { VectorStore } from "./vector-store.ts";
+
+export function registerRagServices(ctx: PluginContext<RagConfig>): void {
+  ctx.provide(
+    defineService({
+      token: RAG,
+      deps: { db: hostTokens.db, events: hostTokens.events, workspace: hostTokens.workspace, logger: hostTokens.logger, config: configToken<RagConfig>() },
+      // Without search, ranking is by vector only; without the vault, `openai` has no key.
+      optionalDeps: { fulltext: SEARCH, secrets: VAULT_SECRETS },
+      create: ({ db, events, workspace, logger, config, fulltext, secrets }) => {
+        const store = new VectorStore(() => db);
+        const providers = createProviders(config, () => secrets?.get(config.openaiKeySecret) ?? null);
+        let indexer: Indexer;
+        const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger });
+        indexer = new Indexer({ store, workspace, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate() });
+        return Object.assign(service, { indexer });
+      },
+    }),
+  );
+}
