@@ -1,6 +1,7 @@
 import { definePlugin } from "@muster/plugin";
 import { agentsConfig, type AgentsConfig } from "./config.ts";
 import { Agent } from "./entities/agent.ts";
+import { Escalation } from "./entities/escalation.ts";
 import { PackInstall } from "./entities/pack-install.ts";
 import { migrations } from "./migrations.ts";
 import { mountAgentRoutes } from "./http/routes.ts";
@@ -21,7 +22,7 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   dependsOn: ["memory", "approvals", "notifications"],
   paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
   config: agentsConfig,
-  entities: [Agent, PackInstall],
+  entities: [Agent, PackInstall, Escalation],
   migrations,
   register: registerAgentServices,
   routes: mountAgentRoutes,

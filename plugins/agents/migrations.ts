@@ -29,4 +29,14 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "002-escalations",
+    up: [
+      `CREATE TABLE agents_escalations (
+        agentId TEXT PRIMARY KEY,
+        lastActivityMs INTEGER NOT NULL,
+        escalatedAt TEXT NOT NULL
+      )`,
+    ],
+  }),
 ];

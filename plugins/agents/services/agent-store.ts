@@ -135,4 +135,21 @@ export class AgentStore {
         .run(JSON.stringify(tools.allow), JSON.stringify(tools.deny), sandbox, now, id).changes === 1
     );
   }
+
+  /**
+   * Claims the escalation of one stuck episode: true only the first time for this agent and
+   * `lastActivityMs`. One conditional statement, so two checks (or a check after a restart)
+   * cannot both notify for the same episode.
+   */
+  claimEscalation(agentId: string, lastActivityMs: number, now: string): boolean {
+    return (
+      this.db()
+        .sql.prepare(
+          `INSERT INTO agents_escalations (agentId, lastActivityMs, escalatedAt) VALUES (?, ?, ?)
+           ON CONFLICT (agentId) DO UPDATE SET lastActivityMs = excluded.lastActivityMs, escalatedAt = excluded.escalatedAt
+           WHERE agents_escalations.lastActivityMs != excluded.lastActivityMs`,
+        )
+        .run(agentId, lastActivityMs, now).changes === 1
+    );
+  }
 }

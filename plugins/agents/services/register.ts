@@ -73,7 +73,7 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
   ctx.provide(
     defineService({
       token: ESCALATION,
-      deps: { directory: DIRECTORY, notifications: NOTIFICATIONS, events: hostTokens.events, logger: hostTokens.logger, config: configToken<AgentsConfig>() },
+      deps: { directory: DIRECTORY, store: STORE, notifications: NOTIFICATIONS, events: hostTokens.events, logger: hostTokens.logger, config: configToken<AgentsConfig>() },
       create: ({ config, ...deps }) => new StuckEscalation({ ...deps, intervalMs: config.escalationCheckMs }),
     }),
   );

@@ -1,18 +1,28 @@
 import type { EventBus, Logger } from "@muster/plugin";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { AgentDirectoryService } from "./agent-directory.ts";
+import type { AgentStore } from "./agent-store.ts";
 import { stuckReason } from "./escalation-chain.ts";
+
+export interface StuckEscalationDeps {
+  directory: AgentDirectoryService;
+  store: AgentStore;
+  notifications: Notifier;
+  events: EventBus;
+  logger: Logger;
+  intervalMs: number;
+}
 
 /**
  * Escalates agents found `stuck` (DESIGN §14.7): the next level of the chain is notified once
- * per stuck episode; the episode ends when the agent leaves `stuck` (active again, idle after
- * 30 minutes, or offline), and a later one is notified again.
+ * per stuck episode. An episode is the silence after the agent's last activity: the same
+ * `lastActivityMs` is the same episode (also after a restart, or offline and back); new
+ * activity and then silence is a new one.
  */
 export class StuckEscalation {
-  private readonly notified = new Set<string>();
   private running = false;
-  private readonly deps: { directory: AgentDirectoryService; notifications: Notifier; events: EventBus; logger: Logger; intervalMs: number };
-  constructor(deps: { directory: AgentDirectoryService; notifications: Notifier; events: EventBus; logger: Logger; intervalMs: number }) {
+  private readonly deps: StuckEscalationDeps;
+  constructor(deps: StuckEscalationDeps) {
     this.deps = deps;
   }
 
@@ -29,16 +39,14 @@ export class StuckEscalation {
     try {
       const escalated: string[] = [];
       const health = await this.deps.directory.healthAll();
-      const stuck = new Set(health.filter((h) => h.state === "stuck").map((h) => h.id));
-      for (const id of this.notified) if (!stuck.has(id)) this.notified.delete(id);
       for (const entry of health) {
-        if (entry.state !== "stuck" || this.notified.has(entry.id)) continue;
+        if (entry.state !== "stuck" || entry.lastActivityMs === null) continue;
+        if (!this.deps.store.claimEscalation(entry.id, entry.lastActivityMs, new Date().toISOString())) continue;
         const target = await this.deps.directory.escalationFor(entry.id);
         // Agents only the gateway knows have no place in the chain; the owner hears about them.
         const toLevel = target?.toLevel ?? "owner";
         const to = target?.agentId ?? target?.owner ?? null;
         const reason = target ? stuckReason(target) : "blocker";
-        this.notified.add(entry.id);
         this.deps.notifications.create({
           type: "agent.stuck",
           title: `Agent ${entry.id} is stuck (idle ${entry.idleMinutes} min): escalated to ${toLevel}${to ? ` (${to})` : ""}`,

@@ -59,15 +59,17 @@ export async function startAgentsRig(
     },
   });
   await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "gateway connected" });
-  return {
+  const rig: AgentsRig = {
     gw,
     h,
     async close() {
-      await h.stop();
+      // A test may have restarted the host (rig.h is then the new one).
+      await rig.h.stop();
       await gw.stop();
-      removeHome(h.home);
+      removeHome(rig.h.home);
     },
   };
+  return rig;
 }
 
 /** Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until `check` holds. */
