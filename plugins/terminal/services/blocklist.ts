@@ -4,7 +4,8 @@
 // points at `rm` are all `rm`. Without the sandbox the blocklist plus "no shell" is the whole
 // defence, so everything that runs another command of the caller's choice (wrappers, shells,
 // interpreters, build tools) is refused outright; docs/terminal.md has the reasoning.
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, resolve } from "node:path";
 import { terminalErrors } from "../errors.ts";
 
@@ -22,10 +23,13 @@ const BLOCKED = new Map<string, string>([
     "env", "xargs", "sudo", "su", "doas", "pkexec", "runuser", "setpriv", "nice", "ionice", "renice", "timeout", "nohup", "setsid",
     "stdbuf", "time", "chrt", "taskset", "flock", "watch", "script", "strace", "ltrace", "gdb", "unshare", "nsenter", "chroot",
     "prlimit", "bwrap", "firejail", "parallel", "ssh", "exec", "eval", "command", "builtin", "source", ".", "trap", "alias", "busybox", "toybox",
+    "ssh-agent", "scp", "sftp", "dbus-run-session", "systemd-run", "start-stop-daemon", "sg", "newgrp", "fakeroot", "faketime", "unbuffer",
+    "valgrind", "catchsegv", "perf", "run-parts", "chpst", "daemonize", "socat", "nc", "ncat", "netcat", "tmux", "screen", "xdg-open",
   ]),
   ...group("it is a shell or an interpreter (it runs code given as an argument or a file)", [
     "sh", "bash", "dash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "ash", "rbash", "node", "nodejs", "deno", "bun",
     "awk", "gawk", "mawk", "nawk", "sed", "tclsh", "wish", "expect", "osascript", "pwsh", "vim", "vi", "nvim", "ex", "ed", "emacs",
+    "sqlite3", "m4",
   ]),
   ...group("it runs commands written in project files (package scripts, recipes)", ["npm", "npx", "pnpm", "yarn", "make", "gmake", "cmake", "ninja"]),
 ]);
@@ -34,6 +38,8 @@ const BLOCKED = new Map<string, string>([
 const BLOCKED_FAMILIES: [RegExp, string][] = [
   [/^(python|pypy|perl|ruby|irb|php|lua|luajit|Rscript|julia|java|jshell|guile|racket|scheme|sbcl)[0-9.]*$/, "it is a shell or an interpreter (it runs code given as an argument or a file)"],
   [/^mkfs(\..+)?$|^mke2fs$|^fsck(\..+)?$/, "it formats or repairs a filesystem"],
+  // The dynamic loader runs any program named as its argument (`ld-linux-x86-64.so.2 /usr/bin/rm`).
+  [/^ld(-linux[^/]*|64)?\.so(\..*)?$|^ld-linux/, "it is the dynamic loader (it runs the program given as an argument)"],
 ];
 
 /** Options that make an otherwise harmless program run a command or delete files. */
@@ -89,4 +95,68 @@ export function assertAllowed(argv: string[], located: string | null): void {
     const option = rule && argv.slice(1).find((arg) => rule.options.test(arg));
     if (rule && option !== undefined) throw terminalErrors.TERMINAL_COMMAND_BLOCKED({ reason: `${name} ${option}: ${rule.reason}` });
   }
+}
+
+/** Directories a blocked program is looked for in, to recognise a copy of it under another name. */
+const SYSTEM_BIN_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+let blockedFiles: { size: number; path: string; hash?: string }[] | null = null;
+
+/** Real paths and sizes of the blocked programs installed on this machine (found once). */
+function installedBlockedPrograms(): { size: number; path: string; hash?: string }[] {
+  if (blockedFiles) return blockedFiles;
+  const seen = new Map<string, number>();
+  const add = (file: string) => {
+    try {
+      const real = realpathSync(file);
+      const stat = statSync(real);
+      if (stat.isFile()) seen.set(real, stat.size);
+    } catch {
+      // gone or unreadable: nothing to compare against
+    }
+  };
+  for (const dir of SYSTEM_BIN_DIRS) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (reasonFor(name)) add(resolve(dir, name));
+  }
+  add(process.execPath);
+  blockedFiles = [...seen].map(([path, size]) => ({ path, size }));
+  return blockedFiles;
+}
+
+function sha256(path: string): string {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+/**
+ * Without a shell, a blocked program can still be reached under a name the list does not
+ * know: a copy (`cp /usr/bin/rm ./x`, then `./x`) or a script whose `#!` line names an
+ * interpreter (`./x.sh` starting `#!/bin/sh`). Both are refused: the file's interpreter is
+ * checked like argv[0], and a file with the same bytes as an installed blocked program is that program.
+ */
+export function assertNotDisguised(located: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(located, "r");
+    try {
+      head = Buffer.alloc(256);
+      head = head.subarray(0, readSync(fd, head, 0, 256, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // unreadable: the kernel will refuse to run it too
+  }
+  if (head.subarray(0, 2).toString("latin1") === "#!") {
+    const [interpreter = "", ...rest] = head.subarray(2).toString("latin1").split("\n")[0]!.trim().split(/\s+/);
+    assertAllowed([interpreter, ...rest], null);
+    return;
+  }
+  const size = statSync(located).size;
+  const twin = installedBlockedPrograms().find((p) => p.size === size && p.path !== located && (p.hash ??= sha256(p.path)) === sha256(located));
+  if (twin) throw terminalErrors.TERMINAL_COMMAND_BLOCKED({ reason: `${basename(located)} is a copy of ${basename(twin.path)}: ${reasonFor(basename(twin.path)) ?? "blocked"}` });
 }

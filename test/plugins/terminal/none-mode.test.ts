@@ -3,7 +3,7 @@
 // runs, and the file it aimed at is untouched.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
@@ -135,6 +135,25 @@ t("blocklisted programs are refused however they are spelled or wrapped; the tar
     assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
+});
+
+t("programs that run another program are refused: the loader, sqlite3 .shell, ssh-agent, a copy of rm, a #! script", async ({ th, dir }) => {
+  copyFileSync("/usr/bin/rm", join(dir, "tidy"));
+  chmodSync(join(dir, "tidy"), 0o755);
+  writeFileSync(join(dir, "clean.sh"), "#!/bin/sh\nrm victim\n", { mode: 0o755 });
+  writeFileSync(join(dir, "clean.py"), "#!/usr/bin/env python3\nimport os; os.remove('victim')\n", { mode: 0o755 });
+  for (const command of ["/lib64/ld-linux-x86-64.so.2 /usr/bin/rm victim", "sqlite3 :memory: '.shell rm victim'", "ssh-agent /usr/bin/rm victim", "./tidy victim", "./clean.sh", "./clean.py"]) {
+    const res = await terminal(th.h, { command, cwd: dir });
+    assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
+    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
+  }
+  assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
+  // A copy of an allowed program still runs.
+  copyFileSync("/usr/bin/echo", join(dir, "say"));
+  chmodSync(join(dir, "say"), 0o755);
+  const ok = await terminal(th.h, { command: "./say hi", cwd: dir });
+  assert.is(ok.status, 200, JSON.stringify(ok.body));
+  assert.is(ok.body.output, "hi\n");
 });
 
 t("arguments naming process environments, Muster's data directory or credential stores are refused", async ({ th, dir }) => {
