@@ -32,7 +32,7 @@ const coded = (e: MusterError) => ({ code: e.code, message: e.message });
 export class Indexer {
   private current?: IndexJob;
   private last?: IndexJob;
-  private rerun?: { force: boolean };
+  private rerun?: { force: boolean; job: IndexJob };
   private stopped = false;
   private running?: Promise<void>;
   private readonly deps: IndexerDeps;
@@ -40,13 +40,24 @@ export class Indexer {
     this.deps = deps;
   }
 
-  /** Starts a job, or returns the running one and queues one more run after it. */
+  /**
+   * Starts a job, or, while one runs, queues the next one (one at most: later requests join
+   * it) and returns that queued job, so its id is the one the finished event will carry.
+   */
   request(force: boolean): IndexJob {
     if (this.current) {
-      this.rerun = { force: force || (this.rerun?.force ?? false) };
-      return { ...this.current };
+      this.rerun ??= { force: false, job: this.newJob() };
+      this.rerun.force ||= force;
+      return { ...this.rerun.job };
     }
-    const job: IndexJob = { id: randomUUID(), status: "queued", done: 0, total: 0, provider: this.deps.activeProvider().id };
+    return this.begin(this.newJob(), force);
+  }
+
+  private newJob(): IndexJob {
+    return { id: randomUUID(), status: "queued", done: 0, total: 0, provider: this.deps.activeProvider().id };
+  }
+
+  private begin(job: IndexJob, force: boolean): IndexJob {
     this.current = job;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.run(job, force))
@@ -55,7 +66,8 @@ export class Indexer {
   }
 
   job(): IndexJob | undefined {
-    return this.current ? { ...this.current } : this.last && { ...this.last };
+    const j = this.current ?? this.last;
+    return j && { ...j };
   }
 
   get busy(): boolean {
@@ -73,7 +85,7 @@ export class Indexer {
     this.current = undefined;
     const next = this.rerun;
     this.rerun = undefined;
-    if (next && !this.stopped) this.request(next.force);
+    if (next && !this.stopped) this.begin(next.job, next.force);
   }
 
   private finish(job: IndexJob, status: IndexJob["status"], error?: IndexJob["error"]) {
