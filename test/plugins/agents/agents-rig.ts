@@ -58,7 +58,7 @@ export async function startAgentsRig(
       ...options.config,
     },
   });
-  await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "gateway connected" });
+  await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 20_000, label: "gateway connected" });
   const rig: AgentsRig = {
     gw,
     h,
@@ -75,7 +75,7 @@ export async function startAgentsRig(
 /** Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until `check` holds. */
 export async function refreshSessions<T>(rig: AgentsRig, check: (health: any) => T): Promise<NonNullable<T>> {
   rig.gw.broadcast("sessions.changed", { sessionKey: "agent:main:main", reason: "test" }, (c) => c.subscribedSessions);
-  return waitUntil(async () => check((await rig.h.json("/api/agents/health")).body), { timeoutMs: 5_000, label: "health after sessions refresh" });
+  return waitUntil(async () => check((await rig.h.json("/api/agents/health")).body), { timeoutMs: 10_000, label: "health after sessions refresh" });
 }
 
 export const minutesAgo = (m: number) => Date.now() - m * 60_000;

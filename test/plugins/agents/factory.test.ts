@@ -118,4 +118,18 @@ t("ten concurrent creations of one id: exactly one 201, the rest 409, one organi
   assert.is(orgText(rig).match(/^ {4}vali:/gm)?.length, 1);
 });
 
+t("an organisation file that is not YAML: records keep their last state, the factory refuses with 422 and writes nothing", async ({ rig }) => {
+  const { writeFileSync } = await import("node:fs");
+  const before = (await rig.h.json("/api/agents")).body.agents.length;
+  writeFileSync(join(rig.h.workspace, "company/org_structure.yaml"), "org: [unclosed\n  agents: {");
+  const r = await rig.h.json("/api/agents/factory", { method: "POST", body: body({ agentId: "hod", name: "Hod", reportsTo: null }) });
+  assert.is(r.status, 422);
+  assert.is(r.body.error.code, "AGENT_ORG_FILE_INVALID");
+  assert.not.ok(existsSync(join(rig.h.workspace, "agents/hod")));
+  const list = await rig.h.json("/api/agents");
+  assert.is(list.status, 200);
+  assert.is(list.body.agents.length, before);
+  assert.is((await rig.h.json("/api/agents/health")).status, 200);
+});
+
 t.run();
