@@ -5,8 +5,10 @@ import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
+import { FAST, gate } from "../chat/chat-helpers.ts";
 
-const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
+/** A promise with its resolve function, to hold a fake reply until the test lets it go. */
+export const hold = gate;
 
 export interface DispatchRig {
   gw: FakeGateway;
@@ -59,10 +61,3 @@ export async function reviewApprovals(h: TestHost, taskId: string): Promise<any[
 
 export const decide = (h: TestHost, approvalId: string, status: "approved" | "rejected", reason?: string) =>
   h.json(`/api/approvals/${approvalId}`, { method: "PATCH", session: true, body: { status, decidedBy: "Daniel", ...(reason ? { reason } : {}) } });
-
-/** A promise with its resolve function, to hold a fake reply until the test lets it go. */
-export function hold<T = void>(): { promise: Promise<T>; open(value: T): void } {
-  let open!: (value: T) => void;
-  const promise = new Promise<T>((r) => (open = r));
-  return { promise, open };
-}
