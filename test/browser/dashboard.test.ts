@@ -10,7 +10,6 @@ import type { Browser, Page } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { chromiumMissing, signedInPage, waitForDashboard, withBrowser } from "./browser.ts";
-import { reviewFixture } from "./review-fixture.ts";
 
 const t = suite("dashboard in a browser");
 const missing = chromiumMissing();
@@ -21,11 +20,10 @@ let h: TestHost;
 let browser: Browser;
 let closeBrowser: () => void;
 let browserClosed: Promise<unknown>;
-const review = reviewFixture();
 
 t.before(async () => {
   if (missing) return;
-  h = await startTestHost({ extraPlugins: [review.plugin], config: { owner: OWNER }, env: { VAULT_KEY: "dashboard-test-passphrase" } });
+  h = await startTestHost({ config: { owner: OWNER }, env: { VAULT_KEY: "dashboard-test-passphrase" } });
   // One browser for the suite; withBrowser closes it when the suite releases it.
   await new Promise<void>((ready) => {
     browserClosed = withBrowser((b) => {
@@ -44,8 +42,8 @@ t.after(async () => {
   removeHome(h.home);
 });
 
-async function createTask(title: string, status = "review") {
-  const res = await h.json("/api/tasks", { method: "POST", body: { title, status } });
+async function createTask(title: string, status = "review", fields: Record<string, unknown> = {}) {
+  const res = await h.json("/api/tasks", { method: "POST", body: { title, status, ...fields } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body as { id: string; title: string };
 }
@@ -54,6 +52,14 @@ async function createApproval(fields: Record<string, unknown> = {}) {
   const res = await h.json("/api/approvals", { method: "POST", body: { title: "Publish the post", type: "blog.publish", requestedBy: "writer", context: "ready", ...fields } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.approval as { id: string; title: string };
+}
+
+/** The pending task.review approval the review flow opens for a task entering review. */
+async function reviewApprovalOf(taskId: string): Promise<string> {
+  return waitUntil(async () => {
+    const res = await h.json("/api/approvals?pendingLimit=500");
+    return (res.body.pending as { id: string; taskId: string; command: string }[]).find((a) => a.taskId === taskId && a.command === "task.review")?.id;
+  }, { timeoutMs: 20_000, intervalMs: 50, label: `the task.review approval of task ${taskId}` });
 }
 
 const card = (page: Page, id: string) => page.locator(`article.approval[data-id="${id}"]`);
@@ -112,10 +118,11 @@ if (missing) {
     }
   });
 
-  t("approving a gated review from the inbox runs it: the approval shows approved and the task moves to done", async () => {
-    const task = await createTask("Review the onboarding emails");
+  t("approving a task's review from the inbox runs it: the approval shows approved and the task moves to done", async () => {
     await withPage(async (page) => {
-      const approvalId = await review.requestReview(task.id, "Accept the onboarding email review");
+      // A task entering review gets its task.review approval from the dispatch plugin's review flow.
+      const task = await createTask("Review the onboarding emails", "review", { assignedTo: "editor", notes: "Reviewed all five emails." });
+      const approvalId = await reviewApprovalOf(task.id);
       const item = card(page, approvalId);
       await item.waitFor();
       assert.match((await item.locator("pre").textContent())!, `"taskId": "${task.id}"`, "the exact payload, pretty-printed");
