@@ -158,6 +158,26 @@ t("the run times out: dispatch failed, task back to backlog, the slot released",
   }
 });
 
+t("the gateway connection lost mid-run: dispatch failed, task back to its previous status, nothing re-sent after the reconnect", async () => {
+  const rig = await startDispatchRig();
+  try {
+    const { h, gw } = rig;
+    const never = hold<string>();
+    gw.onChat(async () => ({ text: await never.promise }));
+    const task = await createTask(h, { assignedTo: "loki" });
+    const d = (await dispatch(h, task.id)).body.dispatch;
+    await waitUntil(() => sends(gw).length === 1, { label: "sent" });
+    gw.closeAll(1011, "fake crash");
+    const failed = await waitForDispatch(h, d.id, "failed");
+    assert.ok(failed.error.length > 0);
+    await waitUntil(async () => (await getTask(h, task.id)).status === "backlog", { label: "task back to backlog" });
+    await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "reconnected" });
+    assert.is(sends(gw).length, 1, "nothing re-sent");
+  } finally {
+    await rig.close();
+  }
+});
+
 t("gateway down: 503 GATEWAY_UNAVAILABLE, the task unchanged, no dispatch recorded", async () => {
   const rig = await startDispatchRig();
   try {
