@@ -10,9 +10,8 @@ import { startTestHost, removeHome, type TestHost } from "../../helpers/start-te
 const test = suite("usage");
 let h: TestHost;
 
-// Budget of 100 cents; claude-sonnet-4 costs $3/M input, so 1M input tokens = 300 cents and
-// 10,000 input tokens = 3 cents. `cost(n)` gives n cents with sonnet input tokens.
-const cost = (cents: number) => (cents * 1_000_000) / 300;
+// claude-haiku-4 costs $1/M input tokens (the default table): 10,000 input tokens = 1 cent.
+const cost = (cents: number) => cents * 10_000;
 const post = (body: Record<string, unknown>) => h.json("/api/usage", { method: "POST", body });
 
 test.before(async () => {
@@ -53,18 +52,18 @@ test("bad inputs: negative, fractional, huge token counts, bad action, missing f
   ] as const) {
     const r = await post(body);
     assert.is(r.status, 400, JSON.stringify(body));
-    assert.is(r.body.code, code, JSON.stringify(body));
+    assert.is(r.body.error.code, code, JSON.stringify(body));
   }
   const tz = await h.json("/api/usage?tz=Mars/Olympus");
   assert.is(tz.status, 400);
-  assert.is(tz.body.code, "USAGE_UNKNOWN_TIME_ZONE");
+  assert.is(tz.body.error.code, "USAGE_UNKNOWN_TIME_ZONE");
   assert.is((await h.json("/api/usage")).body.allTime.totalEvents, before);
 });
 
 test("summary: today is the UTC day (yesterday's events only in allTime); ?tz= moves the day", async () => {
   const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-  await post({ agentId: "summ", model: "claude-sonnet-4-6", action: "session", inputTokens: cost(6), outputTokens: 7 });
-  await post({ agentId: "summ", model: "claude-sonnet-4-6", action: "session", inputTokens: cost(30), timestamp: yesterday });
+  await post({ agentId: "summ", model: "claude-haiku-4-5", action: "session", inputTokens: cost(6), outputTokens: 7 });
+  await post({ agentId: "summ", model: "claude-haiku-4-5", action: "session", inputTokens: cost(30), timestamp: yesterday });
   const s = await h.json("/api/usage");
   assert.is(s.status, 200);
   assert.is(s.body.today.date, new Date().toISOString().slice(0, 10));
@@ -81,15 +80,15 @@ test("budget: 79% runs; exactly 80% notifies once; exactly 100% refuses with 409
   const status = () => h.json("/api/usage/budgets/capped");
   const notes = async () =>
     ((await h.json("/api/notifications?limit=100")).body.notifications as Array<{ type: string; agentId: string; title: string }>).filter((n) => n.type === "budget" && n.agentId === "capped");
-  await post({ agentId: "capped", model: "claude-sonnet-4-6", action: "task", inputTokens: cost(79) });
+  await post({ agentId: "capped", model: "claude-haiku-4-5", action: "task", inputTokens: cost(79) });
   assert.is((await status()).body.budget.exceeded, false);
   assert.is((await notes()).length, 0);
-  await post({ agentId: "capped", model: "claude-sonnet-4-6", action: "task", inputTokens: cost(1) });
+  await post({ agentId: "capped", model: "claude-haiku-4-5", action: "task", inputTokens: cost(1) });
   assert.is((await notes()).length, 1, "80% exactly warns");
-  await post({ agentId: "capped", model: "claude-sonnet-4-6", action: "task", inputTokens: cost(19) });
+  await post({ agentId: "capped", model: "claude-haiku-4-5", action: "task", inputTokens: cost(19) });
   assert.is((await notes()).length, 1, "the warning is sent once a day");
   assert.is((await status()).body.budget.exceeded, false, "99% still runs");
-  await post({ agentId: "capped", model: "claude-sonnet-4-6", action: "task", inputTokens: cost(1) });
+  await post({ agentId: "capped", model: "claude-haiku-4-5", action: "task", inputTokens: cost(1) });
   const s = await status();
   assert.equal(s.body.budget, { agentId: "capped", spentCents: 100, budgetCents: 100, exceeded: true });
   assert.is((await notes()).length, 2, "100% notifies");
@@ -106,7 +105,7 @@ test("budget: 79% runs; exactly 80% notifies once; exactly 100% refuses with 409
 test("budget: yesterday's spending does not count today (day rollover by event timestamps); a zero budget is always exceeded", async () => {
   const yesterday = new Date(Date.now() - 86_400_000).toISOString();
   await h.json("/api/usage/budgets/roll", { method: "PUT", session: true, body: { dailyCents: 10 } });
-  await post({ agentId: "roll", model: "claude-sonnet-4-6", action: "task", inputTokens: cost(50), timestamp: yesterday });
+  await post({ agentId: "roll", model: "claude-haiku-4-5", action: "task", inputTokens: cost(50), timestamp: yesterday });
   assert.equal((await h.json("/api/usage/budgets/roll")).body.budget, { agentId: "roll", spentCents: 0, budgetCents: 10, exceeded: false });
   assert.is((await h.json("/api/usage/budgets/zero")).body.budget.exceeded, true);
   assert.is((await h.json("/api/usage/budgets/nobody")).body.budget.budgetCents, null);

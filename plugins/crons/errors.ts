@@ -1,0 +1,11 @@
+import { defineErrors } from "@muster/plugin";
+
+/** The crons plugin's error catalogue. */
+export const cronErrors = defineErrors({
+  CRON_NOT_FOUND: { status: 404, message: "No cron job with id {id}" },
+  CRON_INVALID_EXPRESSION: { status: 400, message: "Invalid cron expression \"{cron}\": {reason}" },
+  CRON_UNKNOWN_TIME_ZONE: { status: 400, message: "Unknown time zone {timezone}; use an IANA name such as Europe/Paris" },
+  CRON_AGENT_NOT_FOUND: { status: 404, message: "No agent with id {agentId}" },
+  CRON_EDIT_EMPTY: { status: 400, message: "Nothing to change: send action, or at least one of name, cron, message" },
+  CRON_JOB_LIMIT: { status: 409, message: "There are already {limit} cron jobs; delete some first" },
+});

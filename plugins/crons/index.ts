@@ -1,0 +1,30 @@
+import { definePlugin } from "@muster/plugin";
+import { cronsConfig, type CronsConfig } from "./config.ts";
+import { CronJob } from "./entities/cron-job.ts";
+import { CronRun } from "./entities/cron-run.ts";
+import { migrations } from "./migrations.ts";
+import { mountCronRoutes } from "./http/routes.ts";
+import { registerCronServices } from "./services/register.ts";
+import { startCrons } from "./services/lifecycle.ts";
+
+/**
+ * Muster's own cron jobs (DESIGN §14.4): stored in SQLite, scheduled in each job's time zone,
+ * run through the gateway's `agent` method, each fire time run at most once (docs/crons.md).
+ */
+export const cronsPlugin = definePlugin<CronsConfig>({
+  id: "crons",
+  version: "1.0.0",
+  host: "^1.0.0",
+  // Agent ids are checked against the agents plugin's directory, and runs are priced and
+  // held to budgets by the usage plugin, when they are loaded.
+  optionalDependsOn: ["agents", "usage"],
+  paths: ["/api/crons"],
+  config: cronsConfig,
+  entities: [CronJob, CronRun],
+  migrations,
+  register: registerCronServices,
+  routes: mountCronRoutes,
+  onStart: startCrons,
+});
+
+export default cronsPlugin;

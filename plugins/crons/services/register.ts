@@ -1,0 +1,43 @@
+import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
+import { AGENTS } from "../../agents/tokens.ts";
+import { USAGE } from "../../usage/tokens.ts";
+import type { CronsConfig } from "../config.ts";
+import { CRONS } from "../tokens.ts";
+import { CronRunner } from "./cron-runner.ts";
+import { CronScheduler } from "./cron-scheduler.ts";
+import { CronService } from "./cron-service.ts";
+import { CronStore } from "./cron-store.ts";
+
+/** The concrete parts, for this plugin's lifecycle (rebuild at start, stop timers). */
+export interface CronParts {
+  store: CronStore;
+  runner: CronRunner;
+  scheduler: CronScheduler;
+}
+export const CRON_PARTS = token<CronParts>("crons.parts");
+
+export function registerCronServices(ctx: PluginContext<CronsConfig>): void {
+  ctx.provide(
+    defineService({
+      token: CRON_PARTS,
+      deps: { db: hostTokens.db, gateway: hostTokens.gateway, events: hostTokens.events, logger: hostTokens.logger, config: configToken<CronsConfig>() },
+      // Without the usage plugin runs are neither priced nor held to a budget.
+      optionalDeps: { usage: USAGE },
+      create: ({ db, gateway, events, logger, config, usage }) => {
+        const now = () => Date.now() + config.clockOffsetMs;
+        const store = new CronStore(() => db);
+        const runner = new CronRunner({ store, gateway, events, logger, usage, runTimeoutMs: config.runTimeoutMs, now });
+        return { store, runner, scheduler: new CronScheduler({ store, runner, logger, now }) };
+      },
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: CRONS,
+      deps: { parts: CRON_PARTS, config: configToken<CronsConfig>() },
+      // Without the agents plugin any agent id is accepted.
+      optionalDeps: { agents: AGENTS },
+      create: ({ parts, config, agents }) => new CronService({ ...parts, agents, maxJobs: config.maxJobs, now: () => Date.now() + config.clockOffsetMs }),
+    }),
+  );
+}
