@@ -78,6 +78,16 @@ export class RagService implements SemanticSearch {
       }
     }
     const fulltext = options.mode === "vector" && !answer.fallback ? [] : await this.fulltext(q);
+    if (vector.length === 0) {
+      // No vectors to fuse (provider down, nothing indexed under it yet, or `fulltext` mode):
+      // full-text ranks alone, each path shown by its first stored chunk.
+      const first = this.deps.store.firstChunks(fulltext.map((f) => f.path));
+      answer.results = fulltext.slice(0, options.limit).map(({ path, rank }) => {
+        const c = first.get(path);
+        return { path, startLine: c?.startLine ?? 1, endLine: c?.endLine ?? 1, score: Math.round((1 / (60 + rank)) * 1e6) / 1e6, excerpt: c ? clip(c.text, EXCERPT_CHARS) : "" };
+      });
+      return answer;
+    }
     const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext);
     const top = ranked.slice(0, options.limit);
     const rows = await this.deps.store.chunks(top.map((t) => matrix.ids[t.row]!));

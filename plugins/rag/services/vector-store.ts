@@ -75,6 +75,17 @@ export class VectorStore {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /** The first stored chunk of each path, whatever provider embedded it (lines and text do not depend on it). */
+  firstChunks(paths: string[]): Map<string, { path: string; startLine: number; endLine: number; text: string }> {
+    const out = new Map<string, { path: string; startLine: number; endLine: number; text: string }>();
+    const get = this.db().sql.prepare("SELECT path, startLine, endLine, text FROM rag_chunks WHERE path = ? ORDER BY startLine, id LIMIT 1");
+    for (const p of paths) {
+      const row = get.get(p) as { path: string; startLine: number; endLine: number; text: string } | undefined;
+      if (row) out.set(p, row);
+    }
+    return out;
+  }
+
   /** Files and chunks stored under `key`, and all indexed files. */
   counts(key: string): { indexed: number; files: number; chunks: number } {
     const sql = this.db().sql;
