@@ -20,7 +20,9 @@ t("handshake: waits for the challenge, sends a closed connect with explicit scop
     await withTestHost(hostOn(gw), async (h) => {
       await waitForGatewayState(h, "connected");
       const connect = gw.requests("connect")[0];
-      assert.equal(Object.keys(connect.params).sort(), ["auth", "client", "maxProtocol", "minProtocol", "role", "scopes"]);
+      assert.equal(Object.keys(connect.params).sort(), ["auth", "caps", "client", "maxProtocol", "minProtocol", "role", "scopes"]);
+      // The gateway sends its approval requests only to clients declaring this capability.
+      assert.equal(connect.params.caps, ["approvals"]);
       assert.equal(connect.params.client.id, "gateway-client");
       assert.equal(connect.params.client.mode, "backend");
       assert.equal(connect.params.role, "operator");
