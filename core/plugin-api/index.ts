@@ -21,6 +21,7 @@ export {
 } from "./errors.ts";
 export { validationFailed, zodIssueDetails, summarizeDetails } from "./zod-issues.ts";
 export { clip, constantTimeEqual, isCircular, retryWhileLocked } from "./helpers.ts";
+export { BlockedAddressError, DEFAULT_BLOCKED_RANGES, createAddressPolicy, embeddedIPv4, guardedLookup, isCidr, type AddressPolicy } from "./address-policy.ts";
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, MusterEvents, EventName, EventPattern, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";

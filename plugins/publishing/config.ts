@@ -1,4 +1,4 @@
-import { z } from "@muster/plugin";
+import { DEFAULT_BLOCKED_RANGES, isCidr, z } from "@muster/plugin";
 
 const baseUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
 
@@ -24,6 +24,12 @@ export const publishingConfig = z.strictObject({
   maxRetryAfterMs: z.number().int().min(1).max(24 * 3_600_000).default(15 * 60_000),
   /** Largest image fetched from an `imageUrl`/media URL to upload. */
   maxImageBytes: z.number().int().min(1024).max(50 * 1024 * 1024).default(8 * 1024 * 1024),
+  /**
+   * CIDR blocks a media URL may not resolve to: loopback, private, link-local and other
+   * special-purpose ranges by default, so an agent's image URL cannot make Muster read a
+   * local or internal service and post its answer publicly. Narrowing it is an explicit decision.
+   */
+  blockedAddressRanges: z.array(z.string().refine(isCidr, "must be a CIDR block such as 10.0.0.0/8")).default([...DEFAULT_BLOCKED_RANGES]),
 });
 
 export type PublishingConfig = z.output<typeof publishingConfig>;

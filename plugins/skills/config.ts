@@ -1,5 +1,4 @@
-import { z } from "@muster/plugin";
-import { DEFAULT_BLOCKED_RANGES, isCidr } from "./services/address-policy.ts";
+import { DEFAULT_BLOCKED_RANGES, isCidr, z } from "@muster/plugin";
 
 /** `config.skills` in muster.config.json. */
 export const skillsConfig = z.strictObject({

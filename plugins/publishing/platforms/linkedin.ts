@@ -1,3 +1,4 @@
+import type { AddressPolicy } from "@muster/plugin";
 import { fetchMedia } from "./fetch-media.ts";
 import { PlatformFailure, type PlatformHttp } from "./platform-http.ts";
 import type { PlatformAdapter, PostContent, PublishContext, PublishedPost, SecretSource } from "./platform.ts";
@@ -11,6 +12,8 @@ export interface LinkedInOptions {
   /** `LinkedIn-Version` of the REST API (YYYYMM). */
   version: string;
   maxImageBytes: number;
+  /** Where a media URL may point (config `publishing.blockedAddressRanges`). */
+  mediaAddresses: AddressPolicy;
 }
 
 /** The OpenID userinfo answer (the fields Muster reads). */
@@ -81,7 +84,7 @@ export class LinkedInAdapter implements PlatformAdapter {
 
   /** initializeUpload, then PUT the bytes; returns the image URN. Nothing is posted if any step fails. */
   private async uploadImage(url: string, owner: string, token: string, http: PlatformHttp): Promise<string> {
-    const { bytes } = await fetchMedia(http, url, this.options.maxImageBytes, this.limits.mediaTypes);
+    const { bytes } = await fetchMedia(http, this.options.mediaAddresses, url, this.options.maxImageBytes, this.limits.mediaTypes);
     const init = await http.call("initialising the image upload", `${this.options.apiBaseUrl}/rest/images?action=initializeUpload`, {
       method: "POST",
       headers: { ...bearer(token), "content-type": "application/json", "linkedin-version": this.options.version, "x-restli-protocol-version": "2.0.0" },

@@ -45,7 +45,7 @@ export interface CallOptions {
  * answers classified for the outbox. Messages name the step and status, never a header.
  */
 export class PlatformHttp {
-  private readonly timeoutMs: number;
+  readonly timeoutMs: number;
   constructor(timeoutMs: number) {
     this.timeoutMs = timeoutMs;
   }

@@ -7,7 +7,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import type { AddressPolicy } from "./address-policy.ts";
+import type { AddressPolicy } from "@muster/plugin";
 import { skillsErrors } from "../errors.ts";
 
 export interface SafeFetchOptions {

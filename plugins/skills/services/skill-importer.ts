@@ -1,6 +1,6 @@
 import type { SkillsConfig } from "../config.ts";
 import { skillsErrors } from "../errors.ts";
-import { createAddressPolicy, type AddressPolicy } from "./address-policy.ts";
+import { createAddressPolicy, type AddressPolicy } from "@muster/plugin";
 import { safeFetch } from "./safe-fetch.ts";
 import { slugify, type StoredSkill } from "./skill-store.ts";
 import type { SkillFiles, SkillImports } from "../tokens.ts";

@@ -10,7 +10,8 @@ import { approve, decide, outbox, pendingCount, publishingOptions, setSecret, se
 const t = suite<{ h: TestHost; li: LinkedInFake }>("professional network");
 t.before(async (ctx) => {
   ctx.li = await startLinkedInFake();
-  ctx.h = await startPublishingHost({ linkedin: ctx.li.url });
+  // The fake serves the images on 127.0.0.1, which the default address policy refuses (tested below).
+  ctx.h = await startPublishingHost({ linkedin: ctx.li.url }, { blockedAddressRanges: [] });
 });
 t.after(async (ctx) => {
   await ctx.h.stop();
@@ -117,6 +118,24 @@ t("an image URL that is not an accepted image fails the entry before anything is
   assert.is(entry.status, "failed");
   assert.match(entry.error, /text\/html/);
   assert.is(li.posts.length, before);
+});
+
+t("by default a media URL on a loopback or private address is never fetched: the entry fails before anything is posted", async ({ li }) => {
+  await withTestHost(publishingOptions({ linkedin: li.url }), async (h) => {
+    await setSecret(h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
+    const port = new URL(li.url).port;
+    const before = { posts: li.posts.length, media: li.requests.filter((r) => r.path.startsWith("/media/")).length };
+    for (const imageUrl of [`${li.url}/media/pic.png`, `http://localhost:${port}/media/pic.png`, "http://169.254.169.254/latest/meta-data/x.png", "http://10.0.0.1/a.png"]) {
+      const res = await post(h, { text: "Steal", imageUrl });
+      assert.is(res.status, 202, JSON.stringify(res.body));
+      await approve(h, res.body.approval.id);
+      const [entry] = await settled(h, res.body.approval.id);
+      assert.is(entry.status, "failed", imageUrl);
+      assert.match(entry.error, /may not reach/, imageUrl);
+    }
+    assert.is(li.requests.filter((r) => r.path.startsWith("/media/")).length, before.media, "the local image server was never asked");
+    assert.is(li.posts.length, before.posts);
+  });
 });
 
 t("a locked vault (no passphrase): not connected, with the reason; a post is refused without queuing anything", async ({ li }) => {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { DEFAULT_BLOCKED_RANGES } from "../../../plugins/skills/services/address-policy.ts";
+import { DEFAULT_BLOCKED_RANGES } from "../../../core/plugin-api/address-policy.ts";
 
 // Two hosts: `strict` runs the production address policy (127.0.0.1 is refused, so the
 // local test server below cannot be reached); `open` is configured through the plugin's

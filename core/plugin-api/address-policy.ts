@@ -1,7 +1,8 @@
 // Which IP addresses an outbound fetch may connect to. Addresses embedding an IPv4
 // address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are checked as that IPv4 address too,
 // so `[::ffff:127.0.0.1]` is refused like `127.0.0.1`.
-import { BlockList, isIP, isIPv4 } from "node:net";
+import { lookup as dnsLookup } from "node:dns";
+import { BlockList, isIP, isIPv4, type LookupFunction } from "node:net";
 
 /**
  * Loopback, private, link-local, unique-local, CGNAT, unspecified, multicast and other
@@ -89,4 +90,33 @@ export function createAddressPolicy(ranges: readonly string[]): AddressPolicy {
     return true;
   };
   return { isBlocked: blocked };
+}
+
+/** The error a {@link guardedLookup} fails a connection with. */
+export class BlockedAddressError extends Error {
+  readonly code = "EADDRBLOCKED";
+  readonly address: string;
+  constructor(host: string, address: string) {
+    super(`${host} resolves to ${address}, which outbound requests may not reach`);
+    this.name = "BlockedAddressError";
+    this.address = address;
+  }
+}
+
+/**
+ * A `lookup` for `http.request`/`net.connect` that resolves the host and fails when any
+ * address it resolves to is blocked: the address checked is the address connected to, so a
+ * second DNS answer (rebinding) cannot slip past. IP literals never reach a `lookup`: check
+ * them with `policy.isBlocked` before connecting.
+ */
+export function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error);
+      const blocked = addresses.find((a) => policy.isBlocked(a.address));
+      if (blocked || addresses.length === 0) return callback(new BlockedAddressError(hostname, blocked?.address ?? "no address"));
+      if (options?.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  }) as LookupFunction;
 }
