@@ -20,8 +20,9 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   // Tasks come from work, runs go through chat's turn runner, reviews are gated approvals,
   // escalations are notifications, dispatch outcomes are activities.
   dependsOn: ["work", "chat", "approvals", "notifications", "activities"],
-  // The escalation chain and agent models come from agents; budgets and cost events from usage.
-  optionalDependsOn: ["agents", "usage"],
+  // The escalation chain and agent models come from agents (else the organisation file, from
+  // memory); budgets and cost events from usage.
+  optionalDependsOn: ["agents", "memory", "usage"],
   paths: ["/api/dispatch"],
   config: dispatchConfig,
   entities: [Dispatch, TaskReview, BlockedEpisode],

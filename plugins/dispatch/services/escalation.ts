@@ -1,4 +1,5 @@
 import type { AgentDirectory as CrewDirectory, EscalationTarget } from "../../agents/tokens.ts";
+import type { WorkspaceMemory, OrgStructure } from "../../memory/tokens.ts";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { WorkRecord } from "../../work/tokens.ts";
 
@@ -10,15 +11,37 @@ export function blockedReason(target: EscalationTarget | null): string {
 }
 
 /**
+ * The next level above an agent read straight from the organisation file, for when the agents
+ * plugin (whose directory also picks someone in the squad or at the level) is not loaded:
+ * the level is the agent's tier name, the person its `reports_to`, else the owner.
+ */
+export function orgFileEscalation(org: OrgStructure, agentId: string): EscalationTarget | null {
+  const agent = org.agents.find((a) => a.id === agentId);
+  if (!agent) return null;
+  const fromLevel = org.tiers.find((t) => t.tier === agent.tier)?.name ?? null;
+  const step = org.escalation.find((s) => s.from === fromLevel);
+  const toLevel = step?.to ?? "owner";
+  const base = { fromLevel, toLevel, triggers: step?.triggers ?? [] };
+  if (toLevel !== "owner" && agent.reportsTo) return { ...base, agentId: agent.reportsTo, owner: null };
+  return { ...base, toLevel: "owner", agentId: null, owner: org.owner };
+}
+
+async function targetFor(agentId: string, deps: { crew?: CrewDirectory; memory?: WorkspaceMemory }): Promise<EscalationTarget | null> {
+  if (deps.crew) return deps.crew.escalationFor(agentId);
+  if (!deps.memory) return null;
+  return orgFileEscalation((await deps.memory.orgStructure()).org, agentId);
+}
+
+/**
  * Notifies the next level of the chain above a blocked task's assignee (DESIGN §14.7):
  * execution → management → executive → owner. An unassigned task, or one whose assignee is
  * not in the organisation file, goes to the owner.
  */
 export async function escalateBlockedTask(
   task: WorkRecord<"task">,
-  deps: { notifications: Notifier; crew?: CrewDirectory; owner: string },
+  deps: { notifications: Notifier; crew?: CrewDirectory; memory?: WorkspaceMemory; owner: string },
 ): Promise<{ toLevel: string; to: string | null; reason: string }> {
-  const target = task.assignedTo && deps.crew ? await deps.crew.escalationFor(task.assignedTo) : null;
+  const target = task.assignedTo ? await targetFor(task.assignedTo, deps) : null;
   const toLevel = target?.toLevel ?? "owner";
   const to = target?.agentId ?? target?.owner ?? deps.owner;
   const reason = blockedReason(target);

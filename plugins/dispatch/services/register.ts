@@ -2,6 +2,7 @@ import { configToken, defineService, hostTokens, token, type PluginContext } fro
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { AGENTS } from "../../agents/tokens.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS } from "../../chat/tokens.ts";
+import { MEMORY_READER } from "../../memory/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import { USAGE } from "../../usage/tokens.ts";
 import { WORK } from "../../work/tokens.ts";
@@ -41,8 +42,8 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
     defineService({
       token: REVIEW_FLOW,
       deps: { db: hostTokens.db, work: WORK, gate: hostTokens.gate, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
-      // The escalation chain comes from the crew directory; without it a blocked task goes to the owner.
-      optionalDeps: { crew: AGENTS },
+      // The escalation chain comes from the crew directory, else from the organisation file; without either a blocked task goes to the owner.
+      optionalDeps: { crew: AGENTS, memory: MEMORY_READER },
       create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, owner: host.owner, store: new ReviewStore(() => db) }),
     }),
   );

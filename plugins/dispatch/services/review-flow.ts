@@ -1,6 +1,7 @@
 import type { ApprovalGate, EventBus, Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
 import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
+import type { WorkspaceMemory } from "../../memory/tokens.ts";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
 import { dispatchErrors } from "../errors.ts";
@@ -24,6 +25,8 @@ export interface ReviewFlowDeps {
   logger: Logger;
   owner: string;
   crew?: CrewDirectory;
+  /** The organisation file, for escalation when the agents plugin is not loaded. */
+  memory?: WorkspaceMemory;
 }
 
 /**

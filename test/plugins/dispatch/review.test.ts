@@ -2,7 +2,10 @@
 // up the organisation's chain (§14.7), through HTTP.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { builtInPlugins } from "../../../plugins/built-in.ts";
+import { removeHome, startTestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
+import { makeWorkspace, ORG } from "../agents/agents-rig.ts";
 import { createTask, decide, getTask, reviewApprovals, startDispatchRig, type DispatchRig } from "./dispatch-rig.ts";
 
 const t = suite<{ rig: DispatchRig }>("dispatch: review flow and escalation");
@@ -96,6 +99,22 @@ t("blocked → the next level of the chain is notified once per episode, naming 
   await patch(rig, task.id, { status: "in_progress" });
   await patch(rig, task.id, { status: "blocked" });
   await waitUntil(async () => (await blockedNotes(rig, task.id)).length === 2, { label: "second episode" });
+});
+
+t("without the agents plugin, the chain is read from the organisation file", async () => {
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
+  const h = await startTestHost({ home, workspace, plugins: builtInPlugins.filter((p) => p.id !== "agents"), config: { owner: "Daniel" } });
+  try {
+    const notes = async (taskId: string) => (await h.json("/api/notifications?limit=500")).body.notifications.filter((n: any) => n.type === "task.blocked" && n.href?.includes(taskId));
+    for (const [assignee, level] of [["loki", /management \(thor\)/], ["thor", /executive \(odin\)/], ["odin", /owner \(Daniel\)/]] as const) {
+      const task = await createTask(h, { assignedTo: assignee, status: "blocked" });
+      const [note] = await waitUntil(async () => ((await notes(task.id)).length ? notes(task.id) : null), { label: `escalation of ${assignee}` });
+      assert.match(note.title, level);
+    }
+  } finally {
+    await h.stop();
+    removeHome(home);
+  }
 });
 
 t.run();
