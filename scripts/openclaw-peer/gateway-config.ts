@@ -65,7 +65,9 @@ export function gatewayConfig(layout: PeerLayout, port: number, modelBaseUrl: st
       defaults: { model: { primary: "fake/fake-model" }, workspace: join(layout.stateDir, "workspace") },
       entries: {
         main: { name: "Main" },
-        helper: { name: "Helper", workspace: join(layout.stateDir, "workspace-helper") },
+        // helper's shell commands need a human's approval (mode "ask", empty allowlist: every
+        // command asks), which test/openclaw/60-approvals drives through Muster's one inbox.
+        helper: { name: "Helper", workspace: join(layout.stateDir, "workspace-helper"), tools: { exec: { host: "gateway", mode: "ask" } } },
       },
     },
   };

@@ -1,0 +1,61 @@
+// The one inbox against the real gateway: the helper agent's shell commands need approval
+// (scripts/openclaw-peer/gateway-config.ts), the fake model answers a marker with an `exec`
+// tool call, and the request arrives in Muster as an openclaw.exec approval. Approved in
+// Muster, the command runs in the gateway (the file it creates appears in helper's
+// workspace); rejected, it does not.
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { waitUntil } from "../helpers/wait.ts";
+import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
+import { withMuster } from "./support/muster.ts";
+import { peer } from "./support/peer.ts";
+
+const test = suite("approvals: one inbox");
+
+async function runShell(decision: "approved" | "rejected"): Promise<void> {
+  const { model, gateway } = peer();
+  const marker = `MARK-approval-${randomUUID().slice(0, 8)}`;
+  const file = `${marker}.txt`;
+  const off = model.use((request) => {
+    if (!request.allText.includes(marker)) return undefined;
+    if (request.lastRole === "tool") return { text: `done ${marker}` };
+    return { toolCalls: [{ name: "exec", arguments: { command: `touch ${file}` } }] };
+  });
+  try {
+    await withMuster(
+      async (h) => {
+        // The chat answers only after the tool call is settled, so it is awaited at the end.
+        const chat = h.json("/api/chat", { method: "POST", body: { agentId: "helper", message: `Create the file ${marker}` } });
+        const approval = await waitUntil(async () => {
+          const body = (await h.json("/api/approvals?pendingLimit=500")).body;
+          return body.pending.find((a: any) => a.command === "openclaw.exec" && String(a.title).includes(file));
+        }, { timeoutMs: CHAT_TEST_MS, label: "openclaw.exec approval in Muster" });
+        const full = (await h.json(`/api/approvals/${approval.id}`)).body.approval;
+        assert.ok(String(full.payload.request.command).includes(`touch ${file}`), JSON.stringify(full.payload));
+        assert.is(full.requestedBy, "helper");
+        const decided = await h.json(`/api/approvals/${approval.id}`, { method: "PATCH", session: true, body: { status: decision, decidedBy: "Owner" } });
+        assert.is(decided.status, 200, JSON.stringify(decided.body));
+        const path = join(gateway.layout.stateDir, "workspace-helper", file);
+        if (decision === "approved") {
+          assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body.approval));
+          await waitUntil(() => existsSync(path), { timeoutMs: CHAT_TEST_MS, label: `${file} created by the approved command` });
+        } else {
+          await model.waitForRequest((r) => r.allText.includes(marker) && r.lastRole === "tool", CHAT_TEST_MS, "the denied tool result back at the model");
+          assert.not.ok(existsSync(path), "a denied command must not run");
+        }
+        assert.is((await chat).status, 200);
+      },
+      { config: { owner: "Owner" } },
+    );
+  } finally {
+    off();
+  }
+}
+
+boundedTest(test, "a shell command the helper agent asks to run is approved in Muster and runs in the gateway", 3 * CHAT_TEST_MS, () => runShell("approved"));
+boundedTest(test, "a rejected one does not run", 3 * CHAT_TEST_MS, () => runShell("rejected"));
+
+test.run();
