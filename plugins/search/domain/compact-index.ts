@@ -1,9 +1,9 @@
 import MiniSearch from "minisearch";
-import SearchableMap from "minisearch/SearchableMap";
 import type { Category } from "./categories.ts";
 import type { SearchDocument } from "./document.ts";
 import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactPostings, segmentOf, type PostingSegment } from "./postings.ts";
 import { processTerm } from "./query.ts";
+import { TermDictionary } from "./term-dictionary.ts";
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
@@ -24,11 +24,6 @@ export interface CompactHit {
   terms: string[];
 }
 
-interface Match {
-  score: number;
-  queryTerms: string[];
-  terms: string[];
-}
 
 /** The serialisable parts of an index (see index-codec.ts). */
 export interface IndexParts {
@@ -41,8 +36,8 @@ export interface IndexParts {
 }
 
 /**
- * The workspace full-text index: minisearch's radix tree only as the dictionary of terms
- * (term -> term id, for prefix and typo lookups), postings and per-document field lengths
+ * The workspace full-text index: a dictionary of terms (minisearch's radix tree serves
+ * the typo lookups, see term-dictionary.ts), postings and per-document field lengths
  * in typed arrays. Scores are minisearch's BM25+ with its prefix and fuzzy weights, so
  * ranking is unchanged (a test compares with minisearch's `addAll` index).
  *
@@ -56,8 +51,7 @@ export class CompactIndex {
   private fieldLength: Int32Array = new Int32Array(FIELD_SLOTS * 64);
   private readonly ids = new Map<string, number>();
   private readonly totalLength = [0, 0, 0];
-  private dictionary = new SearchableMap<number>();
-  private termCount = 0;
+  private dictionary = new TermDictionary();
   private base: PostingSegment = EMPTY_SEGMENT;
   private delta = new Map<number, number[]>();
   private deadCount = 0;
@@ -81,8 +75,7 @@ export class CompactIndex {
         index.tokenizeInto(document, index.addDocument(document), termId, (t, docField, tf) => triples.push3(t, docField, tf));
       },
       finish() {
-        index.termCount = termIds.size;
-        index.dictionary = SearchableMap.from(termIds) as SearchableMap<number>;
+        index.dictionary = new TermDictionary([...termIds.keys()]);
         index.base = segmentOf(triples, termIds.size);
         return index;
       },
@@ -106,8 +99,7 @@ export class CompactIndex {
       index.ids.set(path, docId);
       for (let f = 0; f < FIELDS.length; f++) index.totalLength[f]! += parts.fieldLength[docId * FIELD_SLOTS + f]!;
     });
-    index.termCount = parts.terms.length;
-    index.dictionary = SearchableMap.from(parts.terms.map((term, id): [string, number] => [term, id])) as SearchableMap<number>;
+    index.dictionary = new TermDictionary(parts.terms);
     index.base = parts.postings;
     return index;
   }
@@ -120,8 +112,13 @@ export class CompactIndex {
     return this.ids.has(path);
   }
 
+  /** Builds the term structures prefix and typo lookups need (see TermDictionary). */
+  warm(): void {
+    this.dictionary.warm();
+  }
+
   hasTerm(term: string): boolean {
-    return this.dictionary.has(term);
+    return this.dictionary.get(term) !== undefined;
   }
 
   documentPaths(): IterableIterator<string> {
@@ -133,9 +130,7 @@ export class CompactIndex {
     this.remove(document.id);
     const docId = this.addDocument(document);
     this.tokenizeInto(document, docId, (term) => {
-      let id = this.dictionary.get(term);
-      if (id === undefined) this.dictionary.set(term, (id = this.termCount++));
-      return id;
+      return this.dictionary.add(term);
     }, (termId, docField, tf) => {
       let list = this.delta.get(termId);
       if (!list) this.delta.set(termId, (list = []));
@@ -172,7 +167,7 @@ export class CompactIndex {
       fieldLength.set(this.fieldLength.subarray(docId * FIELD_SLOTS, docId * FIELD_SLOTS + FIELD_SLOTS), id * FIELD_SLOTS);
       this.ids.set(path, id);
     });
-    this.base = compactPostings(this.base, this.delta, this.termCount, newId);
+    this.base = compactPostings(this.base, this.delta, this.dictionary.size, newId);
     this.delta = new Map();
     this.paths = paths;
     this.titles = titles;
@@ -184,8 +179,7 @@ export class CompactIndex {
   /** The serialisable state; compacts first. Terms in term-id order. */
   parts(): IndexParts {
     this.compact();
-    const terms: string[] = new Array(this.termCount);
-    for (const [term, id] of this.dictionary) terms[id] = term;
+    const terms = [...this.dictionary.words];
     return {
       paths: this.paths as string[],
       titles: this.titles,
@@ -197,55 +191,90 @@ export class CompactIndex {
   }
 
   /**
-   * Ranks the documents matching `terms` (lower-cased query words): every word must match
-   * (`AND`) unless `combineWith` is `OR`. Words of 3+ letters also match as prefixes; words
-   * of 4+ letters that are not a term of the index tolerate typos (20% of the length, at most 2 edits).
+   * Ranks the documents matching `terms` (lower-cased query words): files holding every
+   * word, or when there are none, files holding any of them. Words of 3+ letters also match
+   * as prefixes; words of 4+ letters that are not a term of the index tolerate typos (20%
+   * of the length, at most 2 edits). A file's score is the sum over the words it matches
+   * times the number of those words (minisearch's AND and OR). Scores accumulate in typed
+   * arrays (no object per matching file); matched terms (for excerpts) are looked up for
+   * the first `termsFor` hits only.
    */
-  search(terms: string[], options: { combineWith?: "AND" | "OR"; filter?: (category: Category) => boolean } = {}): CompactHit[] {
-    if (terms.length === 0) return [];
-    const perTerm = terms.map((term) => this.termMatches(term));
-    const combined = perTerm.reduce(options.combineWith === "OR" ? orCombine : andCombine);
-    const hits: CompactHit[] = [];
-    for (const [docId, match] of combined) {
-      const category = this.categories[docId]!;
-      if (options.filter && !options.filter(category)) continue;
-      hits.push({ path: this.paths[docId]!, score: match.score * (match.queryTerms.length || 1), title: this.titles[docId]!, category, terms: match.terms });
+  search(terms: string[], options: { filter?: (category: Category) => boolean; termsFor?: number } = {}): CompactHit[] {
+    if (terms.length === 0 || this.ids.size === 0) return [];
+    const size = this.paths.length;
+    const total = new Float64Array(size);
+    const matched = new Uint8Array(size);
+    const termScore = new Float64Array(size);
+    const touched: number[] = [];
+    const expansions: number[][] = [];
+    for (const term of terms) {
+      touched.length = 0;
+      expansions.push(this.scoreTerm(term, termScore, touched));
+      for (const docId of touched) {
+        total[docId]! += termScore[docId]!;
+        matched[docId]! += 1;
+        termScore[docId] = 0;
+      }
     }
-    return hits.sort((a, b) => b.score - a.score);
+    let needed = terms.length;
+    let docs = this.collect(matched, needed, options.filter);
+    if (docs.length === 0 && terms.length > 1) docs = this.collect(matched, (needed = 1), options.filter);
+    const hits = docs.map((docId) => ({ docId, score: total[docId]! * matched[docId]! }));
+    hits.sort((x, y) => y.score - x.score || x.docId - y.docId);
+    const termsFor = options.termsFor ?? 20;
+    return hits.map(({ docId, score }, i) => ({
+      path: this.paths[docId]!,
+      score,
+      title: this.titles[docId]!,
+      category: this.categories[docId]!,
+      terms: i < termsFor ? this.termsOf(docId, expansions) : [],
+    }));
   }
 
-  private termMatches(term: string): Map<number, Match> {
-    const results = new Map<number, Match>();
+  private collect(matched: Uint8Array, atLeast: number, filter: ((category: Category) => boolean) | undefined): number[] {
+    const docs: number[] = [];
+    for (let docId = 0; docId < matched.length; docId++) {
+      if (matched[docId]! >= atLeast && this.paths[docId] !== undefined && (!filter || filter(this.categories[docId]!))) docs.push(docId);
+    }
+    return docs;
+  }
+
+  /** Scores one query word into `scores` (documents listed in `touched`); returns the term ids it expanded to. */
+  private scoreTerm(term: string, scores: Float64Array, touched: number[]): number[] {
+    const expanded: number[] = [];
+    const add = (termId: number, weight: number) => {
+      expanded.push(termId);
+      this.score(termId, weight, scores, touched);
+    };
     const exact = this.dictionary.get(term);
-    if (exact !== undefined) this.score(term, term, exact, 1, results);
-    const prefix = term.length >= 3 ? this.dictionary.atPrefix(term) : undefined;
+    if (exact !== undefined) add(exact, 1);
+    const prefix = term.length >= 3 ? this.dictionary.withPrefix(term) : undefined;
     const maxDistance = exact === undefined && term.length >= 4 ? Math.min(MAX_FUZZY, Math.round(term.length * 0.2)) : 0;
-    const fuzzy = maxDistance ? this.dictionary.fuzzyGet(term, maxDistance) : undefined;
+    const fuzzy = maxDistance ? this.dictionary.near(term, maxDistance) : undefined;
     if (prefix) {
       for (const [derived, termId] of prefix) {
         const distance = derived.length - term.length;
         if (!distance) continue;
         fuzzy?.delete(derived);
-        this.score(term, derived, termId, (WEIGHT.prefix * derived.length) / (derived.length + 0.3 * distance), results);
+        add(termId, (WEIGHT.prefix * derived.length) / (derived.length + 0.3 * distance));
       }
     }
     if (fuzzy) {
       for (const [derived, [termId, distance]] of fuzzy) {
-        if (!distance) continue;
-        this.score(term, derived, termId, (WEIGHT.fuzzy * derived.length) / (derived.length + distance), results);
+        if (distance) add(termId, (WEIGHT.fuzzy * derived.length) / (derived.length + distance));
       }
     }
-    return results;
+    return expanded;
   }
 
   /** Adds one index term's BM25+ contribution, field by field as minisearch does (same float sums). */
-  private score(queryTerm: string, derived: string, termId: number, weight: number, results: Map<number, Match>): void {
+  private score(termId: number, weight: number, scores: Float64Array, touched: number[]): void {
     const lists = this.postingLists(termId);
     const matching = [0, 0, 0];
     for (const [data, from, to] of lists) {
       for (let i = from; i < to; i += 2) {
         const docField = data[i]!;
-        if (this.paths[Math.floor(docField / FIELD_SLOTS)] !== undefined) matching[docField % FIELD_SLOTS]! += 1;
+        if (this.paths[(docField / FIELD_SLOTS) | 0] !== undefined) matching[docField % FIELD_SLOTS]! += 1;
       }
     }
     const count = this.ids.size;
@@ -253,25 +282,40 @@ export class CompactIndex {
       if (matching[field] === 0) continue;
       const idf = Math.log(1 + (count - matching[field]! + 0.5) / (matching[field]! + 0.5));
       const avg = this.totalLength[field]! / count;
+      const factor = weight * BOOST[field]!;
       for (const [data, from, to] of lists) {
         for (let i = from; i < to; i += 2) {
           const docField = data[i]!;
           if (docField % FIELD_SLOTS !== field) continue;
-          const docId = Math.floor(docField / FIELD_SLOTS);
+          const docId = (docField / FIELD_SLOTS) | 0;
           if (this.paths[docId] === undefined) continue;
           const tf = data[i + 1]!;
           const length = this.fieldLength[docId * FIELD_SLOTS + field]!;
           const raw = idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / avg)));
-          const scored = weight * BOOST[field]! * raw;
-          const match = results.get(docId);
-          if (match) {
-            match.score += scored;
-            if (!match.queryTerms.includes(queryTerm)) match.queryTerms.push(queryTerm);
-            if (!match.terms.includes(derived)) match.terms.push(derived);
-          } else results.set(docId, { score: scored, queryTerms: [queryTerm], terms: [derived] });
+          if (scores[docId] === 0) touched.push(docId);
+          scores[docId]! += factor * raw;
         }
       }
     }
+  }
+
+  /** The expanded terms whose postings hold `docId` (for its excerpt). */
+  private termsOf(docId: number, expansions: number[][]): string[] {
+    const terms = new Set<string>();
+    const words = this.dictionary.words;
+    for (const termIds of expansions) {
+      for (const termId of termIds) {
+        if (this.holds(termId, docId)) terms.add(words[termId]!);
+      }
+    }
+    return [...terms];
+  }
+
+  private holds(termId: number, docId: number): boolean {
+    for (const [data, from, to] of this.postingLists(termId)) {
+      for (let i = from; i < to; i += 2) if (((data[i]! / FIELD_SLOTS) | 0) === docId) return true;
+    }
+    return false;
   }
 
   private postingLists(termId: number): [ArrayLike<number>, number, number][] {
@@ -317,30 +361,4 @@ export class CompactIndex {
       for (const [term, tf] of counts) emit(termId(term), docId * FIELD_SLOTS + field, tf);
     }
   }
-}
-
-function andCombine(a: Map<number, Match>, b: Map<number, Match>): Map<number, Match> {
-  const combined = new Map<number, Match>();
-  for (const [docId, match] of b) {
-    const existing = a.get(docId);
-    if (!existing) continue;
-    existing.score += match.score;
-    for (const t of match.queryTerms) if (!existing.queryTerms.includes(t)) existing.queryTerms.push(t);
-    for (const t of match.terms) if (!existing.terms.includes(t)) existing.terms.push(t);
-    combined.set(docId, existing);
-  }
-  return combined;
-}
-
-function orCombine(a: Map<number, Match>, b: Map<number, Match>): Map<number, Match> {
-  for (const [docId, match] of b) {
-    const existing = a.get(docId);
-    if (!existing) a.set(docId, match);
-    else {
-      existing.score += match.score;
-      for (const t of match.queryTerms) if (!existing.queryTerms.includes(t)) existing.queryTerms.push(t);
-      for (const t of match.terms) if (!existing.terms.includes(t)) existing.terms.push(t);
-    }
-  }
-  return a;
 }

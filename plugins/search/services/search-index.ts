@@ -115,7 +115,10 @@ export class SearchIndex implements WorkspaceSearch {
   /** Loads the persisted index and refreshes it in the background (the server is not held up). */
   start(): void {
     this.ready ??= this.enqueue(() => this.loadOrBuild()).then(
-      () => void (this.isReady = true),
+      () => {
+        this.isReady = true;
+        this.warmSoon();
+      },
       (error) => {
         this.isReady = true;
         if (!(error instanceof Stopped)) this.deps.logger.error({ err: error }, "search index could not be loaded; it starts empty (POST /api/search rebuilds it)");
@@ -126,7 +129,7 @@ export class SearchIndex implements WorkspaceSearch {
   /** Searches the index with the first {@link MAX_QUERY_TERMS} distinct words of `q`; waits (bounded) for the start-up load. */
   async search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }> {
     await this.whenReady();
-    const { terms, hits } = this.ranked(q, options.category);
+    const { terms, hits } = this.ranked(q, options.category, options.limit);
     const results = hits.slice(0, options.limit).map((hit) => ({
       path: hit.path,
       score: roundScore(hit.score),
@@ -139,22 +142,20 @@ export class SearchIndex implements WorkspaceSearch {
 
   async rank(q: string, options: { category?: Category; limit: number }): Promise<RankedPath[]> {
     await this.whenReady();
-    return this.ranked(q, options.category)
+    return this.ranked(q, options.category, 0)
       .hits.slice(0, options.limit)
       .map((hit, i) => ({ path: hit.path, score: roundScore(hit.score), rank: i + 1 }));
   }
 
-  private ranked(q: string, category: Category | undefined): { terms: string[]; hits: CompactHit[] } {
+  private ranked(q: string, category: Category | undefined, limit: number): { terms: string[]; hits: CompactHit[] } {
     const filter = category ? (c: Category) => c === category : undefined;
     // Each word expands to its prefixes and near-misses and the search runs on the event
     // loop: repeated or dozens of short words made one request block the server for
     // seconds. Distinct words only, and at most MAX_QUERY_TERMS of them.
     const words = [...new Set(queryTerms(q))].slice(0, MAX_QUERY_TERMS);
     const terms = [...new Set(words.map((w) => w.toLowerCase()))];
-    let hits = this.index.search(terms, { filter });
-    // Several words that never occur together: rank the files holding any of them.
-    if (hits.length === 0 && terms.length > 1) hits = this.index.search(terms, { combineWith: "OR", filter });
-    return { terms: words, hits };
+    // Several words that never occur together rank the files holding any of them.
+    return { terms: words, hits: this.index.search(terms, { filter, termsFor: limit }) };
   }
 
   /** Rebuilds the whole index from the workspace; concurrent calls share one run. */
@@ -335,6 +336,7 @@ export class SearchIndex implements WorkspaceSearch {
     const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
     const finishStarted = performance.now();
     this.index = builder.finish();
+    this.warmSoon();
     const indexMs = performance.now() - finishStarted;
     const readMs = finishStarted - started - walkMs;
     this.rows = rows;
@@ -346,6 +348,12 @@ export class SearchIndex implements WorkspaceSearch {
     const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
     this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
     return report;
+  }
+
+  /** Builds the prefix and typo lookups off the load's path, before the first queries need them. */
+  private warmSoon(): void {
+    const index = this.index;
+    setImmediate(() => index.warm()).unref();
   }
 
   private async walk() {
