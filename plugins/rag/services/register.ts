@@ -17,7 +17,15 @@ export function registerRagServices(ctx: PluginContext<RagConfig>): void {
       optionalDeps: { fulltext: SEARCH, secrets: VAULT_SECRETS },
       create: ({ db, events, workspace, logger, config, fulltext, secrets }) => {
         const store = new VectorStore(() => db);
-        const providers = createProviders(config, () => secrets?.get(config.openaiKeySecret) ?? null);
+        // A locked vault (no VAULT_KEY) means no key: `openai` is then unavailable, nothing else fails.
+        const openaiKey = () => {
+          try {
+            return secrets?.get(config.openaiKeySecret) ?? null;
+          } catch {
+            return null;
+          }
+        };
+        const providers = createProviders(config, openaiKey);
         let indexer: Indexer;
         const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger });
         indexer = new Indexer({ store, workspace, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate() });
