@@ -144,9 +144,11 @@ export class GitService implements GitRepository {
     const branch = await this.resolveBranch(repo, request);
     const url = await this.git(repo, ["remote", "get-url", "--", remote]);
     const payload: SyncPayload = { operation: request.operation, repoPath: repo, remote, remoteUrl: withoutCredentials(url.stdout.trim()), branch };
+    // The human approves this commit: anything committed after the request is not pushed with it.
+    if (request.operation === "push") payload.commit = (await this.read(repo, ["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
     const { approvalId } = await this.deps.gate.request(GIT_SYNC_KIND[request.operation], payload, {
       requestedBy: request.requestedBy,
-      title: `git ${request.operation} ${branch} ${request.operation === "push" ? "to" : "from"} ${remote}`,
+      title: `git ${request.operation} ${branch}${payload.commit ? ` (${payload.commit.slice(0, 12)})` : ""} ${request.operation === "push" ? "to" : "from"} ${remote}`,
       context: `Repository ${repo}; remote ${remote} (${payload.remoteUrl})`,
     });
     return this.deps.approvals.get(approvalId);

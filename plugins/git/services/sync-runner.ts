@@ -1,6 +1,7 @@
 import type { Logger } from "@muster/plugin";
 import type { SerialQueue } from "./serial-queue.ts";
 import type { GitSyncRunner, SyncPayload } from "../tokens.ts";
+import { withoutCredentials } from "./repository-status.ts";
 import { runGit, type GitOutput } from "./run-git.ts";
 
 export interface SyncRunnerDeps {
@@ -29,8 +30,28 @@ export class SyncRunner implements GitSyncRunner {
     return this.deps.queue.run(async () => {
       const repo = await this.deps.repository();
       if (repo !== payload.repoPath) throw new Error(`The approved ${payload.operation} was for ${payload.repoPath}, but git.repoPath is now ${repo}; nothing was run`);
+      await this.assertUnchanged(repo, payload);
       return payload.operation === "push" ? this.push(repo, payload) : this.pull(repo, payload);
     });
+  }
+
+  /**
+   * What runs is what the human approved: the remote still points at the approved URL, and a
+   * push's branch is still at the approved commit (a commit made after the request, or a
+   * remote re-pointed elsewhere, would otherwise go out under an old yes).
+   */
+  private async assertUnchanged(repo: string, payload: SyncPayload): Promise<void> {
+    const opts = { timeoutMs: this.deps.localTimeoutMs };
+    const url = await runGit(repo, ["remote", "get-url", "--", payload.remote], opts);
+    const now = url.code === 0 ? withoutCredentials(url.stdout.trim()) : null;
+    if (now !== payload.remoteUrl) {
+      throw new Error(`The approved ${payload.operation} was to remote ${payload.remote} at ${payload.remoteUrl}, but it now points at ${now ?? "nothing"}; nothing was run. Request it again.`);
+    }
+    if (payload.operation !== "push" || payload.commit === undefined) return;
+    const head = (await runGit(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${payload.branch}`], opts)).stdout.trim();
+    if (head !== payload.commit) {
+      throw new Error(`The approved push was of ${payload.branch} at ${payload.commit}, but the branch has moved to ${head || "nothing"} since; nothing was pushed. Request it again to review the new commits.`);
+    }
   }
 
   private text(out: GitOutput): string {

@@ -42,7 +42,7 @@ t("push is 202 with a pending approval; the remote gets the commit only once app
   assert.is(approval.status, "pending");
   assert.is(approval.command, "git.push");
   assert.is(approval.requestedBy, "loki");
-  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main" });
+  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main", commit: local });
   assert.is(remoteHead(repos), before, "nothing is pushed before a decision");
   const decided = await approve(h, approval.id);
   assert.is(decided.status, 200, JSON.stringify(decided.body));
@@ -53,6 +53,33 @@ t("push is 202 with a pending approval; the remote gets the commit only once app
   assert.is(remoteHead(repos), local);
   const again = await approve(h, approval.id);
   assert.is(again.status, 409, "an approval runs once");
+});
+
+t("what runs is what was approved: a push whose branch moved, or whose remote URL changed, after the request runs nothing", async ({ h, repos, base }) => {
+  commitIn(repos.work, "a.md", "a", "Reviewed work");
+  const before = remoteHead(repos);
+  const moved = await postGit(h, { operation: "push" });
+  assert.is(moved.status, 202, JSON.stringify(moved.body));
+  // An agent commits through the API after the human was asked (no approval needed for a commit).
+  writeFileSync(join(repos.work, "secret.txt"), "not reviewed");
+  assert.is((await postGit(h, { operation: "commit", message: "Sneaked in" })).status, 201);
+  assert.is((await approve(h, moved.body.approval.id)).status, 200);
+  const movedDone = await approvalOf(h, moved.body.approval.id);
+  assert.is(movedDone.executionStatus, "failed");
+  assert.match(movedDone.executionError, /moved/);
+  assert.is(remoteHead(repos), before, "the unreviewed commit never left");
+
+  const elsewhere = join(base, "elsewhere.git");
+  git(base, "init", "--quiet", "--bare", "--initial-branch=main", elsewhere);
+  const redirected = await postGit(h, { operation: "push" });
+  assert.is(redirected.status, 202, JSON.stringify(redirected.body));
+  git(repos.work, "remote", "set-url", "origin", elsewhere);
+  assert.is((await approve(h, redirected.body.approval.id)).status, 200);
+  const redirectedDone = await approvalOf(h, redirected.body.approval.id);
+  assert.is(redirectedDone.executionStatus, "failed");
+  assert.match(redirectedDone.executionError, /remote/);
+  assert.throws(() => git(elsewhere, "rev-parse", "--verify", "main"), "nothing reached the other URL");
+  assert.is(remoteHead(repos), before);
 });
 
 t("a rejected approval runs nothing", async ({ h, repos }) => {
