@@ -99,6 +99,11 @@ export class WebhookService implements MessengerWebhook {
   private async press(callback: TelegramCallback, token: string, agentId: string | null): Promise<void> {
     const match = BUTTON.exec(callback.data ?? "");
     if (!match) return this.toast(token, callback.id, "Unknown action");
+    // A group's every member (Telegram group ids are negative) would otherwise decide as the owner: there, only listed users decide.
+    if (this.deps.allowedUserIds.length === 0 && (callback.message?.chat.id ?? 0) < 0) {
+      this.deps.logger.warn({ telegramUserId: callback.from.id }, "approval button pressed in a group chat while messenger.allowedUserIds is empty; refused");
+      return this.toast(token, callback.id, "Not allowed: in a group, only users in messenger.allowedUserIds decide");
+    }
     if (this.deps.allowedUserIds.length > 0 && !this.deps.allowedUserIds.includes(callback.from.id)) {
       this.deps.logger.warn({ telegramUserId: callback.from.id }, "approval button pressed by a Telegram user not in allowedUserIds; refused");
       return this.toast(token, callback.id, "Not allowed");

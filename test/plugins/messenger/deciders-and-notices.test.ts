@@ -64,6 +64,28 @@ t("allowedUserIds: a press by another Telegram user is refused", async () => {
   }
 });
 
+t("in a group chat no press decides unless allowedUserIds lists the presser (any member would decide as the owner)", async () => {
+  const GROUP = -1001234567;
+  const tg = await startTelegramFake();
+  try {
+    for (const allowedUserIds of [[], [77]]) {
+      await withTestHost(messengerOptions(tg.url, { allowedUserIds }), async (h) => {
+        await configure(h);
+        const set = await h.json("/api/vault", { method: "POST", body: { name: "TELEGRAM_CHAT_ID", value: String(GROUP) }, session: true });
+        assert.ok(set.status === 200 || set.status === 201, JSON.stringify(set.body));
+        const id = await requestApproval(h);
+        await deliver(h, press(`approve:${id}`, { chat: GROUP, from: 66 }));
+        assert.is((await approvalOf(h, id)).status, "pending", `a stranger in the group, allowedUserIds ${JSON.stringify(allowedUserIds)}`);
+        assert.match(tg.method("answerCallbackQuery").at(-1).text, /Not allowed/);
+        await deliver(h, press(`approve:${id}`, { chat: GROUP, from: 77 }));
+        assert.is((await approvalOf(h, id)).status, allowedUserIds.length ? "approved" : "pending");
+      });
+    }
+  } finally {
+    await tg.close();
+  }
+});
+
 t("pushing a notice retries 5xx and 429 (bounded), and gives up at once on another refusal", async () => {
   const tg = await startTelegramFake();
   const recorder = eventRecorder("messenger.*");
