@@ -26,7 +26,8 @@ import { agentsPlugin } from "./agents/index.ts";
 import { dispatchPlugin } from "./dispatch/index.ts";
 import { usagePlugin } from "./usage/index.ts";
 import { cronsPlugin } from "./crons/index.ts";
+import { settingsPlugin } from "./settings/index.ts";
 import { ragPlugin } from "./rag/index.ts";
 import { gatewayApprovalsPlugin } from "./gateway-approvals/index.ts";
 
-export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin, agentsPlugin, usagePlugin, cronsPlugin, dispatchPlugin, gatewayApprovalsPlugin, ragPlugin];
+export const builtInPlugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, memoryPlugin, vaultPlugin, streamPlugin, searchPlugin, feedbackPlugin, skillsPlugin, legacyBoardPlugin, gatewayPlugin, chatPlugin, councilPlugin, dashboardPlugin, metricsPlugin, terminalPlugin, gitPlugin, boardsPlugin, publishingPlugin, messengerPlugin, agentsPlugin, usagePlugin, cronsPlugin, settingsPlugin, dispatchPlugin, gatewayApprovalsPlugin, ragPlugin];

@@ -1,0 +1,21 @@
+import { definePlugin } from "@muster/plugin";
+import { AutopilotGoal, AutopilotRun } from "./entities/autopilot.ts";
+import { Setting } from "./entities/setting.ts";
+import { migrations } from "./migrations.ts";
+import { mountSettingsRoutes } from "./http/routes.ts";
+import { registerSettingsServices } from "./services/register.ts";
+
+/** Key-value settings (secrets refused: they belong in the vault) and autopilot goal and run records (DESIGN §14.7). */
+export const settingsPlugin = definePlugin({
+  id: "settings",
+  version: "1.0.0",
+  host: "^1.0.0",
+  optionalDependsOn: ["notifications"],
+  paths: ["/api/settings", "/api/autopilot"],
+  entities: [Setting, AutopilotGoal, AutopilotRun],
+  migrations,
+  register: registerSettingsServices,
+  routes: mountSettingsRoutes,
+});
+
+export default settingsPlugin;
