@@ -27,13 +27,13 @@ export function writeCorpus(workspace: string, files: Record<string, string> = c
   }
 }
 
-export async function startRagHost(options: { rag?: Record<string, unknown>; home?: string; workspace?: string; files?: Record<string, string> } = {}): Promise<{ h: TestHost; rec: EventRecorder }> {
+export async function startRagHost(options: { rag?: Record<string, unknown>; home?: string; workspace?: string; files?: Record<string, string>; vaultKey?: string | null } = {}): Promise<{ h: TestHost; rec: EventRecorder }> {
   const rec = eventRecorder("rag.*", "rag-test-recorder");
   const h = await startTestHost({
     plugins: [...plugins, rec.plugin],
     home: options.home,
     workspace: options.workspace,
-    config: { vaultKey: "correct horse battery staple", pluginConfig: { rag: { watchDebounceMs: 50, ...options.rag } } },
+    config: { vaultKey: options.vaultKey === undefined ? "correct horse battery staple" : options.vaultKey, gatewayToken: null, pluginConfig: { rag: { watchDebounceMs: 50, ...options.rag } } },
   });
   if (!options.workspace) writeCorpus(h.workspace, options.files);
   return { h, rec };

@@ -45,8 +45,11 @@ t("enabling indexes every markdown file off the request path, reporting progress
   // The corpus plus the markdown of the scaffolded workspace.
   assert.ok(job.total >= Object.keys(corpus).length);
   assert.is(job.done, job.total);
-  const cfg = await h.json("/api/memory/config");
-  const main = cfg.body.agents[0];
+  // The watcher may queue one more (empty) job for the files written at start; wait it out.
+  const main = await waitUntil(async () => {
+    const a = (await h.json("/api/memory/config")).body.agents[0];
+    return a.dirty ? null : a;
+  }, { timeoutMs: 10_000 });
   assert.equal({ agentId: main.agentId, indexed: main.indexed, total: main.total, dirty: main.dirty, vectorReady: main.vectorReady, mode: main.mode }, { agentId: "main", indexed: job.total, total: job.total, dirty: false, vectorReady: true, mode: "default" });
   assert.ok(main.chunks >= job.total);
 });
@@ -124,6 +127,24 @@ t("config: unknown provider 400 RAG_PROVIDER_UNKNOWN, bad bodies 400, nothing ch
   const reset = await h.json("/api/memory/config", { method: "POST", body: { agentModes: { odin: "default" } } });
   assert.equal(reset.body.config.agentModes, { frigg: "rag" });
   assert.is((await search(h, "invoice", "&agent=odin")).status, 200);
+});
+
+t("a locked vault (no VAULT_KEY) makes openai unavailable; configuration and hash search still work", async () => {
+  const { h, rec } = await startRagHost({ vaultKey: null });
+  try {
+    const cfg = await h.json("/api/memory/config");
+    assert.is(cfg.status, 200, JSON.stringify(cfg.body));
+    assert.is(cfg.body.providers.find((p: { id: string }) => p.id === "openai").available, false);
+    const refused = await h.json("/api/memory/config", { method: "POST", body: { provider: "openai", enabled: true } });
+    assert.is(refused.status, 503);
+    assert.is(refused.body.error.code, "RAG_PROVIDER_UNAVAILABLE");
+    await h.json("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+    await rec.waitFor("rag.index.finished", () => true, 10_000);
+    assert.is((await search(h, "soil moisture greenhouse")).body.results[0]?.path, "projects/garden.md");
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
 });
 
 t.run();
