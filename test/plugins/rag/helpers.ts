@@ -6,11 +6,12 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { memoryPlugin } from "../../../plugins/memory/index.ts";
 import { ragPlugin } from "../../../plugins/rag/index.ts";
 import { searchPlugin } from "../../../plugins/search/index.ts";
+import { streamPlugin } from "../../../plugins/stream/index.ts";
 import { vaultPlugin } from "../../../plugins/vault/index.ts";
 import { startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { eventRecorder, type EventRecorder } from "../../helpers/wait.ts";
 
-export const plugins: PluginDefinition[] = [activitiesPlugin, memoryPlugin, searchPlugin, vaultPlugin, ragPlugin];
+export const plugins: PluginDefinition[] = [activitiesPlugin, memoryPlugin, searchPlugin, vaultPlugin, streamPlugin, ragPlugin];
 
 /** A small workspace: topics that share few words, so the right file is clearly the best answer. */
 export const corpus: Record<string, string> = {

@@ -6,6 +6,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil, type EventRecorder } from "../../helpers/wait.ts";
+import { openSse } from "../../helpers/sse-client.ts";
 import { corpus, finished, startRagHost } from "./helpers.ts";
 
 const t = suite<{ h: TestHost; rec: EventRecorder }>("rag http");
@@ -77,8 +78,17 @@ t("POST /api/memory/rag answers 202 with the job at once; unchanged files are no
   assert.equal(Object.keys(res.body.job).sort(), ["done", "id", "provider", "status", "total"]);
   const job = await finished(rec, res.body.job.id);
   assert.equal({ status: job.status, total: job.total }, { status: "done", total: 0 });
+  const sse = await openSse(h.url);
   const forced = await h.json("/api/memory/rag", { method: "POST", body: { agent: "main", force: true } });
   assert.is(forced.status, 202);
+  try {
+    // Progress reaches SSE clients as public events.
+    const frame = await sse.next((f) => f.data?.type === "event" && f.data.name === "rag.index.finished" && f.data.payload.job.id === forced.body.job.id, 10_000);
+    assert.is(frame.data.payload.job.status, "done");
+    assert.ok(sse.frames.some((f) => f.data?.name === "rag.index.progress"));
+  } finally {
+    sse.close();
+  }
   const all = (await h.json("/api/memory/config")).body.agents[0].total;
   assert.is((await finished(rec, forced.body.job.id)).total, all);
 });
