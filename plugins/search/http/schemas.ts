@@ -30,6 +30,7 @@ export const searchStats = z.object({
   totalFiles: z.number().int(),
   indexedAt: z.string().nullable(),
   state: z.enum(["loading", "ready"]),
+  indexing: z.boolean().describe("True while a build, re-index or start-up refresh runs; searches answer from the index as it is"),
   lastRefresh: refreshReport.nullable(),
   skipped: z.object({ tooLarge: z.number().int(), binary: z.number().int(), invalidUtf8: z.number().int(), symlinksOutside: z.number().int() }),
   malformed: z.object({ count: z.number().int(), files: z.array(z.object({ path: z.string(), problem: z.string() })) }),

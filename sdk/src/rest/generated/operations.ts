@@ -2099,6 +2099,8 @@ export interface Operations {
         totalFiles: number;
         indexedAt: string | null;
         state: "loading" | "ready";
+        /** True while a build, re-index or start-up refresh runs; searches answer from the index as it is */
+        indexing: boolean;
         lastRefresh: {
           kind: "build" | "load" | "reindex";
           read: number;
