@@ -19,6 +19,10 @@ export const GatewayRequest = defineEntity({
     state: p.enum(["open", "closed"]),
     createdAt: p.string(),
   },
+  indexes: [
+    { name: "gateway_approvals_requests_approval", properties: ["approvalId"] },
+    { name: "gateway_approvals_requests_open", properties: ["state", "kind"] },
+  ],
 });
 
 export type GatewayRequestRow = EntityRow<typeof GatewayRequest>;
