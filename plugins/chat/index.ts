@@ -18,7 +18,7 @@ export const chatPlugin = definePlugin<ChatConfig>({
   host: "^1.0.0",
   // Replies are logged as activities; known agents come from the agents plugin's directory
   // when it is loaded, else from agents.list and the organisation file (memory).
-  optionalDependsOn: ["activities", "memory", "agents"],
+  optionalDependsOn: ["activities", "memory", "agents", "usage"],
   paths: ["/api/chat"],
   config: chatConfig,
   entities: [ChatSession, ChatMessage],

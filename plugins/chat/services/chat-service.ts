@@ -1,3 +1,4 @@
+import type { UsageLedger } from "../../usage/tokens.ts";
 import { randomUUID } from "node:crypto";
 import { clip, retryWhileLocked, type GatewayClient, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
@@ -57,6 +58,8 @@ interface ChatServiceDeps {
   activities: ActivityLog | undefined;
   config: ChatConfig;
   logger: Logger;
+  /** Budgets and cost events (the usage plugin), when loaded. */
+  usage?: UsageLedger;
 }
 
 /** The gateway session of one agent in one Muster chat session (DESIGN §14.2). */
@@ -155,6 +158,8 @@ export class ChatService implements Chat {
     subject: string,
     { signal, frames }: Parameters<PreparedChat["run"]>[0],
   ): Promise<AgentReply> {
+    // An agent over its daily budget is refused (409 BUDGET_EXCEEDED) before the gateway is asked.
+    await this.deps.usage?.checkBudget(agentId);
     frames?.({ type: "agent_start", agentId, round: round ?? 1 });
     let reply: AgentReply;
     try {
@@ -185,12 +190,23 @@ export class ChatService implements Chat {
     // The reply happened on the gateway; a locked database must not make the request re-run it.
     await retryWhileLocked(() => this.deps.store.addReply(stored));
     this.logActivity(agentId, "chat_response", subject, `${reply.text.length} chars, ${reply.usage.outputTokens} output tokens`);
+    await this.recordCost(agentId, reply);
     frames?.({ type: "agent_done", agentId, round: round ?? 1, text: reply.text });
     return reply;
   }
 
   private message(sessionId: string, fields: Partial<ChatMessageRecord> & Pick<ChatMessageRecord, "role" | "agentId" | "round" | "text" | "createdAt">): ChatMessageRecord {
     return { id: randomUUID(), sessionId, thinking: null, toolCalls: [], artifacts: [], runId: null, inputTokens: 0, outputTokens: 0, ...fields };
+  }
+
+  /** The turn's cost event; like activities, failing to write one never fails the chat. */
+  private async recordCost(agentId: string, reply: AgentReply): Promise<void> {
+    try {
+      // Chat events carry no model name: the event is stored unpriced unless the price table has a prefix for "unknown".
+      await this.deps.usage?.record({ agentId, model: "unknown", action: "session", inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens });
+    } catch (error) {
+      this.deps.logger.warn({ err: error, agentId }, "chat cost event not recorded");
+    }
   }
 
   /** Activities are a record of what happened; failing to write one never fails the chat. */

@@ -2,6 +2,7 @@ import { configToken, defineService, hostTokens, token, type PluginContext } fro
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { AGENTS } from "../../agents/tokens.ts";
 import { MEMORY_READER } from "../../memory/tokens.ts";
+import { USAGE } from "../../usage/tokens.ts";
 import type { ChatConfig } from "../config.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS, CHAT } from "../tokens.ts";
 import { AgentDirectoryService } from "./agent-directory.ts";
@@ -47,8 +48,8 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
       token: CHAT,
       deps: { db: hostTokens.db, turns: AGENT_TURNS, agents: AGENT_DIRECTORY, gateway: hostTokens.gateway, config: configToken<ChatConfig>(), logger: hostTokens.logger },
       // Replies are logged as activities when the activities plugin is loaded.
-      optionalDeps: { activities: ACTIVITIES },
-      create: ({ db, activities, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities }),
+      optionalDeps: { activities: ACTIVITIES, usage: USAGE },
+      create: ({ db, activities, usage, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities, usage }),
     }),
   );
 }

@@ -171,7 +171,11 @@ test("over budget: run now → 409 BUDGET_EXCEEDED and the run is recorded skipp
   assert.is(r.body.error.code, "BUDGET_EXCEEDED");
   const [run] = await runs(id);
   assert.is(run.status, "skipped");
-  assert.is(run.error, "BUDGET_EXCEEDED");
+  assert.is(run.error, "BUDGET_EXCEEDED");  // Chat to the same agent is refused too, before the gateway is asked.
+  const chat = await h.json("/api/chat", { method: "POST", body: { agentId: "broke", message: "hello" } });
+  assert.is(chat.status, 409);
+  assert.is(chat.body.error.code, "BUDGET_EXCEEDED");
+  assert.not.ok(gw.received.some((f) => (f.frame as any)?.params?.message === "hello"));
 });
 
 test("restart: a run in flight is recorded interrupted, not re-run; schedules are rebuilt", async () => {
