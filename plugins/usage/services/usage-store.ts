@@ -46,7 +46,7 @@ export class UsageStore {
       alert: sql.prepare("INSERT OR IGNORE INTO usage_budget_alerts (agentId, day, level, createdAt) VALUES (@agentId, @day, @level, @now)"),
       range: sql.prepare(
         `SELECT agentId, sum(inputTokens) AS inputTokens, sum(outputTokens) AS outputTokens, sum(costCents) AS costCents, sum(events) AS events
-         FROM usage_rollup WHERE bucket >= @from AND bucket < @to GROUP BY agentId`,
+         FROM usage_rollup INDEXED BY usage_rollup_bucket WHERE bucket >= @from AND bucket < @to GROUP BY agentId`,
       ),
       agentRange: sql.prepare("SELECT coalesce(sum(costCents), 0) AS costCents FROM usage_rollup WHERE agentId = @agentId AND bucket >= @from AND bucket < @to"),
       allTime: sql.prepare("SELECT coalesce(sum(events), 0) AS events, coalesce(sum(costCents), 0) AS costCents FROM usage_totals WHERE 1 = @one"),
