@@ -311,10 +311,21 @@ export class CompactIndex {
     return [...terms];
   }
 
+  /** Binary search in the base (its postings are in document order), a scan of the small delta. */
   private holds(termId: number, docId: number): boolean {
-    for (const [data, from, to] of this.postingLists(termId)) {
-      for (let i = from; i < to; i += 2) if (((data[i]! / FIELD_SLOTS) | 0) === docId) return true;
+    if (termId + 1 < this.base.offsets.length) {
+      const data = this.base.data;
+      let lo = this.base.offsets[termId]! / 2;
+      let hi = this.base.offsets[termId + 1]! / 2;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (data[mid * 2]! < docId * FIELD_SLOTS) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < this.base.offsets[termId + 1]! / 2 && ((data[lo * 2]! / FIELD_SLOTS) | 0) === docId) return true;
     }
+    const extra = this.delta.get(termId);
+    if (extra) for (let i = 0; i < extra.length; i += 2) if (((extra[i]! / FIELD_SLOTS) | 0) === docId) return true;
     return false;
   }
 

@@ -81,6 +81,23 @@ t("adds, removals and replacements rank as a fresh build of the same documents",
   assert.is(index.documentCount, fresh.documentCount);
 });
 
+t("each returned hit names the index terms it matched (for its excerpt), in the base, the delta and after compaction", () => {
+  const index = CompactIndex.build(docs);
+  index.upsert(parseFile("new/late.md", "# Late\n\nzebras only\n").document);
+  for (const round of ["before compaction", "after compaction"]) {
+    const hits = index.search(["zeb"], { termsFor: 1_000 });
+    assert.ok(hits.length > 10, round);
+    for (const hit of hits) {
+      assert.ok(hit.terms.length > 0 && hit.terms.every((term) => term.startsWith("zeb")), `${round}: ${hit.path} ${hit.terms}`);
+    }
+    assert.equal(hits.find((h) => h.path === "new/late.md")?.terms, ["zebras"], round);
+    const withZebulon = docs.filter((d) => /zebulon/i.test(`${d.title} ${d.content}`)).map((d) => d.id);
+    assert.ok(hits.filter((h) => h.terms.includes("zebulon")).every((h) => withZebulon.includes(h.path)), round);
+    assert.is(hits.filter((h) => h.terms.includes("zebulon")).length, withZebulon.length, round);
+    index.compact();
+  }
+});
+
 t("an empty index is a working empty index", () => {
   const empty = CompactIndex.build([]);
   assert.is(empty.documentCount, 0);
