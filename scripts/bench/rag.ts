@@ -6,12 +6,10 @@
 // while a forced re-index runs. Prints the figures as JSON. Bounded in time; removes its temp
 // directory and stops the child on every exit path.
 // Short run while developing: BENCH_RAG_FILES=200 BENCH_RAG_QUERIES=50 npm run bench:rag
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { freePort } from "../lib/free-port.ts";
+import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { TOPICS } from "./rag-queries.ts";
 import { LEXICON, rng, zipf } from "./workspace-corpus.ts";
 
@@ -21,7 +19,7 @@ const LATENCY_QUERIES = Number(process.env.BENCH_RAG_QUERIES ?? 300);
 const PROVIDERS = (process.env.BENCH_RAG_PROVIDERS ?? "hash,local").split(",");
 const OVERALL_TIMEOUT_MS = 15 * 60_000;
 
-let child: ChildProcess | undefined;
+let server: RunningServer | undefined;
 let base = "";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,29 +41,6 @@ function writeWorkspace(root: string): void {
     const sections = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, s) => `## Section ${s}\n\n${Array.from({ length: 150 + Math.floor(random() * 100) }, () => LEXICON[zipf(random, LEXICON.length)]).join(" ")}\n`);
     writeFileSync(join(root, "notes", `note-${i}.md`), `# Note ${i}\n\n${sections.join("\n")}`);
   }
-}
-
-async function startServer(env: NodeJS.ProcessEnv): Promise<void> {
-  child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "core/main.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await http("GET", "/api/health")).status === 200) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error("server did not start");
-    await sleep(50);
-  }
-}
-
-async function stopServer(): Promise<void> {
-  const running = child;
-  child = undefined;
-  if (!running || running.exitCode !== null) return;
-  const exited = new Promise<void>((r) => running.once("exit", () => r()));
-  running.kill("SIGTERM");
-  const timer = setTimeout(() => running.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Waits for the current indexing to finish: every file indexed under the provider, nothing dirty. */
@@ -120,23 +95,31 @@ async function benchProvider(provider: string): Promise<Record<string, unknown>>
   }
   const stillIndexing = (await http("GET", "/api/memory/config")).json.agents[0].dirty;
   times.sort((a, b) => a - b);
-  result.whileIndexing = { queries: times.length, p50ms: Math.round(p(times, 0.5) * 10) / 10, p99ms: Math.round(p(times, 0.99) * 10) / 10, indexingStillRunningAtEnd: stillIndexing };
+  result.whileIndexing = { queries: times.length, slowestMs: times.slice(-3).map((x) => Math.round(x)), p50ms: Math.round(p(times, 0.5) * 10) / 10, p99ms: Math.round(p(times, 0.99) * 10) / 10, indexingStillRunningAtEnd: stillIndexing };
   await waitIndexed();
   return result;
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "muster-bench-rag-"));
+  const dir = tempDir("muster-bench-rag-");
   const overall = setTimeout(() => {
     console.error("bench:rag timed out");
-    void stopServer().finally(() => process.exit(1));
+    cleanupAll();
+    process.exit(1);
   }, OVERALL_TIMEOUT_MS);
   try {
     const workspace = join(dir, "workspace");
     writeWorkspace(workspace);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServer({ ...process.env, PORT: String(port), HOST: "127.0.0.1", MUSTER_HOME: join(dir, "home"), WORKSPACE_DIR: workspace, LOG_LEVEL: "warn", NODE_ENV: "production" });
+    server = await startServer({
+      name: "muster",
+      args: ["--conditions=source", "--import", "tsx", "core/main.ts", "start"],
+      env: { PORT: String(port), HOST: "127.0.0.1", MUSTER_HOME: join(dir, "home"), WORKSPACE_DIR: workspace, LOG_LEVEL: "warn", NODE_ENV: "production" },
+      port,
+      cwd: ROOT,
+      timeoutMs: 60_000,
+    });
     // Let the full-text index finish its start-up load so hybrid ranks see every file.
     for (let i = 0; i < 600; i++) {
       const s = await http("GET", "/api/search?q=note&limit=1");
@@ -148,8 +131,8 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ labelledQueries: TOPICS.length, distractorFiles: DISTRACTORS, results }, null, 2));
   } finally {
     clearTimeout(overall);
-    await stopServer();
-    rmSync(dir, { recursive: true, force: true });
+    if (server) await stopServer(server.child);
+    removeTempDir(dir);
   }
 }
 
