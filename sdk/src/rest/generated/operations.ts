@@ -6,11 +6,24 @@ export const operations = {
   get: { method: "GET", path: "/", pathParams: [], status: 200, raw: true, session: false, operationId: "dashboard.get" },
   getActivities: { method: "GET", path: "/api/activities", pathParams: [], status: 200, raw: false, session: false, operationId: "activities.getApiActivities" },
   postActivities: { method: "POST", path: "/api/activities", pathParams: [], status: 201, raw: false, session: false, operationId: "activities.postApiActivities" },
+  getAgents: { method: "GET", path: "/api/agents", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgents" },
+  getAgentsById: { method: "GET", path: "/api/agents/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsId" },
+  patchAgentsById: { method: "PATCH", path: "/api/agents/{id}", pathParams: ["id"], status: 202, raw: false, session: false, operationId: "agents.patchApiAgentsId" },
+  getAgentsCoverage: { method: "GET", path: "/api/agents/coverage", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsCoverage" },
+  getAgentsFactory: { method: "GET", path: "/api/agents/factory", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsFactory" },
+  postAgentsFactory: { method: "POST", path: "/api/agents/factory", pathParams: [], status: 201, raw: false, session: false, operationId: "agents.postApiAgentsFactory" },
+  getAgentsHealth: { method: "GET", path: "/api/agents/health", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsHealth" },
   getApprovals: { method: "GET", path: "/api/approvals", pathParams: [], status: 200, raw: false, session: false, operationId: "approvals.getApiApprovals" },
   postApprovals: { method: "POST", path: "/api/approvals", pathParams: [], status: 201, raw: false, session: false, operationId: "approvals.postApiApprovals" },
   getApprovalsById: { method: "GET", path: "/api/approvals/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "approvals.getApiApprovalsId" },
   patchApprovalsById: { method: "PATCH", path: "/api/approvals/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "approvals.patchApiApprovalsId" },
   postAuthLoginLink: { method: "POST", path: "/api/auth/login-link", pathParams: [], status: 200, raw: false, session: true, operationId: "host.postApiAuthLoginLink" },
+  deleteAutopilotGoals: { method: "DELETE", path: "/api/autopilot/goals", pathParams: [], status: 200, raw: false, session: true, operationId: "settings.deleteApiAutopilotGoals" },
+  getAutopilotGoals: { method: "GET", path: "/api/autopilot/goals", pathParams: [], status: 200, raw: false, session: false, operationId: "settings.getApiAutopilotGoals" },
+  postAutopilotGoals: { method: "POST", path: "/api/autopilot/goals", pathParams: [], status: 201, raw: false, session: false, operationId: "settings.postApiAutopilotGoals" },
+  deleteAutopilotRuns: { method: "DELETE", path: "/api/autopilot/runs", pathParams: [], status: 200, raw: false, session: true, operationId: "settings.deleteApiAutopilotRuns" },
+  getAutopilotRuns: { method: "GET", path: "/api/autopilot/runs", pathParams: [], status: 200, raw: false, session: false, operationId: "settings.getApiAutopilotRuns" },
+  postAutopilotRuns: { method: "POST", path: "/api/autopilot/runs", pathParams: [], status: 201, raw: false, session: false, operationId: "settings.postApiAutopilotRuns" },
   postBoardImport: { method: "POST", path: "/api/board/import", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.postApiBoardImport" },
   getBoardSync: { method: "GET", path: "/api/board/sync", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.getApiBoardSync" },
   patchBoardUpdate: { method: "PATCH", path: "/api/board/update", pathParams: [], status: 200, raw: false, session: false, operationId: "legacy-board.patchApiBoardUpdate" },
@@ -41,6 +54,17 @@ export const operations = {
   getContentOutbox: { method: "GET", path: "/api/content/outbox", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentOutbox" },
   getContentPlatforms: { method: "GET", path: "/api/content/platforms", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentPlatforms" },
   postContentPublish: { method: "POST", path: "/api/content/publish", pathParams: [], status: 202, raw: false, session: false, operationId: "publishing.postApiContentPublish" },
+  getCouncilSession: { method: "GET", path: "/api/council/session", pathParams: [], status: 200, raw: false, session: false, operationId: "council.getApiCouncilSession" },
+  postCouncilSession: { method: "POST", path: "/api/council/session", pathParams: [], status: 202, raw: false, session: false, operationId: "council.postApiCouncilSession" },
+  getCouncilSessionById: { method: "GET", path: "/api/council/session/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "council.getApiCouncilSessionId" },
+  deleteCrons: { method: "DELETE", path: "/api/crons", pathParams: [], status: 200, raw: false, session: true, operationId: "crons.deleteApiCrons" },
+  getCrons: { method: "GET", path: "/api/crons", pathParams: [], status: 200, raw: false, session: false, operationId: "crons.getApiCrons" },
+  patchCrons: { method: "PATCH", path: "/api/crons", pathParams: [], status: 200, raw: false, session: false, operationId: "crons.patchApiCrons" },
+  postCrons: { method: "POST", path: "/api/crons", pathParams: [], status: 201, raw: false, session: false, operationId: "crons.postApiCrons" },
+  getCronsRuns: { method: "GET", path: "/api/crons/runs", pathParams: [], status: 200, raw: false, session: false, operationId: "crons.getApiCronsRuns" },
+  getDispatch: { method: "GET", path: "/api/dispatch", pathParams: [], status: 200, raw: false, session: false, operationId: "dispatch.getApiDispatch" },
+  postDispatch: { method: "POST", path: "/api/dispatch", pathParams: [], status: 202, raw: false, session: false, operationId: "dispatch.postApiDispatch" },
+  getDispatchById: { method: "GET", path: "/api/dispatch/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "dispatch.getApiDispatchId" },
   getDocs: { method: "GET", path: "/api/docs", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiDocs" },
   deleteEpics: { method: "DELETE", path: "/api/epics", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiEpics" },
   getEpics: { method: "GET", path: "/api/epics", pathParams: [], status: 200, raw: false, session: false, operationId: "work.getApiEpics" },
@@ -53,14 +77,21 @@ export const operations = {
   getGit: { method: "GET", path: "/api/git", pathParams: [], status: 200, raw: false, session: false, operationId: "git.getApiGit" },
   postGit: { method: "POST", path: "/api/git", pathParams: [], status: 201, raw: false, session: false, operationId: "git.postApiGit" },
   getHealth: { method: "GET", path: "/api/health", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiHealth" },
+  postHeartbeat: { method: "POST", path: "/api/heartbeat", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.postApiHeartbeat" },
   getMemory: { method: "GET", path: "/api/memory", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemory" },
+  getMemoryConfig: { method: "GET", path: "/api/memory/config", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryConfig" },
+  postMemoryConfig: { method: "POST", path: "/api/memory/config", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.postApiMemoryConfig" },
   getMemoryLongterm: { method: "GET", path: "/api/memory/longterm", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryLongterm" },
+  getMemoryRag: { method: "GET", path: "/api/memory/rag", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryRag" },
+  postMemoryRag: { method: "POST", path: "/api/memory/rag", pathParams: [], status: 202, raw: false, session: false, operationId: "memory.postApiMemoryRag" },
   postMessengerWebhook: { method: "POST", path: "/api/messenger/webhook", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.postApiMessengerWebhook" },
   getNotifications: { method: "GET", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.getApiNotifications" },
   patchNotifications: { method: "PATCH", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.patchApiNotifications" },
   postNotifications: { method: "POST", path: "/api/notifications", pathParams: [], status: 201, raw: false, session: false, operationId: "notifications.postApiNotifications" },
   getOpenapiJson: { method: "GET", path: "/api/openapi.json", pathParams: [], status: 200, raw: true, session: false, operationId: "host.getApiOpenapiJson" },
   getOrgStructure: { method: "GET", path: "/api/org-structure", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiOrgStructure" },
+  getPacks: { method: "GET", path: "/api/packs", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiPacks" },
+  postPacks: { method: "POST", path: "/api/packs", pathParams: [], status: 201, raw: false, session: false, operationId: "agents.postApiPacks" },
   getPlugins: { method: "GET", path: "/api/plugins", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiPlugins" },
   getProfessionalNetwork: { method: "GET", path: "/api/professional-network", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiProfessionalNetwork" },
   postProfessionalNetwork: { method: "POST", path: "/api/professional-network", pathParams: [], status: 202, raw: false, session: false, operationId: "publishing.postApiProfessionalNetwork" },
@@ -70,6 +101,10 @@ export const operations = {
   postProjects: { method: "POST", path: "/api/projects", pathParams: [], status: 201, raw: false, session: false, operationId: "work.postApiProjects" },
   getSearch: { method: "GET", path: "/api/search", pathParams: [], status: 200, raw: false, session: false, operationId: "search.getApiSearch" },
   postSearch: { method: "POST", path: "/api/search", pathParams: [], status: 200, raw: false, session: false, operationId: "search.postApiSearch" },
+  getSettings: { method: "GET", path: "/api/settings", pathParams: [], status: 200, raw: false, session: false, operationId: "settings.getApiSettings" },
+  deleteSettingsByKey: { method: "DELETE", path: "/api/settings/{key}", pathParams: ["key"], status: 200, raw: false, session: true, operationId: "settings.deleteApiSettingsKey" },
+  getSettingsByKey: { method: "GET", path: "/api/settings/{key}", pathParams: ["key"], status: 200, raw: false, session: false, operationId: "settings.getApiSettingsKey" },
+  putSettingsByKey: { method: "PUT", path: "/api/settings/{key}", pathParams: ["key"], status: 200, raw: false, session: false, operationId: "settings.putApiSettingsKey" },
   getSkillsImport: { method: "GET", path: "/api/skills/import", pathParams: [], status: 200, raw: false, session: false, operationId: "skills.getApiSkillsImport" },
   postSkillsImport: { method: "POST", path: "/api/skills/import", pathParams: [], status: 201, raw: false, session: false, operationId: "skills.postApiSkillsImport" },
   deleteSprints: { method: "DELETE", path: "/api/sprints", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiSprints" },
@@ -88,6 +123,10 @@ export const operations = {
   patchTasksById: { method: "PATCH", path: "/api/tasks/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.patchApiTasksId" },
   postTasksClaimById: { method: "POST", path: "/api/tasks/{id}/claim", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.postApiTasksIdClaim" },
   postTerminal: { method: "POST", path: "/api/terminal", pathParams: [], status: 200, raw: false, session: true, operationId: "terminal.postApiTerminal" },
+  getUsage: { method: "GET", path: "/api/usage", pathParams: [], status: 200, raw: false, session: false, operationId: "usage.getApiUsage" },
+  postUsage: { method: "POST", path: "/api/usage", pathParams: [], status: 201, raw: false, session: false, operationId: "usage.postApiUsage" },
+  getUsageBudgetsByAgentId: { method: "GET", path: "/api/usage/budgets/{agentId}", pathParams: ["agentId"], status: 200, raw: false, session: false, operationId: "usage.getApiUsageBudgetsAgentId" },
+  putUsageBudgetsByAgentId: { method: "PUT", path: "/api/usage/budgets/{agentId}", pathParams: ["agentId"], status: 200, raw: false, session: true, operationId: "usage.putApiUsageBudgetsAgentId" },
   deleteVault: { method: "DELETE", path: "/api/vault", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.deleteApiVault" },
   getVault: { method: "GET", path: "/api/vault", pathParams: [], status: 200, raw: false, session: false, operationId: "vault.getApiVault" },
   postVault: { method: "POST", path: "/api/vault", pathParams: [], status: 201, raw: false, session: false, operationId: "vault.postApiVault" },
@@ -148,6 +187,220 @@ export interface Operations {
       target: string | null;
       details: string | null;
       timestamp: string;
+    };
+  };
+  /** `GET /api/agents`: Agent records mirrored from the organisation file, with runtime fields */
+  getAgents: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      agents: (Array<{
+        id: string;
+        name: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        model: string | null;
+        status: string;
+        emoji: string | null;
+        reportsTo: string | null;
+        skills: Array<string>;
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `GET /api/agents/{id}`: One agent record (404 AGENT_NOT_FOUND) */
+  getAgentsById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      agent: {
+        id: string;
+        name: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        model: string | null;
+        status: string;
+        emoji: string | null;
+        reportsTo: string | null;
+        skills: Array<string>;
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `PATCH /api/agents/{id}`: Request a change of the agent's tool allow/deny lists and sandbox: a pending agents.configure approval; the record changes only after it is approved */
+  patchAgentsById: {
+    args: {
+      "id": string;
+      body: {
+        tools?: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox?: "off" | "container";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      agent: {
+        id: string;
+        name: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        model: string | null;
+        status: string;
+        emoji: string | null;
+        reportsTo: string | null;
+        skills: Array<string>;
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+        createdAt: string;
+        updatedAt: string;
+      };
+      requested: {
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+      };
+      approval: {
+        approvalId: string;
+        status: "pending";
+      };
+    };
+  };
+  /** `GET /api/agents/coverage`: Agents that share skills with an agent, by shared skills then same tier (400 without agent, 404 AGENT_NOT_FOUND) */
+  getAgentsCoverage: {
+    args: {
+      query: {
+        "agent": string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      target: {
+        id: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        skills: Array<string>;
+      };
+      candidates: (Array<{
+        id: string;
+        role: string | null;
+        skillOverlap: number;
+        sameTier: boolean;
+        sameSquad: boolean;
+        sharedSkills: Array<string>;
+      }>);
+    };
+  };
+  /** `GET /api/agents/factory`: Persona templates under personas/<executive|management|execution>/*.md */
+  getAgentsFactory: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      templates: Array<{
+        id: string;
+        name: string;
+        tier: string;
+        path: string;
+      }>;
+    };
+  };
+  /** `POST /api/agents/factory`: Create an agent from a persona template: workspace files and organisation entry (all or nothing), plus a pending agents.register approval */
+  postAgentsFactory: {
+    args: {
+      body: {
+        templateId: string;
+        name: string;
+        agentId: string;
+        model: string;
+        emoji?: string | null;
+        squad?: string | null;
+        reportsTo?: string | null;
+        role?: string;
+        skills?: Array<string>;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      agent: {
+        id: string;
+        name: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        model: string | null;
+        status: string;
+        emoji: string | null;
+        reportsTo: string | null;
+        skills: Array<string>;
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+        createdAt: string;
+        updatedAt: string;
+      };
+      files: Array<string>;
+      approval: {
+        approvalId: string;
+        status: "pending";
+      };
+    };
+  };
+  /** `GET /api/agents/health`: Every known agent's health from the cached gateway sessions (spec state table); all offline while the gateway is not connected */
+  getAgentsHealth: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      gateway: {
+        state: string;
+        url: string | null;
+        since: string;
+        lastError?: string;
+      };
+      agents: (Array<{
+        id: string;
+        name: string;
+        state: "active" | "idle" | "stalled" | "stuck" | "offline";
+        lastActivityMs: number | null;
+        idleMinutes: number | null;
+        model: string | null;
+        sessionCount: number;
+      }>);
     };
   };
   /** `GET /api/approvals`: Pending approvals (paged) and decided history, newest first, without payloads */
@@ -335,6 +588,131 @@ export interface Operations {
       ok: true;
       url: string;
       expiresAt: string;
+    };
+  };
+  /** `DELETE /api/autopilot/goals`: Delete a goal Needs the session token. */
+  deleteAutopilotGoals: {
+    args: {
+      query: {
+        "id": string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/autopilot/goals`: Autopilot goals, newest first (records only) */
+  getAutopilotGoals: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      goals: (Array<{
+        id: string;
+        title: string;
+        description: string | null;
+        priority: "low" | "medium" | "high" | "critical";
+        status: "active" | "paused" | "done" | "archived";
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `POST /api/autopilot/goals`: Create a goal, or update the goal with the given id (201 created, 200 updated); priority default high, status default active */
+  postAutopilotGoals: {
+    args: {
+      body: {
+        id?: string;
+        title: string;
+        description?: string | null;
+        priority?: "low" | "medium" | "high" | "critical";
+        status?: "active" | "paused" | "done" | "archived";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      goal: {
+        id: string;
+        title: string;
+        description: string | null;
+        priority: "low" | "medium" | "high" | "critical";
+        status: "active" | "paused" | "done" | "archived";
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `DELETE /api/autopilot/runs`: Delete a run Needs the session token. */
+  deleteAutopilotRuns: {
+    args: {
+      query: {
+        "id": string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/autopilot/runs`: Autopilot runs, newest first (?limit= default 50, max 500) */
+  getAutopilotRuns: {
+    args: {
+      query?: {
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      runs: (Array<{
+        id: string;
+        goalId: string | null;
+        agentId: string;
+        taskTitle: string | null;
+        taskDescription: string | null;
+        status: "pending" | "running" | "done" | "failed";
+        result: string | null;
+        feedback: ("good" | "bad") | null;
+        feedbackNote: string | null;
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `POST /api/autopilot/runs`: Record a run, or update the run with the given id; a change to done or failed notifies */
+  postAutopilotRuns: {
+    args: {
+      body: {
+        id?: string;
+        goalId?: string | null;
+        agentId: string;
+        taskTitle?: string | null;
+        taskDescription?: string | null;
+        status?: "pending" | "running" | "done" | "failed";
+        result?: string | null;
+        feedback?: ("good" | "bad") | null;
+        feedbackNote?: string | null;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      run: {
+        id: string;
+        goalId: string | null;
+        agentId: string;
+        taskTitle: string | null;
+        taskDescription: string | null;
+        status: "pending" | "running" | "done" | "failed";
+        result: string | null;
+        feedback: ("good" | "bad") | null;
+        feedbackNote: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
     };
   };
   /** `POST /api/board/import`: Import a project's YAML board into tasks, sprints, epics, stories and projects */
@@ -1481,6 +1859,356 @@ export interface Operations {
       approval: Record<string, unknown>;
     };
   };
+  /** `GET /api/council/session`: Council sessions, newest first (limit: default 50, max 500) */
+  getCouncilSession: {
+    args: {
+      query?: {
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      sessions: (Array<{
+        id: string;
+        topic: string;
+        agents: Array<string>;
+        rounds: number;
+        status: "running" | "completed" | "failed" | "cancelled";
+        positions: Array<{
+          round: number;
+          agentId: string;
+          text: string;
+        }>;
+        proposal: string | null;
+        votes: (Array<{
+          agentId: string;
+          vote: "support" | "oppose" | "abstain";
+          confidence: number;
+          reason: string;
+        }>);
+        outcome: ("adopted" | "no_consensus") | null;
+        approvalId: string | null;
+        memoPath: string | null;
+        error: string | null;
+        createdAt: string;
+        completedAt: string | null;
+        ratifiedAt: string | null;
+        ratifiedBy: string | null;
+      }>);
+    };
+  };
+  /** `POST /api/council/session`: Start a council: 2-7 agents deliberate on a topic for 1-5 rounds (default 2) in the background; 202 with the session (status running) */
+  postCouncilSession: {
+    args: {
+      body: {
+        topic: string;
+        agents: Array<string>;
+        rounds?: number;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      session: {
+        id: string;
+        topic: string;
+        agents: Array<string>;
+        rounds: number;
+        status: "running" | "completed" | "failed" | "cancelled";
+        positions: Array<{
+          round: number;
+          agentId: string;
+          text: string;
+        }>;
+        proposal: string | null;
+        votes: (Array<{
+          agentId: string;
+          vote: "support" | "oppose" | "abstain";
+          confidence: number;
+          reason: string;
+        }>);
+        outcome: ("adopted" | "no_consensus") | null;
+        approvalId: string | null;
+        memoPath: string | null;
+        error: string | null;
+        createdAt: string;
+        completedAt: string | null;
+        ratifiedAt: string | null;
+        ratifiedBy: string | null;
+      };
+    };
+  };
+  /** `GET /api/council/session/{id}`: One council session */
+  getCouncilSessionById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      session: {
+        id: string;
+        topic: string;
+        agents: Array<string>;
+        rounds: number;
+        status: "running" | "completed" | "failed" | "cancelled";
+        positions: Array<{
+          round: number;
+          agentId: string;
+          text: string;
+        }>;
+        proposal: string | null;
+        votes: (Array<{
+          agentId: string;
+          vote: "support" | "oppose" | "abstain";
+          confidence: number;
+          reason: string;
+        }>);
+        outcome: ("adopted" | "no_consensus") | null;
+        approvalId: string | null;
+        memoPath: string | null;
+        error: string | null;
+        createdAt: string;
+        completedAt: string | null;
+        ratifiedAt: string | null;
+        ratifiedBy: string | null;
+      };
+    };
+  };
+  /** `DELETE /api/crons`: Delete a cron job and its run history (session token) Needs the session token. */
+  deleteCrons: {
+    args: {
+      query: {
+        "id": string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/crons`: Muster's cron jobs (nextRun computed in each job's time zone) */
+  getCrons: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      jobs: (Array<{
+        id: string;
+        name: string;
+        cron: string;
+        agentId: string;
+        message: string;
+        model: string | null;
+        timezone: string;
+        enabled: boolean;
+        lastRun: string | null;
+        nextRun: string | null;
+        lastStatus: ("ok" | "error" | "skipped") | null;
+        lastError: string | null;
+        createdAt: string;
+        updatedAt: string;
+      }>);
+    };
+  };
+  /** `PATCH /api/crons`: { id, action: enable|disable|run } or { id, name?, cron?, message? }; run → 202 { ok, job, run } and the run continues in the background */
+  patchCrons: {
+    args: {
+      body: {
+        id: string;
+        action: "enable" | "disable" | "run";
+      } | {
+        id: string;
+        name?: string;
+        cron?: string;
+        message?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      job: {
+        id: string;
+        name: string;
+        cron: string;
+        agentId: string;
+        message: string;
+        model: string | null;
+        timezone: string;
+        enabled: boolean;
+        lastRun: string | null;
+        nextRun: string | null;
+        lastStatus: ("ok" | "error" | "skipped") | null;
+        lastError: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+    } | {
+      ok: true;
+      job: {
+        id: string;
+        name: string;
+        cron: string;
+        agentId: string;
+        message: string;
+        model: string | null;
+        timezone: string;
+        enabled: boolean;
+        lastRun: string | null;
+        nextRun: string | null;
+        lastStatus: ("ok" | "error" | "skipped") | null;
+        lastError: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+      run: {
+        id: string;
+        jobId: string;
+        trigger: "schedule" | "manual";
+        fireAt: string | null;
+        startedAt: string;
+        finishedAt: string | null;
+        status: "running" | "ok" | "error" | "skipped" | "interrupted";
+        output: string | null;
+        error: string | null;
+      };
+    };
+  };
+  /** `POST /api/crons`: Create a cron job: exactly five cron fields, an IANA time zone (default UTC), a known agent */
+  postCrons: {
+    args: {
+      body: {
+        name: string;
+        agentId: string;
+        cron: string;
+        message: string;
+        model?: string | null;
+        timezone?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      job: {
+        id: string;
+        name: string;
+        cron: string;
+        agentId: string;
+        message: string;
+        model: string | null;
+        timezone: string;
+        enabled: boolean;
+        lastRun: string | null;
+        nextRun: string | null;
+        lastStatus: ("ok" | "error" | "skipped") | null;
+        lastError: string | null;
+        createdAt: string;
+        updatedAt: string;
+      };
+    };
+  };
+  /** `GET /api/crons/runs`: Run history, newest first (?id= one job, ?limit= default 50, max 500) */
+  getCronsRuns: {
+    args: {
+      query?: {
+        "id"?: string;
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      runs: (Array<{
+        id: string;
+        jobId: string;
+        trigger: "schedule" | "manual";
+        fireAt: string | null;
+        startedAt: string;
+        finishedAt: string | null;
+        status: "running" | "ok" | "error" | "skipped" | "interrupted";
+        output: string | null;
+        error: string | null;
+      }>);
+    };
+  };
+  /** `GET /api/dispatch`: Dispatches, newest first */
+  getDispatch: {
+    args: {
+      query?: {
+        "limit"?: number;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      dispatches: (Array<{
+        id: string;
+        taskId: string;
+        agentId: string;
+        status: "running" | "completed" | "failed" | "interrupted";
+        previousStatus: string;
+        sessionKey: string;
+        output: string | null;
+        error: string | null;
+        inputTokens: number | null;
+        outputTokens: number | null;
+        createdAt: string;
+        finishedAt: string | null;
+      }>);
+    };
+  };
+  /** `POST /api/dispatch`: Send a task to its assignee through the gateway: in_progress now, review when the agent replies */
+  postDispatch: {
+    args: {
+      body: {
+        taskId: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      dispatch: {
+        id: string;
+        taskId: string;
+        agentId: string;
+        status: "running" | "completed" | "failed" | "interrupted";
+        previousStatus: string;
+        sessionKey: string;
+        output: string | null;
+        error: string | null;
+        inputTokens: number | null;
+        outputTokens: number | null;
+        createdAt: string;
+        finishedAt: string | null;
+      };
+    };
+  };
+  /** `GET /api/dispatch/{id}`: One dispatch, with the agent's reply (output) or why it failed (error) */
+  getDispatchById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      dispatch: {
+        id: string;
+        taskId: string;
+        agentId: string;
+        status: "running" | "completed" | "failed" | "interrupted";
+        previousStatus: string;
+        sessionKey: string;
+        output: string | null;
+        error: string | null;
+        inputTokens: number | null;
+        outputTokens: number | null;
+        createdAt: string;
+        finishedAt: string | null;
+      };
+    };
+  };
   /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category) */
   getDocs: {
     args: {
@@ -1760,6 +2488,32 @@ export interface Operations {
       };
     };
   };
+  /** `POST /api/heartbeat`: An agent's health now; with nudge: true a stalled or stuck agent is sent its HEARTBEAT.md prompt through the gateway */
+  postHeartbeat: {
+    args: {
+      body: {
+        agentId: string;
+        nudge?: boolean;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      agent: {
+        id: string;
+        name: string;
+        state: "active" | "idle" | "stalled" | "stuck" | "offline";
+        lastActivityMs: number | null;
+        idleMinutes: number | null;
+        model: string | null;
+        sessionCount: number;
+      };
+      checkedAt: string;
+      nudged: boolean;
+      reason?: string;
+      runId?: string;
+    };
+  };
   /** `GET /api/memory`: Daily memory files memory/YYYY-MM-DD.md, newest first (limit default 30, max 366) */
   getMemory: {
     args: {
@@ -1783,6 +2537,56 @@ export interface Operations {
       date: string;
     }>;
   };
+  /** `GET /api/memory/config`: Memory configuration: provider, enabled, per-agent index status and modes, providers */
+  getMemoryConfig: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      config: {
+        provider: string;
+        enabled: boolean;
+        agentModes: (Record<string, "rag" | "md" | "default">);
+      };
+      agents: (Array<{
+        agentId: string;
+        provider: string;
+        indexed: number;
+        total: number;
+        chunks: number;
+        dirty: boolean;
+        vectorReady: boolean;
+        mode: "rag" | "md" | "default";
+      }>);
+      providers: Array<{
+        id: string;
+        name: string;
+        available: boolean;
+        model: string;
+        dimensions: number;
+      }>;
+    };
+  };
+  /** `POST /api/memory/config`: Sets the embedding provider, enables or disables semantic search, and per-agent modes */
+  postMemoryConfig: {
+    args: {
+      body: {
+        provider?: string;
+        enabled?: boolean;
+        agentModes?: (Record<string, "rag" | "md" | "default">);
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      config: {
+        provider: string;
+        enabled: boolean;
+        agentModes: (Record<string, "rag" | "md" | "default">);
+      };
+    };
+  };
   /** `GET /api/memory/longterm`: The long-term memory file MEMORY.md (404 MEMORY_LONGTERM_NOT_FOUND when absent) */
   getMemoryLongterm: {
     args: {
@@ -1796,6 +2600,52 @@ export interface Operations {
       modifiedAt: string;
       size: number;
       truncated: boolean;
+    };
+  };
+  /** `GET /api/memory/rag`: Semantic search over workspace and memory markdown (vector and full-text ranks fused) */
+  getMemoryRag: {
+    args: {
+      query: {
+        "q": string;
+        "agent"?: string;
+        "limit"?: number;
+        "mode"?: "hybrid" | "vector" | "fulltext";
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      query: string;
+      agent: string;
+      provider: string;
+      mode: string;
+      results: Array<{
+        path: string;
+        startLine: number;
+        endLine: number;
+        score: number;
+        excerpt: string;
+      }>;
+    };
+  };
+  /** `POST /api/memory/rag`: Queues incremental re-indexing (force: every file); answers at once with the job */
+  postMemoryRag: {
+    args: {
+      body: {
+        agent?: string;
+        force?: boolean;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      job: {
+        id: string;
+        status: "queued" | "running" | "done" | "failed" | "cancelled";
+        done: number;
+        total: number;
+        provider: string;
+      };
     };
   };
   /** `POST /api/messenger/webhook`: Telegram Bot API webhook: approval buttons (approve:<id> / reject:<id>), /status, photos and documents */
@@ -1937,6 +2787,76 @@ export interface Operations {
       };
       /** Fields of the wrong type, read as null or empty */
       warnings: Array<string>;
+    };
+  };
+  /** `GET /api/packs`: Squad packs under packs/*.json; files that are not valid packs are listed under errors */
+  getPacks: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      packs: (Array<{
+        name: string;
+        version: string;
+        description: string;
+        agents: number;
+        file: string;
+        installed: boolean;
+        templateId: string | null;
+      }>);
+      errors: Array<{
+        file: string;
+        reason: string;
+      }>;
+    };
+  };
+  /** `POST /api/packs`: Install a pack: its agents, directories and organisation entries, all or nothing, plus a pending agents.register approval */
+  postPacks: {
+    args: {
+      body: {
+        name: string;
+        buyer?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      pack: {
+        name: string;
+        version: string;
+        description: string;
+        agents: number;
+        file: string;
+        installed: boolean;
+        templateId: string | null;
+      };
+      agents: (Array<{
+        id: string;
+        name: string;
+        role: string | null;
+        tier: number | null;
+        squad: string | null;
+        model: string | null;
+        status: string;
+        emoji: string | null;
+        reportsTo: string | null;
+        skills: Array<string>;
+        tools: {
+          allow: Array<string>;
+          deny: Array<string>;
+        };
+        sandbox: "off" | "container";
+        createdAt: string;
+        updatedAt: string;
+      }>);
+      directories: Array<string>;
+      orgEntries: Array<string>;
+      files: Array<string>;
+      approval: {
+        approvalId: string;
+        status: "pending";
+      };
     };
   };
   /** `GET /api/plugins`: Loaded plugins */
@@ -2148,6 +3068,55 @@ export interface Operations {
       filesIndexed: number;
       /** Milliseconds */
       duration: number;
+    };
+  };
+  /** `GET /api/settings`: All settings as one object */
+  getSettings: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      settings: Record<string, unknown>;
+    };
+  };
+  /** `DELETE /api/settings/{key}`: Delete a setting Needs the session token. */
+  deleteSettingsByKey: {
+    args: {
+      "key": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+    };
+  };
+  /** `GET /api/settings/{key}`: One setting */
+  getSettingsByKey: {
+    args: {
+      "key": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      key: string;
+      value: unknown;
+      updatedAt: string;
+    };
+  };
+  /** `PUT /api/settings/{key}`: Set a setting: body { value } (any JSON up to 64 KiB); secret-like names are refused (store secrets in the vault) */
+  putSettingsByKey: {
+    args: {
+      "key": string;
+      body: {
+        value: string | number | boolean | null | Array<unknown> | Record<string, unknown>;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      key: string;
+      value: unknown;
+      updatedAt: string;
     };
   };
   /** `GET /api/skills/import`: Skill categories of the workspace (skills/<category>/<name>.md) and their skill names */
@@ -2543,6 +3512,99 @@ export interface Operations {
       truncated: boolean;
       timedOut: boolean;
       sandbox: "bwrap" | "none";
+    };
+  };
+  /** `GET /api/usage`: Usage summary: today (the UTC day, or ?tz= an IANA zone's day) by agent, and all-time totals */
+  getUsage: {
+    args: {
+      query?: {
+        "tz"?: string;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      today: {
+        date: string;
+        timeZone: string;
+        totalInputTokens: number;
+        totalOutputTokens: number;
+        estimatedCostCents: number;
+        byAgent: Record<string, {
+          input: number;
+          output: number;
+          cost: number;
+        }>;
+      };
+      allTime: {
+        totalEvents: number;
+        estimatedCostCents: number;
+      };
+    };
+  };
+  /** `POST /api/usage`: Log a cost event, priced with the configured price table (unknown model → 0 cents, priced: false) */
+  postUsage: {
+    args: {
+      body: {
+        agentId: string;
+        model: string;
+        action: "session" | "task" | "search" | "api_call";
+        inputTokens?: number;
+        outputTokens?: number;
+        taskId?: string | null;
+        timestamp?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      event: {
+        id: string;
+        agentId: string;
+        model: string;
+        action: "session" | "task" | "search" | "api_call";
+        inputTokens: number;
+        outputTokens: number;
+        estimatedCostCents: number;
+        priced: boolean;
+        taskId: string | null;
+        timestamp: string;
+      };
+    };
+  };
+  /** `GET /api/usage/budgets/{agentId}`: An agent's daily budget (UTC day) and what it spent today */
+  getUsageBudgetsByAgentId: {
+    args: {
+      "agentId": string;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      budget: {
+        agentId: string;
+        spentCents: number;
+        budgetCents: number | null;
+        exceeded: boolean;
+      };
+    };
+  };
+  /** `PUT /api/usage/budgets/{agentId}`: Set an agent's daily budget in cents (session token); overrides config.usage.budgets; a raise lifts BUDGET_EXCEEDED at once Needs the session token. */
+  putUsageBudgetsByAgentId: {
+    args: {
+      "agentId": string;
+      body: {
+        dailyCents: number;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      budget: {
+        agentId: string;
+        spentCents: number;
+        budgetCents: number | null;
+        exceeded: boolean;
+      };
     };
   };
   /** `DELETE /api/vault`: Delete a secret by name (session token) Needs the session token. */
