@@ -17,7 +17,7 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   // Agent turns and the known-agent directory come from chat.
   dependsOn: ["chat"],
   // The ratification is reported as an activity and a notification when they are loaded.
-  optionalDependsOn: ["activities", "notifications"],
+  optionalDependsOn: ["activities", "notifications", "usage"],
   paths: ["/api/council"],
   config: councilConfig,
   entities: [CouncilSession],

@@ -1,5 +1,6 @@
 import { clip, retryWhileLocked, type ApprovalGate, type EventBus, type WorkspacePaths } from "@muster/plugin";
 import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
+import type { UsageLedger } from "../../usage/tokens.ts";
 import type { CouncilConfig } from "../config.ts";
 import type { CouncilPosition, CouncilSessionRecord, CouncilVote } from "./council-record.ts";
 import type { CouncilStore } from "./council-store.ts";
@@ -28,6 +29,8 @@ export interface DeliberationDeps {
   workspace: WorkspacePaths;
   events: EventBus;
   config: CouncilConfig;
+  /** Cost events for each turn (the usage plugin), when loaded. */
+  usage?: UsageLedger;
 }
 
 /** The gateway session of one council member for one council session. */
@@ -44,8 +47,12 @@ export const councilSessionKey = (agentId: string, sessionId: string) => `agent:
 export async function deliberate(deps: DeliberationDeps, session: CouncilSessionRecord, signal: AbortSignal): Promise<void> {
   const { store, events } = deps;
   const roles = new Map(await Promise.all(session.agents.map(async (id) => [id, await deps.agents.role(id)] as const)));
-  const ask = async (agentId: string, message: string) =>
-    (await deps.turns.run({ agentId, sessionKey: councilSessionKey(agentId, session.id), message, timeoutMs: deps.config.turnTimeoutMs, signal })).text;
+  const ask = async (agentId: string, message: string) => {
+    const reply = await deps.turns.run({ agentId, sessionKey: councilSessionKey(agentId, session.id), message, timeoutMs: deps.config.turnTimeoutMs, signal });
+    // A cost event per turn; failing to record one never fails the session.
+    await deps.usage?.record({ agentId, model: "unknown", action: "session", inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens }).catch(() => undefined);
+    return reply.text;
+  };
   // Turns happened on the gateway; a locked database must not lose or repeat them.
   const write = (fn: () => boolean) => retryWhileLocked(fn);
 

@@ -1,3 +1,4 @@
+import { USAGE } from "../../usage/tokens.ts";
 import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS } from "../../chat/tokens.ts";
@@ -30,6 +31,8 @@ export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void
         logger: hostTokens.logger,
         config: configToken<CouncilConfig>(),
       },
+      // Turns are recorded as cost events when the usage plugin is loaded.
+      optionalDeps: { usage: USAGE },
       create: (deps) => new CouncilService(deps),
     }),
   );
