@@ -132,7 +132,11 @@ test("run now → 202 {job, run}; the agent gets the message on the cron session
   const after = (await h.json("/api/crons")).body.jobs.find((x: any) => x.id === id);
   assert.is(after.lastStatus, "ok");
   assert.is(after.lastRun, run.startedAt);
-  assert.ok((await h.json("/api/usage")).body.today.byAgent.main, "the run's usage is a cost event");
+  const afterCron = (await h.json("/api/usage")).body.today.byAgent.main;
+  assert.ok(afterCron?.input > 0, "the run's usage is a cost event");
+  // A chat turn is recorded too (the fake gateway reports usage on every reply).
+  assert.is((await h.json("/api/chat", { method: "POST", body: { agentId: "main", message: "count me" } })).status, 200);
+  assert.ok((await h.json("/api/usage")).body.today.byAgent.main.input > afterCron.input, "the chat turn is a cost event");
 });
 
 test("a job still running is skipped; gateway down → error GATEWAY_UNAVAILABLE", async () => {
