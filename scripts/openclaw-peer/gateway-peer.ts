@@ -16,7 +16,7 @@ export interface GatewayPeerOptions {
   entry: string;
   /** The fake model's base URL (ending in /v1). */
   modelBaseUrl: string;
-  /** Give up when /readyz is not 200 after this long (default 90 s, or MUSTER_OPENCLAW_READY_TIMEOUT_MS). */
+  /** Give up when /readyz is not 200 after this long (default 180 s, or MUSTER_OPENCLAW_READY_TIMEOUT_MS: 10-17 s on a quiet 2-core machine, 60-90 s under heavy load). */
   readyTimeoutMs?: number;
 }
 
@@ -41,7 +41,7 @@ export interface GatewayPeer {
 const LOCK_DIR = `/tmp/openclaw-state-locks-${process.getuid?.() ?? 0}`;
 const STOP_GRACE_MS = 15_000;
 // 10-17 s on a quiet 2-core machine (reference §3.5); far more when the machine is loaded.
-const READY_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_READY_TIMEOUT_MS ?? 90_000);
+const READY_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_READY_TIMEOUT_MS ?? 180_000);
 const live = new Set<{ kill(): void }>();
 
 // Sync last resort: an exit without dispose() (a crash, a Ctrl-C) must not leave a 1 GB

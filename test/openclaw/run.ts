@@ -16,7 +16,7 @@ import { insideNamespace, rerunInLoopbackNamespace } from "../../scripts/opencla
 import { setPeer } from "./support/peer.ts";
 
 const HERE = import.meta.dirname;
-const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? 10 * 60_000);
+const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? 20 * 60_000);
 const filters = process.argv.slice(2);
 const log = (line: string) => console.error(`[test:openclaw] ${line}`);
 
