@@ -48,6 +48,20 @@ interface Job {
   parse: (output: string, exitCode: number) => SuiteCounts;
 }
 
+/** Process groups of the suites running now. */
+const running = new Set<number>();
+// Each suite runs detached (its own process group), so a signal to this runner (Ctrl-C, a
+// `timeout` around `npm test`, CI cancelling) would not reach it: the suite would live on
+// with its server listening and keep using the CPU. Take them down with the runner.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    for (const pid of running) {
+      try { process.kill(-pid, "SIGKILL"); } catch { /* already gone */ }
+    }
+    process.exit(1);
+  });
+}
+
 function run(job: Job): Promise<{ job: Job; counts: SuiteCounts; output: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
@@ -57,6 +71,7 @@ function run(job: Job): Promise<{ job: Job; counts: SuiteCounts; output: string;
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
+    if (child.pid !== undefined) running.add(child.pid);
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -66,6 +81,7 @@ function run(job: Job): Promise<{ job: Job; counts: SuiteCounts; output: string;
     }, FILE_TIMEOUT_MS);
     child.on("close", (code) => {
       clearTimeout(timer);
+      if (child.pid !== undefined) running.delete(child.pid);
       const exitCode = code ?? 1;
       const counts = job.parse(output, exitCode);
       resolve({ job, counts, output, ms: Date.now() - started });
