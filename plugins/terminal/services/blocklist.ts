@@ -133,6 +133,23 @@ function sha256(path: string): string {
 }
 
 /**
+ * Programs that run commands written in the files they work on, which an agent can write
+ * first: git runs hooks, fsmonitor, filter drivers (`.gitattributes`), external diff and
+ * `!` aliases from the repository's own configuration. In the sandbox that is contained;
+ * without it, git is refused and `/api/git` (hooks off, push and pull gated) is the way.
+ */
+const RUNS_REPOSITORY_CONFIG = new Set(["git"]);
+
+/** Without the sandbox only: refuses programs that execute configuration found in the working tree. */
+export function assertNoRepositoryCommands(argv: string[], located: string | null): void {
+  for (const name of new Set([basename(argv[0] ?? ""), ...(located ? [basename(located)] : [])])) {
+    if (RUNS_REPOSITORY_CONFIG.has(name)) {
+      throw terminalErrors.TERMINAL_COMMAND_BLOCKED({ reason: `without the sandbox ${name} would run commands named in repository files (hooks, filters, aliases); use /api/git` });
+    }
+  }
+}
+
+/**
  * Without a shell, a blocked program can still be reached under a name the list does not
  * know: a copy (`cp /usr/bin/rm ./x`, then `./x`) or a script whose `#!` line names an
  * interpreter (`./x.sh` starting `#!/bin/sh`). Both are refused: the file's interpreter is

@@ -4,7 +4,7 @@ import type { ChildProcessEnvironment, VaultSecretReader } from "../../vault/tok
 import type { TerminalConfig } from "../config.ts";
 import { terminalErrors } from "../errors.ts";
 import type { TerminalRequest, TerminalResult, TerminalRunner } from "../tokens.ts";
-import { assertAllowed, assertNotDisguised, locateProgram } from "./blocklist.ts";
+import { assertAllowed, assertNoRepositoryCommands, assertNotDisguised, locateProgram } from "./blocklist.ts";
 import { simpleCommands, toArgv } from "./command-line.ts";
 import { sanitizeOutput } from "./output.ts";
 import { assertNoSensitivePaths } from "./sensitive-paths.ts";
@@ -111,6 +111,7 @@ export class TerminalService implements TerminalRunner {
     const argv = toArgv(command);
     const located = locateProgram(argv[0]!, cwd, path);
     assertAllowed(argv, located);
+    assertNoRepositoryCommands(argv, located);
     if (located) assertNotDisguised(located);
     assertNoSensitivePaths(argv, cwd, this.deps.data);
     return { argv, executable: located ?? undefined };

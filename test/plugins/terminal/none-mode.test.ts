@@ -212,4 +212,22 @@ t("terminal escape sequences are stripped and carriage returns become line break
   assert.is(res.body.output, "redX\nY");
 });
 
+t("git is refused without the sandbox: a hook or alias planted in the repository would run a shell command", async ({ th, dir }) => {
+  const repo = join(dir, "repo");
+  for (const [args, name] of [[["init", "-q", repo]], [["-C", repo, "status"]], [["--version"]]].map((a) => [a[0], "git"] as const)) {
+    const res = await terminal(th.h, { command: `${name} ${args.join(" ")}`, cwd: dir });
+    assert.is(res.status, 403, JSON.stringify(res.body));
+    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+    assert.match(res.body.error.message, /\/api\/git/);
+  }
+  assert.not.ok(existsSync(repo), "nothing ran");
+  // The same by full path, and through a symlink with another name.
+  symlinkSync("/usr/bin/git", join(dir, "g"));
+  for (const command of ["/usr/bin/git status", "./g status"]) {
+    const res = await terminal(th.h, { command, cwd: dir });
+    assert.is(res.status, 403, command);
+    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+  }
+});
+
 t.run();
