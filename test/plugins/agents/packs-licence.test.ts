@@ -28,8 +28,11 @@ const pack = (name: string) =>
 const t = suite<{ node: HardhatNode; rig: AgentsRig; tmp: string; buyer: Address; other: Address }>("agents: licensed packs on a local chain");
 
 t.before(async (ctx) => {
-  await setUp(ctx).catch((error: unknown) => {
+  await setUp(ctx).catch(async (error: unknown) => {
     console.error("packs-licence set-up failed:", error);
+    // uvu runs no after hook for a failed before: stop what started, or the chain keeps the process alive.
+    await ctx.rig?.close();
+    await ctx.node?.stop();
     throw error;
   });
 });
@@ -47,7 +50,9 @@ async function setUp(ctx: { node: HardhatNode; rig: AgentsRig; tmp: string; buye
     rmSync(ignitionJournal, { recursive: true, force: true });
   }
   const publicClient = createPublicClient({ chain: hardhat, transport: http(ctx.node.url) });
-  const addresses: MarketplaceAddresses = getMarketplaceDeployment(await loadMarketplaceDeployments(deploymentsFile), await publicClient.getChainId());
+  const deployment = getMarketplaceDeployment(await loadMarketplaceDeployments(deploymentsFile), await publicClient.getChainId());
+  // The deployment record also carries chainId, blockNumber and deployedAt; the config takes the three addresses.
+  const addresses: MarketplaceAddresses = { templateRegistry: deployment.templateRegistry, licenseToken: deployment.licenseToken, marketplace: deployment.marketplace };
   const accounts = await createWalletClient({ chain: hardhat, transport: http(ctx.node.url) }).getAddresses();
   const wallet = (account: Address) => createWalletClient({ account, chain: hardhat, transport: http(ctx.node.url) }).extend(marketplaceActions(addresses));
   await wallet(accounts[1]!).registerTemplate({ metadataURI: "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/t.json", price: parseEther("0.01"), royaltyBps: 500 });
