@@ -56,8 +56,8 @@ export class ReviewFlow {
     });
     const offs = [
       work.guardTaskUpdates((task, changes) => this.guard(task, changes)),
-      events.subscribe("work.task.created", (event) => this.onTask(event.payload as WorkRecord<"task">)),
-      events.subscribe("work.task.updated", (event) => this.onTask(event.payload as WorkRecord<"task">)),
+      events.subscribe("work.task.created", (event) => this.onTask(event.payload as WorkRecord<"task">, { created: true })),
+      events.subscribe("work.task.updated", (event) => this.onTask(event.payload as WorkRecord<"task">, { created: false })),
       events.subscribe("approvals.approval.rejected", (event) => this.onRejected(event.payload)),
     ];
     return () => offs.forEach((off) => off());
@@ -68,14 +68,14 @@ export class ReviewFlow {
     if (task.status === "review" || this.deps.store.hasPending(task.id)) throw dispatchErrors.TASK_REVIEW_PENDING({ taskId: task.id });
   }
 
-  private async onTask(task: WorkRecord<"task">): Promise<void> {
+  private async onTask(task: WorkRecord<"task">, { created }: { created: boolean }): Promise<void> {
     if (task.status === "review") await this.requestReview(task);
     if (task.status === "blocked") {
       if (this.deps.store.startBlockedEpisode(task.id, new Date().toISOString())) {
         const sent = await escalateBlockedTask(task, this.deps);
         this.deps.events.publish("dispatch.task.escalated", { taskId: task.id, agentId: task.assignedTo, ...sent }, { public: true });
       }
-    } else this.deps.store.endBlockedEpisode(task.id);
+    } else if (!created) this.deps.store.endBlockedEpisode(task.id); // a new task has no episode to end
   }
 
   private async requestReview(task: WorkRecord<"task">): Promise<void> {

@@ -5,8 +5,16 @@ import type { TaskReviewRow } from "../entities/task-review.ts";
 /** Task review records and blocked episodes; each conditional change is one statement or one synchronous transaction. */
 export class ReviewStore {
   private readonly db: () => Database;
+  /** Statements that run on every task write, prepared once (preparing costs more than running them). */
+  private readonly hot = new Map<string, ReturnType<Database["sql"]["prepare"]>>();
   constructor(db: () => Database) {
     this.db = db;
+  }
+
+  private prepared(text: string) {
+    let statement = this.hot.get(text);
+    if (!statement) this.hot.set(text, (statement = this.db().sql.prepare(text)));
+    return statement;
   }
 
   /** Opens a pending review for the task unless one is pending already (then null). */
@@ -41,7 +49,7 @@ export class ReviewStore {
   }
 
   hasPending(taskId: string): boolean {
-    return this.db().sql.prepare("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId) !== undefined;
+    return this.prepared("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId) !== undefined;
   }
 
   /** Starts a blocked episode; false when the task's current episode was already escalated. */
@@ -50,6 +58,6 @@ export class ReviewStore {
   }
 
   endBlockedEpisode(taskId: string): void {
-    this.db().sql.prepare("DELETE FROM dispatch_blocked_episodes WHERE taskId = ?").run(taskId);
+    this.prepared("DELETE FROM dispatch_blocked_episodes WHERE taskId = ?").run(taskId);
   }
 }
