@@ -63,6 +63,12 @@ export interface AgentDirectory {
   list(): Promise<AgentRecord[]>;
   /** From the cached sessions snapshot; never a gateway call. Null for an agent that is not known. */
   health(id: string): Promise<AgentHealthEntry | null>;
+  /**
+   * The model a turn on `sessionKey` ran on, for cost events: the cached sessions snapshot's row
+   * (`modelProvider/model`), else the agent record's configured model, else the gateway's
+   * agents.list primary model; null when none is known. Never a gateway call.
+   */
+  modelOf(agentId: string, sessionKey?: string): Promise<string | null>;
   /** The next level of the chain above this agent; null when the agent is unknown. */
   escalationFor(id: string): Promise<EscalationTarget | null>;
 }

@@ -16,8 +16,9 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   host: "^1.0.0",
   // Agent turns and the known-agent directory come from chat.
   dependsOn: ["chat"],
-  // The ratification is reported as an activity and a notification when they are loaded.
-  optionalDependsOn: ["activities", "notifications", "usage"],
+  // The ratification is reported as an activity and a notification; turns are checked against
+  // budgets and recorded as cost events (with the agents plugin's model); each when loaded.
+  optionalDependsOn: ["activities", "agents", "notifications", "usage"],
   paths: ["/api/council"],
   config: councilConfig,
   entities: [CouncilSession],

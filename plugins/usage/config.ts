@@ -9,8 +9,9 @@ const price = z.strictObject({
 
 /**
  * `config.usage` in muster.config.json. The ONE price table every cost event is priced with
- * (chat, council, cron, dispatch and POST /api/usage): the longest matching prefix wins, a
- * `provider/` prefix of the model name is ignored, an unknown model costs 0 (`priced: false`).
+ * (chat, council, cron, dispatch and POST /api/usage): a prefix matches the model name with
+ * or without its `provider/` part (`fake/fake-model` and `fake-model` both price
+ * `fake/fake-model`), the longest matching prefix wins, an unknown model costs 0 (`priced: false`).
  */
 export const usageConfig = z.strictObject({
   prices: z.array(price).max(1000).default([

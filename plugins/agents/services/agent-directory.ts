@@ -142,6 +142,11 @@ export class AgentDirectoryService implements AgentDirectory {
     return this.entry(id, id, null, now);
   }
 
+  async modelOf(agentId: string, sessionKey?: string): Promise<string | null> {
+    const fromSession = sessionKey === undefined ? undefined : this.deps.sessions.modelOf(sessionKey);
+    return fromSession ?? (await this.get(agentId))?.model ?? this.gatewayAgents.get(agentId)?.model ?? null;
+  }
+
   async escalationFor(id: string): Promise<EscalationTarget | null> {
     const record = await this.get(id);
     if (!record) return null;

@@ -8,6 +8,15 @@ export interface AgentSessions {
   model: string | null;
 }
 
+/** One cached session row: its agent, newest activity, and the model it runs on. */
+interface SessionEntry {
+  agentId: string;
+  at: number | null;
+  model: string | null;
+  /** `modelProvider/model` (the name the price table is matched with), or the bare model without a provider. */
+  fullModel: string | null;
+}
+
 const PAGE = 500;
 /** A runaway gateway cannot make one refresh read forever. */
 const MAX_ROWS = 100_000;
@@ -16,6 +25,11 @@ const epochMs = (v: unknown): number | null => (typeof v === "number" && Number.
 /** `agent:<agentId>:<rest>` keys name their agent. */
 const agentOf = (row: GatewaySessionRow): string | null =>
   typeof row.agentId === "string" && row.agentId ? row.agentId : /^agent:([^:]+):/.exec(row.key ?? "")?.[1] ?? null;
+const fullModelOf = (row: GatewaySessionRow): string | null => {
+  if (typeof row.model !== "string" || !row.model) return null;
+  const provider = typeof row.modelProvider === "string" && row.modelProvider ? row.modelProvider : null;
+  return provider && !row.model.startsWith(`${provider}/`) ? `${provider}/${row.model}` : row.model;
+};
 const activityOf = (row: GatewaySessionRow): number | null => {
   const times = [epochMs(row.updatedAt), epochMs(row.lastActivityAt), epochMs(row.lastInteractionAt)].filter((t): t is number => t !== null);
   return times.length ? Math.max(...times) : null;
@@ -27,7 +41,7 @@ const activityOf = (row: GatewaySessionRow): number | null => {
  * on `sessions.changed` events; events carrying the session row are applied at once.
  */
 export class SessionSnapshot {
-  private rows = new Map<string, { agentId: string; at: number | null; model: string | null }>();
+  private rows = new Map<string, SessionEntry>();
   private byAgent = new Map<string, AgentSessions>();
   /** Bumped on every change, so derived views know when to recompute. */
   version = 0;
@@ -59,6 +73,11 @@ export class SessionSnapshot {
     return this.byAgent.get(agentId);
   }
 
+  /** The `provider/model` the session runs on, from the cached row; undefined when the key is not cached or has no model. */
+  modelOf(sessionKey: string): string | undefined {
+    return this.rows.get(sessionKey)?.fullModel ?? undefined;
+  }
+
   /** Every agent id that has sessions. */
   agentIds(): string[] {
     return [...this.byAgent.keys()];
@@ -84,7 +103,7 @@ export class SessionSnapshot {
   }
 
   private async readAll(): Promise<void> {
-    const rows = new Map<string, { agentId: string; at: number | null; model: string | null }>();
+    const rows = new Map<string, SessionEntry>();
     for (let offset = 0; offset < MAX_ROWS; ) {
       const page = await this.deps.gateway.call("sessions.list", { offset, limit: PAGE }, { timeoutMs: 10_000 });
       const sessions = Array.isArray(page?.sessions) ? page.sessions : [];
@@ -97,11 +116,11 @@ export class SessionSnapshot {
     this.rebuild();
   }
 
-  private addRow(rows: Map<string, { agentId: string; at: number | null; model: string | null }>, row: GatewaySessionRow): void {
+  private addRow(rows: Map<string, SessionEntry>, row: GatewaySessionRow): void {
     if (typeof row?.key !== "string") return;
     const agentId = agentOf(row);
     if (!agentId) return;
-    rows.set(row.key, { agentId, at: activityOf(row), model: typeof row.model === "string" ? row.model : null });
+    rows.set(row.key, { agentId, at: activityOf(row), model: typeof row.model === "string" ? row.model : null, fullModel: fullModelOf(row) });
   }
 
   private onChanged(event: { sessionKey?: string; session?: GatewaySessionRow }): void {

@@ -1,7 +1,8 @@
-import type { UsageLedger } from "../../usage/tokens.ts";
 import { randomUUID } from "node:crypto";
 import { clip, retryWhileLocked, type GatewayClient, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
+import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
+import type { UsageLedger } from "../../usage/tokens.ts";
 import type { ChatConfig } from "../config.ts";
 import { chatErrors } from "../errors.ts";
 import type { AgentDirectory, AgentReply, AgentTurnRunner, Chat, TokenUsage } from "../tokens.ts";
@@ -60,6 +61,8 @@ interface ChatServiceDeps {
   logger: Logger;
   /** Budgets and cost events (the usage plugin), when loaded. */
   usage?: UsageLedger;
+  /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
+  crew?: Crew;
 }
 
 /** The gateway session of one agent in one Muster chat session (DESIGN §14.2). */
@@ -85,6 +88,8 @@ export class ChatService implements Chat {
     if (request.sessionId !== undefined && !existing) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id: request.sessionId });
     if (existing && existing.mode !== request.mode) throw chatErrors.CHAT_SESSION_MODE_MISMATCH({ id: existing.id, mode: existing.mode });
     await this.deps.agents.assertKnown(request.agentIds);
+    // Over its daily budget, any agent of the chat refuses it (409 BUDGET_EXCEEDED) before anything is stored.
+    for (const agentId of request.agentIds) await this.deps.usage?.checkBudget(agentId);
 
     const now = new Date().toISOString();
     const session: ChatSessionRecord = existing
@@ -158,14 +163,15 @@ export class ChatService implements Chat {
     subject: string,
     { signal, frames }: Parameters<PreparedChat["run"]>[0],
   ): Promise<AgentReply> {
-    // An agent over its daily budget is refused (409 BUDGET_EXCEEDED) before the gateway is asked.
+    // An agent that went over its daily budget during this chat (a party) is refused before the gateway is asked.
     await this.deps.usage?.checkBudget(agentId);
     frames?.({ type: "agent_start", agentId, round: round ?? 1 });
+    const sessionKey = chatSessionKey(agentId, sessionId);
     let reply: AgentReply;
     try {
       reply = await this.deps.turns.run({
         agentId,
-        sessionKey: chatSessionKey(agentId, sessionId),
+        sessionKey,
         message,
         timeoutMs: this.deps.config.turnTimeoutMs,
         signal,
@@ -190,7 +196,7 @@ export class ChatService implements Chat {
     // The reply happened on the gateway; a locked database must not make the request re-run it.
     await retryWhileLocked(() => this.deps.store.addReply(stored));
     this.logActivity(agentId, "chat_response", subject, `${reply.text.length} chars, ${reply.usage.outputTokens} output tokens`);
-    await this.recordCost(agentId, reply);
+    await this.recordCost(agentId, sessionKey, reply);
     frames?.({ type: "agent_done", agentId, round: round ?? 1, text: reply.text });
     return reply;
   }
@@ -200,10 +206,12 @@ export class ChatService implements Chat {
   }
 
   /** The turn's cost event; like activities, failing to write one never fails the chat. */
-  private async recordCost(agentId: string, reply: AgentReply): Promise<void> {
+  private async recordCost(agentId: string, sessionKey: string, reply: AgentReply): Promise<void> {
+    if (!this.deps.usage) return;
     try {
-      // Chat events carry no model name: the event is stored unpriced unless the price table has a prefix for "unknown".
-      await this.deps.usage?.record({ agentId, model: "unknown", action: "session", inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens });
+      // Chat events carry no model name: the crew directory knows it from the session's row or the agent's configuration.
+      const model = (await this.deps.crew?.modelOf(agentId, sessionKey)) ?? "unknown";
+      await this.deps.usage.record({ agentId, model, action: "session", inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens });
     } catch (error) {
       this.deps.logger.warn({ err: error, agentId }, "chat cost event not recorded");
     }

@@ -47,9 +47,9 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
     defineService({
       token: CHAT,
       deps: { db: hostTokens.db, turns: AGENT_TURNS, agents: AGENT_DIRECTORY, gateway: hostTokens.gateway, config: configToken<ChatConfig>(), logger: hostTokens.logger },
-      // Replies are logged as activities when the activities plugin is loaded.
-      optionalDeps: { activities: ACTIVITIES, usage: USAGE },
-      create: ({ db, activities, usage, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities, usage }),
+      // Replies are logged as activities, and cost events carry the crew directory's model, when those plugins are loaded.
+      optionalDeps: { activities: ACTIVITIES, usage: USAGE, crew: AGENTS },
+      create: ({ db, activities, usage, crew, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities, usage, crew }),
     }),
   );
 }

@@ -30,6 +30,8 @@ export class CouncilService implements Council {
     try {
       await this.deps.gateway.ready(0);
       await this.deps.agents.assertKnown(input.agents);
+      // A member over its daily budget refuses the session (409 BUDGET_EXCEEDED), as chat, crons and dispatch do.
+      for (const agentId of input.agents) await this.deps.usage?.checkBudget(agentId);
       session = {
         id: randomUUID(),
         topic: input.topic,

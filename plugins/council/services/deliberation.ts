@@ -1,4 +1,5 @@
 import { clip, retryWhileLocked, type ApprovalGate, type EventBus, type WorkspacePaths } from "@muster/plugin";
+import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
 import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
 import type { CouncilConfig } from "../config.ts";
@@ -29,12 +30,25 @@ export interface DeliberationDeps {
   workspace: WorkspacePaths;
   events: EventBus;
   config: CouncilConfig;
-  /** Cost events for each turn (the usage plugin), when loaded. */
+  /** Budgets and a cost event for each turn (the usage plugin), when loaded. */
   usage?: UsageLedger;
+  /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
+  crew?: Crew;
 }
 
 /** The gateway session of one council member for one council session. */
 export const councilSessionKey = (agentId: string, sessionId: string) => `agent:${agentId}:council-${sessionId}`;
+
+/** A cost event per turn, priced with the model the crew directory knows; failing to record one never fails the session. */
+async function recordCost(deps: DeliberationDeps, agentId: string, sessionKey: string, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+  if (!deps.usage) return;
+  try {
+    const model = (await deps.crew?.modelOf(agentId, sessionKey)) ?? "unknown";
+    await deps.usage.record({ agentId, model, action: "session", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+  } catch {
+    // The session's record is what matters here; a lost cost event is not worth failing it.
+  }
+}
 
 /**
  * Runs one council session to its end: rounds of positions (each member sees every position
@@ -48,9 +62,11 @@ export async function deliberate(deps: DeliberationDeps, session: CouncilSession
   const { store, events } = deps;
   const roles = new Map(await Promise.all(session.agents.map(async (id) => [id, await deps.agents.role(id)] as const)));
   const ask = async (agentId: string, message: string) => {
-    const reply = await deps.turns.run({ agentId, sessionKey: councilSessionKey(agentId, session.id), message, timeoutMs: deps.config.turnTimeoutMs, signal });
-    // A cost event per turn; failing to record one never fails the session.
-    await deps.usage?.record({ agentId, model: "unknown", action: "session", inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens }).catch(() => undefined);
+    // A member that went over its daily budget during the session fails it (BUDGET_EXCEEDED) before the gateway is asked.
+    await deps.usage?.checkBudget(agentId);
+    const sessionKey = councilSessionKey(agentId, session.id);
+    const reply = await deps.turns.run({ agentId, sessionKey, message, timeoutMs: deps.config.turnTimeoutMs, signal });
+    await recordCost(deps, agentId, sessionKey, reply.usage);
     return reply.text;
   };
   // Turns happened on the gateway; a locked database must not lose or repeat them.

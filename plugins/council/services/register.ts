@@ -1,6 +1,7 @@
 import { USAGE } from "../../usage/tokens.ts";
 import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
+import { AGENTS } from "../../agents/tokens.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS } from "../../chat/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import type { CouncilConfig } from "../config.ts";
@@ -31,8 +32,8 @@ export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void
         logger: hostTokens.logger,
         config: configToken<CouncilConfig>(),
       },
-      // Turns are recorded as cost events when the usage plugin is loaded.
-      optionalDeps: { usage: USAGE },
+      // Budgets and cost events when the usage plugin is loaded; the events carry the crew directory's model when the agents plugin is.
+      optionalDeps: { usage: USAGE, crew: AGENTS },
       create: (deps) => new CouncilService(deps),
     }),
   );
