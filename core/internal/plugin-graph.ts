@@ -1,6 +1,9 @@
 // Checks the plugin graph before any plugin code runs, and orders plugins so that each
 // starts after everything it depends on (stable for unrelated plugins).
-import semver from "semver";
+// The three functions, not the package's index: that loads all of semver (~50 modules) at start.
+import validVersion from "semver/functions/valid.js";
+import validRange from "semver/ranges/valid.js";
+import satisfies from "semver/functions/satisfies.js";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { startErrors } from "./start-errors.ts";
 import { checkEntityTables } from "./plugin-tables.ts";
@@ -14,10 +17,10 @@ function checkShape(plugin: PluginDefinition, index: number): void {
   if (typeof plugin.id !== "string" || !ID.test(plugin.id)) {
     throw invalid(`id must be kebab-case (got ${JSON.stringify(plugin.id)})`);
   }
-  if (typeof plugin.version !== "string" || !semver.valid(plugin.version)) {
+  if (typeof plugin.version !== "string" || !validVersion(plugin.version)) {
     throw invalid("version must be a semver version");
   }
-  if (typeof plugin.host !== "string" || !semver.validRange(plugin.host)) {
+  if (typeof plugin.host !== "string" || !validRange(plugin.host)) {
     throw invalid('host must be a semver range such as "^1.0.0"');
   }
   for (const path of plugin.paths ?? []) {
@@ -51,7 +54,7 @@ export function orderPlugins(plugins: PluginDefinition[], hostVersion: string, h
   }
 
   for (const plugin of plugins) {
-    if (!semver.satisfies(hostVersion, plugin.host)) {
+    if (!satisfies(hostVersion, plugin.host)) {
       throw startErrors.PLUGIN_HOST_INCOMPATIBLE({ id: plugin.id, range: plugin.host, version: hostVersion });
     }
     for (const dep of plugin.dependsOn ?? []) {

@@ -1,13 +1,12 @@
 // `muster mcp`: the MCP server on stdio, for agents that start their tools as processes.
 // It does not open the database: it finds the running server of this MUSTER_HOME (its
 // instance lock) and every tool is an HTTP call to it. stdout carries the protocol only.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { MusterConfig } from "../config.ts";
 import { packageVersion } from "../package-version.ts";
 import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "../cli/command.ts";
 import { connectToServer } from "../cli/server-client.ts";
 import { httpApi } from "./http-api.ts";
-import { createMusterMcpServer, type OpenApiDocument } from "./mcp-server.ts";
+import type { OpenApiDocument } from "./mcp-server.ts";
 import { toolNames } from "./tools.ts";
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -42,6 +41,8 @@ async function serveStdio(args: string[], io: CommandStreams, config: MusterConf
   const headers: Record<string, string> = {};
   if (config.apiToken) headers.authorization = `Bearer ${config.apiToken}`;
   if (values.agent) headers["x-agent-id"] = values.agent;
+  // Imported here, not at the top: every `muster` command (and `muster start`) loads this file.
+  const [{ createMusterMcpServer }, { StdioServerTransport }] = await Promise.all([import("./mcp-server.ts"), import("@modelcontextprotocol/sdk/server/stdio.js")]);
   const server = createMusterMcpServer({
     openapi,
     api: httpApi({ baseUrl: client.url, headers }),

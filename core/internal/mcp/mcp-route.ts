@@ -5,13 +5,12 @@
 //
 // Scopes: reads like the API (open on loopback); write tools need the human's session
 // token in `X-Session-Token` on the request. The tools' own API calls never carry it.
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import type { PluginRouter } from "../../plugin-api/http.ts";
 import { reachableUrl } from "../instance-lock.ts";
 import type { SessionToken } from "../session-token.ts";
 import { httpApi } from "./http-api.ts";
-import { createMusterMcpServer, type OpenApiDocument } from "./mcp-server.ts";
+import type { OpenApiDocument } from "./mcp-server.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -22,6 +21,14 @@ export interface McpRouteDeps {
   /** This server's OpenAPI document (the tools' schemas). */
   openapi: () => OpenApiDocument;
 }
+
+// The MCP SDK (with ajv and zod-to-json-schema, ~150 modules) is imported on the first /mcp
+// request, not at start: most servers never get one, and cold start pays for every module.
+const loadMcp = () =>
+  Promise.all([import("@modelcontextprotocol/sdk/server/streamableHttp.js"), import("./mcp-server.ts")]).then(([transport, server]) => ({
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    createMusterMcpServer: server.createMusterMcpServer,
+  }));
 
 export function mountMcpRoute(router: PluginRouter, deps: McpRouteDeps): void {
   // Built on first use: every route is mounted by then, and none is added later.
@@ -37,6 +44,7 @@ export function mountMcpRoute(router: PluginRouter, deps: McpRouteDeps): void {
       tags: ["host", "mcp"],
     },
     async ({ body, koa, agentId }) => {
+      const { StreamableHTTPServerTransport, createMusterMcpServer } = await loadMcp();
       const write = deps.session.matches(koa.get("x-session-token"));
       const headers: Record<string, string> = {};
       const authorization = koa.get("authorization");

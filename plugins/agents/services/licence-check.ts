@@ -1,5 +1,4 @@
-import { createPublicClient, http, isAddress, type Address } from "viem";
-import { holdsValidLicense } from "@muster/sdk";
+import type { Address } from "viem";
 import { agentsErrors } from "../errors.ts";
 import type { AgentsConfig } from "../config.ts";
 
@@ -10,6 +9,8 @@ import type { AgentsConfig } from "../config.ts";
  */
 export async function assertLicence(config: AgentsConfig["marketplace"], pack: string, templateId: string, buyer: string | undefined): Promise<void> {
   if (!buyer) throw agentsErrors.LICENSE_REQUIRED({ name: pack, templateId, reason: "pass the buyer address that holds it" });
+  // viem and the SDK are ~500 modules: loaded by the first licence check, not at start.
+  const [{ createPublicClient, http, isAddress }, { holdsValidLicense }] = await Promise.all([import("viem"), import("@muster/sdk")]);
   if (!isAddress(buyer, { strict: false })) throw agentsErrors.LICENSE_REQUIRED({ name: pack, templateId, reason: "the buyer is not an address" });
   if (!config) throw agentsErrors.LICENSE_CHECK_UNAVAILABLE({ reason: "no marketplace chain is configured (agents.marketplace)" });
   const client = createPublicClient({ transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0 }) });
