@@ -1,0 +1,114 @@
+// Issue 12 "a server killed while a cron run is in flight": the server is a child process,
+// a scheduled run is held open by the fake gateway, the child is SIGKILLed (no shutdown hook
+// runs), and a new child on the same MUSTER_HOME must record the run `interrupted` with its
+// reason, never send it again, and fire the job's next time as usual.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FakeGateway } from "../../helpers/fake-gateway.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+import { startMusterChild, type MusterChild } from "./muster-child.ts";
+
+const test = suite("crons: server killed mid-run");
+const TOKEN = "fake-token-crons-killed-0123456789";
+const MARK = "killed-run-marker";
+const MINUTE = 60_000;
+
+/** The crons.clockOffsetMs that makes the crons clock read `at` (a whole minute) `leadMs` from now. */
+const offsetFor = (at: number, leadMs: number) => at - (Date.now() + leadMs);
+
+test("SIGKILL during a scheduled run: interrupted with a reason after restart, never re-sent, next fire runs normally", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
+  const homes: string[] = [];
+  const children: MusterChild[] = [];
+  let calls = 0;
+  // The first run is held open until the fake stops; later runs answer at once.
+  gw.onChat(async (_agent, message, _key, ctx) => {
+    if (message === MARK && ++calls === 1) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    return "report written";
+  });
+  const agentCalls = () => gw.requests("agent").filter((f) => f.params?.message === MARK).map((f) => f.params);
+  try {
+    // 1. A child whose crons clock fires `* * * * *` a few seconds after the job exists. The
+    //    lead covers the start-up; if the start was slower than that, a fresh home retries
+    //    with a longer lead instead of waiting a whole minute.
+    let child!: MusterChild;
+    let home!: string;
+    let job: any;
+    let offset = 0;
+    let lead = 8_000;
+    for (let attempt = 0; attempt < 3 && !job; attempt++) {
+      home = mkdtempSync(join(tmpdir(), "muster-crons-killed-"));
+      homes.push(home);
+      mkdirSync(join(home, "workspace"));
+      offset = offsetFor(Math.ceil(Date.now() / MINUTE) * MINUTE, lead);
+      child = await startMusterChild({ home, workspace: join(home, "workspace"), gatewayUrl: gw.url, gatewayToken: TOKEN, pluginConfig: { crons: { clockOffsetMs: offset } } });
+      children.push(child);
+      const created = await child.json("/api/crons", { method: "POST", body: { name: "Killed", agentId: "main", cron: "* * * * *", message: MARK } });
+      assert.is(created.status, 201, JSON.stringify(created.body));
+      const ahead = Date.parse(created.body.job.nextRun) - (Date.now() + offset);
+      if (ahead <= 20_000) job = created.body.job;
+      else {
+        await child.kill();
+        lead = child.startMs * 2 + 2_000;
+      }
+    }
+    assert.ok(job, "a job due within 20 s");
+    const fireAt: string = job.nextRun;
+
+    // 2. The scheduled run reaches the gateway and is held there; the record says running.
+    await waitUntil(() => agentCalls().length === 1, { timeoutMs: 30_000, intervalMs: 50, label: "the scheduled run reached the gateway" });
+    const [running] = (await child.json(`/api/crons/runs?id=${job.id}`)).body.runs;
+    assert.equal({ status: running.status, trigger: running.trigger, fireAt: running.fireAt }, { status: "running", trigger: "schedule", fireAt });
+    assert.is(agentCalls()[0].idempotencyKey, `cron-${running.id}`);
+    const secondFire = new Date(Date.parse(fireAt) + MINUTE).toISOString();
+    // The next fire time is stored before the run ends (the kill must not lose it).
+    await waitUntil(async () => (await child.json("/api/crons")).body.jobs[0].nextRun === secondFire, { timeoutMs: 5_000, label: "next fire time stored" });
+
+    // 3. SIGKILL: no shutdown hook, the gateway call still open.
+    await child.kill();
+
+    // 4. A new child on the same home, its crons clock a few seconds before the second fire.
+    const restarted = await startMusterChild({
+      home,
+      workspace: join(home, "workspace"),
+      gatewayUrl: gw.url,
+      gatewayToken: TOKEN,
+      pluginConfig: { crons: { clockOffsetMs: offsetFor(Date.parse(secondFire), Math.max(4_000, Math.round(child.startMs * 1.5))) } },
+    });
+    children.push(restarted);
+    const runs = async () => (await restarted.json(`/api/crons/runs?id=${job.id}`)).body.runs as any[];
+    const first = (await runs()).find((r) => r.id === running.id);
+    assert.is(first.status, "interrupted");
+    assert.match(first.error, /^INTERRUPTED: .*not re-run/);
+    assert.ok(first.finishedAt, "an interrupted run has finished");
+    const afterRestart = (await restarted.json("/api/crons")).body.jobs[0];
+    assert.is(afterRestart.lastStatus, "error");
+    assert.match(afterRestart.lastError, /^INTERRUPTED/);
+    assert.is(afterRestart.nextRun, secondFire, "the schedule is rebuilt from the stored next fire time");
+
+    // 5. The next fire time runs normally, and the interrupted one never ran again.
+    const second = await waitUntil(async () => (await runs()).find((r) => r.fireAt === secondFire && r.status === "ok"), { timeoutMs: 30_000, intervalMs: 50, label: "the next fire ran" });
+    assert.is(second.output, "report written");
+    const all = await runs();
+    assert.is(all.filter((r) => r.fireAt === fireAt).length, 1, "one run for the killed fire time");
+    assert.equal(
+      agentCalls().map((p) => p.idempotencyKey),
+      [`cron-${running.id}`, `cron-${second.id}`],
+      "the gateway got each fire time once: the interrupted run was not sent again",
+    );
+    const job2 = await waitUntil(async () => {
+      const j = (await restarted.json("/api/crons")).body.jobs[0];
+      return j.lastStatus === "ok" ? j : null;
+    }, { label: "job result ok" });
+    assert.is(job2.nextRun, new Date(Date.parse(secondFire) + MINUTE).toISOString());
+  } finally {
+    for (const c of children) await c.kill();
+    await gw.stop();
+    for (const h of homes) rmSync(h, { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,84 @@
+// A Muster server as a child process (`node core/main.ts start`, as `npm start` runs it) on a
+// home that outlives it, so a test can SIGKILL it mid-run and start another on the same data.
+// Spawning and the wait for /api/health are bench:api's (scripts/bench/processes.ts).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, startServer, type RunningServer } from "../../../scripts/bench/processes.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+
+const ROOT = new URL("../../..", import.meta.url).pathname;
+
+export interface ChildOptions {
+  home: string;
+  workspace: string;
+  gatewayUrl: string;
+  gatewayToken: string;
+  /** muster.config.json's `config` (per-plugin settings), rewritten before this start. */
+  pluginConfig?: Record<string, unknown>;
+  /** Bound on the start and on the gateway connecting (default 20 s). */
+  timeoutMs?: number;
+}
+
+export interface MusterChild {
+  url: string;
+  /** Milliseconds from spawn to the gateway connected. */
+  startMs: number;
+  json<T = any>(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
+  /** SIGKILL (no shutdown hook runs) and wait for the exit; safe to call twice. */
+  kill(): Promise<void>;
+  /** What the child wrote to stdout/stderr (for failure messages). */
+  output(): string;
+}
+
+export async function startMusterChild(options: ChildOptions): Promise<MusterChild> {
+  const started = Date.now();
+  writeFileSync(join(options.home, "muster.config.json"), JSON.stringify({ config: options.pluginConfig ?? {} }));
+  const port = await freePort();
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const server: RunningServer = await startServer({
+    name: "muster",
+    args: ["core/main.ts", "start"],
+    env: {
+      PORT: String(port),
+      MUSTER_HOME: options.home,
+      WORKSPACE_DIR: options.workspace,
+      GATEWAY_URL: options.gatewayUrl,
+      GATEWAY_TOKEN: options.gatewayToken,
+      LOG_LEVEL: "warn",
+    },
+    port,
+    cwd: ROOT,
+    timeoutMs,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const child: MusterChild = {
+    url,
+    startMs: 0,
+    async json(path, init = {}) {
+      const res = await fetch(`${url}${path}`, {
+        method: init.method ?? "GET",
+        headers: init.body === undefined ? {} : { "content-type": "application/json" },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    kill() {
+      const proc = server.child;
+      if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        proc.once("exit", () => resolve());
+        proc.kill("SIGKILL");
+      });
+    },
+    output: server.output,
+  };
+  try {
+    await waitUntil(async () => (await child.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs, intervalMs: 20, label: "the child's gateway connected" });
+  } catch (error) {
+    await child.kill();
+    throw new Error(`${(error as Error).message}\n${server.output()}`);
+  }
+  child.startMs = Date.now() - started;
+  return child;
+}

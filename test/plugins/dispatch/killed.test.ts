@@ -1,0 +1,79 @@
+// Issue 12 "a server killed while a dispatch is in flight": the server is a child process,
+// the fake gateway holds the dispatched task's run open, the child is SIGKILLed (no shutdown
+// hook runs), and a new child on the same MUSTER_HOME must record the dispatch `interrupted`
+// with its reason, put the task back to the status it had (not left `in_progress`), send
+// nothing again, and dispatch the same task normally.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { rmSync } from "node:fs";
+import { FakeGateway } from "../../helpers/fake-gateway.ts";
+import { waitUntil } from "../../helpers/wait.ts";
+import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
+import { startMusterChild, type MusterChild } from "../crons/muster-child.ts";
+
+const test = suite("dispatch: server killed mid-dispatch");
+
+test("SIGKILL during a dispatch: interrupted with a reason after restart, task back in backlog, nothing re-sent, a new dispatch works", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN, agents: ["main", "odin", "thor", "loki", "freya"].map((id) => ({ id })), tickIntervalMs: 5_000 });
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
+  const children: MusterChild[] = [];
+  let calls = 0;
+  // The first run is held open until the fake stops; later runs answer at once.
+  gw.onChat(async (_agent, _message, _key, ctx) => {
+    if (++calls === 1) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    return { text: "Release notes written", usage: { input: 100, output: 20 } };
+  });
+  const sends = () => gw.requests("chat.send").map((f) => f.params);
+  const start = async () => {
+    const child = await startMusterChild({ home, workspace, gatewayUrl: gw.url, gatewayToken: TOKEN });
+    children.push(child);
+    return child;
+  };
+  try {
+    const first = await start();
+    const created = await first.json("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "loki" } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const task = created.body;
+    assert.is(task.status, "backlog");
+    const res = await first.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+    assert.is(res.status, 202, JSON.stringify(res.body));
+    const d = res.body.dispatch;
+    await waitUntil(() => sends().length === 1, { timeoutMs: 10_000, label: "the dispatch reached the gateway" });
+    assert.is(sends()[0].sessionKey, `agent:loki:dispatch-${task.id}`);
+    assert.is((await first.json(`/api/dispatch/${d.id}`)).body.dispatch.status, "running");
+    assert.is((await first.json(`/api/tasks/${task.id}`)).body.status, "in_progress");
+
+    // SIGKILL with the agent's run still open.
+    await first.kill();
+
+    const second = await start();
+    const after = (await second.json(`/api/dispatch/${d.id}`)).body.dispatch;
+    assert.is(after.status, "interrupted");
+    assert.match(after.error, /not sent again/);
+    assert.ok(after.finishedAt, "an interrupted dispatch has finished");
+    assert.is((await second.json(`/api/tasks/${task.id}`)).body.status, "backlog", "the task is back where it was, not left in_progress");
+    assert.is(sends().length, 1, "nothing re-sent at start-up");
+    const approvals = (await second.json("/api/approvals?limit=500&pendingLimit=500")).body;
+    assert.is([...approvals.pending, ...approvals.history].filter((a: any) => a.taskId === task.id).length, 0, "no review approval for work that was never collected");
+
+    // The same task dispatches normally on the restarted server.
+    const again = await second.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+    assert.is(again.status, 202, JSON.stringify(again.body));
+    assert.is.not(again.body.dispatch.id, d.id);
+    const done = await waitUntil(async () => {
+      const x = (await second.json(`/api/dispatch/${again.body.dispatch.id}`)).body.dispatch;
+      return x.status === "completed" ? x : null;
+    }, { timeoutMs: 10_000, label: "the new dispatch completed" });
+    assert.is(done.output, "Release notes written");
+    await waitUntil(async () => (await second.json(`/api/tasks/${task.id}`)).body.status === "review", { timeoutMs: 5_000, label: "task in review" });
+    assert.is(sends().length, 2, "one send per dispatch");
+    const list = (await second.json("/api/dispatch")).body.dispatches.filter((x: any) => x.taskId === task.id);
+    assert.equal(list.map((x: any) => [x.id, x.status]), [[again.body.dispatch.id, "completed"], [d.id, "interrupted"]]);
+  } finally {
+    for (const c of children) await c.kill();
+    await gw.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test.run();
