@@ -30,7 +30,7 @@ export function mountChatRoutes(router: PluginRouter, ctx: PluginContext<ChatCon
       summary: "Chat with one agent, or a party of 2-8 agents speaking in turn; JSON, or SSE with Accept: text/event-stream",
       description:
         "JSON waits for the end (each agent turn at most 120 s, then 504 GATEWAY_TIMEOUT). SSE frames: start, agent_start, delta, agent_done, then done (the JSON body) or error; a client that disconnects aborts the run. " +
-        "404 AGENT_NOT_FOUND / CHAT_SESSION_NOT_FOUND, 409 CHAT_SESSION_MODE_MISMATCH, 429 RATE_LIMITED with Retry-After (5 concurrent, 20 per minute), 503 GATEWAY_UNAVAILABLE, 502 CHAT_RUN_FAILED. See docs/chat.md.",
+        "404 AGENT_NOT_FOUND / CHAT_SESSION_NOT_FOUND, 409 CHAT_SESSION_MODE_MISMATCH / BUDGET_EXCEEDED (an agent over its daily budget; nothing stored), 429 RATE_LIMITED with Retry-After (5 concurrent, 20 per minute), 503 GATEWAY_UNAVAILABLE, 502 CHAT_RUN_FAILED. See docs/chat.md.",
       body: chatBody,
       response: chatResponse,
       raw: true,

@@ -131,7 +131,7 @@ export class UsageService implements UsageLedger {
       this.deps.notifications?.create({
         type: "budget",
         title: level === "exceeded" ? `${event.agentId} reached its daily budget` : `${event.agentId} used 80% of its daily budget`,
-        body: `${status.spentCents} of ${status.budgetCents} cents spent on ${day} (UTC).${level === "exceeded" ? " Dispatch, crons and chat for this agent are refused until tomorrow or a raise." : ""}`,
+        body: `${status.spentCents} of ${status.budgetCents} cents spent on ${day} (UTC).${level === "exceeded" ? " Dispatch, crons, chat and council for this agent are refused until tomorrow or a raise." : ""}`,
         priority: level === "exceeded" ? "high" : "normal",
         agentId: event.agentId,
       });
