@@ -17,10 +17,11 @@ export const ragConfig = z.strictObject({
   openaiDimensions: z.number().int().min(1).max(8192).default(1536),
   /** Vault secret holding the OpenAI key (never read from the environment). */
   openaiKeySecret: z.string().min(1).default("OPENAI_API_KEY"),
-  /** Directory of the `local` sentence encoder (an ONNX model with its tokenizer, read from disk only). */
-  localModelDir: z.string().min(1).optional(),
-  localModel: z.string().min(1).default("all-MiniLM-L6-v2"),
-  localDimensions: z.number().int().min(1).max(4096).default(384),
+  /**
+   * Where `local` keeps its binary word-vector cache (converted once from the package's JSON).
+   * Default: `<MUSTER_HOME>/cache/rag`.
+   */
+  localCacheDir: z.string().min(1).optional(),
   /** Markdown files larger than this are not indexed. */
   maxFileBytes: z.number().int().min(1024).default(500_000),
   /** A guard against runaway trees: files visited per indexing job at most. */

@@ -1,32 +1,43 @@
-// Runs the sentence encoder off the server's event loop. Loads only from `modelDir` on disk:
-// remote model downloads are switched off, so a missing file fails instead of fetching.
+// The `local` provider's worker thread: loads the word vectors (from the binary cache, or by
+// converting the package's JSON once and writing the cache), then encodes batches in order.
+// Reads only local files; nothing is ever downloaded.
 import { parentPort, workerData } from "node:worker_threads";
-import { basename, dirname } from "node:path";
+import type { WorkerReply, WorkerSetup } from "./local-protocol.ts";
+import { SentenceEncoder } from "./sentence-encoder.ts";
+import { convertJson, readCache, writeCache, type WordVectors } from "./word-vector-cache.ts";
 
-interface Request {
-  id: number;
-  texts: string[];
+const { jsonPath, cachePath } = workerData as WorkerSetup;
+const reply = (m: WorkerReply) => parentPort!.postMessage(m);
+
+/** The process's peak resident memory seen while loading (the conversion's cost, reported in the log). */
+let peakRss = 0;
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+};
+
+function load(): { vectors: WordVectors; source: "cache" | "converted"; rebuiltBecause?: string } {
+  const cached = readCache(cachePath);
+  if (!("invalid" in cached)) return { vectors: cached, source: "cache" };
+  const vectors = convertJson(jsonPath, sampleRss);
+  writeCache(cachePath, vectors);
+  return { vectors, source: "converted", rebuiltBecause: cached.invalid };
 }
 
-const { modelDir } = workerData as { modelDir: string };
-const ready = (async () => {
-  const moduleName = "@huggingface/transformers";
-  const tf = (await import(moduleName)) as {
-    env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
-    pipeline: (task: string, model: string, options: Record<string, unknown>) => Promise<(texts: string[], options: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
-  };
-  tf.env.allowRemoteModels = false;
-  tf.env.allowLocalModels = true;
-  tf.env.localModelPath = dirname(modelDir);
-  return tf.pipeline("feature-extraction", basename(modelDir), { local_files_only: true });
-})();
+let encoder: SentenceEncoder | undefined;
+try {
+  const started = performance.now();
+  const { vectors, source, rebuiltBecause } = load();
+  encoder = new SentenceEncoder(vectors);
+  sampleRss();
+  reply({ type: "ready", source, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakRss / 1e6), ...(rebuiltBecause ? { rebuiltBecause } : {}) });
+} catch (error) {
+  reply({ type: "failed", reason: `cannot load the word vectors: ${error instanceof Error ? error.message : String(error)}` });
+}
 
-parentPort!.on("message", async ({ id, texts }: Request) => {
+parentPort!.on("message", ({ id, texts }: { id: number; texts: string[] }) => {
   try {
-    const extract = await ready;
-    const out = await extract(texts, { pooling: "mean", normalize: true });
-    parentPort!.postMessage({ id, vectors: out.tolist() });
+    reply({ type: "vectors", id, vectors: texts.map((t) => Array.from(encoder!.encode(t))) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    reply({ type: "vectors", id, error: error instanceof Error ? error.message : String(error) });
   }
 });

