@@ -14,7 +14,12 @@ export const searchConfigSchema = z.strictObject({
   fullSaveAfterChanges: z.number().int().min(1).max(1_000_000).default(500),
   /** Delay before such a full save (ms). */
   saveDelayMs: z.number().int().min(0).max(600_000).default(5_000),
-  /** How long a search waits for the index being loaded at start before answering 503 (ms). */
+  /**
+   * During the first build (no saved index), how often the files read so far are made
+   * searchable (ms; a new partial index also needs twice the documents of the last one).
+   */
+  publishEveryMs: z.number().int().min(0).max(600_000).default(250),
+  /** No longer used: searches never wait for the start-up load (accepted so existing configuration files still load). */
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
 });
 

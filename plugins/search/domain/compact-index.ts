@@ -1,8 +1,9 @@
 import MiniSearch from "minisearch";
 import type { Category } from "./categories.ts";
 import type { SearchDocument } from "./document.ts";
-import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactPostings, segmentOf, type PostingSegment } from "./postings.ts";
+import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactSteps, segmentSteps, type PostingSegment } from "./postings.ts";
 import { processTerm } from "./query.ts";
+import { runNow, type Steps } from "./slicing.ts";
 import { TermDictionary } from "./term-dictionary.ts";
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
@@ -24,6 +25,15 @@ export interface CompactHit {
   terms: string[];
 }
 
+
+/** A bulk build in progress (see {@link CompactIndex.builder}). */
+export interface IndexBuilder {
+  readonly documentCount: number;
+  add(document: SearchDocument): void;
+  finish(): CompactIndex;
+  finishSteps(): Steps<CompactIndex>;
+  snapshotSteps(): Steps<CompactIndex>;
+}
 
 /** The serialisable parts of an index (see index-codec.ts). */
 export interface IndexParts {
@@ -58,9 +68,11 @@ export class CompactIndex {
 
   /**
    * A bulk build: documents are added one by one (the caller yields between batches), their
-   * postings collected as int triples and sorted by term once at the end.
+   * postings collected as int triples and sorted by term once at the end. `snapshotSteps`
+   * gives a separate index of the documents added so far (the first build publishes these
+   * so searches answer before it ends); the builder goes on afterwards.
    */
-  static builder(): { add(document: SearchDocument): void; finish(): CompactIndex } {
+  static builder(): IndexBuilder {
     const index = new CompactIndex();
     const termIds = new Map<string, number>();
     const triples = new IntList();
@@ -70,14 +82,34 @@ export class CompactIndex {
       return id;
     };
     return {
+      get documentCount() {
+        return index.ids.size;
+      },
       add(document) {
         if (index.ids.has(document.id)) return;
         index.tokenizeInto(document, index.addDocument(document), termId, (t, docField, tf) => triples.push3(t, docField, tf));
       },
-      finish() {
+      *finishSteps() {
+        index.base = yield* segmentSteps(triples, triples.length, termIds.size);
         index.dictionary = new TermDictionary([...termIds.keys()]);
-        index.base = segmentOf(triples, termIds.size);
         return index;
+      },
+      finish() {
+        return runNow(this.finishSteps());
+      },
+      *snapshotSteps() {
+        const snapshot = new CompactIndex();
+        const count = index.paths.length;
+        snapshot.base = yield* segmentSteps(triples, triples.length, termIds.size);
+        snapshot.paths = index.paths.slice();
+        snapshot.titles = index.titles.slice();
+        snapshot.categories = index.categories.slice();
+        snapshot.fieldLength = index.fieldLength.slice(0, Math.max(64, count) * FIELD_SLOTS);
+        for (const [path, docId] of index.ids) snapshot.ids.set(path, docId);
+        index.totalLength.forEach((length, f) => (snapshot.totalLength[f] = length));
+        yield;
+        snapshot.dictionary = new TermDictionary([...termIds.keys()]);
+        return snapshot;
       },
     };
   }
@@ -117,6 +149,11 @@ export class CompactIndex {
     this.dictionary.warm();
   }
 
+  /** {@link warm} in steps (see slicing.ts). */
+  warmSteps(): Steps<void> {
+    return this.dictionary.warmSteps();
+  }
+
   hasTerm(term: string): boolean {
     return this.dictionary.get(term) !== undefined;
   }
@@ -151,6 +188,15 @@ export class CompactIndex {
 
   /** Folds the delta into the base and drops dead documents (renumbering the live ones). */
   compact(): void {
+    runNow(this.compactSteps());
+  }
+
+  /**
+   * {@link compact} in steps. The new arrays are built aside and swapped in at the end, so
+   * searches between steps see the index as it was; the caller must not change the index
+   * until it ends (the search service runs it as one task of its queue).
+   */
+  *compactSteps(): Steps<void> {
     if (this.deadCount === 0 && this.delta.size === 0) return;
     const newId = new Int32Array(this.paths.length).fill(-1);
     const paths: string[] = [];
@@ -165,9 +211,11 @@ export class CompactIndex {
       titles.push(this.titles[docId]!);
       categories.push(this.categories[docId]!);
       fieldLength.set(this.fieldLength.subarray(docId * FIELD_SLOTS, docId * FIELD_SLOTS + FIELD_SLOTS), id * FIELD_SLOTS);
-      this.ids.set(path, id);
     });
-    this.base = compactPostings(this.base, this.delta, this.dictionary.size, newId);
+    yield;
+    const base = yield* compactSteps(this.base, this.delta, this.dictionary.size, newId);
+    for (let id = 0; id < paths.length; id++) this.ids.set(paths[id]!, id);
+    this.base = base;
     this.delta = new Map();
     this.paths = paths;
     this.titles = titles;

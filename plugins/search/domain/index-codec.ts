@@ -1,6 +1,7 @@
 import { CATEGORIES, type Category } from "./categories.ts";
 import { CompactIndex, FIELDS } from "./compact-index.ts";
 import { FIELD_SLOTS } from "./postings.ts";
+import { STEP, runNow, type Steps } from "./slicing.ts";
 
 /** Format tag stored next to the index, so a reader knows which decoder to use. */
 export const CODEC = { compact: "typed-1" } as const;
@@ -28,6 +29,11 @@ export function encodeIndex(index: CompactIndex): EncodedIndex {
 
 /** Reads a saved index; throws on anything malformed (the caller then rebuilds). */
 export function decodeIndex(codec: string, text: string, data: Uint8Array | null): CompactIndex {
+  return runNow(decodeSteps(codec, text, data));
+}
+
+/** {@link decodeIndex} in steps (the validation of every posting is most of it). */
+export function* decodeSteps(codec: string, text: string, data: Uint8Array | null): Steps<CompactIndex> {
   if (codec !== CODEC.compact) throw new Error(`unknown index codec ${codec}`);
   if (!data || data.byteLength % 4 !== 0 || data.byteLength < 12) throw new Error("index without valid binary data");
   const parsed = JSON.parse(text) as { paths?: unknown; titles?: unknown; categories?: unknown; terms?: unknown };
@@ -49,7 +55,9 @@ export function decodeIndex(codec: string, text: string, data: Uint8Array | null
   const postings = ints.subarray(dataStart);
   if (offsets[0] !== 0 || offsets[termCount] !== postingsLength) throw new Error("index offsets do not cover the postings");
   for (let t = 0; t < termCount; t++) if (offsets[t]! > offsets[t + 1]! || offsets[t]! % 2 !== 0) throw new Error("index offsets out of order");
+  yield;
   for (let i = 0; i < postings.length; i += 2) {
+    if (i % (STEP * 8) === 0) yield;
     const docField = postings[i]!;
     if (docField < 0 || docField >= docCount * FIELD_SLOTS || docField % FIELD_SLOTS >= FIELDS.length || postings[i + 1]! < 1) throw new Error("index posting out of range");
   }

@@ -1,3 +1,5 @@
+import { STEP, runNow, type Steps } from "./slicing.ts";
+
 /**
  * Postings kept as typed arrays instead of one JS object per posting (which made the index
  * of a 10,000-file workspace hold ~1.5 million Map entries and the server 600 MB).
@@ -34,18 +36,28 @@ export class IntList {
 
 /** Sorts `(termId, docField, tf)` triples by term into a CSR segment (a counting sort: two passes, no objects). */
 export function segmentOf(triples: IntList, termCount: number): PostingSegment {
+  return runNow(segmentSteps(triples, triples.length, termCount));
+}
+
+/** {@link segmentOf} of the first `length` values of `triples`, in steps (see slicing.ts). */
+export function* segmentSteps(triples: IntList, length: number, termCount: number): Steps<PostingSegment> {
   const offsets = new Uint32Array(termCount + 1);
   const v = triples.values;
-  for (let i = 0; i < triples.length; i += 3) offsets[v[i]! + 1]! += 2;
+  for (let i = 0; i < length; i += 3) {
+    offsets[v[i]! + 1]! += 2;
+    if (i % (STEP * 3) === 0) yield;
+  }
   for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
   const data = new Int32Array(offsets[termCount]!);
   const at = offsets.slice(0, termCount);
-  for (let i = 0; i < triples.length; i += 3) {
+  yield;
+  for (let i = 0; i < length; i += 3) {
     const term = v[i]!;
     const pos = at[term]!;
     data[pos] = v[i + 1]!;
     data[pos + 1] = v[i + 2]!;
     at[term] = pos + 2;
+    if (i % (STEP * 3) === 0) yield;
   }
   return { offsets, data };
 }
@@ -54,16 +66,21 @@ export function segmentOf(triples: IntList, termCount: number): PostingSegment {
  * One segment of the base and the delta without the postings of dead documents, with
  * documents renumbered by `newId` (-1: dropped).
  */
-export function compactPostings(base: PostingSegment, delta: Map<number, number[]>, termCount: number, newId: Int32Array): PostingSegment {
+export function* compactSteps(base: PostingSegment, delta: Map<number, number[]>, termCount: number, newId: Int32Array): Steps<PostingSegment> {
   const triples = new IntList();
   const keep = (term: number, docField: number, tf: number) => {
     const doc = newId[Math.floor(docField / FIELD_SLOTS)]!;
     if (doc >= 0) triples.push3(term, doc * FIELD_SLOTS + (docField % FIELD_SLOTS), tf);
   };
+  let done = 0;
   for (let term = 0; term < termCount; term++) {
     if (term + 1 < base.offsets.length) for (let i = base.offsets[term]!; i < base.offsets[term + 1]!; i += 2) keep(term, base.data[i]!, base.data[i + 1]!);
     const extra = delta.get(term);
     if (extra) for (let i = 0; i < extra.length; i += 2) keep(term, extra[i]!, extra[i + 1]!);
+    if (triples.length - done > STEP * 3) {
+      done = triples.length;
+      yield;
+    }
   }
-  return segmentOf(triples, termCount);
+  return yield* segmentSteps(triples, triples.length, termCount);
 }

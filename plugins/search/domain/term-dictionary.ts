@@ -1,4 +1,5 @@
 import SearchableMap from "minisearch/SearchableMap";
+import { runNow, type Steps } from "./slicing.ts";
 
 /**
  * The index's terms: id <-> term in a Map and an array (cheap to build, so a reloaded
@@ -59,8 +60,24 @@ export class TermDictionary {
 
   /** Builds the prefix and typo structures now (after a load, off the first query's path). */
   warm(): void {
+    runNow(this.warmSteps());
+  }
+
+  /**
+   * {@link warm} in steps: the sort is one step (~10 ms for 27,000 terms), the tree is
+   * filled a few thousand terms at a time aside and kept unless a query built one meanwhile.
+   * Terms added while it fills are picked up (the loop reads the live list).
+   */
+  *warmSteps(): Steps<void> {
     this.withPrefix("\uffff");
-    this.near("", 0);
+    if (this.tree) return;
+    yield;
+    const tree = new SearchableMap<number>();
+    for (let id = 0; id < this.list.length; id++) {
+      tree.set(this.list[id]!, id);
+      if (id % 2_048 === 2_047) yield;
+    }
+    this.tree ??= tree;
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@muster/plugin";
 import { SearchFile, type FileRow } from "../entities/search-file.ts";
 import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
@@ -12,19 +13,27 @@ export interface PersistedIndex {
 
 const INDEX_KEY = "index";
 const FORMAT_KEY = "format";
+/** Which blob parts the saved index uses: `{ generation, parts }` (JSON). */
+const PARTS_KEY = "index.parts";
+/** Blob parts are stored as `index.data/<generation>/<n>`. */
+const PART_PREFIX = "index.data/";
+/** One statement writes at most this much of the blob (writing 13 MiB at once held the event loop ~80 ms). */
+const PART_BYTES = 1024 * 1024;
+/** File rows written per transaction. */
+const ROWS_PER_STEP = 500;
 
 /** Every column of `search_files`, derived once from the entity. */
 const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[];
 
 /**
  * SQLite persistence of the index. A row means "the saved index holds this file as it was
- * at this size and mtime". Full saves write the serialised index and every row in one
- * transaction; between full saves, a change only deletes the file's row (cheap), so after
+ * at this size and mtime". Full saves write the serialised index and every row (in steps,
+ * see {@link IndexStore.saveAll}); between full saves, a change only deletes the file's row (cheap), so after
  * any crash the next start re-reads exactly the files whose row is missing or differs.
  *
  * The start-up loads read through MikroORM's query builder. The writes are the index's hot
  * path and stay prepared SQL in synchronous transactions: a full save replaces thousands of
- * rows and the serialised index as one unit, and an invalidation must be gone before the
+ * rows and the serialised index in a known order, and an invalidation must be gone before the
  * next task of the index's queue runs; an awaited ORM write would let other requests'
  * statements into the save's transaction and cost a query build per row.
  */
@@ -40,31 +49,73 @@ export class IndexStore {
   }
 
   async loadIndex(): Promise<PersistedIndex | undefined> {
-    const rows = await this.db()
-      .em()
-      .createQueryBuilder(SearchState)
-      .select(["key", "value", "data"])
-      .where({ key: { $in: [FORMAT_KEY, INDEX_KEY] } })
-      .execute<Pick<SearchStateRow, "key" | "value" | "data">[]>("all");
+    const rows = await this.state({ key: { $in: [FORMAT_KEY, INDEX_KEY, PARTS_KEY] } });
     const format = rows.find((r) => r.key === FORMAT_KEY)?.value;
     const index = rows.find((r) => r.key === INDEX_KEY);
-    return format && index?.value ? { format, json: index.value, data: index.data } : undefined;
+    if (!format || !index?.value) return undefined;
+    if (index.data) return { format, json: index.value, data: index.data };
+    const manifest = rows.find((r) => r.key === PARTS_KEY)?.value;
+    const data = manifest ? await this.loadParts(manifest) : null;
+    return { format, json: index.value, data };
   }
 
-  /** Replaces the saved index and every row, in one transaction. */
-  saveAll(input: { format: string; json: string; data: Buffer | null; rows: Iterable<FileRow> }): void {
+  /** The blob parts a manifest names, joined; null when one is missing (the caller then rebuilds). */
+  private async loadParts(manifest: string): Promise<Buffer | null> {
+    let generation: unknown, parts: unknown;
+    try {
+      ({ generation, parts } = JSON.parse(manifest));
+    } catch {
+      return null;
+    }
+    if (typeof generation !== "string" || !Number.isInteger(parts) || (parts as number) < 1 || (parts as number) > 10_000) return null;
+    const keys = Array.from({ length: parts as number }, (_, n) => `${PART_PREFIX}${generation}/${n}`);
+    const rows = new Map((await this.state({ key: { $in: keys } })).map((r) => [r.key, r.data]));
+    const buffers = keys.map((key) => rows.get(key));
+    return buffers.every((b): b is Buffer => b instanceof Uint8Array) ? Buffer.concat(buffers) : null;
+  }
+
+  private state(where: object): Promise<Pick<SearchStateRow, "key" | "value" | "data">[]> {
+    return this.db().em().createQueryBuilder(SearchState).select(["key", "value", "data"]).where(where).execute<Pick<SearchStateRow, "key" | "value" | "data">[]>("all");
+  }
+
+  /**
+   * Replaces the saved index and every row in small steps, calling `pause` between them so
+   * the event loop is never held by the 14 MB write. Crash-safe by order: the rows go
+   * first (nothing vouches for the old index any more), the blob is written in parts under
+   * a new generation, one transaction switches the index text and the parts manifest to
+   * it, then the rows of the new index are written. A crash anywhere leaves rows only for
+   * files the saved index holds as they are, so the next start re-reads exactly the rest.
+   * The caller must not change the index or the rows until it ends.
+   */
+  async saveAll(input: { format: string; json: string; data: Buffer; rows: Iterable<FileRow> }, pause: () => Promise<void>): Promise<void> {
     const sql = this.db().sql;
     const now = new Date().toISOString();
     const insert = sql.prepare(`INSERT INTO search_files (${FILE_FIELDS.join(", ")}) VALUES (${FILE_FIELDS.map((f) => `@${f}`).join(", ")})`);
     const state = sql.prepare(
       "INSERT INTO search_state (key, value, data, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, data = excluded.data, updatedAt = excluded.updatedAt",
     );
+    sql.prepare("DELETE FROM search_files").run();
+    await pause();
+    const generation = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+    let parts = 0;
+    for (let at = 0; at < input.data.length || parts === 0; at += PART_BYTES) {
+      state.run(`${PART_PREFIX}${generation}/${parts++}`, "", input.data.subarray(at, at + PART_BYTES), now);
+      await pause();
+    }
     sql.transaction(() => {
-      sql.prepare("DELETE FROM search_files").run();
-      for (const row of input.rows) insert.run(row);
       state.run(FORMAT_KEY, input.format, null, now);
-      state.run(INDEX_KEY, input.json, input.data, now);
+      state.run(INDEX_KEY, input.json, null, now);
+      state.run(PARTS_KEY, JSON.stringify({ generation, parts }), null, now);
+      sql.prepare("DELETE FROM search_state WHERE substr(key, 1, ?) = ? AND substr(key, 1, ?) <> ?").run(PART_PREFIX.length, PART_PREFIX, PART_PREFIX.length + generation.length + 1, `${PART_PREFIX}${generation}/`);
     })();
+    await pause();
+    const rows = [...input.rows];
+    for (let i = 0; i < rows.length; i += ROWS_PER_STEP) {
+      sql.transaction(() => {
+        for (const row of rows.slice(i, i + ROWS_PER_STEP)) insert.run(row);
+      })();
+      await pause();
+    }
   }
 
   /**

@@ -6,7 +6,7 @@ export function startSearch(ctx: PluginContext): void {
   const index = ctx.resolve(SEARCH);
   const unsubscribe = ctx.events.subscribe(WORKSPACE_FILE_CHANGED, (event) => index.fileChanged(event.payload));
   ctx.lifecycle.onStop(unsubscribe);
-  // Not awaited: the server starts listening at once; searches wait (bounded) for the load.
+  // Not awaited: the server starts listening at once; searches answer from what is indexed so far.
   index.start();
 }
 

@@ -1,15 +1,15 @@
 import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { SEARCH } from "../tokens.ts";
-import { SearchIndex } from "./search-index.ts";
+import { SearchIndex, type SearchSeams } from "./search-index.ts";
 
-/** Provides the workspace full-text index. */
-export function registerSearchServices(ctx: PluginContext<SearchConfig>): void {
+/** Provides the workspace full-text index; `seams` only in tests (see {@link SearchSeams}). */
+export function registerSearchServices(ctx: PluginContext<SearchConfig>, seams?: SearchSeams): void {
   ctx.provide(
     defineService({
       token: SEARCH,
       deps: { db: hostTokens.db, workspace: hostTokens.workspace, logger: hostTokens.logger, config: configToken<SearchConfig>() },
-      create: ({ db, ...deps }) => new SearchIndex({ db: () => db, ...deps }),
+      create: ({ db, ...deps }) => new SearchIndex({ db: () => db, ...deps, seams }),
     }),
   );
 }

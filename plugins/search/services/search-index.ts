@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Database, Logger, WorkspacePaths } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
@@ -9,15 +8,13 @@ import { INDEX_FORMAT, queryTerms } from "../domain/query.ts";
 import type { RankedPath, WorkspaceSearch } from "../tokens.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { CompactIndex, type CompactHit } from "../domain/compact-index.ts";
-import { decodeIndex, encodeIndex } from "../domain/index-codec.ts";
+import { decodeSteps, encodeIndex } from "../domain/index-codec.ts";
+import { Slicer, runSliced } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
+import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 12;
-import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
-
-/** Why a search before the first index build is refused. */
-const STILL_BUILDING = "it is still being built; retry shortly";
 
 export interface SearchHit {
   path: string;
@@ -47,6 +44,7 @@ export interface RefreshReport {
 export interface SearchStats {
   totalFiles: number;
   indexedAt: string | null;
+  /** `ready` once a complete index serves (the saved one decoded, or the first build done); `loading` before (searches answer from what is indexed so far). */
   state: "loading" | "ready";
   /** True while a build, re-index or start-up refresh runs (searches answer from the index as it is). */
   indexing: boolean;
@@ -63,22 +61,43 @@ export interface SearchStats {
 
 class Stopped extends Error {}
 
-const BATCH = 64;
+/** Files read between two pauses at most (a pause also comes when a time slice is spent). */
+const MAX_SLICE_FILES = 256;
 const MAX_REPORTED_PROBLEMS = 20;
+
+/** How far a build or refresh got, at a pause between two slices of files. */
+export interface BuildProgress {
+  kind: RefreshReport["kind"];
+  /** Files read so far. */
+  read: number;
+  /** Documents in the partial index searches answer from (first build only; 0 before the first publication). */
+  published: number;
+}
+
+/** Test seams (a test plugin registers the service with them; production passes none). */
+export interface SearchSeams {
+  /** Awaited at every pause of a build or refresh (a test holds the start-up build here). */
+  betweenSlices?(progress: BuildProgress): Promise<void>;
+}
 
 export interface SearchIndexDeps {
   db: () => Database;
   workspace: WorkspacePaths;
   logger: Logger;
   config: SearchConfig;
+  seams?: SearchSeams;
 }
 
+type ReindexResult = { filesIndexed: number; duration: number };
+
 /**
- * The workspace full-text index (minisearch). All changes run one at a time through a
- * queue; searches read the current instance and never wait for a rebuild, which builds a
- * new instance and swaps it in. The whole index is saved after builds, at shutdown and
- * after many changes; in between, a change only invalidates its file's row (see
- * {@link IndexStore}).
+ * The workspace full-text index. All changes run one at a time through a queue; searches
+ * never wait: they read the current instance (during the first build, a partial index of
+ * the files read so far, republished as the build goes; during a rebuild, the previous
+ * index). The whole index is saved after builds, at shutdown and after many changes; in
+ * between, a change only invalidates its file's row (see {@link IndexStore}). Long steps
+ * (reading files, sorting postings, decoding, saving) run in time slices with the event
+ * loop let in between (see domain/slicing.ts).
  */
 export class SearchIndex implements WorkspaceSearch {
   private index = CompactIndex.build([]);
@@ -87,9 +106,17 @@ export class SearchIndex implements WorkspaceSearch {
   private rows = new Map<string, FileRow>();
   private readonly store: IndexStore;
   private queue: Promise<unknown> = Promise.resolve();
-  private ready: Promise<void> | undefined;
-  private isReady = false;
-  private running: Promise<{ filesIndexed: number; duration: number }> | undefined;
+  private started = false;
+  /** The start-up load or build has ended (`stats.indexing` stays true until then). */
+  private startupDone = false;
+  /** A complete index serves: the saved one is decoded or the first build ended. */
+  private complete = false;
+  /** Settles once the start-up has chosen between loading the saved index and a full build. */
+  private startupChoice: Promise<void> | undefined;
+  private chosen: () => void = () => undefined;
+  /** The start-up full build (no usable saved index), which `POST /api/search` shares. */
+  private startupBuild: Promise<ReindexResult> | undefined;
+  private running: Promise<ReindexResult> | undefined;
   private stopped = false;
   /** Paths whose live entry differs from the saved index since the last full save. */
   private readonly stale = new Set<string>();
@@ -114,21 +141,33 @@ export class SearchIndex implements WorkspaceSearch {
 
   /** Loads the persisted index and refreshes it in the background (the server is not held up). */
   start(): void {
-    this.ready ??= this.enqueue(() => this.loadOrBuild()).then(
+    if (this.started) return;
+    this.started = true;
+    this.startupChoice = new Promise<void>((resolve) => (this.chosen = resolve));
+    const finished = () => {
+      this.chosen();
+      this.startupChoice = undefined;
+      this.startupBuild = undefined;
+      this.startupDone = true;
+      this.complete = true;
+    };
+    this.enqueue(() => this.loadOrBuild()).then(
       () => {
-        this.isReady = true;
+        finished();
         this.warmSoon();
       },
       (error) => {
-        this.isReady = true;
+        finished();
         if (!(error instanceof Stopped)) this.deps.logger.error({ err: error }, "search index could not be loaded; it starts empty (POST /api/search rebuilds it)");
       },
     );
   }
 
-  /** Searches the index with the first {@link MAX_QUERY_TERMS} distinct words of `q`; waits (bounded) for the start-up load. */
+  /**
+   * Searches the index with the first {@link MAX_QUERY_TERMS} distinct words of `q`. Never
+   * waits for the start-up: answers from what is indexed so far (`stats.indexing` says so).
+   */
   async search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }> {
-    await this.whenReady();
     const { terms, hits } = this.ranked(q, options.category, options.limit);
     const results = hits.slice(0, options.limit).map((hit) => ({
       path: hit.path,
@@ -140,8 +179,8 @@ export class SearchIndex implements WorkspaceSearch {
     return { total: hits.length, results };
   }
 
+  /** Like {@link search}, from what is indexed so far (hybrid search ranks with it during the start-up build). */
   async rank(q: string, options: { category?: Category; limit: number }): Promise<RankedPath[]> {
-    await this.whenReady();
     return this.ranked(q, options.category, 0)
       .hits.slice(0, options.limit)
       .map((hit, i) => ({ path: hit.path, score: roundScore(hit.score), rank: i + 1 }));
@@ -158,15 +197,19 @@ export class SearchIndex implements WorkspaceSearch {
     return { terms: words, hits: this.index.search(terms, { filter, termsFor: limit }) };
   }
 
-  /** Rebuilds the whole index from the workspace; concurrent calls share one run. */
-  reindex(): Promise<{ filesIndexed: number; duration: number }> {
+  /**
+   * Rebuilds the whole index from the workspace; concurrent calls share one run. During the
+   * start-up full build (no usable saved index) it answers with that build, which is the
+   * same work: the client waits for the rest of it instead of for it and then a second one.
+   */
+  async reindex(): Promise<ReindexResult> {
+    if (this.startupChoice) await this.startupChoice;
+    if (this.startupBuild) return this.startupBuild;
     this.running ??= this.enqueue(async () => {
       const report = await this.indexingWhile(() => this.build("reindex"));
       return { filesIndexed: this.index.documentCount, duration: report.durationMs };
     })
-      .catch((error) => {
-        throw error instanceof Stopped ? searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "the server is shutting down" }) : error;
-      })
+      .catch(unavailableWhenStopped)
       .finally(() => (this.running = undefined));
     return this.running;
   }
@@ -190,8 +233,8 @@ export class SearchIndex implements WorkspaceSearch {
     return {
       totalFiles: this.index.documentCount,
       indexedAt: this.indexedAt,
-      state: this.isReady ? "ready" : "loading",
-      indexing: this.indexing > 0 || !this.isReady,
+      state: this.complete ? "ready" : "loading",
+      indexing: this.indexing > 0 || (this.started && !this.startupDone),
       lastRefresh: this.lastRefresh,
       skipped: { tooLarge: count("tooLarge"), binary: count("binary"), invalidUtf8: count("invalidUtf8"), symlinksOutside: this.symlinksOutside },
       malformed: {
@@ -208,9 +251,9 @@ export class SearchIndex implements WorkspaceSearch {
     this.stopped = true;
     clearTimeout(this.saveTimer);
     await this.queue.catch(() => undefined);
-    if (this.isReady) {
+    if (this.complete) {
       this.flushInvalidations();
-      this.persist();
+      await this.persist();
     }
   }
 
@@ -221,20 +264,6 @@ export class SearchIndex implements WorkspaceSearch {
     });
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  private async whenReady(): Promise<void> {
-    if (this.isReady) return;
-    if (!this.ready) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: STILL_BUILDING });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: STILL_BUILDING }, { headers: { "Retry-After": "2" } })), this.deps.config.readyTimeoutMs);
-    });
-    try {
-      await Promise.race([this.ready, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Counts a running build or refresh for `stats.indexing`. */
@@ -256,23 +285,31 @@ export class SearchIndex implements WorkspaceSearch {
     const persisted = await this.store.loadIndex();
     const rows = await this.store.loadRows();
     if (persisted?.format.startsWith(`${INDEX_FORMAT}/`)) {
+      let index: CompactIndex | undefined;
+      const decodeStarted = performance.now();
       try {
-        // Synchronous (searches wait for the load anyway): see index-codec.ts for the format.
-        const decodeStarted = performance.now();
-        const index = decodeIndex(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data);
+        // In slices (see index-codec.ts for the format); searches answer from the empty index meanwhile.
+        index = await runSliced(decodeSteps(persisted.format.slice(INDEX_FORMAT.length + 1), persisted.json, persisted.data));
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, "persisted search index is unreadable; rebuilding");
+      }
+      if (index) {
+        this.chosen();
         const ids = [...index.documentPaths()];
         this.index = index;
         this.rows = rows;
+        this.complete = true; // Searches answer from it while the refresh runs.
+        this.warmSoon();
         await this.refresh(ids, started, performance.now() - decodeStarted);
         return;
-      } catch (error) {
-        if (error instanceof Stopped) throw error;
-        this.index = CompactIndex.build([]);
-        this.deps.logger.warn({ err: error }, "persisted search index is unreadable; rebuilding");
       }
     }
     this.rows = rows; // Keeps createdAt of files indexed before.
-    await this.build("build");
+    const build = this.build("build", { publish: true });
+    this.startupBuild = build.then((report) => ({ filesIndexed: this.index.documentCount, duration: report.durationMs }), unavailableWhenStopped);
+    this.startupBuild.catch(() => undefined); // Only POST /api/search callers see its failure.
+    this.chosen();
+    await build;
   }
 
   /**
@@ -296,12 +333,10 @@ export class SearchIndex implements WorkspaceSearch {
     for (const path of new Set([...savedIds, ...this.rows.keys()])) {
       if (!seen.has(path)) removed += this.drop(path) ? 1 : 0;
     }
-    for (let i = 0; i < changed.length; i += BATCH) {
-      if (this.stopped) throw new Stopped("search index stopped");
-      const batch = changed.slice(i, i + BATCH);
-      const loaded = batch.map((f) => this.load(f));
-      loaded.forEach((result, j) => this.apply(batch[j]!.path, result));
-      if (i + BATCH < changed.length) await yieldToEventLoop();
+    const pauses = this.pauses("load");
+    for (const file of changed) {
+      this.apply(file.path, this.load(file));
+      await pauses.afterFile();
     }
     this.flushInvalidations();
     this.indexedAt = new Date().toISOString();
@@ -309,8 +344,14 @@ export class SearchIndex implements WorkspaceSearch {
     this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
   }
 
-  /** Reads every searchable file into a new index and swaps it in. */
-  private async build(kind: "build" | "reindex"): Promise<RefreshReport> {
+  /**
+   * Reads every searchable file into a new index and swaps it in. With `publish` (the first
+   * build, when there is no index to answer from), the files read so far are made
+   * searchable as the build goes: a snapshot of the builder every `publishEveryMs`, and only
+   * once the documents doubled since the last one, so all snapshots together cost at most
+   * about one more final sort.
+   */
+  private async build(kind: "build" | "reindex", options: { publish?: boolean } = {}): Promise<RefreshReport> {
     const started = performance.now();
     const walk = await this.walk();
     const walkMs = performance.now() - started;
@@ -318,24 +359,29 @@ export class SearchIndex implements WorkspaceSearch {
     const rows = new Map<string, FileRow>();
     this.skipped.clear();
     this.problems.clear();
-    for (let i = 0; i < walk.files.length; i += BATCH) {
-      if (this.stopped) throw new Stopped("search index stopped");
-      const batch = walk.files.slice(i, i + BATCH);
-      const loaded = batch.map((f) => this.load(f));
-      loaded.forEach((result, j) => {
-        const path = batch[j]!.path;
-        if (result.kind === "indexed") {
-          builder.add(result.document);
-          rows.set(path, result.row);
-          this.noteProblem(path, result.problem);
-        } else if (result.kind === "skipped") this.skipped.set(path, result.reason);
-      });
-      // Let queries (answered from the previous index) and other requests through.
-      await yieldToEventLoop();
+    let publishedAt = performance.now();
+    const pauses = this.pauses(kind, async (slicer) => {
+      const count = builder.documentCount;
+      if (!options.publish || performance.now() - publishedAt < this.deps.config.publishEveryMs || count < Math.max(1, 2 * this.index.documentCount)) return this.index.documentCount;
+      this.index = await runSliced(builder.snapshotSteps(), slicer);
+      publishedAt = performance.now();
+      this.warmSoon();
+      return count;
+    });
+    for (const file of walk.files) {
+      const result = this.load(file);
+      if (result.kind === "indexed") {
+        builder.add(result.document);
+        rows.set(file.path, result.row);
+        this.noteProblem(file.path, result.problem);
+      } else if (result.kind === "skipped") this.skipped.set(file.path, result.reason);
+      // Let queries (answered from the previous or partial index) and other requests through.
+      await pauses.afterFile();
     }
     const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
     const finishStarted = performance.now();
-    this.index = builder.finish();
+    this.index = await runSliced(builder.finishSteps(), pauses.slicer);
+    if (this.stopped) throw new Stopped("search index stopped");
     this.warmSoon();
     const indexMs = performance.now() - finishStarted;
     const readMs = finishStarted - started - walkMs;
@@ -350,10 +396,33 @@ export class SearchIndex implements WorkspaceSearch {
     return report;
   }
 
-  /** Builds the prefix and typo lookups off the load's path, before the first queries need them. */
+  /**
+   * Pauses between files of a build or refresh: when the time slice is spent (or after
+   * {@link MAX_SLICE_FILES} files), `publish` may make the files read so far searchable,
+   * the test seam is awaited, and the event loop gets a turn. Stops the work at shutdown.
+   */
+  private pauses(kind: RefreshReport["kind"], publish: (slicer: Slicer) => Promise<number> = async () => 0) {
+    const slicer = new Slicer();
+    let read = 0;
+    let inSlice = 0;
+    return {
+      slicer,
+      afterFile: async (): Promise<void> => {
+        read += 1;
+        if (++inSlice < MAX_SLICE_FILES && !slicer.due) return;
+        inSlice = 0;
+        const published = await publish(slicer);
+        await this.deps.seams?.betweenSlices?.({ kind, read, published });
+        await slicer.pause();
+        if (this.stopped) throw new Stopped("search index stopped");
+      },
+    };
+  }
+
+  /** Builds the prefix and typo lookups in slices, off the load's path, before the first queries need them. */
   private warmSoon(): void {
     const index = this.index;
-    setImmediate(() => index.warm()).unref();
+    setImmediate(() => void runSliced(index.warmSteps()).catch((error) => this.deps.logger.warn({ err: error }, "search: term lookups not prepared"))).unref();
   }
 
   private async walk() {
@@ -445,7 +514,7 @@ export class SearchIndex implements WorkspaceSearch {
 
   /** Saves in the next queued task. */
   private saveSoon(): void {
-    this.enqueue(async () => this.persist()).catch(() => undefined);
+    this.enqueue(() => this.persist()).catch(() => undefined);
   }
 
   /** Full save `saveDelayMs` from now, unless one is already scheduled. */
@@ -458,13 +527,19 @@ export class SearchIndex implements WorkspaceSearch {
     this.saveTimer.unref();
   }
 
-  /** Writes the whole index and every row when anything differs from the saved state. */
-  private persist(): void {
+  /**
+   * Writes the whole index and every row when anything differs from the saved state, in
+   * slices (compacting the postings, then the blob and the rows in parts); runs as one task
+   * of the queue, so nothing changes the index meanwhile.
+   */
+  private async persist(): Promise<void> {
     if (this.stale.size === 0 && !this.needsFullSave) return;
     try {
       const started = performance.now();
+      const slicer = new Slicer();
+      await runSliced(this.index.compactSteps(), slicer);
       const { codec, text, data } = encodeIndex(this.index);
-      this.store.saveAll({ format: `${INDEX_FORMAT}/${codec}`, json: text, data, rows: this.rows.values() });
+      await this.store.saveAll({ format: `${INDEX_FORMAT}/${codec}`, json: text, data, rows: this.rows.values() }, () => slicer.pause());
       this.lastSave = { durationMs: Math.round(performance.now() - started), bytes: Buffer.byteLength(text) + (data?.length ?? 0), savedAt: new Date().toISOString() };
       this.stale.clear();
       this.unflushed.clear();
@@ -485,6 +560,11 @@ export class SearchIndex implements WorkspaceSearch {
     };
     return this.lastRefresh;
   }
+}
+
+/** A build stopped by shutdown answers POST /api/search with 503. */
+function unavailableWhenStopped(error: unknown): never {
+  throw error instanceof Stopped ? searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "the server is shutting down" }) : error;
 }
 
 /** Scores as the API shows them (3 decimals). */

@@ -14,12 +14,15 @@ export function writeFiles(workspace: string, files: Record<string, string | Uin
   }
 }
 
-/** Starts a host whose workspace already holds `files`. */
-export async function startWithFiles(files: Record<string, string | Uint8Array>, options: StartOptions = {}): Promise<TestHost> {
+/** Starts a host whose workspace already holds `files`; by default returns once the start-up build has ended. */
+export async function startWithFiles(files: Record<string, string | Uint8Array>, options: StartOptions & { waitForIndex?: boolean } = {}): Promise<TestHost> {
   const home = mkdtempSync(join(tmpdir(), "muster-search-"));
   const workspace = join(home, "workspace");
   writeFiles(workspace, files);
-  return startTestHost({ ...options, home, workspace });
+  const { waitForIndex = true, ...start } = options;
+  const h = await startTestHost({ ...start, home, workspace });
+  if (waitForIndex) await whenIndexed(h);
+  return h;
 }
 
 /** GET /api/search with the given query string parameters. */
@@ -34,3 +37,8 @@ export const waitUntil = (check: () => Promise<boolean>, timeoutMs = 5_000): Pro
     () => true,
     () => false,
   );
+
+/** Waits until the start-up load or build (and any re-index) has ended: searches never wait for it themselves. */
+export async function whenIndexed(h: TestHost, timeoutMs = 15_000): Promise<void> {
+  await waitFor(async () => (await search(h, { q: "zz" })).body.stats?.indexing === false, { timeoutMs, intervalMs: 10, label: "search index built" });
+}

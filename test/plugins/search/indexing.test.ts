@@ -9,7 +9,7 @@ import * as assert from "uvu/assert";
 import { definePlugin, type EventBus, type PluginContext, type WorkspaceFileChange } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { SEARCH } from "../../../plugins/search/tokens.ts";
-import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
+import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 
 let probe: PluginContext | undefined;
 /** Hands the test the host's event bus (to publish what the watcher would) and the SEARCH token. */
@@ -69,6 +69,7 @@ t("a file deleted and a file changed while the index is being built end up as on
 
 t("typos and prefixes work on the reloaded index and on files added after the reload", async (ctx) => {
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   const reloaded = await search(ctx.h, { q: "zebulom" });
   assert.is(reloaded.body.stats.lastRefresh.kind, "load");
   assert.equal(reloaded.body.results.map((r: { path: string }) => r.path), ["docs/zebulon-handbook.md"]);

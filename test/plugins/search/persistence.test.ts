@@ -6,7 +6,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
+import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 
 let bus: EventBus | undefined;
 /** Hands the test the host's event bus, to publish what the watcher would. */
@@ -40,6 +40,7 @@ t("the first start builds the index from every file", async ({ h }) => {
 t("a restart loads the persisted index and reads no unchanged file", async (ctx) => {
   const before = (await search(ctx.h, { q: "lemur" })).body;
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   const after = await search(ctx.h, { q: "lemur" });
   assert.is(after.body.total, 12);
   assert.equal(after.body.stats.lastRefresh.kind, "load");
@@ -61,6 +62,7 @@ t("a restart re-reads exactly the changed and new files and drops deleted ones",
   unlinkSync(join(ws, "company/knowledge_base/kb-2.md"));
   writeFiles(ws, { "docs/new-tapir.md": "# New\n\na tapir appears\n" });
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   const res = await search(ctx.h, { q: "tapir" });
   assert.equal(paths(res), ["company/knowledge_base/kb-0.md", "company/knowledge_base/kb-1.md", "docs/new-tapir.md"]);
   const refresh = res.body.stats.lastRefresh;
@@ -79,6 +81,7 @@ t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   db.prepare("UPDATE search_state SET value = '{not json' WHERE key = 'index'").run();
   db.close();
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   const res = await search(ctx.h, { q: "lemur" });
   assert.is(res.body.total, 10);
   assert.is(res.body.stats.lastRefresh.kind, "build");
@@ -128,6 +131,7 @@ t("an event only invalidates the file's row (no whole-index write); shutdown sav
   assert.is(rowOf("company/knowledge_base/kb-3.md"), undefined, "row invalidated at once");
   assert.equal((await search(ctx.h, { q: "lemur" })).body.stats.lastSave, saveBefore, "the index itself was not rewritten");
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   assert.ok(rowOf("company/knowledge_base/kb-3.md"), "saved at shutdown");
   const res = await search(ctx.h, { q: "gecko" });
   assert.is(res.body.count, 1);
@@ -139,6 +143,7 @@ t("changes from events survive a restart without being read again", async (ctx) 
   publish("created", "notes/kept.md", ctx.h.workspace);
   assert.ok(await waitUntil(async () => (await search(ctx.h, { q: "axolotl" })).body.count === 1));
   ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
   const res = await search(ctx.h, { q: "axolotl" });
   assert.is(res.body.count, 1);
   assert.is(res.body.stats.lastRefresh.read, 0);
