@@ -130,6 +130,19 @@ t("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing st
   assert.is(after.status, 200, JSON.stringify(after.body));
 });
 
+t("a party member that reaches its budget mid-party is refused before its next turn; the turns before it stay stored", async ({ rig }) => {
+  const spentBefore = (await rig.h.json("/api/usage/budgets/scout")).body.budget.spentCents;
+  assert.is((await setBudget(rig.h, "scout", spentBefore + 100)).status, 200);
+  const res = await chat(rig.h, { message: "two rounds please", mode: "party", agentIds: ["helper", "scout"], rounds: 2 });
+  assert.is(res.status, 409, JSON.stringify(res.body));
+  assert.is(res.body.error.code, "BUDGET_EXCEEDED");
+  const party = (await rig.h.json("/api/chat/sessions?limit=500")).body.sessions.find((s: any) => s.title === "two rounds please");
+  const messages = (await rig.h.json(`/api/chat/sessions/${party.id}`)).body.messages.map((m: any) => [m.role, m.agentId, m.round]);
+  assert.equal(messages, [["user", null, null], ["agent", "helper", 1], ["agent", "scout", 1], ["agent", "helper", 2]]);
+  assert.is(rig.gw.requests("chat.send").filter((r) => r.params.sessionKey === `agent:scout:muster-${party.id}`).length, 1, "scout's second turn never reached the gateway");
+  assert.is((await setBudget(rig.h, "scout", 1_000_000)).status, 200);
+});
+
 t("a council records a priced cost event per turn, each with the session's model", async ({ rig }) => {
   const before = { main: costEvents(rig.h, "main").length, helper: costEvents(rig.h, "helper").length };
   const res = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Price the council", agents: ["main", "helper"], rounds: 1 } });
@@ -158,6 +171,28 @@ t("council with a member over its daily budget: 409 BUDGET_EXCEEDED, no session 
     assert.is(res.body.error.code, "BUDGET_EXCEEDED");
     assert.is(await sessions(), before);
     assert.is(rig.gw.requests("chat.send").length, sends);
+  } finally {
+    await setBudget(rig.h, "helper", 1_000_000);
+  }
+});
+
+t("a council member that reaches its budget mid-session fails the session (BUDGET_EXCEEDED) before its next turn", async ({ rig }) => {
+  const spent = (await rig.h.json("/api/usage/budgets/helper")).body.budget.spentCents;
+  // helper's position spends its whole budget; its vote is refused.
+  assert.is((await setBudget(rig.h, "helper", spent + 100)).status, 200);
+  try {
+    const res = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Budget mid-session", agents: ["main", "helper"], rounds: 1 } });
+    assert.is(res.status, 202, JSON.stringify(res.body));
+    const id = res.body.session.id;
+    const done = await waitUntil(async () => {
+      const s = (await rig.h.json(`/api/council/session/${id}`)).body.session;
+      return s.status !== "running" ? s : null;
+    }, { timeoutMs: 5_000, label: "council finished" });
+    assert.is(done.status, "failed");
+    assert.match(done.error, /^BUDGET_EXCEEDED: /);
+    assert.equal(done.votes.map((v: any) => v.agentId), ["main"], "main voted, helper was refused");
+    const helperVotes = rig.gw.requests("chat.send").filter((r) => r.params.sessionKey === `agent:helper:council-${id}` && String(r.params.message).includes(VOTE_ASK));
+    assert.is(helperVotes.length, 0);
   } finally {
     await setBudget(rig.h, "helper", 1_000_000);
   }
