@@ -87,6 +87,43 @@ t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   assert.is(res.body.stats.lastRefresh.kind, "build");
 });
 
+t("the index is saved as blob parts of one generation; a missing part or a bad manifest rebuilds, an index saved in one blob still loads", async (ctx) => {
+  const Database = (await import("better-sqlite3")).default;
+  const withDb = <T>(fn: (db: InstanceType<typeof Database>) => T): T => {
+    const db = new Database(join(ctx.h.home, "muster.db"));
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  await ctx.h.stop();
+  const parts = withDb((db) => db.prepare("SELECT key FROM search_state WHERE key LIKE 'index.data/%'").all() as { key: string }[]);
+  const manifest = JSON.parse(withDb((db) => (db.prepare("SELECT value FROM search_state WHERE key = 'index.parts'").get() as { value: string }).value));
+  assert.equal(parts.map((p) => p.key), [`index.data/${manifest.generation}/0`], "one generation, older parts deleted");
+
+  // An index saved before the blob was split (the whole blob in the index row) loads as it is.
+  withDb((db) => db.prepare("UPDATE search_state SET data = (SELECT data FROM search_state WHERE key = ?) WHERE key = 'index'").run(parts[0]!.key));
+  withDb((db) => db.prepare("DELETE FROM search_state WHERE key IN ('index.parts', ?)").run(parts[0]!.key));
+  ctx.h = await ctx.h.restart();
+  await whenIndexed(ctx.h);
+  assert.is((await search(ctx.h, { q: "lemur" })).body.stats.lastRefresh.kind, "load");
+  // A re-index saves again, in parts.
+  const saved = (await search(ctx.h, { q: "lemur" })).body.stats.lastSave?.savedAt;
+  assert.is((await ctx.h.json("/api/search", { method: "POST" })).status, 200);
+  assert.ok(await waitUntil(async () => (await search(ctx.h, { q: "lemur" })).body.stats.lastSave?.savedAt !== saved), "saved after the re-index");
+
+  for (const damage of ["DELETE FROM search_state WHERE key LIKE 'index.data/%'", "UPDATE search_state SET value = '{\"generation\": 1}' WHERE key = 'index.parts'"]) {
+    await ctx.h.stop();
+    withDb((db) => db.prepare(damage).run());
+    ctx.h = await ctx.h.restart();
+    await whenIndexed(ctx.h);
+    const res = await search(ctx.h, { q: "lemur" });
+    assert.is(res.body.total, 10, damage);
+    assert.is(res.body.stats.lastRefresh.kind, "build", damage);
+  }
+});
+
 t("watcher events index created and updated files and drop deleted ones", async ({ h }) => {
   writeFiles(h.workspace, { "notes/evented.md": "# Evented\n\nthe quokka arrives\n" });
   assert.is((await search(h, { q: "quokka" })).body.count, 0, "not indexed before the event");
