@@ -36,4 +36,13 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "002-dispatch-task-settled",
+    up: [
+      "ALTER TABLE dispatch_dispatches ADD COLUMN taskSettledAt TEXT",
+      // Dispatches that ended before this column existed had their task moved already.
+      "UPDATE dispatch_dispatches SET taskSettledAt = finishedAt WHERE status <> 'running'",
+      "CREATE INDEX dispatch_dispatches_by_settled ON dispatch_dispatches (taskSettledAt)",
+    ],
+  }),
 ];

@@ -6,7 +6,9 @@ export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
 /**
  * One sending of a task to its assignee (DESIGN §14.6): the one declaration of
  * `dispatch_dispatches` (migrations.ts creates it). `previousStatus` is the task's status
- * before the dispatch moved it to `in_progress`, restored when the run fails.
+ * before the dispatch moved it to `in_progress`, restored when the run fails. `taskSettledAt`
+ * is when the task was moved for the dispatch's end (to `review`, or back): an ended dispatch
+ * without it was cut off between the two steps by a kill and is settled at the next start.
  */
 export const Dispatch = defineEntity({
   name: "Dispatch",
@@ -24,10 +26,12 @@ export const Dispatch = defineEntity({
     outputTokens: p.integer().nullable(),
     createdAt: p.string(),
     finishedAt: p.string().nullable(),
+    taskSettledAt: p.string().nullable(),
   },
   indexes: [
     { name: "dispatch_dispatches_by_task", properties: ["taskId", "status"] },
     { name: "dispatch_dispatches_by_created", properties: ["createdAt"] },
+    { name: "dispatch_dispatches_by_settled", properties: ["taskSettledAt"] },
   ],
 });
 

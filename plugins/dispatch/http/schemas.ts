@@ -21,6 +21,8 @@ export const dispatchSchema = z.object({
   outputTokens: z.number().int().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** When the task was moved for the dispatch's end (review, or back to its previous status). */
+  taskSettledAt: z.string().nullable(),
 });
 
 export const dispatchResponse = z.object({ ok: z.literal(true), dispatch: dispatchSchema });

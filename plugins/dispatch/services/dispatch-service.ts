@@ -68,6 +68,7 @@ export class DispatchService implements Dispatcher {
       outputTokens: null,
       createdAt: new Date().toISOString(),
       finishedAt: null,
+      taskSettledAt: null,
     };
     // The claim decides concurrent dispatches of one task (the losers get 409, not 429);
     // the slot is taken only by the winner and held until its run ends.
@@ -85,7 +86,9 @@ export class DispatchService implements Dispatcher {
       if (task.status !== "in_progress") await work.update("task", taskId, { status: "in_progress" });
     } catch (error) {
       release();
-      store.finish(row.id, { status: "failed", error: `the task could not be moved to in_progress: ${(error as Error).message}` }, new Date().toISOString());
+      const now = new Date().toISOString();
+      store.finish(row.id, { status: "failed", error: `the task could not be moved to in_progress: ${(error as Error).message}` }, now);
+      store.markSettled(row.id, now);
       throw error;
     }
     this.deps.events.publish("dispatch.dispatch.created", row, { public: true });
@@ -103,14 +106,16 @@ export class DispatchService implements Dispatcher {
     return row;
   }
 
-  /** Marks what a previous process left running as interrupted and puts their tasks back; never re-sends. */
+  /**
+   * Marks what a previous process left running as interrupted (never re-sent), then moves the
+   * task of every ended dispatch whose task was not moved yet: those just interrupted, and
+   * those a kill cut off between recording their end and moving their task.
+   */
   async recoverInterrupted(): Promise<number> {
-    const rows = this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
-    for (const row of rows) {
-      await this.restoreTask(row);
-      this.publishUpdated(row.id);
-    }
-    return rows.length;
+    const interrupted = this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
+    for (const row of await this.deps.store.unsettled()) await this.settleTask(row);
+    for (const row of interrupted) this.publishUpdated(row.id);
+    return interrupted.length;
   }
 
   /** Stops handling replies: runs still in flight stay `running` and are recovered as interrupted at the next start. */
@@ -127,25 +132,32 @@ export class DispatchService implements Dispatcher {
       if (!ended) return;
       this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_completed", target: row.taskId, details: `dispatch ${row.id}: ${reply.text.slice(0, 500)}` });
       await this.recordCost(row, reply.usage);
-      const current = await work.find("task", row.taskId);
-      // A human may have moved the task meanwhile (blocked, say); their decision stands.
-      if (current?.status === "in_progress") await work.update("task", row.taskId, { status: "review" });
+      await this.settleTask({ ...row, status: "completed" });
     } catch (error) {
       if (this.stopped) return;
       const reason = (error as Error).message || String(error);
       if (!store.finish(row.id, { status: "failed", error: reason }, new Date().toISOString())) return;
       this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_failed", target: row.taskId, details: `dispatch ${row.id}: ${reason}` });
-      await this.restoreTask(row).catch((cause: unknown) => logger.warn({ err: cause, dispatchId: row.id }, "restoring a failed dispatch's task failed"));
+      await this.settleTask({ ...row, status: "failed" }).catch((cause: unknown) => logger.warn({ err: cause, dispatchId: row.id }, "restoring a failed dispatch's task failed"));
     } finally {
       release();
       if (!this.stopped) this.publishUpdated(row.id);
     }
   }
 
-  /** The task goes back to the status it had before the dispatch, unless someone moved it since. */
-  private async restoreTask(row: DispatchRow): Promise<void> {
+  /**
+   * Moves an ended dispatch's task, then records that it did: a completed dispatch's task goes
+   * to `review`, a failed or interrupted one's back to the status it had. Only a task still
+   * `in_progress` moves (a human who moved it meanwhile, blocked say, decided), and never while
+   * a newer dispatch of it runs. A kill before the record is caught by the next start.
+   */
+  private async settleTask(row: DispatchRow): Promise<void> {
     const current = await this.deps.work.find("task", row.taskId);
-    if (current?.status === "in_progress" && row.previousStatus !== "in_progress") await this.deps.work.update("task", row.taskId, { status: row.previousStatus });
+    if (current?.status === "in_progress" && !this.deps.store.hasOtherRunning(row.taskId, row.id)) {
+      if (row.status === "completed") await this.deps.work.update("task", row.taskId, { status: "review" });
+      else if (row.previousStatus !== "in_progress") await this.deps.work.update("task", row.taskId, { status: row.previousStatus });
+    }
+    this.deps.store.markSettled(row.id, new Date().toISOString());
   }
 
   private async recordCost(row: DispatchRow, usage: { inputTokens: number; outputTokens: number }): Promise<void> {

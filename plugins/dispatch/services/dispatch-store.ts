@@ -22,8 +22,8 @@ export class DispatchStore {
       if (running) return { started: false as const, runningId: running.id };
       sql
         .prepare(
-          `INSERT INTO dispatch_dispatches (id, taskId, agentId, status, previousStatus, sessionKey, output, error, inputTokens, outputTokens, createdAt, finishedAt)
-           VALUES (@id, @taskId, @agentId, @status, @previousStatus, @sessionKey, @output, @error, @inputTokens, @outputTokens, @createdAt, @finishedAt)`,
+          `INSERT INTO dispatch_dispatches (id, taskId, agentId, status, previousStatus, sessionKey, output, error, inputTokens, outputTokens, createdAt, finishedAt, taskSettledAt)
+           VALUES (@id, @taskId, @agentId, @status, @previousStatus, @sessionKey, @output, @error, @inputTokens, @outputTokens, @createdAt, @finishedAt, @taskSettledAt)`,
         )
         .run(row);
       return { started: true as const };
@@ -53,6 +53,27 @@ export class DispatchStore {
       sql.prepare("UPDATE dispatch_dispatches SET status = 'interrupted', error = ?, finishedAt = ? WHERE status = 'running'").run(reason, now);
       return rows.map((r) => ({ ...r, status: "interrupted" as const, error: reason, finishedAt: now }));
     })();
+  }
+
+  /** Records that the ended dispatch's task was moved (or needed no move). */
+  markSettled(id: string, now: string): void {
+    this.db().sql.prepare("UPDATE dispatch_dispatches SET taskSettledAt = ? WHERE id = ? AND taskSettledAt IS NULL").run(now, id);
+  }
+
+  /** Ended dispatches whose task was not moved yet: a process was killed between the two steps. */
+  async unsettled(): Promise<DispatchRow[]> {
+    return (await this.db()
+      .em()
+      .createQueryBuilder(Dispatch)
+      .select(FIELDS)
+      .where({ taskSettledAt: null, status: { $ne: "running" } })
+      .orderBy([{ createdAt: "asc" }, { id: "asc" }])
+      .execute("all", false)) as DispatchRow[];
+  }
+
+  /** Whether another dispatch of the task is running (then the task is that one's to move). */
+  hasOtherRunning(taskId: string, exceptId: string): boolean {
+    return this.db().sql.prepare("SELECT 1 FROM dispatch_dispatches WHERE taskId = ? AND status = 'running' AND id <> ? LIMIT 1").get(taskId, exceptId) !== undefined;
   }
 
   async get(id: string): Promise<DispatchRow | undefined> {

@@ -76,7 +76,7 @@ test("SIGKILL during a scheduled run: interrupted with a reason after restart, n
       workspace: join(home, "workspace"),
       gatewayUrl: gw.url,
       gatewayToken: TOKEN,
-      pluginConfig: { crons: { clockOffsetMs: offsetFor(Date.parse(secondFire), Math.max(4_000, Math.round(child.startMs * 1.5))) } },
+      pluginConfig: { crons: { clockOffsetMs: offsetFor(Date.parse(secondFire), Math.max(5_000, child.startMs * 2)) } },
     });
     children.push(restarted);
     const runs = async () => (await restarted.json(`/api/crons/runs?id=${job.id}`)).body.runs as any[];
@@ -85,9 +85,13 @@ test("SIGKILL during a scheduled run: interrupted with a reason after restart, n
     assert.match(first.error, /^INTERRUPTED: .*not re-run/);
     assert.ok(first.finishedAt, "an interrupted run has finished");
     const afterRestart = (await restarted.json("/api/crons")).body.jobs[0];
-    assert.is(afterRestart.lastStatus, "error");
-    assert.match(afterRestart.lastError, /^INTERRUPTED/);
-    assert.is(afterRestart.nextRun, secondFire, "the schedule is rebuilt from the stored next fire time");
+    // On a loaded machine the start can outlast its lead: the second fire is then already
+    // claimed (run once at start-up as a missed fire time) and has moved these on.
+    if (!(await runs()).some((r) => r.fireAt === secondFire)) {
+      assert.is(afterRestart.lastStatus, "error");
+      assert.match(afterRestart.lastError, /^INTERRUPTED/);
+      assert.is(afterRestart.nextRun, secondFire, "the schedule is rebuilt from the stored next fire time");
+    }
 
     // 5. The next fire time runs normally, and the interrupted one never ran again.
     const second = await waitUntil(async () => (await runs()).find((r) => r.fireAt === secondFire && r.status === "ok"), { timeoutMs: 30_000, intervalMs: 50, label: "the next fire ran" });

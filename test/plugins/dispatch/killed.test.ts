@@ -2,10 +2,14 @@
 // the fake gateway holds the dispatched task's run open, the child is SIGKILLed (no shutdown
 // hook runs), and a new child on the same MUSTER_HOME must record the dispatch `interrupted`
 // with its reason, put the task back to the status it had (not left `in_progress`), send
-// nothing again, and dispatch the same task normally.
+// nothing again, and dispatch the same task normally. The second test plays a kill between
+// recording a dispatch's end and moving its task (the state such a kill leaves, written into
+// the killed server's database): the next start moves the task.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
@@ -13,23 +17,45 @@ import { startMusterChild, type MusterChild } from "../crons/muster-child.ts";
 
 const test = suite("dispatch: server killed mid-dispatch");
 
-test("SIGKILL during a dispatch: interrupted with a reason after restart, task back in backlog, nothing re-sent, a new dispatch works", async () => {
+interface KillRig {
+  gw: FakeGateway;
+  home: string;
+  /** Starts a server child on the rig's home (killed at the end whatever happens). */
+  start(): Promise<MusterChild>;
+}
+
+/** A fake gateway with the crew's agents and one home with the organisation file; all removed after `fn`. */
+async function withKillRig(fn: (rig: KillRig) => Promise<void>): Promise<void> {
   const gw = await FakeGateway.start({ token: TOKEN, agents: ["main", "odin", "thor", "loki", "freya"].map((id) => ({ id })), tickIntervalMs: 5_000 });
   const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
   const children: MusterChild[] = [];
-  let calls = 0;
-  // The first run is held open until the fake stops; later runs answer at once.
-  gw.onChat(async (_agent, _message, _key, ctx) => {
-    if (++calls === 1) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-    return { text: "Release notes written", usage: { input: 100, output: 20 } };
-  });
-  const sends = () => gw.requests("chat.send").map((f) => f.params);
   const start = async () => {
     const child = await startMusterChild({ home, workspace, gatewayUrl: gw.url, gatewayToken: TOKEN });
     children.push(child);
     return child;
   };
   try {
+    await fn({ gw, home, start });
+  } finally {
+    for (const c of children) await c.kill();
+    await gw.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Holds every run open until the fake stops (`heldRuns` of them; later ones answer at once). */
+function holdRuns(gw: FakeGateway, heldRuns: number): void {
+  let calls = 0;
+  gw.onChat(async (_agent, _message, _key, ctx) => {
+    if (++calls <= heldRuns) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    return { text: "Release notes written", usage: { input: 100, output: 20 } };
+  });
+}
+
+test("SIGKILL during a dispatch: interrupted with a reason after restart, task back in backlog, nothing re-sent, a new dispatch works", async () => {
+  await withKillRig(async ({ gw, start }) => {
+    holdRuns(gw, 1);
+    const sends = () => gw.requests("chat.send").map((f) => f.params);
     const first = await start();
     const created = await first.json("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "loki" } });
     assert.is(created.status, 201, JSON.stringify(created.body));
@@ -51,6 +77,7 @@ test("SIGKILL during a dispatch: interrupted with a reason after restart, task b
     assert.is(after.status, "interrupted");
     assert.match(after.error, /not sent again/);
     assert.ok(after.finishedAt, "an interrupted dispatch has finished");
+    assert.ok(after.taskSettledAt, "its task was moved back");
     assert.is((await second.json(`/api/tasks/${task.id}`)).body.status, "backlog", "the task is back where it was, not left in_progress");
     assert.is(sends().length, 1, "nothing re-sent at start-up");
     const approvals = (await second.json("/api/approvals?limit=500&pendingLimit=500")).body;
@@ -69,11 +96,49 @@ test("SIGKILL during a dispatch: interrupted with a reason after restart, task b
     assert.is(sends().length, 2, "one send per dispatch");
     const list = (await second.json("/api/dispatch")).body.dispatches.filter((x: any) => x.taskId === task.id);
     assert.equal(list.map((x: any) => [x.id, x.status]), [[again.body.dispatch.id, "completed"], [d.id, "interrupted"]]);
-  } finally {
-    for (const c of children) await c.kill();
-    await gw.stop();
-    rmSync(home, { recursive: true, force: true });
-  }
+  });
+});
+
+test("a kill between a dispatch's recorded end and its task's move: the next start moves the task (review / back), nothing re-sent", async () => {
+  await withKillRig(async ({ gw, home, start }) => {
+    holdRuns(gw, 2);
+    const first = await start();
+    const ids: Record<"done" | "failed", { task: string; dispatch: string }> = {} as any;
+    for (const name of ["done", "failed"] as const) {
+      const task = (await first.json("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
+      const res = await first.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+      assert.is(res.status, 202, JSON.stringify(res.body));
+      ids[name] = { task: task.id, dispatch: res.body.dispatch.id };
+    }
+    await waitUntil(() => gw.requests("chat.send").length === 2, { timeoutMs: 10_000, label: "both dispatches sent" });
+    await first.kill();
+    // What a kill right after `finish()` leaves: the end recorded, the task still in_progress.
+    const db = new Database(join(home, "muster.db"));
+    try {
+      const end = db.prepare("UPDATE dispatch_dispatches SET status = ?, output = ?, error = ?, finishedAt = ? WHERE id = ? AND status = 'running' AND taskSettledAt IS NULL");
+      const now = new Date().toISOString();
+      assert.is(end.run("completed", "Release notes written", null, now, ids.done.dispatch).changes, 1);
+      assert.is(end.run("failed", null, "agent run failed: boom", now, ids.failed.dispatch).changes, 1);
+    } finally {
+      db.close();
+    }
+
+    const second = await start();
+    const dispatchOf = async (name: "done" | "failed") => (await second.json(`/api/dispatch/${ids[name].dispatch}`)).body.dispatch;
+    const taskOf = async (name: "done" | "failed") => (await second.json(`/api/tasks/${ids[name].task}`)).body;
+    assert.is((await dispatchOf("done")).status, "completed", "an ended dispatch keeps its end");
+    assert.is((await dispatchOf("failed")).status, "failed");
+    assert.is((await taskOf("done")).status, "review");
+    assert.is((await taskOf("failed")).status, "backlog");
+    for (const name of ["done", "failed"] as const) assert.ok((await dispatchOf(name)).taskSettledAt, `${name}: settled`);
+    const approvals = await waitUntil(async () => {
+      const body = (await second.json("/api/approvals?limit=500&pendingLimit=500")).body;
+      const found = body.pending.filter((a: any) => a.taskId === ids.done.task && a.command === "task.review");
+      return found.length ? found : null;
+    }, { timeoutMs: 5_000, label: "the review approval" });
+    assert.is(approvals.length, 1);
+    assert.is(gw.requests("chat.send").length, 2, "nothing re-sent");
+  });
 });
 
 test.run();
