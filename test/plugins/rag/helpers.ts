@@ -28,10 +28,10 @@ export function writeCorpus(workspace: string, files: Record<string, string> = c
   }
 }
 
-export async function startRagHost(options: { rag?: Record<string, unknown>; home?: string; workspace?: string; files?: Record<string, string>; vaultKey?: string | null } = {}): Promise<{ h: TestHost; rec: EventRecorder }> {
+export async function startRagHost(options: { rag?: Record<string, unknown>; home?: string; workspace?: string; files?: Record<string, string>; vaultKey?: string | null; ragPlugin?: PluginDefinition } = {}): Promise<{ h: TestHost; rec: EventRecorder }> {
   const rec = eventRecorder("rag.*", "rag-test-recorder");
   const h = await startTestHost({
-    plugins: [...plugins, rec.plugin],
+    plugins: [...plugins.map((p) => (p.id === "rag" && options.ragPlugin ? options.ragPlugin : p)), rec.plugin],
     home: options.home,
     workspace: options.workspace,
     config: { vaultKey: options.vaultKey === undefined ? "correct horse battery staple" : options.vaultKey, gatewayToken: null, pluginConfig: { rag: { watchDebounceMs: 50, ...options.rag } } },
