@@ -30,7 +30,7 @@ import { clientErrorHandler } from "./internal/http/client-error.ts";
 import { originPolicy, sessionCheck } from "./internal/http/security.ts";
 import { createWorkspacePaths, resolveWorkspaceRoot } from "./internal/workspace/paths.ts";
 import { scaffoldWorkspace } from "./internal/workspace/scaffold.ts";
-import { beginWorkspaceWatcher, type StartingWorkspaceWatcher } from "./internal/workspace/watcher.ts";
+import { startWorkspaceWatcher, type WorkspaceWatcher } from "./internal/workspace/watcher.ts";
 import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.ts";
 import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
@@ -112,7 +112,7 @@ export function createHost(options: HostOptions = {}): Host {
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
-  let watcher: StartingWorkspaceWatcher | undefined;
+  let watcher: WorkspaceWatcher | undefined;
   let port = config.port;
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
@@ -170,8 +170,6 @@ export function createHost(options: HostOptions = {}): Host {
         if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
       }
       const workspace = createWorkspacePaths(workspaceRoot);
-      // The initial scan runs while the database opens and the plugins start; changes are published from ready() on.
-      watcher = beginWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
       const hostInfo: HostInfo = {
         version: packageVersion,
         home: config.home,
@@ -256,7 +254,7 @@ export function createHost(options: HostOptions = {}): Host {
         await plugin.onStart?.(contexts.get(plugin.id)!);
         started.push(plugin);
       }
-      await watcher.ready();
+      watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
 
       // From here on requests are served: no statement may wait long for a lock.
       db.startServing();

@@ -29,12 +29,6 @@ export interface WorkspaceWatcher {
   close(): Promise<void>;
 }
 
-/** A watcher whose initial scan is under way: changes are published once {@link ready} is called. */
-export interface StartingWorkspaceWatcher extends WorkspaceWatcher {
-  /** From now on changes are published; resolves once the initial scan is done, so no later change is missed. */
-  ready(): Promise<void>;
-}
-
 type RawKind = "add" | "change" | "unlink";
 
 interface Pending {
@@ -54,18 +48,11 @@ export function coalesce(first: RawKind, last: RawKind): WorkspaceFileChange["ty
   return existedBefore ? "deleted" : null;
 }
 
-/**
- * Starts the initial scan now and publishes nothing until `ready()` is called. The host
- * begins the scan before the database opens and the plugins start, so on a large workspace
- * (10,000 files: a few hundred ms of directory reads) it overlaps them instead of delaying
- * listen; a change made before `ready()` is dropped, as it would have been absorbed by a
- * scan started then.
- */
-export function beginWorkspaceWatcher(options: WorkspaceWatcherOptions): StartingWorkspaceWatcher {
+/** Starts watching and resolves once the initial scan is done, so no later change is missed. */
+export async function startWorkspaceWatcher(options: WorkspaceWatcherOptions): Promise<WorkspaceWatcher> {
   const { root, events, logger, debounceMs, maxWaitMs } = options;
   const pending = new Map<string, Pending>();
   let closed = false;
-  let publishing = false;
 
   const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
@@ -90,7 +77,7 @@ export function beginWorkspaceWatcher(options: WorkspaceWatcherOptions): Startin
   });
 
   function note(absolutePath: string, kind: RawKind) {
-    if (closed || !publishing) return;
+    if (closed) return;
     const rel = toRelative(root, absolutePath);
     if (rel === null || !isWatchedFile(rel)) return;
     const now = Date.now();
@@ -127,14 +114,10 @@ export function beginWorkspaceWatcher(options: WorkspaceWatcherOptions): Startin
     }
   }
 
-  const scanned = new Promise<void>((resolveReady) => watcher.once("ready", () => resolveReady()));
+  await new Promise<void>((resolveReady) => watcher.once("ready", () => resolveReady()));
+  logger.debug({ root }, "workspace watcher ready");
 
   return {
-    async ready() {
-      publishing = true;
-      await scanned;
-      logger.debug({ root }, "workspace watcher ready");
-    },
     async close() {
       if (closed) return;
       closed = true;
