@@ -1,5 +1,6 @@
 import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
+import { APPROVALS } from "../../approvals/tokens.ts";
 import { AGENTS } from "../../agents/tokens.ts";
 import { AGENT_DIRECTORY, AGENT_TURNS } from "../../chat/tokens.ts";
 import { MEMORY_READER } from "../../memory/tokens.ts";
@@ -41,7 +42,7 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
   ctx.provide(
     defineService({
       token: REVIEW_FLOW,
-      deps: { db: hostTokens.db, work: WORK, gate: hostTokens.gate, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
+      deps: { db: hostTokens.db, work: WORK, gate: hostTokens.gate, approvals: APPROVALS, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
       // The escalation chain comes from the crew directory, else from the organisation file; without either a blocked task goes to the owner.
       optionalDeps: { crew: AGENTS, memory: MEMORY_READER },
       create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, owner: host.owner, store: new ReviewStore(() => db) }),

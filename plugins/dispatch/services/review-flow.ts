@@ -1,5 +1,6 @@
 import type { ApprovalGate, EventBus, Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
+import type { ApprovalQueue } from "../../approvals/tokens.ts";
 import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
 import type { WorkspaceMemory } from "../../memory/tokens.ts";
 import type { Notifier } from "../../notifications/tokens.ts";
@@ -19,6 +20,8 @@ interface ReviewPayload {
 export interface ReviewFlowDeps {
   work: WorkTracker;
   gate: ApprovalGate;
+  /** To find a review's approval that a kill left unlinked. */
+  approvals: ApprovalQueue;
   events: EventBus;
   store: ReviewStore;
   notifications: Notifier;
@@ -61,6 +64,42 @@ export class ReviewFlow {
       events.subscribe("approvals.approval.rejected", (event) => this.onRejected(event.payload)),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  /**
+   * Start-up, after start(): repairs what a kill between a task entering `review` and its
+   * approval being linked left behind, so no task waits in review without a decidable
+   * approval. A review opened but never linked gets its approval if one was created (no
+   * duplicate), else is dropped; then every task in `review` without a pending review gets
+   * one. Returns how many were repaired.
+   */
+  async recover(): Promise<number> {
+    const { store, work } = this.deps;
+    let repaired = 0;
+    for (const review of store.unlinked()) {
+      const approvalId = await this.pendingReviewApproval(review.taskId);
+      if (approvalId) store.attachApproval(review.id, approvalId);
+      else store.discard(review.id);
+      repaired++;
+    }
+    const { items } = await work.listTasks({ status: "review" }, { limit: null, offset: 0 });
+    for (const task of items) {
+      if (store.hasPending(task.id)) continue;
+      await this.requestReview(task);
+      repaired++;
+    }
+    return repaired;
+  }
+
+  /** The id of a pending `task.review` approval for the task, if one exists. */
+  private async pendingReviewApproval(taskId: string): Promise<string | undefined> {
+    const PAGE = 500;
+    for (let offset = 0; ; offset += PAGE) {
+      const { pending, pendingTotal } = await this.deps.approvals.list({ historyLimit: 0, pendingLimit: PAGE, pendingOffset: offset });
+      const found = pending.find((a) => a.taskId === taskId && a.command === REVIEW_ACTION);
+      if (found) return found.id;
+      if (offset + PAGE >= pendingTotal || pending.length === 0) return undefined;
+    }
   }
 
   private guard(task: WorkRecord<"task">, changes: Record<string, unknown>): void {

@@ -48,6 +48,11 @@ export class ReviewStore {
     })();
   }
 
+  /** Pending reviews never linked to their approval (a kill during the approval's creation). */
+  unlinked(): TaskReviewRow[] {
+    return this.db().sql.prepare("SELECT * FROM dispatch_task_reviews WHERE status = 'pending' AND approvalId IS NULL").all() as TaskReviewRow[];
+  }
+
   hasPending(taskId: string): boolean {
     return this.prepared("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId) !== undefined;
   }

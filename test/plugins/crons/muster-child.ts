@@ -1,7 +1,7 @@
 // A Muster server as a child process (`node core/main.ts start`, as `npm start` runs it) on a
 // home that outlives it, so a test can SIGKILL it mid-run and start another on the same data.
 // Spawning and the wait for /api/health are bench:api's (scripts/bench/processes.ts).
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startServer, type RunningServer } from "../../../scripts/bench/processes.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -15,6 +15,8 @@ export interface ChildOptions {
   gatewayToken: string;
   /** muster.config.json's `config` (per-plugin settings), rewritten before this start. */
   pluginConfig?: Record<string, unknown>;
+  /** More environment (MUSTER_OWNER, say). */
+  env?: Record<string, string>;
   /** Bound on the start and on the gateway connecting (default 20 s). */
   timeoutMs?: number;
 }
@@ -23,7 +25,8 @@ export interface MusterChild {
   url: string;
   /** Milliseconds from spawn to the gateway connected. */
   startMs: number;
-  json<T = any>(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }>;
+  /** `session: true` sends the child's session token (from its home). */
+  json<T = any>(path: string, init?: { method?: string; body?: unknown; session?: boolean }): Promise<{ status: number; body: T }>;
   /** SIGKILL (no shutdown hook runs) and wait for the exit; safe to call twice. */
   kill(): Promise<void>;
   /** What the child wrote to stdout/stderr (for failure messages). */
@@ -45,6 +48,7 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
       GATEWAY_URL: options.gatewayUrl,
       GATEWAY_TOKEN: options.gatewayToken,
       LOG_LEVEL: "warn",
+      ...options.env,
     },
     port,
     cwd: ROOT,
@@ -55,9 +59,11 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
     url,
     startMs: 0,
     async json(path, init = {}) {
+      const headers: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };
+      if (init.session) headers["x-session-token"] = readFileSync(join(options.home, "session-token"), "utf8").trim();
       const res = await fetch(`${url}${path}`, {
         method: init.method ?? "GET",
-        headers: init.body === undefined ? {} : { "content-type": "application/json" },
+        headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await res.text();

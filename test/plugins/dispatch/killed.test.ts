@@ -4,7 +4,8 @@
 // with its reason, put the task back to the status it had (not left `in_progress`), send
 // nothing again, and dispatch the same task normally. The second test plays a kill between
 // recording a dispatch's end and moving its task (the state such a kill leaves, written into
-// the killed server's database): the next start moves the task.
+// the killed server's database): the next start moves the task. The third plays kills while a
+// task entering review gets its approval: the next start leaves one decidable approval each.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { rmSync } from "node:fs";
@@ -30,7 +31,7 @@ async function withKillRig(fn: (rig: KillRig) => Promise<void>): Promise<void> {
   const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
   const children: MusterChild[] = [];
   const start = async () => {
-    const child = await startMusterChild({ home, workspace, gatewayUrl: gw.url, gatewayToken: TOKEN });
+    const child = await startMusterChild({ home, workspace, gatewayUrl: gw.url, gatewayToken: TOKEN, env: { MUSTER_OWNER: "Daniel" } });
     children.push(child);
     return child;
   };
@@ -138,6 +139,57 @@ test("a kill between a dispatch's recorded end and its task's move: the next sta
     }, { timeoutMs: 5_000, label: "the review approval" });
     assert.is(approvals.length, 1);
     assert.is(gw.requests("chat.send").length, 2, "nothing re-sent");
+  });
+});
+
+test("kills while a task enters review: after restart each task in review has exactly one pending review approval, and deciding it moves the task", async () => {
+  await withKillRig(async ({ home, start }) => {
+    const first = await start();
+    const reviewApprovals = async (child: MusterChild, taskId: string) =>
+      ((await child.json("/api/approvals?limit=500&pendingLimit=500")).body.pending as any[]).filter((a) => a.taskId === taskId && a.command === "task.review");
+    const names = ["unlinked", "noApproval", "noReview"] as const;
+    const tasks: Record<(typeof names)[number], { id: string; approvalId: string }> = {} as any;
+    for (const name of names) {
+      const task = (await first.json("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
+      assert.is((await first.json(`/api/tasks/${task.id}`, { method: "PATCH", body: { status: "review" } })).status, 200);
+      const [approval] = await waitUntil(async () => ((await reviewApprovals(first, task.id)).length ? reviewApprovals(first, task.id) : null), { timeoutMs: 5_000, label: `${name}: review approval` });
+      tasks[name] = { id: task.id, approvalId: approval.id };
+    }
+    await first.kill();
+    const db = new Database(join(home, "muster.db"));
+    try {
+      const unlink = db.prepare("UPDATE dispatch_task_reviews SET approvalId = NULL WHERE taskId = ? AND status = 'pending'");
+      const dropApproval = db.prepare("DELETE FROM approvals_approvals WHERE id = ?");
+      // Killed after the approval was created, before it was linked to the review.
+      assert.is(unlink.run(tasks.unlinked.id).changes, 1);
+      // Killed after the review was opened, before its approval was created.
+      assert.is(unlink.run(tasks.noApproval.id).changes, 1);
+      assert.is(dropApproval.run(tasks.noApproval.approvalId).changes, 1);
+      // Killed after the task entered review, before its review was opened.
+      assert.is(db.prepare("DELETE FROM dispatch_task_reviews WHERE taskId = ?").run(tasks.noReview.id).changes, 1);
+      assert.is(dropApproval.run(tasks.noReview.approvalId).changes, 1);
+    } finally {
+      db.close();
+    }
+
+    const second = await start();
+    for (const name of names) {
+      const pending = await waitUntil(async () => ((await reviewApprovals(second, tasks[name].id)).length ? reviewApprovals(second, tasks[name].id) : null), { timeoutMs: 5_000, label: `${name}: a pending review approval after restart` });
+      assert.is(pending.length, 1, `${name}: exactly one`);
+      if (name === "unlinked") assert.is(pending[0].id, tasks.unlinked.approvalId, "the approval made before the kill, not a duplicate");
+      // Only the approval moves a task in review to done.
+      const patched = await second.json(`/api/tasks/${tasks[name].id}`, { method: "PATCH", body: { status: "done" } });
+      assert.equal([patched.status, patched.body?.error?.code], [409, "TASK_REVIEW_PENDING"]);
+      // The relinked approval is rejected: only a linked review sends the task back with the reason.
+      const [decision, status] = name === "unlinked" ? (["rejected", "in_progress"] as const) : (["approved", "done"] as const);
+      const decided = await second.json(`/api/approvals/${pending[0].id}`, { method: "PATCH", session: true, body: { status: decision, decidedBy: "Daniel", reason: "redo the intro" } });
+      assert.is(decided.status, 200, JSON.stringify(decided.body));
+      const task = await waitUntil(async () => {
+        const t = (await second.json(`/api/tasks/${tasks[name].id}`)).body;
+        return t.status === status ? t : null;
+      }, { timeoutMs: 5_000, label: `${name}: ${status}` });
+      if (name === "unlinked") assert.match(task.notes, /redo the intro/);
+    }
   });
 });
 
