@@ -74,12 +74,19 @@ async function benchProvider(provider: string): Promise<Record<string, unknown>>
   const started = performance.now();
   const set = await http("POST", "/api/memory/config", { provider, enabled: true });
   if (set.status !== 200) return { provider, skipped: JSON.stringify(set.json) };
+  await waitIndexed();
+  // The first build includes the provider's one-off start (for `local`: converting the word
+  // vectors into its cache); the throughput is timed on a forced re-index of everything.
+  const firstIndexSeconds = (performance.now() - started) / 1000;
+  const reindexStarted = performance.now();
+  await http("POST", "/api/memory/rag", { force: true });
   const indexed = await waitIndexed();
-  const indexSeconds = (performance.now() - started) / 1000;
+  const indexSeconds = (performance.now() - reindexStarted) / 1000;
   const result: Record<string, unknown> = {
     provider,
     files: indexed.total,
     chunks: indexed.chunks,
+    firstIndexSeconds: Math.round(firstIndexSeconds * 100) / 100,
     indexSeconds: Math.round(indexSeconds * 100) / 100,
     chunksPerSecond: Math.round(indexed.chunks / indexSeconds),
     recallAt5: { hybrid: await recall("hybrid"), vector: await recall("vector"), fulltext: await recall("fulltext") },

@@ -1,6 +1,6 @@
 import type { VectorMatrix } from "./vector-store.ts";
 
-/** Reciprocal-rank fusion constant: damps the head of each list so neither ranker dominates. */
+/** Reciprocal-rank constant (as in RRF): a rank r scores 1 / (60 + r). */
 const RRF_K = 60;
 
 /** Chunk rows of the matrix by cosine with `query` (vectors are unit length), best first. */
@@ -22,24 +22,33 @@ export function vectorRanking(matrix: VectorMatrix, query: Float32Array, limit: 
 }
 
 /**
- * Fuses a chunk ranking (vector) and a path ranking (full text) into one chunk ranking. A
- * path's full-text rank is credited to its best vector-ranked chunk, or to its first chunk
- * when no chunk of it ranked by vector.
+ * Fuses a chunk ranking (vector) and a path ranking (full text) into one chunk ranking by
+ * the best reciprocal rank a chunk has in either (CombMAX of reciprocal ranks), ties broken
+ * by their sum. Summing alone (plain RRF) buries the top hit of one ranker that the other
+ * missed under documents both rank as mediocre; the maximum interleaves the two heads, so
+ * hybrid finds what either finds near its top. A path's full-text rank is credited to its
+ * best vector-ranked chunk, or to its first chunk when no chunk of it ranked by vector.
+ * The score is that best reciprocal rank, 1 / (60 + rank).
  */
 export function fuse(matrix: VectorMatrix, vector: { row: number }[], fulltext: { path: string; rank: number }[]): { row: number; score: number }[] {
-  const scores = new Map<number, number>();
+  const scores = new Map<number, { best: number; sum: number }>();
+  const credit = (row: number, rr: number) => {
+    const s = scores.get(row) ?? { best: 0, sum: 0 };
+    scores.set(row, { best: Math.max(s.best, rr), sum: s.sum + rr });
+  };
   const bestRowOfPath = new Map<string, number>();
   vector.forEach(({ row }, i) => {
-    scores.set(row, (scores.get(row) ?? 0) + 1 / (RRF_K + i + 1));
+    credit(row, 1 / (RRF_K + i + 1));
     if (!bestRowOfPath.has(matrix.paths[row]!)) bestRowOfPath.set(matrix.paths[row]!, row);
   });
   const firstRow = firstRowByPath(matrix);
   for (const { path, rank } of fulltext) {
     const row = bestRowOfPath.get(path) ?? firstRow.get(path);
-    if (row === undefined) continue;
-    scores.set(row, (scores.get(row) ?? 0) + 1 / (RRF_K + rank));
+    if (row !== undefined) credit(row, 1 / (RRF_K + rank));
   }
-  return [...scores].map(([row, score]) => ({ row, score })).sort((a, b) => b.score - a.score);
+  return [...scores]
+    .sort(([, a], [, b]) => b.best - a.best || b.sum - a.sum)
+    .map(([row, s]) => ({ row, score: s.best }));
 }
 
 export function firstRowByPath(matrix: VectorMatrix): Map<string, number> {
