@@ -1,7 +1,8 @@
-// Issue 12 "a server killed while a cron run is in flight": the server is a child process,
-// a scheduled run is held open by the fake gateway, the child is SIGKILLed (no shutdown hook
-// runs), and a new child on the same MUSTER_HOME must record the run `interrupted` with its
-// reason, never send it again, and fire the job's next time as usual.
+// Issue 12 "a server killed while a cron run is in flight": the server is a child process, a
+// scheduled run and one started by hand are held open by the fake gateway, the child is
+// SIGKILLed (no shutdown hook runs), and a new child on the same MUSTER_HOME must record both
+// runs `interrupted` with their reason, never send them again, and fire the job's next time
+// as usual.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,22 +15,24 @@ import { startMusterChild, type MusterChild } from "./muster-child.ts";
 const test = suite("crons: server killed mid-run");
 const TOKEN = "fake-token-crons-killed-0123456789";
 const MARK = "killed-run-marker";
+const MANUAL = "killed-manual-run";
 const MINUTE = 60_000;
 
 /** The crons.clockOffsetMs that makes the crons clock read `at` (a whole minute) `leadMs` from now. */
 const offsetFor = (at: number, leadMs: number) => at - (Date.now() + leadMs);
+const jobOf = (list: { body: { jobs: any[] } }, id: string) => list.body.jobs.find((j) => j.id === id);
 
-test("SIGKILL during a scheduled run: interrupted with a reason after restart, never re-sent, next fire runs normally", async () => {
+test("SIGKILL during a scheduled and a manual run: interrupted with a reason after restart, never re-sent, next fire runs normally", async () => {
   const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
   const homes: string[] = [];
   const children: MusterChild[] = [];
   let calls = 0;
   // The first run is held open until the fake stops; later runs answer at once.
   gw.onChat(async (_agent, message, _key, ctx) => {
-    if (message === MARK && ++calls === 1) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    if ((message === MARK && ++calls === 1) || message === MANUAL) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
     return "report written";
   });
-  const agentCalls = () => gw.requests("agent").filter((f) => f.params?.message === MARK).map((f) => f.params);
+  const agentCalls = (message = MARK) => gw.requests("agent").filter((f) => f.params?.message === message).map((f) => f.params);
   try {
     // 1. A child whose crons clock fires `* * * * *` a few seconds after the job exists. The
     //    lead covers the start-up; if the start was slower than that, a fresh home retries
@@ -65,7 +68,12 @@ test("SIGKILL during a scheduled run: interrupted with a reason after restart, n
     assert.is(agentCalls()[0].idempotencyKey, `cron-${running.id}`);
     const secondFire = new Date(Date.parse(fireAt) + MINUTE).toISOString();
     // The next fire time is stored before the run ends (the kill must not lose it).
-    await waitUntil(async () => (await child.json("/api/crons")).body.jobs[0].nextRun === secondFire, { timeoutMs: 5_000, label: "next fire time stored" });
+    await waitUntil(async () => jobOf(await child.json("/api/crons"), job.id).nextRun === secondFire, { timeoutMs: 5_000, label: "next fire time stored" });
+    // A run started by hand (PATCH action: run) is in flight too.
+    const manual = (await child.json("/api/crons", { method: "POST", body: { name: "By hand", agentId: "main", cron: "0 9 * * *", message: MANUAL } })).body.job;
+    const manualRun = await child.json("/api/crons", { method: "PATCH", body: { id: manual.id, action: "run" } });
+    assert.is(manualRun.status, 202, JSON.stringify(manualRun.body));
+    await waitUntil(() => agentCalls(MANUAL).length === 1, { timeoutMs: 5_000, label: "the manual run reached the gateway" });
 
     // 3. SIGKILL: no shutdown hook, the gateway call still open.
     await child.kill();
@@ -84,7 +92,10 @@ test("SIGKILL during a scheduled run: interrupted with a reason after restart, n
     assert.is(first.status, "interrupted");
     assert.match(first.error, /^INTERRUPTED: .*not re-run/);
     assert.ok(first.finishedAt, "an interrupted run has finished");
-    const afterRestart = (await restarted.json("/api/crons")).body.jobs[0];
+    const manualAfter = (await restarted.json(`/api/crons/runs?id=${manual.id}`)).body.runs as any[];
+    assert.equal(manualAfter.map((r) => [r.id, r.trigger, r.status]), [[manualRun.body.run.id, "manual", "interrupted"]]);
+    assert.match(manualAfter[0].error, /^INTERRUPTED/);
+    const afterRestart = jobOf(await restarted.json("/api/crons"), job.id);
     // On a loaded machine the start can outlast its lead: the second fire is then already
     // claimed (run once at start-up as a missed fire time) and has moved these on.
     if (!(await runs()).some((r) => r.fireAt === secondFire)) {
@@ -104,10 +115,11 @@ test("SIGKILL during a scheduled run: interrupted with a reason after restart, n
       "the gateway got each fire time once: the interrupted run was not sent again",
     );
     const job2 = await waitUntil(async () => {
-      const j = (await restarted.json("/api/crons")).body.jobs[0];
+      const j = jobOf(await restarted.json("/api/crons"), job.id);
       return j.lastStatus === "ok" ? j : null;
     }, { label: "job result ok" });
     assert.is(job2.nextRun, new Date(Date.parse(secondFire) + MINUTE).toISOString());
+    assert.is(agentCalls(MANUAL).length, 1, "the manual run was not sent again either");
   } finally {
     for (const c of children) await c.kill();
     await gw.stop();
