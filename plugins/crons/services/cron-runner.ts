@@ -49,11 +49,8 @@ export class CronRunner {
     const budget = this.running.has(job.id) ? null : await this.budgetRefusal(job.agentId);
     const refusal = this.running.has(job.id) ? "ALREADY_RUNNING" : budget ? ((budget as { code?: string }).code ?? "BUDGET_EXCEEDED") : null;
     if (refusal) Object.assign(run, { status: "skipped", finishedAt: startedAt, error: refusal });
-    if (fireAt) {
-      if (!this.deps.store.claimFire(job.id, fireAt, run)) return null;
-    } else this.deps.store.insertRun(run);
+    if (!this.deps.store.startRun(run)) return null;
     if (run.status === "skipped") {
-      this.deps.store.setJobResult({ id: job.id, lastRun: run.startedAt, lastStatus: "skipped", lastError: run.error });
       this.deps.events.publish("crons.run.finished", run);
       return { run, done: Promise.resolve(run), ...(budget ? { refusal: budget } : {}) };
     }

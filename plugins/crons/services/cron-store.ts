@@ -14,7 +14,7 @@ type Statement = ReturnType<Database["sql"]["prepare"]>;
 export class CronStore {
   private readonly db: () => Database;
   private statements?: Record<"claim" | "insertRun" | "finishRun" | "jobResult", Statement>;
-  private claimTx?: (claim: { jobId: string; fireAt: string; run: CronRunRecord }) => boolean;
+  private startTx?: (run: CronRunRecord) => boolean;
   constructor(db: () => Database) {
     this.db = db;
   }
@@ -72,19 +72,20 @@ export class CronStore {
     })();
   }
 
-  /** Claims `fireAt` for the job and records its run; false when the fire time was already claimed (or the job is gone or disabled). */
-  claimFire(jobId: string, fireAt: string, run: CronRunRecord): boolean {
+  /**
+   * Records a run's start in one transaction: a scheduled run (`fireAt` set) first claims its
+   * fire time (false when it was already claimed, or the job is gone or disabled), and a
+   * `skipped` run is also the job's last result, so no kill can split these.
+   */
+  startRun(run: CronRunRecord): boolean {
     const s = this.prepared();
-    this.claimTx ??= this.db().sql.transaction((c: { jobId: string; fireAt: string; run: CronRunRecord }) => {
-      if (s.claim.run({ jobId: c.jobId, fireAt: c.fireAt }).changes !== 1) return false;
-      s.insertRun.run(c.run);
+    this.startTx ??= this.db().sql.transaction((r: CronRunRecord) => {
+      if (r.fireAt !== null && s.claim.run({ jobId: r.jobId, fireAt: r.fireAt }).changes !== 1) return false;
+      s.insertRun.run(r);
+      if (r.status === "skipped") s.jobResult.run({ id: r.jobId, lastRun: r.startedAt, lastStatus: "skipped", lastError: r.error });
       return true;
     });
-    return this.claimTx({ jobId, fireAt, run });
-  }
-
-  insertRun(run: CronRunRecord): void {
-    this.prepared().insertRun.run(run);
+    return this.startTx(run);
   }
 
   /** Finishes a run still `running` and stores the job's last result. */
@@ -94,10 +95,6 @@ export class CronStore {
       s.finishRun.run({ id: run.id, status: run.status, finishedAt: run.finishedAt, output: run.output, error: run.error });
       s.jobResult.run({ id: job.id, lastRun: run.startedAt, lastStatus: job.lastStatus, lastError: job.lastError });
     })();
-  }
-
-  setJobResult(result: { id: string; lastRun: string; lastStatus: "ok" | "error" | "skipped"; lastError: string | null }): void {
-    this.prepared().jobResult.run(result);
   }
 
   /** Runs a previous process left `running` become `interrupted` (never re-run); returns how many. */
