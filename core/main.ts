@@ -8,8 +8,16 @@
 // their published entry is a dist/ build that a checkout does not have. Only `@muster/*`
 // specifiers get the condition, so no third-party package's `source` export is picked.
 import { enableCompileCache, registerHooks } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-enableCompileCache();
+// A process with a loader (`--import tsx`, as some benches start the server) or source maps
+// compiles other code for the same files, and V8 rejects an entry whose source differs:
+// sharing one cache, each such start would evict the bytecode of ~530 modules that the next
+// `npm start` then compiles afresh. It gets a cache of its own.
+const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+const otherCode = flags.some((flag) => /^(--import|--loader|--experimental-loader|--require|-r|--enable-source-maps|--experimental-transform-types)\b/.test(flag));
+enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-transformed") : undefined);
 registerHooks({
   resolve: (specifier, context, nextResolve) =>
     specifier.startsWith("@muster/") && !context.conditions.includes("source")
