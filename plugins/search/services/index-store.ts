@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Database } from "@muster/plugin";
 import { SearchFile, type FileRow } from "../entities/search-file.ts";
 import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
@@ -43,9 +44,24 @@ export class IndexStore {
     this.db = db;
   }
 
+  /** Every row, read in pages by path (one 10,000-row read held the event loop ~50 ms at start). */
   async loadRows(): Promise<Map<string, FileRow>> {
-    const rows = await this.db().em().createQueryBuilder(SearchFile).select(FILE_FIELDS).execute<FileRow[]>("all");
-    return new Map(rows.map((r) => [r.path, r]));
+    const all = new Map<string, FileRow>();
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.db()
+        .em()
+        .createQueryBuilder(SearchFile)
+        .select(FILE_FIELDS)
+        .where(after === undefined ? {} : { path: { $gt: after } })
+        .orderBy({ path: "asc" })
+        .limit(ROWS_PER_STEP * 4)
+        .execute<FileRow[]>("all");
+      for (const row of page) all.set(row.path, row);
+      if (page.length < ROWS_PER_STEP * 4) return all;
+      after = page.at(-1)!.path;
+      await yieldToEventLoop();
+    }
   }
 
   async loadIndex(): Promise<PersistedIndex | undefined> {
@@ -87,7 +103,7 @@ export class IndexStore {
    * files the saved index holds as they are, so the next start re-reads exactly the rest.
    * The caller must not change the index or the rows until it ends.
    */
-  async saveAll(input: { format: string; json: string; data: Buffer; rows: Iterable<FileRow> }, pause: () => Promise<void>): Promise<void> {
+  async saveAll(input: { format: string; json: string; data: Buffer[]; rows: Iterable<FileRow> }, pause: () => Promise<void>): Promise<void> {
     const sql = this.db().sql;
     const now = new Date().toISOString();
     const insert = sql.prepare(`INSERT INTO search_files (${FILE_FIELDS.join(", ")}) VALUES (${FILE_FIELDS.map((f) => `@${f}`).join(", ")})`);
@@ -98,9 +114,11 @@ export class IndexStore {
     await pause();
     const generation = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
     let parts = 0;
-    for (let at = 0; at < input.data.length || parts === 0; at += PART_BYTES) {
-      state.run(`${PART_PREFIX}${generation}/${parts++}`, "", input.data.subarray(at, at + PART_BYTES), now);
-      await pause();
+    for (const buffer of input.data) {
+      for (let at = 0; at < buffer.length; at += PART_BYTES) {
+        state.run(`${PART_PREFIX}${generation}/${parts++}`, "", buffer.subarray(at, at + PART_BYTES), now);
+        await pause();
+      }
     }
     sql.transaction(() => {
       state.run(FORMAT_KEY, input.format, null, now);

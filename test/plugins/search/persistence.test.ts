@@ -98,13 +98,15 @@ t("the index is saved as blob parts of one generation; a missing part or a bad m
     }
   };
   await ctx.h.stop();
-  const parts = withDb((db) => db.prepare("SELECT key FROM search_state WHERE key LIKE 'index.data/%'").all() as { key: string }[]);
+  const parts = withDb((db) => db.prepare("SELECT key, data FROM search_state WHERE key LIKE 'index.data/%'").all() as { key: string; data: Buffer }[]);
   const manifest = JSON.parse(withDb((db) => (db.prepare("SELECT value FROM search_state WHERE key = 'index.parts'").get() as { value: string }).value));
-  assert.equal(parts.map((p) => p.key), [`index.data/${manifest.generation}/0`], "one generation, older parts deleted");
+  const keys = Array.from({ length: manifest.parts }, (_, n) => `index.data/${manifest.generation}/${n}`);
+  assert.equal(parts.map((p) => p.key).sort(), [...keys].sort(), "one generation, older parts deleted");
 
   // An index saved before the blob was split (the whole blob in the index row) loads as it is.
-  withDb((db) => db.prepare("UPDATE search_state SET data = (SELECT data FROM search_state WHERE key = ?) WHERE key = 'index'").run(parts[0]!.key));
-  withDb((db) => db.prepare("DELETE FROM search_state WHERE key IN ('index.parts', ?)").run(parts[0]!.key));
+  const whole = Buffer.concat(keys.map((key) => parts.find((p) => p.key === key)!.data));
+  withDb((db) => db.prepare("UPDATE search_state SET data = ? WHERE key = 'index'").run(whole));
+  withDb((db) => db.prepare("DELETE FROM search_state WHERE key = 'index.parts' OR key LIKE 'index.data/%'").run());
   ctx.h = await ctx.h.restart();
   await whenIndexed(ctx.h);
   assert.is((await search(ctx.h, { q: "lemur" })).body.stats.lastRefresh.kind, "load");
