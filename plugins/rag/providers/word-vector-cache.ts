@@ -74,7 +74,7 @@ export function readCache(path: string): WordVectors | { invalid: string } {
 }
 
 /** Bytes read from the JSON per step: keeps the conversion's memory bounded whatever the file's size. */
-const STEP_BYTES = 16 * 1024 * 1024;
+const STEP_BYTES = 4 * 1024 * 1024;
 
 /**
  * Converts the package's JSON (`{ dimensions, size, vectors: { word: [x1..xd, l2norm, rank] } }`)
