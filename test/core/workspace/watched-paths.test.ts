@@ -52,6 +52,17 @@ t("toRelative refuses paths outside the root", () => {
   assert.is(toRelative("/w", "/"), null);
 });
 
+t("toRelative normalises what its prefix cut cannot: dot segments, doubled and trailing separators", () => {
+  assert.is(toRelative("/w", "/w/memory/../company/org_structure.yaml"), "company/org_structure.yaml");
+  assert.is(toRelative("/w", "/w/./memory/a.md"), "memory/a.md");
+  assert.is(toRelative("/w", "/w//memory/a.md"), "memory/a.md");
+  assert.is(toRelative("/w", "/w/memory/"), "memory");
+  assert.is(toRelative("/w", "/w/../etc/passwd"), null);
+  assert.is(toRelative("/w/", "/w/memory/a.md"), "memory/a.md");
+  assert.is(toRelative("/w/x/..", "/w/memory/a.md"), "memory/a.md");
+  assert.is(toRelative("/w", "/w/.hidden/a.md"), ".hidden/a.md", "a dot name is not a dot segment");
+});
+
 t("a burst coalesces by its first and last raw event", () => {
   assert.is(coalesce("add", "change"), "created");
   assert.is(coalesce("add", "add"), "created");
