@@ -74,13 +74,12 @@ export class CompactIndex {
    */
   static builder(): IndexBuilder {
     const index = new CompactIndex();
-    const termIds = new Map<string, number>();
+    // One dictionary for the build, its snapshots and the result: its typo tree is built
+    // once and kept current, not once per snapshot. A snapshot sees terms added after it
+    // (ids past its postings), which match nothing there.
+    const dictionary = index.dictionary;
     const triples = new IntList();
-    const termId = (term: string) => {
-      let id = termIds.get(term);
-      if (id === undefined) termIds.set(term, (id = termIds.size));
-      return id;
-    };
+    const termId = (term: string) => dictionary.addInBulk(term);
     return {
       get documentCount() {
         return index.ids.size;
@@ -90,8 +89,7 @@ export class CompactIndex {
         index.tokenizeInto(document, index.addDocument(document), termId, (t, docField, tf) => triples.push3(t, docField, tf));
       },
       *finishSteps() {
-        index.base = yield* segmentSteps(triples, triples.length, termIds.size);
-        index.dictionary = new TermDictionary([...termIds.keys()]);
+        index.base = yield* segmentSteps(triples, triples.length, dictionary.size);
         return index;
       },
       finish() {
@@ -100,15 +98,14 @@ export class CompactIndex {
       *snapshotSteps() {
         const snapshot = new CompactIndex();
         const count = index.paths.length;
-        snapshot.base = yield* segmentSteps(triples, triples.length, termIds.size);
+        snapshot.base = yield* segmentSteps(triples, triples.length, dictionary.size);
+        snapshot.dictionary = dictionary;
         snapshot.paths = index.paths.slice();
         snapshot.titles = index.titles.slice();
         snapshot.categories = index.categories.slice();
         snapshot.fieldLength = index.fieldLength.slice(0, Math.max(64, count) * FIELD_SLOTS);
         for (const [path, docId] of index.ids) snapshot.ids.set(path, docId);
         index.totalLength.forEach((length, f) => (snapshot.totalLength[f] = length));
-        yield;
-        snapshot.dictionary = new TermDictionary([...termIds.keys()]);
         return snapshot;
       },
     };
@@ -294,7 +291,7 @@ export class CompactIndex {
       expanded.push(termId);
       this.score(termId, weight, scores, touched);
     };
-    const exact = this.dictionary.get(term);
+    const exact = this.ownTerm(term);
     if (exact !== undefined) add(exact, 1);
     const prefix = term.length >= 3 ? this.dictionary.withPrefix(term) : undefined;
     const maxDistance = exact === undefined && term.length >= 4 ? Math.min(MAX_FUZZY, Math.round(term.length * 0.2)) : 0;
@@ -345,6 +342,12 @@ export class CompactIndex {
         }
       }
     }
+  }
+
+  /** The id of `term` when this index has postings for it (a snapshot shares a dictionary that goes on growing). */
+  private ownTerm(term: string): number | undefined {
+    const id = this.dictionary.get(term);
+    return id !== undefined && (id + 1 < this.base.offsets.length || this.delta.has(id)) ? id : undefined;
   }
 
   /** The expanded terms whose postings hold `docId` (for its excerpt). */

@@ -51,5 +51,15 @@ export async function runSliced<T>(steps: Steps<T>, slicer = new Slicer()): Prom
   }
 }
 
+/** `steps` until `wanted()` turns false (then it ends with `undefined`): work made useless by a newer index stops. */
+export function* whileWanted<T>(steps: Steps<T>, wanted: () => boolean): Steps<T | undefined> {
+  for (;;) {
+    if (!wanted()) return undefined;
+    const next = steps.next();
+    if (next.done) return next.value;
+    yield;
+  }
+}
+
 /** How many loop iterations run between two checks of the clock. */
 export const STEP = 16_384;

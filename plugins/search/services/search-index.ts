@@ -9,7 +9,7 @@ import type { RankedPath, WorkspaceSearch } from "../tokens.ts";
 import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
 import { CompactIndex, type CompactHit } from "../domain/compact-index.ts";
 import { decodeSteps, encodeIndexParts } from "../domain/index-codec.ts";
-import { Slicer, runSliced } from "../domain/slicing.ts";
+import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 
@@ -422,7 +422,8 @@ export class SearchIndex implements WorkspaceSearch {
   /** Builds the prefix and typo lookups in slices, off the load's path, before the first queries need them. */
   private warmSoon(): void {
     const index = this.index;
-    setImmediate(() => void runSliced(index.warmSteps()).catch((error) => this.deps.logger.warn({ err: error }, "search: term lookups not prepared"))).unref();
+    // A partial index of the first build is soon replaced: its warm-up stops then.
+    setImmediate(() => void runSliced(whileWanted(index.warmSteps(), () => this.index === index)).catch((error) => this.deps.logger.warn({ err: error }, "search: term lookups not prepared"))).unref();
   }
 
   private async walk() {

@@ -8,6 +8,7 @@ import { CompactIndex } from "../../../plugins/search/domain/compact-index.ts";
 import { parseFile, type SearchDocument } from "../../../plugins/search/domain/document.ts";
 import { processTerm, queryTerms } from "../../../plugins/search/domain/query.ts";
 import { CODEC, decodeIndex, encodeIndex } from "../../../plugins/search/domain/index-codec.ts";
+import { runNow } from "../../../plugins/search/domain/slicing.ts";
 
 const t = suite("search: compact index");
 
@@ -55,6 +56,22 @@ t("same results and scores as minisearch's addAll index (title boost, prefixes, 
   assert.ok(expected[2]!.length > 0 && expected[3]!.length > 0, "the typo queries match something");
   assert.ok(expected[1]!.length > 0, "the prefix query matches something");
   assert.equal(render(index), expected);
+});
+
+t("a snapshot of a build in progress ranks as a build of the documents added so far, also after the build goes on", () => {
+  const builder = CompactIndex.builder();
+  docs.slice(0, 150).forEach((d) => builder.add(d));
+  const snapshot = runNow(builder.snapshotSteps());
+  const expected = render(CompactIndex.build(docs.slice(0, 150)));
+  assert.ok(expected.filter(Boolean).length >= 6, "most queries match something");
+  assert.equal(render(snapshot), expected);
+  runNow(snapshot.warmSteps()); // The typo tree is shared with the builder and kept current by later adds.
+  docs.slice(150).forEach((d) => builder.add(d));
+  builder.add(parseFile("late/words.md", "# Late\n\nquetzal axolotl kubernetis\n").document);
+  assert.equal(render(snapshot), expected, "later documents and terms are not seen by the snapshot");
+  const finished = runNow(builder.finishSteps());
+  assert.equal(render(finished), render(CompactIndex.build([...docs, parseFile("late/words.md", "# Late\n\nquetzal axolotl kubernetis\n").document])));
+  assert.is(finished.search(["quetzl"]).length, 1, "typo lookups on the finished index see terms added after the warm-up");
 });
 
 t("typos and prefixes: a near-miss of 4+ letters and a 3-letter prefix find the word", () => {
