@@ -6,7 +6,14 @@ export interface WorkerSetup {
   cachePath: string;
 }
 
-/** Worker → provider messages. Batches are `{ id, texts }` the other way, answered in order. */
+/** Provider → worker messages, handled in order. */
+export type WorkerRequest =
+  | { type: "embed"; id: number; texts: string[] }
+  /** Keeps the worker's soft-match corpus in step with the stored chunks (no reply). */
+  | { type: "corpus"; add: { id: number; text: string }[]; remove: number[] }
+  | { type: "match"; id: number; query: string; limit: number };
+
+/** Worker → provider messages. */
 export type WorkerReply =
   | {
       type: "ready";
@@ -17,4 +24,5 @@ export type WorkerReply =
       rebuiltBecause?: string;
     }
   | { type: "failed"; reason: string }
-  | { type: "vectors"; id: number; vectors?: number[][]; error?: string };
+  | { type: "vectors"; id: number; vectors?: number[][]; error?: string }
+  | { type: "matches"; id: number; matches?: { id: number; score: number }[]; error?: string };

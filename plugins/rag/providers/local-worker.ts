@@ -2,8 +2,9 @@
 // converting the package's JSON once and writing the cache), then encodes batches in order.
 // Reads only local files; nothing is ever downloaded.
 import { parentPort, workerData } from "node:worker_threads";
-import type { WorkerReply, WorkerSetup } from "./local-protocol.ts";
+import type { WorkerReply, WorkerRequest, WorkerSetup } from "./local-protocol.ts";
 import { SentenceEncoder } from "./sentence-encoder.ts";
+import { SoftMatchIndex } from "./soft-match.ts";
 import { convertJson, readCache, writeCache, type WordVectors } from "./word-vector-cache.ts";
 
 const { jsonPath, cachePath } = workerData as WorkerSetup;
@@ -24,20 +25,35 @@ function load(): { vectors: WordVectors; source: "cache" | "converted"; rebuiltB
 }
 
 let encoder: SentenceEncoder | undefined;
+let softMatch: SoftMatchIndex | undefined;
 try {
   const started = performance.now();
   const { vectors, source, rebuiltBecause } = load();
   encoder = new SentenceEncoder(vectors);
+  softMatch = new SoftMatchIndex(encoder, vectors);
   sampleRss();
   reply({ type: "ready", source, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakRss / 1e6), ...(rebuiltBecause ? { rebuiltBecause } : {}) });
 } catch (error) {
   reply({ type: "failed", reason: `cannot load the word vectors: ${error instanceof Error ? error.message : String(error)}` });
 }
 
-parentPort!.on("message", ({ id, texts }: { id: number; texts: string[] }) => {
-  try {
-    reply({ type: "vectors", id, vectors: texts.map((t) => Array.from(encoder!.encode(t))) });
-  } catch (error) {
-    reply({ type: "vectors", id, error: error instanceof Error ? error.message : String(error) });
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+parentPort!.on("message", (m: WorkerRequest) => {
+  if (m.type === "corpus") {
+    for (const id of m.remove) softMatch!.remove(id);
+    for (const c of m.add) softMatch!.add(c.id, c.text);
+  } else if (m.type === "match") {
+    try {
+      reply({ type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) });
+    } catch (error) {
+      reply({ type: "matches", id: m.id, error: message(error) });
+    }
+  } else {
+    try {
+      reply({ type: "vectors", id: m.id, vectors: m.texts.map((t) => Array.from(encoder!.encode(t))) });
+    } catch (error) {
+      reply({ type: "vectors", id: m.id, error: message(error) });
+    }
   }
 });

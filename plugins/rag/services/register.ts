@@ -9,9 +9,10 @@ import { Indexer } from "./indexer.ts";
 import { RagService } from "./rag-service.ts";
 import { VectorStore } from "./vector-store.ts";
 
-/** Seams for tests: `resolve` replaces module resolution (a missing `local` package). */
+/** Seams for tests: `resolve` replaces module resolution (a missing `local` package), `localWorkerUrl` the `local` worker script (one that crashes). */
 export interface RagServiceOptions {
   resolve?: (specifier: string) => string;
+  localWorkerUrl?: URL;
 }
 
 export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagServiceOptions = {}): void {
@@ -31,7 +32,7 @@ export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagS
             return null;
           }
         };
-        const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve });
+        const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve, localWorkerUrl: options.localWorkerUrl });
         let indexer: Indexer;
         const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger });
         indexer = new Indexer({ store, workspace, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate() });
