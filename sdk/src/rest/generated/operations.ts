@@ -2156,6 +2156,7 @@ export interface Operations {
         outputTokens: number | null;
         createdAt: string;
         finishedAt: string | null;
+        taskSettledAt: string | null;
       }>);
     };
   };
@@ -2182,6 +2183,7 @@ export interface Operations {
         outputTokens: number | null;
         createdAt: string;
         finishedAt: string | null;
+        taskSettledAt: string | null;
       };
     };
   };
@@ -2206,6 +2208,7 @@ export interface Operations {
         outputTokens: number | null;
         createdAt: string;
         finishedAt: string | null;
+        taskSettledAt: string | null;
       };
     };
   };
