@@ -163,7 +163,8 @@ export class DispatchService implements Dispatcher {
   private async recordCost(row: DispatchRow, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
     if (!this.deps.usage) return;
     try {
-      const model = (await this.deps.crew?.get(row.agentId))?.model ?? "unknown";
+      // As chat does: the model the gateway session ran on, else the configured one.
+      const model = (await this.deps.crew?.modelOf(row.agentId, row.sessionKey)) ?? "unknown";
       await this.deps.usage.record({ agentId: row.agentId, model, action: "task", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, taskId: row.taskId });
     } catch (error) {
       this.deps.logger.warn({ err: error, dispatchId: row.id }, "recording a dispatch's cost event failed");

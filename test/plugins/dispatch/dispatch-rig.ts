@@ -1,6 +1,8 @@
 // A host with dispatch wired to a fake gateway and a workspace holding the agents suites'
 // organisation file (odin executive, thor management, loki and freya execution).
 import * as assert from "uvu/assert";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -61,3 +63,13 @@ export async function reviewApprovals(h: TestHost, taskId: string): Promise<any[
 
 export const decide = (h: TestHost, approvalId: string, status: "approved" | "rejected", reason?: string) =>
   h.json(`/api/approvals/${approvalId}`, { method: "PATCH", session: true, body: { status, decidedBy: "Daniel", ...(reason ? { reason } : {}) } });
+
+/** A task's cost events as stored (GET /api/usage only has totals), oldest first. */
+export function costEvents(h: TestHost, agentId: string): Array<{ model: string; taskId: string | null; estimatedCostCents: number }> {
+  const db = new Database(join(h.home, "muster.db"), { readonly: true });
+  try {
+    return db.prepare("SELECT model, taskId, estimatedCostCents FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as any[];
+  } finally {
+    db.close();
+  }
+}

@@ -4,7 +4,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
-import { createTask, decide, sends, dispatch, getTask, hold, reviewApprovals, startDispatchRig, waitForDispatch, type DispatchRig } from "./dispatch-rig.ts";
+import { costEvents, createTask, decide, sends, dispatch, getTask, hold, reviewApprovals, startDispatchRig, waitForDispatch, type DispatchRig } from "./dispatch-rig.ts";
 
 const t = suite<{ rig: DispatchRig }>("dispatch");
 t.before(async (ctx) => {
@@ -125,6 +125,17 @@ t("over its daily budget: 409 BUDGET_EXCEEDED before anything changes; a raise l
   const allowed = await dispatch(h, task.id);
   assert.is(allowed.status, 202);
   await waitForDispatch(h, allowed.body.dispatch.id, "completed");
+});
+
+t("a completed dispatch is a cost event priced with the model its gateway session ran on, not only the configured one", async ({ rig }) => {
+  const { h } = rig;
+  const task = await createTask(h, { assignedTo: "loki" });
+  const res = await dispatch(h, task.id);
+  assert.is(res.status, 202, JSON.stringify(res.body));
+  await waitForDispatch(h, res.body.dispatch.id, "completed");
+  // loki's organisation entry says m-small; the fake gateway's session rows say fake/fake-model.
+  const events = costEvents(h, "loki").filter((e) => e.taskId === task.id);
+  assert.equal(events.map((e) => e.model), ["fake/fake-model"]);
 });
 
 t("the gateway errors mid-run: dispatch failed with the reason, task back to its previous status", async ({ rig }) => {
