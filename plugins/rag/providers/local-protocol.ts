@@ -9,8 +9,8 @@ export interface WorkerSetup {
 /** Provider → worker messages, handled in order. */
 export type WorkerRequest =
   | { type: "embed"; id: number; texts: string[] }
-  /** Keeps the worker's soft-match corpus in step with the stored chunks (no reply). */
-  | { type: "corpus"; add: { id: number; text: string }[]; remove: number[] }
+  /** Keeps the worker's soft-match corpus in step with the stored chunks (answered with `corpus`, nothing else). */
+  | { type: "corpus"; id: number; add: { id: number; text: string }[]; remove: number[] }
   | { type: "match"; id: number; query: string; limit: number };
 
 /** Worker → provider messages. */
@@ -25,4 +25,5 @@ export type WorkerReply =
     }
   | { type: "failed"; reason: string }
   | { type: "vectors"; id: number; vectors?: number[][]; error?: string }
-  | { type: "matches"; id: number; matches?: { id: number; score: number }[]; error?: string };
+  | { type: "matches"; id: number; matches?: { id: number; score: number }[]; error?: string }
+  | { type: "corpus"; id: number; error?: string };

@@ -41,8 +41,13 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 parentPort!.on("message", (m: WorkerRequest) => {
   if (m.type === "corpus") {
-    for (const id of m.remove) softMatch!.remove(id);
-    for (const c of m.add) softMatch!.add(c.id, c.text);
+    try {
+      for (const id of m.remove) softMatch!.remove(id);
+      for (const c of m.add) softMatch!.add(c.id, c.text);
+      reply({ type: "corpus", id: m.id });
+    } catch (error) {
+      reply({ type: "corpus", id: m.id, error: message(error) });
+    }
   } else if (m.type === "match") {
     try {
       reply({ type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) });

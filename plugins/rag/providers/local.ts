@@ -15,7 +15,7 @@ const LOAD_TIMEOUT_MS = 5 * 60_000;
 
 const WORKER_HEAP_MB = 256;
 /** Chunk texts sent to the worker's soft-match corpus per message, so no single message holds it up long. */
-const CORPUS_SLICE = 500;
+const CORPUS_SLICE = 100;
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -88,15 +88,16 @@ export class LocalProvider implements EmbeddingProvider {
   }
 
   /**
-   * Soft BM25 over the stored chunks, computed in the worker. The worker's corpus is first
-   * brought in step with `corpus.ids` (only added and removed chunks travel), in order before
-   * the query.
+   * Soft BM25 over the stored chunks, computed in the worker. The worker's corpus follows
+   * `corpus.ids` incrementally (only added and removed chunks travel, in slices each answered
+   * before the next is sent, so a query waits behind one slice at most).
    */
   async wordMatch(query: string, corpus: ChunkCorpus, limit: number): Promise<{ id: number; score: number }[]> {
     const worker = this.start();
     const sync = this.syncing.then(() => this.syncCorpus(worker, corpus));
     this.syncing = sync.catch(() => {});
-    await sync;
+    if (corpus.settled) await sync;
+    else sync.catch((error: unknown) => this.options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, "word-match corpus update failed"));
     const raw = await this.call((id) => ({ type: "match", id, query, limit }));
     if (!Array.isArray(raw)) throw ragErrors.RAG_PROVIDER_BAD_RESPONSE({ provider: this.id, reason: "no list of matches" });
     return raw as { id: number; score: number }[];
@@ -110,12 +111,12 @@ export class LocalProvider implements EmbeddingProvider {
     const wanted = new Set(corpus.ids);
     const remove = [...held].filter((id) => !wanted.has(id));
     const add = corpus.ids.filter((id) => !held.has(id));
+    if (remove.length > 0) await this.call((id) => ({ type: "corpus", id, add: [], remove }));
     for (const id of remove) held.delete(id);
-    if (remove.length > 0) worker.thread.postMessage({ type: "corpus", add: [], remove } satisfies WorkerRequest);
     for (let i = 0; i < add.length; i += CORPUS_SLICE) {
       const slice = add.slice(i, i + CORPUS_SLICE);
       const texts = await corpus.texts(slice);
-      worker.thread.postMessage({ type: "corpus", add: [...texts].map(([id, text]) => ({ id, text })), remove: [] } satisfies WorkerRequest);
+      await this.call((id) => ({ type: "corpus", id, add: [...texts].map(([chunk, text]) => ({ id: chunk, text })), remove: [] }));
       for (const id of slice) held.add(id);
     }
     this.corpus.of = corpus.ids;
@@ -193,7 +194,7 @@ export class LocalProvider implements EmbeddingProvider {
         const p = this.pending.get(m.id);
         if (!p) return; // timed out meanwhile
         if (m.error !== undefined) p.reject(ragErrors.RAG_PROVIDER_UNAVAILABLE({ provider: this.id, reason: m.error }));
-        else p.resolve(m.type === "vectors" ? m.vectors : m.matches);
+        else p.resolve(m.type === "vectors" ? m.vectors : m.type === "matches" ? m.matches : null);
       }
     });
     thread.on("error", (e) => fail(`the encoder worker crashed: ${e.message}`));

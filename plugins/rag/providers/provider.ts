@@ -25,5 +25,11 @@ export const providerKey = (p: Pick<EmbeddingProvider, "id" | "model" | "dimensi
 /** The stored chunks of the active provider: their ids, and their texts on demand. */
 export interface ChunkCorpus {
   ids: readonly number[];
+  /**
+   * No indexing job is changing the store: a matcher catches up before answering. While one
+   * runs, it answers from the corpus it last caught up with (chunks added since are still
+   * found by the other rankers) and catches up in the background, so queries stay fast.
+   */
+  settled: boolean;
   texts(ids: number[]): Promise<Map<number, string>>;
 }

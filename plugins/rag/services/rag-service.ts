@@ -65,6 +65,9 @@ export class RagService implements SemanticSearch {
     // Nothing to match in a query of punctuation only: an empty answer, not an error.
     if (!/[\p{L}\p{N}]/u.test(q)) return answer;
     const matrix = await this.matrix(providerKey(provider));
+    // Asked together with the query's embedding, so the worker answers both in one turn of its queue.
+    const words = options.mode === "hybrid" ? this.wordMatch(provider, q, matrix) : Promise.resolve([]);
+    words.catch(() => {}); // awaited below unless the embedding fails first
     let vector: { row: number; score: number }[] = [];
     if (options.mode !== "fulltext") {
       try {
@@ -88,8 +91,7 @@ export class RagService implements SemanticSearch {
       });
       return answer;
     }
-    const words = options.mode === "hybrid" ? await this.wordMatch(provider, q, matrix) : [];
-    const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext, words);
+    const ranked = options.mode === "vector" ? vector : fuse(matrix, vector, fulltext, await words);
     const top = ranked.slice(0, options.limit);
     const rows = await this.deps.store.chunks(top.map((t) => matrix.ids[t.row]!));
     answer.results = top.flatMap(({ row, score }) => {
@@ -103,7 +105,7 @@ export class RagService implements SemanticSearch {
   private async wordMatch(provider: EmbeddingProvider, q: string, matrix: VectorMatrix): Promise<{ row: number }[]> {
     if (!provider.wordMatch) return [];
     try {
-      const corpus = { ids: matrix.ids, texts: async (ids: number[]) => new Map([...(await this.deps.store.chunks(ids))].map(([id, c]) => [id, c.text])) };
+      const corpus = { ids: matrix.ids, settled: !this.deps.indexer().busy, texts: async (ids: number[]) => new Map([...(await this.deps.store.chunks(ids))].map(([id, c]) => [id, c.text])) };
       const rows = rowsById(matrix);
       return (await provider.wordMatch(q, corpus, CANDIDATES)).flatMap(({ id }) => (rows.has(id) ? [{ row: rows.get(id)! }] : []));
     } catch (error) {
