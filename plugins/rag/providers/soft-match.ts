@@ -6,6 +6,11 @@ const MATCH_COSINE = 0.5;
 /** Textbook BM25 constants (Robertson et al.): term-frequency saturation and length normalisation. */
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * Query words matched at most: each costs a pass over the corpus vocabulary, so a long
+ * query (up to 1,000 characters) keeps its rarest, most telling words, bounding the work.
+ */
+const MAX_QUERY_WORDS = 16;
 
 /**
  * Soft BM25 over the indexed chunks: BM25 where a query word's "term frequency" in a chunk
@@ -61,7 +66,8 @@ export class SoftMatchIndex {
 
   /** Chunk ids by soft BM25 score, best first; chunks matching no query word are left out. */
   rank(query: string, limit: number): { id: number; score: number }[] {
-    const words = [...new Set(this.encoder.ranks(query))];
+    // Ranks are frequency ranks: the highest are the rarest words.
+    const words = [...new Set(this.encoder.ranks(query))].sort((a, b) => b - a).slice(0, MAX_QUERY_WORDS);
     const n = this.chunks.size;
     if (words.length === 0 || n === 0) return [];
     // Each query word's matching corpus words: matchOf[rank] is 1 + the index of the rank's

@@ -106,6 +106,17 @@ t("a paraphrase answered by one sentence of a long chunk ranks in the hybrid top
     const scores = hybrid.body.results.map((r: { score: number }) => r.score);
     assert.equal(scores, [...scores].sort((a: number, b: number) => b - a));
     assert.ok(scores.every((s: number) => s > 0 && s <= 1 / 61));
+    // A query of the longest accepted length (1,000 characters, ~150 distinct words) still answers.
+    const words = Array.from({ length: 200 }, (_, i) => SENTENCES[i % SENTENCES.length]!.split(" ")[i % 5]).join(" ");
+    const long = await h.json(`/api/memory/rag?q=${encodeURIComponent(words.slice(0, 1000).trim())}&mode=hybrid&limit=5`);
+    assert.is(long.status, 200, JSON.stringify(long.body));
+    assert.is(long.body.results.length, 5);
+    // Words the vectors do not know, and stop words only: answered, finite scores.
+    for (const q of ["zqxvw blorptang", "the and of"]) {
+      const odd = await h.json(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=hybrid`);
+      assert.is(odd.status, 200, q);
+      for (const r of odd.body.results) assert.ok(Number.isFinite(r.score), q);
+    }
   });
 });
 
