@@ -128,7 +128,7 @@ export class SearchIndex implements WorkspaceSearch {
   /** A full build is not saved yet. */
   private needsFullSave = false;
   private saveTimer: NodeJS.Timeout | undefined;
-  /** A full build ran since the last memory release (see {@link releaseMemorySoon}). */
+  /** A full build or start-up load ran since the last memory release (see {@link releaseMemorySoon}). */
   private builtSinceRelease = false;
   private releaseTimer: NodeJS.Timeout | undefined;
   private indexedAt: string | null = null;
@@ -308,6 +308,9 @@ export class SearchIndex implements WorkspaceSearch {
         this.complete = true; // Searches answer from it while the refresh runs.
         this.warmSoon();
         await this.refresh(ids, started, performance.now() - decodeStarted);
+        // Decoding and the walk grow V8's young generation as a build does.
+        this.builtSinceRelease = true;
+        this.releaseMemorySoon();
         return;
       }
     }
@@ -561,8 +564,8 @@ export class SearchIndex implements WorkspaceSearch {
   }
 
   /**
-   * Once a full build is saved, has V8 give back what it kept from building (about 130 MB
-   * for 10,000 files; see release-memory.ts). A little later, so the clients the build
+   * Once a full build is saved (or the start-up load and refresh ended), has V8 give back
+   * what it kept from them (about 90-140 MB for 10,000 files; see release-memory.ts). A little later, so the clients the build
    * answered are served first; skipped while another build runs (it will release after it).
    */
   private releaseMemorySoon(): void {
