@@ -85,6 +85,7 @@ export class SoftMatchIndex {
     });
     const nq = words.length;
     const ids = [...this.chunks.keys()];
+    const lengths = Int32Array.from(this.chunks.values(), (t) => t.length);
     const tf = new Float32Array(n * nq);
     const df = new Int32Array(nq);
     let i = 0;
@@ -95,17 +96,21 @@ export class SoftMatchIndex {
     }
     const idf = Array.from(df, (m) => Math.log(1 + (n - m + 0.5) / (m + 0.5)));
     const averageLength = this.totalTokens / n || 1;
-    const scored: { id: number; score: number }[] = [];
-    ids.forEach((id, i) => {
-      const norm = K1 * (1 - B + (B * this.chunks.get(id)!.length) / averageLength);
+    const scores = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const norm = K1 * (1 - B + (B * lengths[i]!) / averageLength);
       let s = 0;
       for (let qi = 0; qi < nq; qi++) {
         const f = tf[i * nq + qi]!;
         if (f > 0) s += (idf[qi]! * f * (K1 + 1)) / (f + norm);
       }
-      if (s > 0) scored.push({ id, score: s });
-    });
-    return scored.sort((a, b) => b.score - a.score).slice(0, limit);
+      scores[i] = s;
+    }
+    // Only the best `limit` are sorted as objects (most chunks match some common word).
+    const cut = Math.max(Float64Array.from(scores).sort().at(-Math.min(limit, n)) ?? 0, Number.MIN_VALUE);
+    const top: { id: number; score: number }[] = [];
+    for (let i = 0; i < n; i++) if (scores[i]! >= cut) top.push({ id: ids[i]!, score: scores[i]! });
+    return top.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   private corpusVocabulary(): Int32Array {
