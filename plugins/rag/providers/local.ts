@@ -15,7 +15,7 @@ const LOAD_TIMEOUT_MS = 5 * 60_000;
 
 const WORKER_HEAP_MB = 256;
 /** Chunk texts sent to the worker's soft-match corpus per message, so no single message holds it up long. */
-const CORPUS_SLICE = 100;
+const CORPUS_SLICE = 25;
 
 const nodeRequire = createRequire(import.meta.url);
 
