@@ -21,12 +21,17 @@ t("collects what is no longer referenced", async () => {
   assert.is(ref.deref(), undefined);
 });
 
-t("exposes gc to no other context", () => {
+t("exposes gc to no other context, and still collects once the flag is off again", async () => {
   const before = typeof (globalThis as { gc?: unknown }).gc;
-  releaseMemory();
   releaseMemory();
   assert.is(runInNewContext("typeof gc"), "undefined");
   assert.is(typeof (globalThis as { gc?: unknown }).gc, before);
+  let garbage: object | undefined = { payload: new Uint8Array(1024) };
+  const ref = new WeakRef(garbage);
+  garbage = undefined;
+  await nextTurn();
+  assert.type(releaseMemory(), "number");
+  assert.is(ref.deref(), undefined);
 });
 
 t.run();
