@@ -8,9 +8,10 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PluginContext, PluginDefinition } from "@muster/plugin";
+import { MusterError, type PluginContext, type PluginDefinition } from "@muster/plugin";
 import type { RagConfig } from "../../../plugins/rag/config.ts";
 import { ragPlugin } from "../../../plugins/rag/index.ts";
+import { LocalProvider } from "../../../plugins/rag/providers/local.ts";
 import { registerRagServices } from "../../../plugins/rag/services/register.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -133,6 +134,24 @@ t("the worker dies while matching: hybrid answers 200 from vector and full-text 
     assert.is(next.status, 200);
     assert.ok(next.body.results.some((r: { path: string }) => r.path === "notes/crash.md"));
   });
+});
+
+t("the provider: word matching in a worker that dies fails with RAG_PROVIDER_UNAVAILABLE, and the next call resends the corpus to a fresh worker", async () => {
+  const provider = new LocalProvider({ cacheDir, timeoutMs: 10_000, workerUrl: new URL("./fixtures/crashing-worker.ts", import.meta.url) });
+  const asked: number[][] = [];
+  const corpus = { ids: [1, 2], settled: true, texts: async (ids: number[]) => (asked.push(ids), new Map(ids.map((id) => [id, `chunk ${id}`]))) };
+  try {
+    const error = await provider.wordMatch("crash while matching", corpus, 5).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof MusterError, String(error));
+    assert.is(error.code, "RAG_PROVIDER_UNAVAILABLE");
+    assert.equal(await provider.wordMatch("bicycle", corpus, 5), []);
+    assert.equal(asked, [[1, 2], [1, 2]], "the fresh worker got the whole corpus again");
+  } finally {
+    await provider.close();
+  }
 });
 
 t.run();
