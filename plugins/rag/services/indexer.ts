@@ -107,17 +107,18 @@ export class Indexer {
       for (const path of states.keys()) {
         if (!onDisk.has(path)) store.removeFile(path);
       }
-      const todo: { path: string; content: string; hash: string }[] = [];
+      // Files new or changed since their vectors were stored (all of them when forced), read once here and embedded below.
+      const changed: { path: string; content: string; hash: string }[] = [];
       for (const path of paths) {
         const content = await readText(workspace.resolve(path));
         if (content === null) continue;
         const hash = sha256(content);
         const state = states.get(path);
-        if (force || !state || state.contentHash !== hash || state.providerKey !== key) todo.push({ path, content, hash });
+        if (force || !state || state.contentHash !== hash || state.providerKey !== key) changed.push({ path, content, hash });
       }
-      job.total = todo.length;
+      job.total = changed.length;
       this.progress(job, true);
-      for (const file of todo) {
+      for (const file of changed) {
         if (this.stopped) return this.finish(job, "cancelled", coded(ragErrors.RAG_STOPPED()));
         if (providerKey(this.deps.activeProvider()) !== key) return this.finish(job, "cancelled", coded(ragErrors.RAG_PROVIDER_SWITCHED()));
         const chunks = chunkMarkdown(file.content);
