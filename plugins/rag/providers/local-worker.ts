@@ -24,6 +24,8 @@ function load(): { vectors: WordVectors; source: "cache" | "converted"; rebuiltB
   return { vectors, source: "converted", rebuiltBecause: cached.invalid };
 }
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 let encoder: SentenceEncoder | undefined;
 let softMatch: SoftMatchIndex | undefined;
 try {
@@ -34,31 +36,23 @@ try {
   sampleRss();
   reply({ type: "ready", source, ms: Math.round(performance.now() - started), peakRssMb: Math.round(peakRss / 1e6), ...(rebuiltBecause ? { rebuiltBecause } : {}) });
 } catch (error) {
-  reply({ type: "failed", reason: `cannot load the word vectors: ${error instanceof Error ? error.message : String(error)}` });
+  reply({ type: "failed", reason: `cannot load the word vectors: ${message(error)}` });
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-parentPort!.on("message", (m: WorkerRequest) => {
-  if (m.type === "corpus") {
-    try {
+/** The reply to one request; a failure answers the same request with its error. */
+function answer(m: WorkerRequest): WorkerReply {
+  const type = m.type === "corpus" ? "corpus" : m.type === "match" ? "matches" : "vectors";
+  try {
+    if (m.type === "corpus") {
       for (const id of m.remove) softMatch!.remove(id);
       for (const c of m.add) softMatch!.add(c.id, c.text);
-      reply({ type: "corpus", id: m.id });
-    } catch (error) {
-      reply({ type: "corpus", id: m.id, error: message(error) });
+      return { type: "corpus", id: m.id };
     }
-  } else if (m.type === "match") {
-    try {
-      reply({ type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) });
-    } catch (error) {
-      reply({ type: "matches", id: m.id, error: message(error) });
-    }
-  } else {
-    try {
-      reply({ type: "vectors", id: m.id, vectors: m.texts.map((t) => Array.from(encoder!.encode(t))) });
-    } catch (error) {
-      reply({ type: "vectors", id: m.id, error: message(error) });
-    }
+    if (m.type === "match") return { type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) };
+    return { type: "vectors", id: m.id, vectors: m.texts.map((t) => Array.from(encoder!.encode(t))) };
+  } catch (error) {
+    return { type, id: m.id, error: message(error) };
   }
-});
+}
+
+parentPort!.on("message", (m: WorkerRequest) => reply(answer(m)));
