@@ -49,14 +49,8 @@ export class TermDictionary {
    * into it (one splice per new term cost O(terms) each); the next prefix lookup sorts again.
    */
   addInBulk(term: string): number {
-    const known = this.ids.get(term);
-    if (known !== undefined) return known;
-    this.sorted = undefined;
-    const id = this.list.length;
-    this.list.push(term);
-    this.ids.set(term, id);
-    this.tree?.set(term, id);
-    return id;
+    if (!this.ids.has(term)) this.sorted = undefined;
+    return this.add(term);
   }
 
   /** Terms starting with `prefix` (the prefix itself included when it is a term), in term order. */
