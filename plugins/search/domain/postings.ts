@@ -1,4 +1,4 @@
-import { STEP, runNow, type Steps } from "./slicing.ts";
+import { STEP, type Steps } from "./slicing.ts";
 
 /**
  * Postings kept as typed arrays instead of one JS object per posting (which made the index
@@ -54,12 +54,10 @@ export class IntList {
 /** Values per chunk of an {@link IntList}: whole triples only. */
 const TRIPLE_CHUNK = 3 * 87_381;
 
-/** Sorts `(termId, docField, tf)` triples by term into a CSR segment (a counting sort: two passes, no objects). */
-export function segmentOf(triples: IntList, termCount: number): PostingSegment {
-  return runNow(segmentSteps(triples, triples.length, termCount));
-}
-
-/** {@link segmentOf} of the first `length` values of `triples`, in steps (see slicing.ts). */
+/**
+ * Sorts the first `length` values of `triples` (`(termId, docField, tf)` triples) by term into
+ * a CSR segment (a counting sort: two passes, no objects), in steps (see slicing.ts).
+ */
 export function* segmentSteps(triples: IntList, length: number, termCount: number): Steps<PostingSegment> {
   const offsets = new Uint32Array(termCount + 1);
   for (const v of triples.filled(length)) {
