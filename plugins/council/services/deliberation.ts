@@ -1,4 +1,4 @@
-import { clip, retryWhileLocked, type ApprovalGate, type EventBus, type WorkspacePaths } from "@muster/plugin";
+import { clip, retryWhileLocked, type ApprovalGate, type EventBus, type Logger, type WorkspacePaths } from "@muster/plugin";
 import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
 import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
@@ -30,6 +30,7 @@ export interface DeliberationDeps {
   workspace: WorkspacePaths;
   events: EventBus;
   config: CouncilConfig;
+  logger: Logger;
   /** Budgets and a cost event for each turn (the usage plugin), when loaded. */
   usage?: UsageLedger;
   /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
@@ -45,8 +46,9 @@ async function recordCost(deps: DeliberationDeps, agentId: string, sessionKey: s
   try {
     const model = (await deps.crew?.modelOf(agentId, sessionKey)) ?? "unknown";
     await deps.usage.record({ agentId, model, action: "session", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
-  } catch {
-    // The session's record is what matters here; a lost cost event is not worth failing it.
+  } catch (error) {
+    // The session's record is what matters here; a lost cost event is logged, as chat and dispatch do, not worth failing it.
+    deps.logger.warn({ err: error, agentId }, "council cost event not recorded");
   }
 }
 
