@@ -22,6 +22,8 @@ const PART_PREFIX = "index.data/";
 const PART_BYTES = 1024 * 1024;
 /** File rows written per transaction. */
 const ROWS_PER_STEP = 500;
+/** File rows read per query at start. */
+const ROWS_PER_PAGE = ROWS_PER_STEP * 4;
 
 /** Every column of `search_files`, derived once from the entity. */
 const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[];
@@ -55,10 +57,10 @@ export class IndexStore {
         .select(FILE_FIELDS)
         .where(after === undefined ? {} : { path: { $gt: after } })
         .orderBy({ path: "asc" })
-        .limit(ROWS_PER_STEP * 4)
+        .limit(ROWS_PER_PAGE)
         .execute<FileRow[]>("all");
       for (const row of page) all.set(row.path, row);
-      if (page.length < ROWS_PER_STEP * 4) return all;
+      if (page.length < ROWS_PER_PAGE) return all;
       after = page.at(-1)!.path;
       await yieldToEventLoop();
     }
