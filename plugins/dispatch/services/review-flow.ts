@@ -76,8 +76,10 @@ export class ReviewFlow {
   async recover(): Promise<number> {
     const { store, work } = this.deps;
     let repaired = 0;
-    for (const review of store.unlinked()) {
-      const approvalId = await this.pendingReviewApproval(review.taskId);
+    const unlinked = store.unlinked();
+    const approvalOf = unlinked.length > 0 ? await this.pendingReviewApprovals() : new Map<string, string>();
+    for (const review of unlinked) {
+      const approvalId = approvalOf.get(review.taskId);
       if (approvalId) store.attachApproval(review.id, approvalId);
       else store.discard(review.id);
       repaired++;
@@ -91,14 +93,14 @@ export class ReviewFlow {
     return repaired;
   }
 
-  /** The id of a pending `task.review` approval for the task, if one exists. */
-  private async pendingReviewApproval(taskId: string): Promise<string | undefined> {
+  /** Every pending `task.review` approval's id by its task (the first per task), read once for all unlinked reviews. */
+  private async pendingReviewApprovals(): Promise<Map<string, string>> {
     const PAGE = 500;
+    const byTask = new Map<string, string>();
     for (let offset = 0; ; offset += PAGE) {
       const { pending, pendingTotal } = await this.deps.approvals.list({ historyLimit: 0, pendingLimit: PAGE, pendingOffset: offset });
-      const found = pending.find((a) => a.taskId === taskId && a.command === REVIEW_ACTION);
-      if (found) return found.id;
-      if (offset + PAGE >= pendingTotal || pending.length === 0) return undefined;
+      for (const a of pending) if (a.command === REVIEW_ACTION && !byTask.has(a.taskId)) byTask.set(a.taskId, a.id);
+      if (offset + PAGE >= pendingTotal || pending.length === 0) return byTask;
     }
   }
 
