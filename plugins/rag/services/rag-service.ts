@@ -5,7 +5,7 @@ import { PROVIDER_IDS, providerKey, type EmbeddingProvider, type ProviderId } fr
 import type { SemanticSearch } from "../tokens.ts";
 import type { Indexer } from "./indexer.ts";
 import type { AgentMemoryStatus, AgentMode, MemoryConfigView, ProviderInfo, RagAnswer, SearchMode } from "./rag-types.ts";
-import { firstRowByPath, fuse, rowsById, vectorRanking } from "./ranking.ts";
+import { fuse, rowsById, vectorRanking } from "./ranking.ts";
 import type { VectorMatrix, VectorStore } from "./vector-store.ts";
 
 const CONFIG_KEY = "config";

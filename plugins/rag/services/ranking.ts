@@ -53,19 +53,24 @@ export function fuse(matrix: VectorMatrix, vector: { row: number }[], fulltext: 
     .map(([row, s]) => ({ row, score: s.best }));
 }
 
-export function firstRowByPath(matrix: VectorMatrix): Map<string, number> {
+/** `derive(matrix)`, computed once per loaded matrix (a reload makes a new one; callers must not change the result). */
+function perMatrix<T>(derive: (matrix: VectorMatrix) => T): (matrix: VectorMatrix) => T {
+  const memo = new WeakMap<VectorMatrix, T>();
+  return (matrix) => {
+    let value = memo.get(matrix);
+    if (value === undefined) memo.set(matrix, (value = derive(matrix)));
+    return value;
+  };
+}
+
+/** Path → the row of its first chunk (full-text ranks are credited there), built once per loaded matrix rather than per query. */
+export const firstRowByPath = perMatrix((matrix) => {
   const first = new Map<string, number>();
   matrix.paths.forEach((p, r) => {
     if (!first.has(p)) first.set(p, r);
   });
   return first;
-}
-
-const rowIndex = new WeakMap<VectorMatrix, Map<number, number>>();
+});
 
 /** Chunk id → matrix row, built once per loaded matrix. */
-export function rowsById(matrix: VectorMatrix): Map<number, number> {
-  let rows = rowIndex.get(matrix);
-  if (!rows) rowIndex.set(matrix, (rows = new Map(matrix.ids.map((id, r) => [id, r]))));
-  return rows;
-}
+export const rowsById = perMatrix((matrix) => new Map(matrix.ids.map((id, r) => [id, r])));
