@@ -264,9 +264,14 @@ export class SearchIndex implements WorkspaceSearch {
     }
   }
 
+  /** Ends a queued task, build or refresh at shutdown (callers of `reindex` then get 503). */
+  private throwIfStopped(): void {
+    if (this.stopped) throw new Stopped("search index stopped");
+  }
+
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(() => {
-      if (this.stopped) throw new Stopped("search index stopped");
+      this.throwIfStopped();
       return task();
     });
     this.queue = run.catch(() => undefined);
@@ -391,7 +396,7 @@ export class SearchIndex implements WorkspaceSearch {
     const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
     const finishStarted = performance.now();
     this.index = await runSliced(builder.finishSteps(), pauses.slicer);
-    if (this.stopped) throw new Stopped("search index stopped");
+    this.throwIfStopped();
     this.warmSoon();
     const indexMs = performance.now() - finishStarted;
     const readMs = finishStarted - started - walkMs;
@@ -425,7 +430,7 @@ export class SearchIndex implements WorkspaceSearch {
         const published = await publish(slicer);
         await this.deps.seams?.betweenSlices?.({ kind, read, published });
         await slicer.pause();
-        if (this.stopped) throw new Stopped("search index stopped");
+        this.throwIfStopped();
       },
     };
   }
