@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { waitUntil } from "../../helpers/wait.ts";
-import { startMusterChild, type MusterChild } from "./muster-child.ts";
+import { startMusterChild, type MusterChild } from "../../helpers/muster-child.ts";
 
 const test = suite("crons: server killed mid-run");
 const TOKEN = "fake-token-crons-killed-0123456789";

@@ -14,7 +14,7 @@ import Database from "better-sqlite3";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
-import { startMusterChild, type MusterChild } from "../crons/muster-child.ts";
+import { startMusterChild, type MusterChild } from "../../helpers/muster-child.ts";
 
 const test = suite("dispatch: server killed mid-dispatch");
 

@@ -3,8 +3,8 @@
 // Spawning and the wait for /api/health are bench:api's (scripts/bench/processes.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, startServer, type RunningServer } from "../../../scripts/bench/processes.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { freePort, startServer, type RunningServer } from "../../scripts/bench/processes.ts";
+import { waitUntil } from "./wait.ts";
 
 const ROOT = new URL("../../..", import.meta.url).pathname;
 
