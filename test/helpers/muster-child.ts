@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { freePort, startServer, type RunningServer } from "../../scripts/bench/processes.ts";
 import { waitUntil } from "./wait.ts";
 
-const ROOT = new URL("../../..", import.meta.url).pathname;
+const ROOT = new URL("../..", import.meta.url).pathname;
 
 export interface ChildOptions {
   home: string;
