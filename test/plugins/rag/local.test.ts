@@ -159,7 +159,8 @@ t("the worker: concurrent batches each get their own answer; a crash fails pendi
     }
     const [v] = await crashing.embed(["after the crash"]);
     assert.is(v![0], 1);
-    // Closing while a batch waits fails it instead of leaving it hanging.
+    // Closing while a batch may still wait never leaves it hanging: it settles (the worker may
+    // answer first), and when it fails it carries the provider code.
     const waiting = crashing.embed(["x"]);
     await crashing.close();
     await waiting.then(
