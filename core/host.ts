@@ -19,6 +19,7 @@ import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 import { ServiceContainer } from "./internal/container.ts";
 import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
+import { createRedaction } from "./internal/redaction.ts";
 import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
 import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
 import { listenError, startErrors } from "./internal/start-errors.ts";
@@ -121,6 +122,7 @@ export function createHost(options: HostOptions = {}): Host {
   const services = new ServiceContainer();
   const events = createEventBus(logger);
   const gate = createGateRegistry(() => (services.has(hostTokens.gateBackend) ? services.resolve(hostTokens.gateBackend) : undefined));
+  const redaction = createRedaction(() => (services.has(hostTokens.redactionBackend) ? services.resolve(hostTokens.redactionBackend) : undefined));
   // Both are taken in start(): the lock first, so a second start on this home changes nothing.
   let lock: InstanceLock | undefined;
   let currentSession: SessionToken | undefined;
@@ -338,6 +340,7 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.db, () => database);
     services.provideHost(hostTokens.events, () => events);
     services.provideHost(hostTokens.gate, () => gate);
+    services.provideHost(hostTokens.redaction, () => redaction);
     services.provideHost(hostTokens.gateway, () => gateway);
     services.provideHost(hostTokens.workspace, () => host.workspace);
     services.provideHost(hostTokens.info, () => host.hostInfo);

@@ -25,6 +25,7 @@ export { BlockedAddressError, DEFAULT_BLOCKED_RANGES, createAddressPolicy, embed
 export type { PluginRouter, RouteSpec, RouteInput, RouteHandler, RouteAuth } from "./http.ts";
 export type { EventBus, MusterEvent, MusterEvents, EventName, EventPattern, EventHandler } from "./events.ts";
 export type { ApprovalGate, GatedAction, GateRequestOptions, GateRequestResult, GateBackend } from "./gate.ts";
+export type { TextRedactor } from "./redaction.ts";
 export type {
   GatewayClient,
   GatewayState,

@@ -5,6 +5,7 @@ import type { ApprovalGate, GateBackend } from "./gate.ts";
 import type { WorkspacePaths } from "./workspace.ts";
 import type { GatewayClient } from "./gateway.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
+import type { TextRedactor } from "./redaction.ts";
 
 /**
  * Services the host provides, resolved like any plugin's token: list them in a service's
@@ -32,6 +33,10 @@ export const hostTokens = {
   httpMetrics: token<HttpMetrics>("host.httpMetrics"),
   /** Provided by the approvals plugin; lets `ctx.gate.request` create approvals. */
   gateBackend: token<GateBackend>("host.gateBackend"),
+  /** Scrubs secret values from free text before it is stored (see redaction.ts); text unchanged without a backend. */
+  redaction: token<TextRedactor>("host.redaction"),
+  /** Provided by the vault plugin; what `redaction` delegates to. */
+  redactionBackend: token<TextRedactor>("host.redactionBackend"),
 };
 
 /**

@@ -11,7 +11,8 @@ export interface SemanticSearch {
   search(q: string, options: { agent: string; limit: number; mode: SearchMode }): Promise<RagAnswer>;
   /** Queues an indexing job (or returns the running one); never waits for it. */
   reindex(options: { agent: string; force: boolean }): IndexJob;
-  config(): Promise<{ config: MemoryConfigView; agents: AgentMemoryStatus[]; providers: ProviderInfo[] }>;
+  /** The configuration, the index status per agent, the providers, and the running or last job (null before any). */
+  config(): Promise<{ config: MemoryConfigView; agents: AgentMemoryStatus[]; providers: ProviderInfo[]; job: IndexJob | null }>;
   configure(change: { provider?: string; enabled?: boolean; agentModes?: Record<string, AgentMode> }): Promise<MemoryConfigView>;
   stop(): Promise<void>;
 }

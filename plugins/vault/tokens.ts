@@ -6,6 +6,8 @@ import type { SecretStore } from "./services/secret-store.ts";
 export type { ChildEnvOptions, VaultStatus };
 /** What `redact` answers when redaction itself fails; callers that add their own fail-closed guard answer the same. */
 export { REDACTION_FAILED } from "./services/redact.ts";
+/** The value and, for a JSON credential, each string inside it: what redaction hides (for a plugin holding a credential the vault may not know yet). */
+export { credentialParts } from "./services/redact.ts";
 
 /** What other plugins use: read a secret for an integration, scrub secret values from text. */
 export interface VaultSecretReader {

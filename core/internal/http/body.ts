@@ -1,6 +1,8 @@
 // Reads JSON request bodies with a size limit, refusing anything that is not JSON.
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { Context } from "koa";
-import { hostErrors } from "../../plugin-api/errors.ts";
+import { hostErrors, type MusterError } from "../../plugin-api/errors.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -27,18 +29,14 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   if (!hasBody(ctx)) return undefined;
   if (!isJsonType(ctx)) throw hostErrors.UNSUPPORTED_MEDIA_TYPE();
   const declared = Number(ctx.get("content-length") || 0);
-  if (declared > limit) {
-    ctx.req.resume();
-    throw hostErrors.PAYLOAD_TOO_LARGE({ limit: `${limit} bytes` });
-  }
+  if (declared > limit) throw refuseOversized(ctx.req, limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+  // destroyOnReturn off: leaving the loop early (the 413) must not destroy the request, which
+  // would reset the connection before the answer is read.
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) {
-      ctx.req.resume();
-      throw hostErrors.PAYLOAD_TOO_LARGE({ limit: `${limit} bytes` });
-    }
+    if (size > limit) throw refuseOversized(ctx.req, limit);
     chunks.push(chunk);
   }
   const bytes = Buffer.concat(chunks);
@@ -59,6 +57,51 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   }
   checkParsed(value, SURROGATE_ESCAPE.test(text));
   return value;
+}
+
+/** How much of a refused body is still read and dropped after the 413 before the connection is cut. */
+export const OVERSIZED_DRAIN_BYTES = 16 * 1024 * 1024;
+/** How long a refused body may take to arrive after the 413 before the connection is cut. */
+export const OVERSIZED_DRAIN_MS = 30_000;
+
+/**
+ * The 413 for a body past the limit, after arranging that the client can read it. A client
+ * still sending when the answer goes out must not meet a reset: if the socket is closed
+ * while its bytes keep arriving, the kernel answers them with RST, the client's writes fail
+ * with EPIPE/ECONNRESET and the 413 waiting in its receive buffer is lost. So the rest of
+ * the body is read and dropped (the connection stays usable for keep-alive clients); and
+ * where Node would close after the answer (the client sent `Connection: close`), it only
+ * half-closes (the client sees the whole answer and the end of it) and destroys the socket
+ * once the body has arrived. Either way the drain is bounded: past
+ * {@link OVERSIZED_DRAIN_BYTES} more or {@link OVERSIZED_DRAIN_MS} the connection is cut.
+ */
+function refuseOversized(req: IncomingMessage, limit: number): MusterError {
+  const error = hostErrors.PAYLOAD_TOO_LARGE({ limit: `${limit} bytes` });
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  if (req.complete || socket.destroyed) return error;
+  const cut = () => socket.destroy();
+  const timer = setTimeout(cut, OVERSIZED_DRAIN_MS).unref();
+  let drained = 0;
+  const count = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > OVERSIZED_DRAIN_BYTES) cut();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    req.off("data", count);
+  };
+  req.on("data", count);
+  req.once("end", done);
+  socket.once("close", done);
+  req.resume();
+  // Node calls destroySoon() after an answer that ends the connection; this socket's own
+  // version waits for the refused body instead of dropping the bytes still on their way.
+  socket.destroySoon = function holdUntilDrained(this: Socket) {
+    if (this.writable) this.end();
+    if (req.complete) this.destroy();
+    else req.once("end", () => this.destroy());
+  };
+  return error;
 }
 
 /** Deepest nesting a body may have; validators that recurse (z.json()) would overflow the stack on more. */

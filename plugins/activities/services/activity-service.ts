@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus } from "@muster/plugin";
+import type { Database, EventBus, TextRedactor } from "@muster/plugin";
 import type { ActivityRow } from "../entities/activity.ts";
 import type { ActivityLog } from "../tokens.ts";
 import { ActivityStore, type ActivityFilter } from "./activity-store.ts";
@@ -18,21 +18,26 @@ export type ActivityQuery = ActivityFilter;
 
 /** The activity log other plugins write to (`ctx.resolve(ACTIVITIES).log(...)`). */
 export class ActivityService implements ActivityLog {
-  private readonly deps: { db: () => Database; events: EventBus };
+  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };
   private readonly store: ActivityStore;
-  constructor(deps: { db: () => Database; events: EventBus }) {
+  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor }) {
     this.deps = deps;
     this.store = new ActivityStore(deps.db);
   }
 
-  /** Appends an activity and publishes `activities.activity.created` after it is stored. */
+  /**
+   * Appends an activity and publishes `activities.activity.created` after it is stored. The
+   * free text (action, target, details) is written by agents: any vault secret value in it
+   * is replaced (`[redacted:<NAME>]`) before it is stored, so it is never listed or streamed.
+   */
   log(input: NewActivity): ActivityRecord {
+    const redact = (text: string) => this.deps.redaction.redact(text);
     const record: ActivityRecord = {
       id: randomUUID(),
       agentId: input.agentId,
-      action: input.action,
-      target: input.target ?? null,
-      details: input.details ?? null,
+      action: redact(input.action),
+      target: input.target == null ? null : redact(input.target),
+      details: input.details == null ? null : redact(input.details),
       timestamp: new Date().toISOString(),
     };
     this.store.append(record);

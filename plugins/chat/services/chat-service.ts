@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, retryWhileLocked, type GatewayClient, type Logger } from "@muster/plugin";
+import { clip, retryWhileLocked, type GatewayClient, type Logger, type TextRedactor } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
@@ -63,6 +63,8 @@ interface ChatServiceDeps {
   usage?: UsageLedger;
   /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
   crew?: Crew;
+  /** Scrubs vault secret values from message text before it is stored (history, session titles). */
+  redaction: TextRedactor;
 }
 
 /** The gateway session of one agent in one Muster chat session (DESIGN §14.2). */
@@ -94,7 +96,7 @@ export class ChatService implements Chat {
     const now = new Date().toISOString();
     const session: ChatSessionRecord = existing
       ? { ...existing, agentIds: request.agentIds, updatedAt: now }
-      : { id: randomUUID(), mode: request.mode, agentIds: request.agentIds, title: clip(request.message.replace(/\s+/g, " ").trim(), 80), createdAt: now, updatedAt: now };
+      : { id: randomUUID(), mode: request.mode, agentIds: request.agentIds, title: clip(this.deps.redaction.redact(request.message).replace(/\s+/g, " ").trim(), 80), createdAt: now, updatedAt: now };
     this.deps.store.addUserMessage(session, this.message(session.id, { role: "user", agentId: null, round: null, text: request.message, createdAt: now }), !existing);
     return {
       sessionId: session.id,
@@ -201,8 +203,11 @@ export class ChatService implements Chat {
     return reply;
   }
 
+  /** A message to store: any vault secret value in its text or thinking is redacted first, so history never holds one. */
   private message(sessionId: string, fields: Partial<ChatMessageRecord> & Pick<ChatMessageRecord, "role" | "agentId" | "round" | "text" | "createdAt">): ChatMessageRecord {
-    return { id: randomUUID(), sessionId, thinking: null, toolCalls: [], artifacts: [], runId: null, inputTokens: 0, outputTokens: 0, ...fields };
+    const redact = (text: string) => this.deps.redaction.redact(text);
+    const message = { id: randomUUID(), sessionId, thinking: null, toolCalls: [], artifacts: [], runId: null, inputTokens: 0, outputTokens: 0, ...fields };
+    return { ...message, text: redact(message.text), thinking: message.thinking === null ? null : redact(message.thinking) };
   }
 
   /** The turn's cost event; like activities, failing to write one never fails the chat. */

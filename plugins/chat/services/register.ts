@@ -46,7 +46,7 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
   ctx.provide(
     defineService({
       token: CHAT,
-      deps: { db: hostTokens.db, turns: AGENT_TURNS, agents: AGENT_DIRECTORY, gateway: hostTokens.gateway, config: configToken<ChatConfig>(), logger: hostTokens.logger },
+      deps: { db: hostTokens.db, turns: AGENT_TURNS, agents: AGENT_DIRECTORY, gateway: hostTokens.gateway, config: configToken<ChatConfig>(), logger: hostTokens.logger, redaction: hostTokens.redaction },
       // Replies are logged as activities, and cost events carry the crew directory's model, when those plugins are loaded.
       optionalDeps: { activities: ACTIVITIES, usage: USAGE, crew: AGENTS },
       create: ({ db, activities, usage, crew, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities, usage, crew }),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, type Database, type EventBus } from "@muster/plugin";
+import { clip, type Database, type EventBus, type TextRedactor } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 import type { NotificationRow } from "../entities/notification.ts";
 import type { Notifier } from "../tokens.ts";
@@ -49,20 +49,25 @@ const BODY_MAX = 10_000;
  * ctx.resolve(NOTIFICATIONS).create({ type: "approval", title: "Approval requested", body, priority: "high" });
  */
 export class NotificationService implements Notifier {
-  private readonly deps: { db: () => Database; events: EventBus };
+  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };
   private readonly store: NotificationStore;
-  constructor(deps: { db: () => Database; events: EventBus }) {
+  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor }) {
     this.deps = deps;
     this.store = new NotificationStore(deps.db);
   }
 
-  /** Stores a notification and publishes `notifications.notification.created` (public). */
+  /**
+   * Stores a notification and publishes `notifications.notification.created` (public). Any
+   * vault secret value in the title or body is replaced before storing (redacted before
+   * clipping, so a cut never leaves the start of a secret behind).
+   */
   create(input: NewNotification): NotificationRecord {
+    const redact = (text: string) => this.deps.redaction.redact(text);
     const record: NotificationRecord = {
       id: randomUUID(),
       type: clip(input.type, 64),
-      title: clip(input.title, TITLE_MAX),
-      body: clip(input.body ?? "", BODY_MAX),
+      title: clip(redact(input.title), TITLE_MAX),
+      body: clip(redact(input.body ?? ""), BODY_MAX),
       priority: input.priority ?? "normal",
       read: false,
       dismissed: false,

@@ -7,8 +7,8 @@ export function registerNotificationServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: NOTIFICATIONS,
-      deps: { db: hostTokens.db, events: hostTokens.events },
-      create: ({ db, events }) => new NotificationService({ db: () => db, events }),
+      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction },
+      create: ({ db, events, redaction }) => new NotificationService({ db: () => db, events, redaction }),
     }),
   );
 }

@@ -19,7 +19,15 @@ export const configBody = z.strictObject({
   agentModes: z.record(agentId, mode).optional(),
 });
 
-const job = z.object({ id: z.string(), status: z.enum(["queued", "running", "done", "failed", "cancelled"]), done: z.number(), total: z.number(), provider: z.string() });
+const job = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "running", "done", "failed", "cancelled"]),
+  done: z.number(),
+  total: z.number(),
+  provider: z.string(),
+  /** Why a job failed or was cancelled (the provider's coded error, a switch, a stop). */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
 const configView = z.object({ provider: z.string(), enabled: z.boolean(), agentModes: z.record(z.string(), mode) });
 
 export const ragResponse = z.object({
@@ -36,5 +44,7 @@ export const configResponse = z.object({
   config: configView,
   agents: z.array(z.object({ agentId: z.string(), provider: z.string(), indexed: z.number(), total: z.number(), chunks: z.number(), dirty: z.boolean(), vectorReady: z.boolean(), mode })),
   providers: z.array(z.object({ id: z.string(), name: z.string(), available: z.boolean(), model: z.string(), dimensions: z.number() })),
+  /** The running job, else the last one since start (null before any): a failed one says why. */
+  job: job.nullable(),
 });
 export const configUpdateResponse = z.object({ ok: z.literal(true), config: configView });

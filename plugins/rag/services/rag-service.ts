@@ -164,7 +164,7 @@ export class RagService implements SemanticSearch {
       vectorReady: this.settings.enabled && counts.chunks > 0,
       mode: this.settings.agentModes[agentId] ?? "default",
     }));
-    return { config: this.view(), agents, providers: this.providerList() };
+    return { config: this.view(), agents, providers: this.providerList(), job: job ?? null };
   }
 
   async configure(change: { provider?: string; enabled?: boolean; agentModes?: Record<string, AgentMode> }): Promise<MemoryConfigView> {

@@ -15,12 +15,40 @@ interface Span {
   name: string;
 }
 
-/** The searched forms: each value and its JSON-escaped form (for values with quotes or newlines inside JSON text). */
+/** Deepest nesting of a JSON credential whose strings are collected (credentials are shallow; this bounds the walk). */
+const MAX_CREDENTIAL_DEPTH = 16;
+
+/**
+ * The parts of a secret value that must never be shown: the value itself and, when it is a
+ * JSON object or array (a credential such as `{"accessToken":"…","secret":"…"}`), every
+ * string inside it, at any depth. A tool that prints only the inner token would otherwise
+ * escape whole-value redaction. Parts shorter than {@link MIN_REDACTED_LENGTH} are left
+ * out; longest first, so a part inside another is not cut out of it first.
+ */
+export function credentialParts(value: string | null): string[] {
+  if (!value) return [];
+  const parts = new Set([value]);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    // Not JSON: the whole value is the credential.
+  }
+  const walk = (node: unknown, depth: number): void => {
+    if (typeof node === "string") parts.add(node);
+    else if (node !== null && typeof node === "object" && depth < MAX_CREDENTIAL_DEPTH) for (const child of Object.values(node)) walk(child, depth + 1);
+  };
+  if (parsed !== null && typeof parsed === "object") walk(parsed, 0);
+  return [...parts].filter((p) => p.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** The searched forms: each credential part and its JSON-escaped form (for values with quotes or newlines inside JSON text). */
 function formsOf(secrets: { name: string; value: string }[]): { form: string; name: string }[] {
   const byForm = new Map<string, string>();
   for (const { name, value } of secrets) {
-    if (value.length < MIN_REDACTED_LENGTH) continue;
-    for (const form of [value, JSON.stringify(value).slice(1, -1)]) if (!byForm.has(form)) byForm.set(form, name);
+    for (const part of credentialParts(value)) {
+      for (const form of [part, JSON.stringify(part).slice(1, -1)]) if (!byForm.has(form)) byForm.set(form, name);
+    }
   }
   // Longest first, so that where one secret contains another, the containing one names the span.
   return [...byForm].map(([form, name]) => ({ form, name })).sort((a, b) => b.form.length - a.form.length);

@@ -6,7 +6,11 @@ import { configuredPassphrase, VaultKeyring } from "./keyring.ts";
 import { SecretStore } from "./secret-store.ts";
 import { VaultSecrets } from "./vault-secrets.ts";
 
-/** Provides the keyring (key derived at start), the secret store, the child environment and `vault.secrets`. */
+/**
+ * Provides the keyring (key derived at start), the secret store, the child environment,
+ * `vault.secrets`, and the host's redaction backend (so plugins the vault cannot be a
+ * dependency of, like activities, redact stored free text through `hostTokens.redaction`).
+ */
 export function registerVaultServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
@@ -30,4 +34,5 @@ export function registerVaultServices(ctx: PluginContext): void {
       create: (deps) => new VaultSecrets(deps),
     }),
   );
+  ctx.provide(defineService({ token: hostTokens.redactionBackend, deps: { secrets: VAULT_SECRETS }, create: ({ secrets }) => ({ redact: (text: string) => secrets.redact(text) }) }));
 }

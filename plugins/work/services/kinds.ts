@@ -35,6 +35,8 @@ export interface KindSpec {
   listRefs: Record<string, WorkKind>;
   /** Whether `status: "done"` sets `completedAt` (and leaving it clears it). */
   completes: boolean;
+  /** Fields of free text (written by agents and people): vault secret values in them are redacted before storing. */
+  freeText: string[];
 }
 
 /** `given`, after null for every nullable column of the entity. */
@@ -53,6 +55,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     refs: { projectId: "project", storyId: "story", sprintId: "sprint" },
     listRefs: {},
     completes: true,
+    freeText: ["title", "description", "notes", "tags"],
   },
   sprint: {
     kind: "sprint",
@@ -63,6 +66,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     refs: {},
     listRefs: { storyIds: "story" },
     completes: false,
+    freeText: ["name"],
   },
   epic: {
     kind: "epic",
@@ -73,6 +77,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     refs: {},
     listRefs: {},
     completes: true,
+    freeText: ["title", "notes"],
   },
   story: {
     kind: "story",
@@ -83,6 +88,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     refs: { epicId: "epic" },
     listRefs: {},
     completes: true,
+    freeText: ["title"],
   },
   project: {
     kind: "project",
@@ -93,6 +99,7 @@ export const KINDS: Record<WorkKind, KindSpec> = {
     refs: {},
     listRefs: {},
     completes: false,
+    freeText: ["name", "description"],
   },
 };
 

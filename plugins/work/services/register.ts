@@ -7,8 +7,8 @@ export function registerWorkServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: WORK,
-      deps: { db: hostTokens.db, events: hostTokens.events },
-      create: ({ db, events }) => new WorkService({ db: () => db, events }),
+      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction },
+      create: ({ db, events, redaction }) => new WorkService({ db: () => db, events, redaction }),
     }),
   );
 }

@@ -1,7 +1,7 @@
 // Create, read, update and delete for the five work record kinds, with reference checks
 // (400 naming the field) and reference clearing on delete in one transaction.
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus } from "@muster/plugin";
+import type { Database, EventBus, TextRedactor } from "@muster/plugin";
 import { workErrors } from "../errors.ts";
 import { KINDS, type WorkKind, type WorkRecord } from "./kinds.ts";
 import { WorkStore, type TaskFilter } from "./work-store.ts";
@@ -12,6 +12,8 @@ export type { TaskFilter, WorkRecord };
 export interface WorkServiceDeps {
   db: () => Database;
   events: EventBus;
+  /** Scrubs vault secret values from the free-text fields before they are stored. */
+  redaction: TextRedactor;
 }
 
 export class WorkService implements WorkTracker {
@@ -116,9 +118,16 @@ export class WorkService implements WorkTracker {
     }
   }
 
-  /** Request shapes to stored columns: list references are stored as JSON strings. */
+  /**
+   * Request shapes to stored columns: list references are stored as JSON strings, and any
+   * vault secret value in a free-text field is redacted (so it is never stored, listed or
+   * streamed).
+   */
   private toColumns(kind: WorkKind, input: Record<string, unknown>): Record<string, unknown> {
     const out = { ...input };
+    for (const field of KINDS[kind].freeText) {
+      if (typeof out[field] === "string") out[field] = this.deps.redaction.redact(out[field]);
+    }
     for (const field of Object.keys(KINDS[kind].listRefs)) {
       if (Array.isArray(out[field])) out[field] = JSON.stringify([...new Set(out[field] as string[])]);
     }

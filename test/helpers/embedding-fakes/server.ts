@@ -11,6 +11,8 @@ export type FakeBehaviour =
   | { kind: "slow"; delayMs: number }
   | { kind: "wrong-dimensions"; dimensions: number }
   | { kind: "nan" }
+  /** Every component `value` (1e308 overflows a 32-bit float, 1e-46 underflows to 0, 0 is a zero vector). */
+  | { kind: "constant"; value: number }
   | { kind: "wrong-count" }
   | { kind: "not-json" };
 
@@ -46,6 +48,7 @@ export async function startEmbeddingFake(options: { dimensions: number; behaviou
     if (b.kind === "not-json") return void res.writeHead(200, { "content-type": "application/json" }).end("{not json");
     const dims = b.kind === "wrong-dimensions" ? b.dimensions : options.dimensions;
     let vectors = new HashProvider(dims).embed(input).then((vs) => vs.map((v) => Array.from(v) as (number | null)[]));
+    if (b.kind === "constant") vectors = vectors.then((vs) => vs.map((v) => v.map(() => b.value)));
     if (b.kind === "nan") vectors = vectors.then((vs) => vs.map((v) => v.map((x, i) => (i === 0 ? null : x))));
     if (b.kind === "wrong-count") vectors = vectors.then((vs) => vs.slice(1));
     const list = await vectors;

@@ -2569,6 +2569,17 @@ export interface Operations {
         model: string;
         dimensions: number;
       }>;
+      job: {
+        id: string;
+        status: "queued" | "running" | "done" | "failed" | "cancelled";
+        done: number;
+        total: number;
+        provider: string;
+        error?: {
+          code: string;
+          message: string;
+        };
+      } | null;
     };
   };
   /** `POST /api/memory/config`: Sets the embedding provider, enables or disables semantic search, and per-agent modes */
@@ -2648,6 +2659,10 @@ export interface Operations {
         done: number;
         total: number;
         provider: string;
+        error?: {
+          code: string;
+          message: string;
+        };
       };
     };
   };
