@@ -42,7 +42,7 @@ t("push is 202 with a pending approval; the remote gets the commit only once app
   assert.is(approval.status, "pending");
   assert.is(approval.command, "git.push");
   assert.is(approval.requestedBy, "loki");
-  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main", commit: local });
+  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main", effectiveUrl: repos.bare, commit: local });
   assert.is(remoteHead(repos), before, "nothing is pushed before a decision");
   const decided = await approve(h, approval.id);
   assert.is(decided.status, 200, JSON.stringify(decided.body));
