@@ -1,7 +1,7 @@
 // Real git repositories for the git plugin's tests: a working repository with a local bare
 // remote and a second clone ("a colleague") that can push behind its back.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
@@ -69,3 +69,9 @@ export function startGitHost(repoPath?: string): Promise<TestHost> {
 export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
 export const approve = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
 export const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
+
+/** Writes `text` into the repository's .git/config directly, as a command in the workspace could. */
+export const plantConfig = (repo: string, text: string) => appendFileSync(join(repo, ".git", "config"), `\n${text}\n`);
+
+/** A shell command that leaves `marker` behind (and passes stdin through, as a filter must). */
+export const leavesMarker = (marker: string) => `touch '${marker}'; cat`;
