@@ -75,11 +75,11 @@ for (const [name, redirect] of [
     commitIn(repos.work, "a.md", "a", "Reviewed");
     const before = head(repos.bare);
     const { requested, done } = await requestThenApprove(h, "push", () => redirect(repos, elsewhere));
+    assert.is(head(elsewhere), null, "nothing reached the other repository");
+    assert.is(head(repos.bare), before, "and nothing was pushed under a changed destination");
     assert.is(requested.payload.effectiveUrl, repos.bare);
     assert.is(done.executionStatus, "failed");
     assert.match(done.executionError, /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
-    assert.is(head(elsewhere), null, "nothing reached the other repository");
-    assert.is(head(repos.bare), before, "and nothing was pushed under a changed destination");
   });
 }
 
@@ -92,10 +92,10 @@ t("a pull redirected after the request (insteadOf) fetches nothing from elsewher
   git(other, "push", "--quiet", elsewhere, "main");
   const mine = git(repos.work, "rev-parse", "HEAD");
   const { done } = await requestThenApprove(h, "pull", () => git(repos.work, "config", `url.${elsewhere}.insteadOf`, repos.bare));
+  assert.not.ok(existsSync(join(repos.work, "planted.md")), "nothing came from the other repository");
+  assert.is(git(repos.work, "rev-parse", "HEAD"), mine);
   assert.is(done.executionStatus, "failed");
   assert.match(done.executionError, /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
-  assert.is(git(repos.work, "rev-parse", "HEAD"), mine);
-  assert.not.ok(existsSync(join(repos.work, "planted.md")));
 });
 
 t("a rewrite in place at request time is refused before any approval exists, naming the key", async ({ h, repos, elsewhere }) => {
@@ -128,9 +128,9 @@ for (const [operation, key] of [
     const before = head(repos.bare);
     const program = `touch '${marker}'; git-${key === "receivepack" ? "receive" : "upload"}-pack`;
     const { done } = await requestThenApprove(h, operation, () => plantConfig(repos.work, `[remote "origin"]\n\t${key} = ${program}`));
+    assert.not.ok(existsSync(marker), "the planted program never ran");
     assert.is(done.executionStatus, "failed");
     assert.match(done.executionError, new RegExp(`^GIT_UNSAFE_CONFIG: .*remote\\.origin\\.${key}`));
-    assert.not.ok(existsSync(marker), "the planted program never ran");
     assert.is(head(repos.bare), before);
     // Planted before the request: refused at once, no approval made.
     const res = await postGit(h, { operation });
@@ -147,9 +147,9 @@ for (const [name, section] of [
     for (const operation of ["push", "pull"] as const) {
       const config = join(repos.work, ".git", "config");
       const { done } = await requestThenApprove(h, operation, () => plantConfig(repos.work, section(marker)));
+      assert.not.ok(existsSync(marker), `${operation}: the planted program never ran`);
       assert.is(done.executionStatus, "failed", operation);
       assert.match(done.executionError, /^GIT_UNSAFE_CONFIG: /);
-      assert.not.ok(existsSync(marker), `${operation}: the planted program never ran`);
       git(repos.work, "config", "--remove-section", name === "core.sshCommand" ? "core" : "credential");
       assert.ok(config);
     }

@@ -29,10 +29,10 @@ t.after(async (ctx) => {
 async function expectRefused(h: TestHost, repos: Repos, marker: string, key: string) {
   const before = git(repos.work, "rev-parse", "HEAD");
   const res = await postGit(h, { operation: "commit", message: "Agent's commit" });
+  assert.not.ok(existsSync(marker), `${key}: the planted program never ran`);
   assert.is(res.status, 409, `${key}: ${JSON.stringify(res.body)}`);
   assert.is(res.body.error.code, "GIT_UNSAFE_CONFIG", key);
   assert.ok(res.body.error.message.includes(key), `${key} is named: ${res.body.error.message}`);
-  assert.not.ok(existsSync(marker), `${key}: the planted program never ran`);
   assert.is(git(repos.work, "rev-parse", "HEAD"), before, `${key}: nothing was committed`);
 }
 
