@@ -116,7 +116,7 @@ export class GitService implements GitRepository {
         if (unmatched) throw gitErrors.GIT_PATHSPEC_UNMATCHED({ file: unmatched[1] });
         throw gitErrors.GIT_COMMIT_FAILED({ reason: firstLines(add.stderr) });
       }
-      const staged = await this.git(repo, ["diff", "--cached", "--quiet", ...paths]);
+      const staged = await this.git(repo, ["diff", "--cached", "--quiet", "--no-ext-diff", "--no-textconv", ...paths]);
       if (staged.code === 0) throw gitErrors.GIT_NOTHING_TO_COMMIT({ scope: paths.length > 0 ? " in the files given" : "" });
       // The message goes through stdin, so no text of it can be read as an option.
       const made = await this.git(repo, ["commit", "--quiet", "--no-verify", "--cleanup=whitespace", "--file=-", ...paths], request.message, identity);

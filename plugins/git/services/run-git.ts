@@ -29,6 +29,8 @@ const SAFE_SETTINGS = [
   "log.showSignature=false",
   "merge.verifySignatures=false",
   "submodule.recurse=false",
+  // An empty helper empties the list: no credential helper of any config file runs.
+  "credential.helper=",
   // No background `git maintenance`/`gc` left running after Muster's call returns.
   "maintenance.auto=false",
   "gc.auto=0",
@@ -50,7 +52,14 @@ function gitEnvironment(repo: string): Record<string, string> {
   Object.assign(env, {
     LC_ALL: "C",
     GIT_TERMINAL_PROMPT: "0",
+    // These win over core.sshCommand, core.askPass, core.editor, sequence.editor, core.pager and
+    // core.gitProxy, so a setting planted after config-safety.ts looked still runs nothing.
     GIT_SSH_COMMAND: "ssh -o BatchMode=yes",
+    GIT_ASKPASS: "",
+    GIT_EDITOR: ":",
+    GIT_SEQUENCE_EDITOR: ":",
+    GIT_PAGER: "cat",
+    GIT_PROXY_COMMAND: "",
     // The system and global files are out of the repository's reach but may name credential
     // helpers and the like (and a workspace that is $HOME makes ~/.gitconfig agent-writable).
     GIT_CONFIG_NOSYSTEM: "1",

@@ -93,7 +93,7 @@ export class SyncRunner implements GitSyncRunner {
   private async pull(repo: string, url: string, { remote, branch }: SyncPayload): Promise<string> {
     // The fetched branch also updates the remote-tracking branch, as a pull from the remote's name did.
     const refspec = `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`;
-    const out = await runGit(repo, ["pull", "--no-rebase", "--no-edit", UPLOAD_PACK, "--recurse-submodules=no", "--", url, refspec], { timeoutMs: this.deps.timeoutMs });
+    const out = await runGit(repo, ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", UPLOAD_PACK, "--recurse-submodules=no", "--", url, refspec], { timeoutMs: this.deps.timeoutMs });
     if (out.code === 0) return this.text(out);
     const conflicted = await runGit(repo, ["diff", "--name-only", "--diff-filter=U"], { timeoutMs: this.deps.localTimeoutMs });
     const files = conflicted.stdout.split("\n").filter(Boolean);
