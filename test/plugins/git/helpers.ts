@@ -10,13 +10,36 @@ import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
-/** Runs git with a fixed identity and no system or global configuration. */
+/**
+ * No automatic maintenance. Newer git (2.47+) runs it detached after commit, fetch and push:
+ * a `git maintenance`/`gc` still working in a repository when the next test's createRepos
+ * removes and recreates it at the same path fails that test ("directory not empty") or races
+ * its repository, and it outlives the call longest on a loaded machine (issue 27, item 7).
+ * With it off every git of a test has finished when its call returns. Passed through the
+ * environment, so the git programs a push or fetch starts (receive-pack's auto gc) obey it too.
+ */
+const NO_BACKGROUND_GIT = [
+  ["maintenance.auto", "false"],
+  ["maintenance.autoDetach", "false"],
+  ["gc.auto", "0"],
+  ["gc.autoDetach", "false"],
+  ["receive.autogc", "false"],
+];
+const noBackgroundGitEnv = Object.fromEntries([
+  ["GIT_CONFIG_COUNT", String(NO_BACKGROUND_GIT.length)],
+  ...NO_BACKGROUND_GIT.flatMap(([key, value], i) => [
+    [`GIT_CONFIG_KEY_${i}`, key!],
+    [`GIT_CONFIG_VALUE_${i}`, value!],
+  ]),
+]);
+
+/** Runs git with a fixed identity, no system or global configuration, and nothing left running in the background. */
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, {
     cwd,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" },
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C", ...noBackgroundGitEnv },
   }).trim();
 }
 
