@@ -8,7 +8,8 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
-import { startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { suite, type Test } from "uvu";
+import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
 /**
  * No automatic maintenance. Newer git (2.47+) runs it detached after commit, fetch and push:
@@ -98,3 +99,39 @@ export const plantConfig = (repo: string, text: string) => appendFileSync(join(r
 
 /** A shell command that leaves `marker` behind (and passes stdin through, as a filter must). */
 export const leavesMarker = (marker: string) => `touch '${marker}'; cat`;
+
+export interface GitSuiteContext {
+  h: TestHost;
+  base: string;
+  repos: Repos;
+}
+
+/** A suite with one host on `base/work`, whose repositories are recreated before each test (then `eachTest` runs). */
+export function gitSuite<C extends GitSuiteContext>(name: string, eachTest?: (ctx: C) => void): Test<C> {
+  const t = suite<C>(name);
+  t.before(async (ctx) => {
+    ctx.base = tempBase();
+    ctx.repos = createRepos(ctx.base);
+    ctx.h = await startGitHost(ctx.repos.work);
+  });
+  t.before.each((ctx) => {
+    ctx.repos = createRepos(ctx.base);
+    eachTest?.(ctx);
+  });
+  t.after(async (ctx) => {
+    await ctx.h.stop();
+    removeHome(ctx.h.home);
+    rmSync(ctx.base, { recursive: true, force: true });
+  });
+  return t;
+}
+
+/** Commits `file` with `content` in `repo` (outside Muster); returns the new head. */
+export function commitIn(repo: string, file: string, content: string, message: string): string {
+  writeFileSync(join(repo, file), content);
+  git(repo, "add", file);
+  git(repo, "commit", "--quiet", "-m", message);
+  return git(repo, "rev-parse", "HEAD");
+}
+
+export const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;

@@ -2,40 +2,19 @@
 // resolved at request time, shown and bound; a pushurl or (push)insteadOf set after the request
 // never sends an approved push or pull elsewhere, and no receivepack/uploadpack of the
 // repository's choosing runs. Real bare repositories stand in for the remotes.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, writeFileSync } from "node:fs";
-import { rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { approve, createRepos, git, plantConfig, postGit, startGitHost, tempBase, type Repos } from "./helpers.ts";
+import type { TestHost } from "../../helpers/start-test-host.ts";
+import { approvalOf, approve, commitIn, createRepos, git, gitSuite, plantConfig, postGit, type Repos } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; base: string; repos: Repos; elsewhere: string; marker: string }>("git push and pull go where the human saw");
-
-t.before(async (ctx) => {
-  ctx.base = tempBase();
-  ctx.repos = createRepos(ctx.base);
-  ctx.h = await startGitHost(ctx.repos.work);
-});
-t.before.each((ctx) => {
-  ctx.repos = createRepos(ctx.base);
+const t = gitSuite<{ h: TestHost; base: string; repos: Repos; elsewhere: string; marker: string }>("git push and pull go where the human saw", (ctx) => {
   // Another real remote, with a history of its own, where nothing may ever arrive.
   ctx.elsewhere = join(ctx.base, "elsewhere.git");
   git(ctx.base, "init", "--quiet", "--bare", "--initial-branch=main", ctx.elsewhere);
   ctx.marker = join(ctx.base, "planted-program-ran");
 });
-t.after(async (ctx) => {
-  await ctx.h.stop();
-  removeHome(ctx.h.home);
-  rmSync(ctx.base, { recursive: true, force: true });
-});
 
-function commitIn(repo: string, file: string, content: string, message: string): string {
-  writeFileSync(join(repo, file), content);
-  git(repo, "add", file);
-  git(repo, "commit", "--quiet", "-m", message);
-  return git(repo, "rev-parse", "HEAD");
-}
 const head = (bare: string) => {
   try {
     return git(bare, "rev-parse", "--verify", "--quiet", "main");
@@ -43,7 +22,6 @@ const head = (bare: string) => {
     return null;
   }
 };
-const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
 
 /** Requests `operation`, lets `meanwhile` change the repository, approves; returns the finished approval. */
 async function requestThenApprove(h: TestHost, operation: "push" | "pull", meanwhile: () => void) {

@@ -1,26 +1,11 @@
 // GET /api/git in the spec's shape and commits, on a real repository.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { createRepos, git, postGit, startGitHost, tempBase, type Repos } from "./helpers.ts";
+import { createRepos, git, gitSuite, postGit, startGitHost, type Repos } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; base: string; repos: Repos }>("git status and commit");
-
-t.before(async (ctx) => {
-  ctx.base = tempBase();
-  ctx.repos = createRepos(ctx.base);
-  ctx.h = await startGitHost(ctx.repos.work);
-});
-t.before.each((ctx) => {
-  ctx.repos = createRepos(ctx.base);
-});
-t.after(async (ctx) => {
-  await ctx.h.stop();
-  removeHome(ctx.h.home);
-  rmSync(ctx.base, { recursive: true, force: true });
-});
+const t = gitSuite<{ h: TestHost; base: string; repos: Repos }>("git status and commit");
 
 t("a clean repository with an upstream: the spec's record", async ({ h, repos }) => {
   const res = await h.json("/api/git");

@@ -1,28 +1,14 @@
 // Git runs no program that a repository file names (issue 22, finding 1). A sandboxed command
 // can write the workspace's .git/config and .gitattributes; the next status or commit through
 // the API must not run what they name, outside the sandbox, as Muster's user.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { createRepos, git, leavesMarker, plantConfig, postGit, startGitHost, tempBase, type Repos } from "./helpers.ts";
+import type { TestHost } from "../../helpers/start-test-host.ts";
+import { git, gitSuite, leavesMarker, plantConfig, postGit, type Repos } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; base: string; repos: Repos; marker: string }>("git refuses repositories whose config names a program");
-
-t.before(async (ctx) => {
-  ctx.base = tempBase();
-  ctx.repos = createRepos(ctx.base);
-  ctx.h = await startGitHost(ctx.repos.work);
-});
-t.before.each((ctx) => {
-  ctx.repos = createRepos(ctx.base);
+const t = gitSuite<{ h: TestHost; base: string; repos: Repos; marker: string }>("git refuses repositories whose config names a program", (ctx) => {
   ctx.marker = join(ctx.base, "planted-program-ran");
-});
-t.after(async (ctx) => {
-  await ctx.h.stop();
-  removeHome(ctx.h.home);
-  rmSync(ctx.base, { recursive: true, force: true });
 });
 
 /** Commits through the API and expects the refusal that names `key`, with nothing run and nothing committed. */
