@@ -65,7 +65,8 @@ const PROGRAM_SETTINGS: { key: RegExp; when?: (value: string | null) => boolean 
   { key: /^imap\.tunnel$/ },
   { key: /^(browser|man)\..+\.(cmd|path)$/ },
   { key: /^guitool\..+\.cmd$/ },
-  { key: /^instaweb\.httpd$/ },
+  { key: /^instaweb\.(httpd|browser)$/ },
+  { key: /^(web|help)\.browser$/ },
 ];
 
 /** The first setting of the repository's own files that names a program or another file; undefined when none does. */
