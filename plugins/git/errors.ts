@@ -12,5 +12,11 @@ export const gitErrors = defineErrors({
   GIT_BRANCH_INVALID: { status: 400, message: "{branch} is not a valid branch name" },
   GIT_BRANCH_UNKNOWN: { status: 400, message: "There is no local branch named {branch} to push" },
   GIT_DETACHED_HEAD: { status: 409, message: "HEAD is detached; name the branch to {operation}" },
+  GIT_UNSAFE_CONFIG: { status: 409, message: "The repository's configuration sets {key} ({origin}), which would make git run a program (or read a file) of the repository's choosing; Muster runs no git command on this repository until that setting is removed" },
+  GIT_REMOTE_URL_UNSUPPORTED: { status: 409, message: "Remote {remote} resolves to {url}, a remote helper or transport Muster does not run (a path, file://, ssh://, git://, http(s):// or host:path)" },
+  GIT_REMOTE_MULTIPLE_URLS: { status: 409, message: "Remote {remote} pushes to {count} URLs; Muster pushes to one approved URL (keep one remote.{remote}.pushurl)" },
+  GIT_REMOTE_REDIRECTED: { status: 409, message: "{key} ({origin}) rewrites {url}, so git would {operation} somewhere other than that URL; nothing was run" },
+  GIT_REMOTE_CHANGED: { status: 409, message: "The approved {operation} was to {approved}, but remote {remote} now resolves to {now}; nothing was run. Request it again to review the new URL" },
+  GIT_BRANCH_MOVED: { status: 409, message: "The approved push was of {branch} at {approved}, but the branch has moved to {now} since; nothing was pushed. Request it again to review the new commits" },
   GIT_FAILED: { status: 500, message: "git {command} failed; the server log has its message" },
 });

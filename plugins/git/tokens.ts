@@ -2,6 +2,7 @@ import { token } from "@muster/plugin";
 import type { ApprovalRecord } from "../approvals/tokens.ts";
 import type { RepositoryStatus } from "./services/repository-status.ts";
 import type { SyncPayload } from "./services/sync-action.ts";
+import type { ConfigEntry } from "./services/config-safety.ts";
 
 export type { RepositoryStatus, SyncPayload };
 
@@ -22,6 +23,8 @@ export interface SyncRequest {
 export interface GitRepository {
   /** The configured repository's top directory (real path); 404 `GIT_NOT_A_REPOSITORY` when it is not one. */
   repository(): Promise<string>;
+  /** The repository and its own configuration, refused (409 `GIT_UNSAFE_CONFIG`, naming the key) while that configuration names a program. */
+  vetted(): Promise<{ repo: string; config: ConfigEntry[] }>;
   status(): Promise<RepositoryStatus>;
   commit(request: CommitRequest): Promise<{ hash: string; message: string }>;
   /** Creates the pending approval; nothing reaches the remote until a human approves. */

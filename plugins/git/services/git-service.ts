@@ -5,10 +5,13 @@ import type { ApprovalQueue, ApprovalRecord } from "../../approvals/tokens.ts";
 import type { GitConfig } from "../config.ts";
 import { gitErrors } from "../errors.ts";
 import type { CommitRequest, GitRepository, SyncRequest } from "../tokens.ts";
+import { identitySettings } from "./commit-identity.ts";
+import { safeConfig, type ConfigEntry } from "./config-safety.ts";
 import { classify, parseLog, parsePorcelain, withoutCredentials, type RepositoryStatus } from "./repository-status.ts";
 import { runGit, type GitOutput } from "./run-git.ts";
 import { SerialQueue } from "./serial-queue.ts";
 import { GIT_SYNC_KIND, type SyncPayload } from "./sync-action.ts";
+import { resolveSyncTarget } from "./sync-target.ts";
 
 export interface GitServiceDeps {
   config: GitConfig;
@@ -50,8 +53,14 @@ export class GitService implements GitRepository {
     return real;
   }
 
-  private git(repo: string, args: string[], input?: string): Promise<GitOutput> {
-    return runGit(repo, args, { timeoutMs: this.deps.config.localTimeoutMs, input });
+  /** The repository and its configuration, once the configuration names no program (409 `GIT_UNSAFE_CONFIG` otherwise). */
+  async vetted(): Promise<{ repo: string; config: ConfigEntry[] }> {
+    const repo = await this.repository();
+    return { repo, config: await safeConfig(repo, this.deps.config.localTimeoutMs) };
+  }
+
+  private git(repo: string, args: string[], input?: string, settings?: string[]): Promise<GitOutput> {
+    return runGit(repo, args, { timeoutMs: this.deps.config.localTimeoutMs, input, settings });
   }
 
   /** Runs a read that must succeed; a failure is logged with git's message and answered with a generic 500. */
@@ -65,7 +74,8 @@ export class GitService implements GitRepository {
   }
 
   async status(): Promise<RepositoryStatus> {
-    const repo = await this.repository();
+    // status runs clean filters on files it must compare, so it is vetted like any write.
+    const { repo } = await this.vetted();
     const { branch, files } = parsePorcelain(await this.read(repo, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]));
     const hasHead = (await this.git(repo, ["rev-parse", "--verify", "--quiet", "HEAD"])).code === 0;
     const log = hasHead ? parseLog(await this.read(repo, ["log", "-10", "--format=%H%x1f%s%x1f%cI%x1e"])) : [];
@@ -96,6 +106,9 @@ export class GitService implements GitRepository {
     const repo = await this.repository();
     const files = request.files?.map((file) => this.checkFile(repo, file));
     return this.deps.queue.run(async () => {
+      // Vetted inside the queue, just before git reads the configuration to stage and commit.
+      const { config } = await this.vetted();
+      const identity = await identitySettings(repo, config, this.deps.config.localTimeoutMs);
       const paths = files && files.length > 0 ? ["--", ...files] : [];
       const add = await this.git(repo, ["add", "--all", ...(paths.length > 0 ? paths : ["--", "."])]);
       if (add.code !== 0) {
@@ -103,10 +116,10 @@ export class GitService implements GitRepository {
         if (unmatched) throw gitErrors.GIT_PATHSPEC_UNMATCHED({ file: unmatched[1] });
         throw gitErrors.GIT_COMMIT_FAILED({ reason: firstLines(add.stderr) });
       }
-      const staged = await this.git(repo, ["diff", "--cached", "--quiet", ...paths]);
+      const staged = await this.git(repo, ["diff", "--cached", "--quiet", "--no-ext-diff", "--no-textconv", ...paths]);
       if (staged.code === 0) throw gitErrors.GIT_NOTHING_TO_COMMIT({ scope: paths.length > 0 ? " in the files given" : "" });
       // The message goes through stdin, so no text of it can be read as an option.
-      const made = await this.git(repo, ["commit", "--quiet", "--no-verify", "--cleanup=whitespace", "--file=-", ...paths], request.message);
+      const made = await this.git(repo, ["commit", "--quiet", "--no-verify", "--cleanup=whitespace", "--file=-", ...paths], request.message, identity);
       if (made.code !== 0) throw gitErrors.GIT_COMMIT_FAILED({ reason: firstLines(made.stderr || made.stdout) });
       const [head] = parseLog(await this.read(repo, ["log", "-1", "--format=%H%x1f%B%x1f%cI%x1e"]));
       const branch = (await this.git(repo, ["symbolic-ref", "--quiet", "--short", "HEAD"])).stdout.trim() || "HEAD";
@@ -139,17 +152,19 @@ export class GitService implements GitRepository {
 
   /** A push or pull as a pending approval with its remote and branch resolved now, so the human approves exactly what runs. */
   async requestSync(request: SyncRequest): Promise<ApprovalRecord> {
-    const repo = await this.repository();
+    const { repo, config } = await this.vetted();
     const remote = await this.resolveRemote(repo, request);
     const branch = await this.resolveBranch(repo, request);
     const url = await this.git(repo, ["remote", "get-url", "--", remote]);
-    const payload: SyncPayload = { operation: request.operation, repoPath: repo, remote, remoteUrl: withoutCredentials(url.stdout.trim()), branch };
+    // Where git will really connect (push URL or fetch URL, every rewrite applied): shown and bound.
+    const target = await resolveSyncTarget(repo, request.operation, remote, config, this.deps.config.localTimeoutMs);
+    const payload: SyncPayload = { operation: request.operation, repoPath: repo, remote, remoteUrl: withoutCredentials(url.stdout.trim()), branch, effectiveUrl: target.shown };
     // The human approves this commit: anything committed after the request is not pushed with it.
     if (request.operation === "push") payload.commit = (await this.read(repo, ["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
     const { approvalId } = await this.deps.gate.request(GIT_SYNC_KIND[request.operation], payload, {
       requestedBy: request.requestedBy,
-      title: `git ${request.operation} ${branch}${payload.commit ? ` (${payload.commit.slice(0, 12)})` : ""} ${request.operation === "push" ? "to" : "from"} ${remote}`,
-      context: `Repository ${repo}; remote ${remote} (${payload.remoteUrl})`,
+      title: `git ${request.operation} ${branch}${payload.commit ? ` (${payload.commit.slice(0, 12)})` : ""} ${request.operation === "push" ? "to" : "from"} ${remote} (${payload.effectiveUrl})`.slice(0, 500),
+      context: `Repository ${repo}; remote ${remote}: git ${request.operation === "push" ? "pushes to" : "fetches from"} ${payload.effectiveUrl}`,
     });
     return this.deps.approvals.get(approvalId);
   }

@@ -27,7 +27,7 @@ export function registerGitServices(ctx: PluginContext<GitConfig>): void {
       optionalDeps: { secrets: VAULT_SECRETS },
       create: ({ git, config, logger, secrets }) =>
         new SyncRunner({
-          repository: () => git.repository(),
+          vetted: () => git.vetted(),
           queue,
           timeoutMs: config.syncTimeoutMs,
           localTimeoutMs: config.localTimeoutMs,

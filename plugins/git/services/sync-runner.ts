@@ -1,12 +1,19 @@
 import type { Logger } from "@muster/plugin";
+import { gitErrors } from "../errors.ts";
 import type { SerialQueue } from "./serial-queue.ts";
 import type { GitSyncRunner, SyncPayload } from "../tokens.ts";
+import type { ConfigEntry } from "./config-safety.ts";
 import { withoutCredentials } from "./repository-status.ts";
 import { runGit, type GitOutput } from "./run-git.ts";
+import { resolveSyncTarget } from "./sync-target.ts";
+
+/** The programs at the other end of a local or ssh transport: git's own, whatever the configuration says. */
+const RECEIVE_PACK = "--receive-pack=git-receive-pack";
+const UPLOAD_PACK = "--upload-pack=git-upload-pack";
 
 export interface SyncRunnerDeps {
-  /** The repository's top directory now; the approved payload must still name it. */
-  repository: () => Promise<string>;
+  /** The repository's top directory and configuration now, vetted (409 `GIT_UNSAFE_CONFIG`); the approved payload must still name it. */
+  vetted: () => Promise<{ repo: string; config: ConfigEntry[] }>;
   queue: SerialQueue;
   timeoutMs: number;
   localTimeoutMs: number;
@@ -28,45 +35,65 @@ export class SyncRunner implements GitSyncRunner {
 
   sync(payload: SyncPayload): Promise<string> {
     return this.deps.queue.run(async () => {
-      const repo = await this.deps.repository();
+      const { repo, config } = await this.deps.vetted();
       if (repo !== payload.repoPath) throw new Error(`The approved ${payload.operation} was for ${payload.repoPath}, but git.repoPath is now ${repo}; nothing was run`);
-      await this.assertUnchanged(repo, payload);
-      return payload.operation === "push" ? this.push(repo, payload) : this.pull(repo, payload);
+      const url = await this.assertUnchanged(repo, config, payload);
+      return payload.operation === "push" ? this.push(repo, url, payload) : this.pull(repo, url, payload);
     });
   }
 
   /**
-   * What runs is what the human approved: the remote still points at the approved URL, and a
-   * push's branch is still at the approved commit (a commit made after the request, or a
-   * remote re-pointed elsewhere, would otherwise go out under an old yes).
+   * What runs is what the human approved: the remote still points at the approved URL and
+   * still resolves (every rewrite applied) to the approved effective URL, which git is then
+   * given explicitly; a push's branch is still at the approved commit (a commit made after the
+   * request, or a remote re-pointed or rewritten elsewhere, would otherwise go out under an old yes).
+   * Returns the URL to give git (credentials kept).
    */
-  private async assertUnchanged(repo: string, payload: SyncPayload): Promise<void> {
+  private async assertUnchanged(repo: string, config: ConfigEntry[], payload: SyncPayload): Promise<string> {
     const opts = { timeoutMs: this.deps.localTimeoutMs };
-    const url = await runGit(repo, ["remote", "get-url", "--", payload.remote], opts);
-    const now = url.code === 0 ? withoutCredentials(url.stdout.trim()) : null;
-    if (now !== payload.remoteUrl) {
-      throw new Error(`The approved ${payload.operation} was to remote ${payload.remote} at ${payload.remoteUrl}, but it now points at ${now ?? "nothing"}; nothing was run. Request it again.`);
+    const { operation, remote } = payload;
+    const fetchUrl = await runGit(repo, ["remote", "get-url", "--", remote], opts);
+    const now = fetchUrl.code === 0 ? withoutCredentials(fetchUrl.stdout.trim()) : null;
+    if (now !== payload.remoteUrl) throw gitErrors.GIT_REMOTE_CHANGED({ operation, remote, approved: payload.remoteUrl, now: now ?? "nothing" });
+    const target = await resolveSyncTarget(repo, operation, remote, config, this.deps.localTimeoutMs);
+    // An approval requested before effective URLs were bound has none: it cannot be honoured.
+    if (target.shown !== payload.effectiveUrl) throw gitErrors.GIT_REMOTE_CHANGED({ operation, remote, approved: payload.effectiveUrl ?? "(no effective URL recorded)", now: target.shown });
+    if (operation === "push" && payload.commit !== undefined) {
+      const head = (await runGit(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${payload.branch}`], opts)).stdout.trim();
+      if (head !== payload.commit) throw gitErrors.GIT_BRANCH_MOVED({ branch: payload.branch, approved: payload.commit, now: head || "nothing" });
     }
-    if (payload.operation !== "push" || payload.commit === undefined) return;
-    const head = (await runGit(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${payload.branch}`], opts)).stdout.trim();
-    if (head !== payload.commit) {
-      throw new Error(`The approved push was of ${payload.branch} at ${payload.commit}, but the branch has moved to ${head || "nothing"} since; nothing was pushed. Request it again to review the new commits.`);
-    }
+    return target.url;
   }
 
   private text(out: GitOutput): string {
     return this.deps.redact(`${out.stdout}${out.stderr}`.trim());
   }
 
-  private async push(repo: string, { remote, branch }: SyncPayload): Promise<string> {
+  private async push(repo: string, url: string, { remote, branch, commit }: SyncPayload): Promise<string> {
     const ref = `refs/heads/${branch}`;
-    const out = await runGit(repo, ["push", "--set-upstream", "--", remote, `${ref}:${ref}`], { timeoutMs: this.deps.timeoutMs });
+    const pushed = commit ?? ref;
+    const out = await runGit(repo, ["push", RECEIVE_PACK, "--recurse-submodules=no", "--", url, `${pushed}:${ref}`], { timeoutMs: this.deps.timeoutMs });
     if (out.code !== 0) throw new Error(`git push of ${branch} to ${remote} failed (exit ${out.code}): ${firstLinesOf(this.text(out), 20)}`);
+    await this.track(repo, remote, branch, pushed);
     return this.text(out);
   }
 
-  private async pull(repo: string, { remote, branch }: SyncPayload): Promise<string> {
-    const out = await runGit(repo, ["pull", "--no-rebase", "--no-edit", "--", remote, branch], { timeoutMs: this.deps.timeoutMs });
+  /**
+   * What `push --set-upstream <remote>` did before the push went to an explicit URL: the
+   * remote-tracking branch records the pushed commit and the branch tracks it.
+   */
+  private async track(repo: string, remote: string, branch: string, pushed: string): Promise<void> {
+    const opts = { timeoutMs: this.deps.localTimeoutMs };
+    const tracking = `refs/remotes/${remote}/${branch}`;
+    const updated = await runGit(repo, ["update-ref", "-m", "push (approved)", tracking, pushed], opts);
+    const upstream = updated.code === 0 ? await runGit(repo, ["branch", `--set-upstream-to=${remote}/${branch}`, "--", branch], opts) : updated;
+    if (upstream.code !== 0) this.deps.logger.warn({ remote, branch, stderr: upstream.stderr.slice(0, 500) }, "git push succeeded but its upstream could not be recorded");
+  }
+
+  private async pull(repo: string, url: string, { remote, branch }: SyncPayload): Promise<string> {
+    // The fetched branch also updates the remote-tracking branch, as a pull from the remote's name did.
+    const refspec = `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`;
+    const out = await runGit(repo, ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", UPLOAD_PACK, "--recurse-submodules=no", "--", url, refspec], { timeoutMs: this.deps.timeoutMs });
     if (out.code === 0) return this.text(out);
     const conflicted = await runGit(repo, ["diff", "--name-only", "--diff-filter=U"], { timeoutMs: this.deps.localTimeoutMs });
     const files = conflicted.stdout.split("\n").filter(Boolean);

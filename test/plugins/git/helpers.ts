@@ -1,22 +1,46 @@
 // Real git repositories for the git plugin's tests: a working repository with a local bare
 // remote and a second clone ("a colleague") that can push behind its back.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
-import { startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { suite, type Test } from "uvu";
+import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
-/** Runs git with a fixed identity and no system or global configuration. */
+/**
+ * No automatic maintenance. Newer git (2.47+) runs it detached after commit, fetch and push:
+ * a `git maintenance`/`gc` still working in a repository when the next test's createRepos
+ * removes and recreates it at the same path fails that test ("directory not empty") or races
+ * its repository, and it outlives the call longest on a loaded machine (issue 27, item 7).
+ * With it off every git of a test has finished when its call returns. Passed through the
+ * environment, so the git programs a push or fetch starts (receive-pack's auto gc) obey it too.
+ */
+const NO_BACKGROUND_GIT = [
+  ["maintenance.auto", "false"],
+  ["maintenance.autoDetach", "false"],
+  ["gc.auto", "0"],
+  ["gc.autoDetach", "false"],
+  ["receive.autogc", "false"],
+];
+const noBackgroundGitEnv = Object.fromEntries([
+  ["GIT_CONFIG_COUNT", String(NO_BACKGROUND_GIT.length)],
+  ...NO_BACKGROUND_GIT.flatMap(([key, value], i) => [
+    [`GIT_CONFIG_KEY_${i}`, key!],
+    [`GIT_CONFIG_VALUE_${i}`, value!],
+  ]),
+]);
+
+/** Runs git with a fixed identity, no system or global configuration, and nothing left running in the background. */
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, {
     cwd,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" },
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C", ...noBackgroundGitEnv },
   }).trim();
 }
 
@@ -69,3 +93,45 @@ export function startGitHost(repoPath?: string): Promise<TestHost> {
 export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
 export const approve = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
 export const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
+
+/** Writes `text` into the repository's .git/config directly, as a command in the workspace could. */
+export const plantConfig = (repo: string, text: string) => appendFileSync(join(repo, ".git", "config"), `\n${text}\n`);
+
+/** A shell command that leaves `marker` behind (and passes stdin through, as a filter must). */
+export const leavesMarker = (marker: string) => `touch '${marker}'; cat`;
+
+export interface GitSuiteContext {
+  h: TestHost;
+  base: string;
+  repos: Repos;
+}
+
+/** A suite with one host on `base/work`, whose repositories are recreated before each test (then `eachTest` runs). */
+export function gitSuite<C extends GitSuiteContext>(name: string, eachTest?: (ctx: C) => void): Test<C> {
+  const t = suite<C>(name);
+  t.before(async (ctx) => {
+    ctx.base = tempBase();
+    ctx.repos = createRepos(ctx.base);
+    ctx.h = await startGitHost(ctx.repos.work);
+  });
+  t.before.each((ctx) => {
+    ctx.repos = createRepos(ctx.base);
+    eachTest?.(ctx);
+  });
+  t.after(async (ctx) => {
+    await ctx.h.stop();
+    removeHome(ctx.h.home);
+    rmSync(ctx.base, { recursive: true, force: true });
+  });
+  return t;
+}
+
+/** Commits `file` with `content` in `repo` (outside Muster); returns the new head. */
+export function commitIn(repo: string, file: string, content: string, message: string): string {
+  writeFileSync(join(repo, file), content);
+  git(repo, "add", file);
+  git(repo, "commit", "--quiet", "-m", message);
+  return git(repo, "rev-parse", "HEAD");
+}
+
+export const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;

@@ -1,37 +1,15 @@
 // Push and pull are external actions: 202 with a pending approval, nothing reaches the remote
 // until a human approves, then git runs once; failures (a rejected push, a conflicting pull)
 // fail the approval's execution with git's message and leave the repository usable.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { approve, createRepos, git, postGit, reject, startGitHost, tempBase, type Repos } from "./helpers.ts";
+import type { TestHost } from "../../helpers/start-test-host.ts";
+import { approvalOf, approve, commitIn, createRepos, git, gitSuite, postGit, reject, type Repos } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; base: string; repos: Repos }>("git push and pull through the gate");
+const t = gitSuite<{ h: TestHost; base: string; repos: Repos }>("git push and pull through the gate");
 
-t.before(async (ctx) => {
-  ctx.base = tempBase();
-  ctx.repos = createRepos(ctx.base);
-  ctx.h = await startGitHost(ctx.repos.work);
-});
-t.before.each((ctx) => {
-  ctx.repos = createRepos(ctx.base);
-});
-t.after(async (ctx) => {
-  await ctx.h.stop();
-  removeHome(ctx.h.home);
-  rmSync(ctx.base, { recursive: true, force: true });
-});
-
-function commitIn(repo: string, file: string, content: string, message: string): string {
-  writeFileSync(join(repo, file), content);
-  git(repo, "add", file);
-  git(repo, "commit", "--quiet", "-m", message);
-  return git(repo, "rev-parse", "HEAD");
-}
 const remoteHead = (repos: Repos) => git(repos.bare, "rev-parse", "main");
-const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
 
 t("push is 202 with a pending approval; the remote gets the commit only once approved", async ({ h, repos }) => {
   const local = commitIn(repos.work, "a.md", "a", "Local work");
@@ -42,7 +20,7 @@ t("push is 202 with a pending approval; the remote gets the commit only once app
   assert.is(approval.status, "pending");
   assert.is(approval.command, "git.push");
   assert.is(approval.requestedBy, "loki");
-  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main", commit: local });
+  assert.equal(approval.payload, { operation: "push", repoPath: repos.work, remote: "origin", remoteUrl: repos.bare, branch: "main", effectiveUrl: repos.bare, commit: local });
   assert.is(remoteHead(repos), before, "nothing is pushed before a decision");
   const decided = await approve(h, approval.id);
   assert.is(decided.status, 200, JSON.stringify(decided.body));

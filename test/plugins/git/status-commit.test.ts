@@ -1,26 +1,11 @@
 // GET /api/git in the spec's shape and commits, on a real repository.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { createRepos, git, postGit, startGitHost, tempBase, type Repos } from "./helpers.ts";
+import { createRepos, git, gitSuite, postGit, startGitHost, type Repos } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; base: string; repos: Repos }>("git status and commit");
-
-t.before(async (ctx) => {
-  ctx.base = tempBase();
-  ctx.repos = createRepos(ctx.base);
-  ctx.h = await startGitHost(ctx.repos.work);
-});
-t.before.each((ctx) => {
-  ctx.repos = createRepos(ctx.base);
-});
-t.after(async (ctx) => {
-  await ctx.h.stop();
-  removeHome(ctx.h.home);
-  rmSync(ctx.base, { recursive: true, force: true });
-});
+const t = gitSuite<{ h: TestHost; base: string; repos: Repos }>("git status and commit");
 
 t("a clean repository with an upstream: the spec's record", async ({ h, repos }) => {
   const res = await h.json("/api/git");
@@ -63,9 +48,12 @@ t("behind counts the remote's commits once fetched", async ({ h, repos }) => {
   git(repos.colleague, "commit", "--quiet", "-m", "Theirs");
   git(repos.colleague, "push", "--quiet", "origin", "main");
   git(repos.work, "fetch", "--quiet", "origin");
-  const s = (await h.json("/api/git")).body;
-  assert.is(s.behind, 1);
-  assert.is(s.ahead, 0);
+  // What the answer depends on, checked first: the fetch brought the colleague's commit.
+  assert.is(git(repos.work, "rev-parse", "refs/remotes/origin/main"), git(repos.colleague, "rev-parse", "HEAD"));
+  const res = await h.json("/api/git");
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.behind, 1, JSON.stringify(res.body));
+  assert.is(res.body.ahead, 0);
 });
 
 t("no upstream: ahead and behind 0, remote null", async ({ h, base }) => {
