@@ -16,13 +16,14 @@
 // - Node's built-in modules are taken with require(), not import: an ES module import of a
 //   built-in builds a facade that reads every export, and `node:http`'s lazy `WebSocket`
 //   getter then loads all of undici (a tenth of the start in a profile) for nothing.
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_DIR, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
+const requireFromRoot = createRequire(join(root, "package.json"));
 const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
 
@@ -39,10 +40,9 @@ function ownLocation(path: string, text: string): string {
   return out;
 }
 
-export async function buildStartBundle(): Promise<{ dir: string; inputs: number; ms: number }> {
+export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ dir: string; inputs: number; ms: number }> {
   const started = Date.now();
   const { build } = await import("esbuild");
-  const dir = join(root, BUNDLE_DIR);
   // Built beside the final place and renamed into it: a start never sees half a bundle.
   const temp = `${dir}.building-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
@@ -56,7 +56,6 @@ export async function buildStartBundle(): Promise<{ dir: string; inputs: number;
     format: "esm",
     platform: "node",
     target: "node24",
-    external: ["better-sqlite3"],
     alias: { "@muster/plugin": join(root, "core/plugin-api/index.ts"), "@muster/sdk": join(root, "sdk/src/index.ts") },
     // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __musterRequire } from 'node:module'; const require = __musterRequire(import.meta.url);" },
@@ -67,6 +66,8 @@ export async function buildStartBundle(): Promise<{ dir: string; inputs: number;
       {
         name: "own-location",
         setup(b) {
+          // Native, so loaded from node_modules; by its absolute path, as the bundle may live elsewhere.
+          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: requireFromRoot.resolve("better-sqlite3"), external: true }));
           b.onResolve({ filter: BUILTIN }, (args) => {
             const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
             // The shim's own require() is the real built-in.
@@ -98,9 +99,11 @@ export async function buildStartBundle(): Promise<{ dir: string; inputs: number;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const lock = process.argv.find((a) => a.startsWith("--release-lock="))?.slice("--release-lock=".length);
+  const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const lock = option("release-lock");
   try {
-    const built = await buildStartBundle();
+    const out = option("out");
+    const built = await buildStartBundle(out ? resolve(out) : undefined);
     if (!process.argv.includes("--quiet")) console.log(`muster: start-up bundle built from ${built.inputs} files in ${built.ms} ms (${built.dir})`);
   } catch (error) {
     // Never fails an install: without the bundle, `muster start` runs from the sources.

@@ -12,4 +12,4 @@ export interface BundleManifest {
 }
 
 export declare function fingerprint(path: string): [number, number] | null;
-export declare function freshBundle(root: string): { dir: string; manifest: BundleManifest } | null;
+export declare function freshBundle(dir: string): { dir: string; manifest: BundleManifest } | null;

@@ -26,14 +26,13 @@ export function fingerprint(path) {
 }
 
 /**
- * The manifest of a bundle under `root` that matches the sources and this Node, or null
+ * The manifest of the bundle in `dir` when it matches the sources and this Node, or null
  * (no bundle, a different runtime, or any input changed or removed). A new file that no
  * input imports cannot change what the bundle does, so only inputs count.
- * @param {string} root
+ * @param {string} dir
  * @returns {{ dir: string; manifest: import("./bundle-manifest.d.ts").BundleManifest } | null}
  */
-export function freshBundle(root) {
-  const dir = join(root, BUNDLE_DIR);
+export function freshBundle(dir) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8"));

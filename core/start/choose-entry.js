@@ -3,10 +3,11 @@
 // sources themselves, and then a rebuild in the background so the next start is fast again.
 // `MUSTER_START_BUNDLE=off` always runs the sources (debugging with source paths);
 // `no-rebuild` runs the bundle when fresh but never starts a rebuild.
+// `MUSTER_START_BUNDLE_DIR` puts the bundle elsewhere (tests; a read-only install).
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_DIR, freshBundle } from "./bundle-manifest.js";
 
@@ -20,8 +21,9 @@ const LOCK_STALE_MS = 120_000;
  *   and where `@muster/plugin` resolves for third-party plugins when the bundle runs
  */
 export function chooseEntry(root, env) {
+  const dir = env.MUSTER_START_BUNDLE_DIR || join(root, BUNDLE_DIR);
   if (env.MUSTER_START_BUNDLE !== "off") {
-    const bundle = freshBundle(root);
+    const bundle = freshBundle(dir);
     if (bundle) {
       return {
         cli: pathToFileURL(join(bundle.dir, bundle.manifest.entries.cli)).href,
@@ -29,7 +31,7 @@ export function chooseEntry(root, env) {
         bundled: true,
       };
     }
-    if (env.MUSTER_START_BUNDLE !== "no-rebuild") rebuildInBackground(root);
+    if (env.MUSTER_START_BUNDLE !== "no-rebuild") rebuildInBackground(root, dir);
   }
   return { cli: pathToFileURL(join(root, "core/cli.ts")).href, pluginApi: null, bundled: false };
 }
@@ -37,11 +39,12 @@ export function chooseEntry(root, env) {
 /**
  * One rebuild at a time (a lock directory), detached, at low priority, output discarded.
  * @param {string} root
+ * @param {string} dir where the bundle goes
  */
-function rebuildInBackground(root) {
-  const lock = join(root, `${BUNDLE_DIR}.lock`);
+function rebuildInBackground(root, dir) {
+  const lock = `${dir}.lock`;
   try {
-    mkdirSync(join(root, "node_modules/.cache"), { recursive: true });
+    mkdirSync(dirname(dir), { recursive: true });
     try {
       mkdirSync(lock);
     } catch {
@@ -49,7 +52,7 @@ function rebuildInBackground(root) {
       rmSync(lock, { recursive: true, force: true });
       mkdirSync(lock);
     }
-    const child = spawn(process.execPath, [join(root, "core/start/build-bundle.ts"), "--quiet", `--release-lock=${lock}`], { cwd: root, detached: true, stdio: "ignore" });
+    const child = spawn(process.execPath, [join(root, "core/start/build-bundle.ts"), "--quiet", `--out=${dir}`, `--release-lock=${lock}`], { cwd: root, detached: true, stdio: "ignore" });
     child.on("error", () => rmSync(lock, { recursive: true, force: true }));
     if (child.pid !== undefined) {
       try {
