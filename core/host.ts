@@ -41,6 +41,7 @@ import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host
 import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
+import { createStartupPhases } from "./internal/startup-phases.ts";
 
 export interface HostOptions {
   /** Environment to read configuration from (default `process.env`). */
@@ -97,6 +98,7 @@ async function collectPlugins(options: HostOptions, config: MusterConfig): Promi
 }
 
 export function createHost(options: HostOptions = {}): Host {
+  const phases = createStartupPhases("process start to host (modules, configuration)");
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const gateway = createGatewayClient({
@@ -160,12 +162,14 @@ export function createHost(options: HostOptions = {}): Host {
 
   const lifecycle = {
     async start() {
+      phases.mark("host created to start()");
       const session = createSessionToken(config.home);
       currentSession = session;
       const collected = await collectPlugins(options, config);
       sources = new Map(collected.map((c) => [c.definition.id, c.source]));
       const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
 
+      phases.mark("plugins collected and ordered");
       const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
       if (config.scaffoldWorkspace) {
         const scaffold = scaffoldWorkspace(workspaceRoot);
@@ -187,6 +191,7 @@ export function createHost(options: HostOptions = {}): Host {
       const pluginLogger = (id: string) => pluginLoggers.get(id) ?? pluginLoggers.set(id, logger.child({ plugin: id })).get(id)!;
       provideHostServices({ workspace, hostInfo, logger: pluginLogger, config: (id) => pluginConfigs.get(id) ?? Object.freeze({}) });
 
+      phases.mark("workspace scaffold");
       let registering = true;
       for (const plugin of ordered) {
         const pluginConfig = plugin.config
@@ -219,6 +224,7 @@ export function createHost(options: HostOptions = {}): Host {
         plugin.register?.(ctx);
       }
       registering = false;
+      phases.mark("plugins registered");
 
       const dbPath = join(config.home, "muster.db");
       const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
@@ -226,8 +232,10 @@ export function createHost(options: HostOptions = {}): Host {
       ensurePrivateFiles(dbFiles);
       db = await openDatabase({ path: dbPath, entities: ordered.flatMap((p) => p.entities ?? []), logger });
       ensurePrivateFiles(dbFiles);
+      phases.mark("database opened");
       migrate(db.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
 
+      phases.mark("migrations");
       const routes = new RouteTable({
         bodyLimitBytes: config.bodyLimitBytes,
         requireSession: sessionCheck({ token: session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
@@ -251,14 +259,17 @@ export function createHost(options: HostOptions = {}): Host {
       for (const plugin of ordered) plugin.routes?.(routes.forPlugin(plugin.id, plugin.paths ?? []), contexts.get(plugin.id)!);
 
       // In the background: the host serves without the gateway, and plugins see its state change.
+      phases.mark("routes mounted");
       gateway.start();
       for (const plugin of ordered) {
         await plugin.onStart?.(contexts.get(plugin.id)!);
         started.push(plugin);
+        if (plugin.onStart) phases.mark(`onStart ${plugin.id}`);
       }
       watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
 
       // From here on requests are served: no statement may wait long for a lock.
+      phases.mark("workspace watcher scan");
       db.startServing();
       const app = createApp({
         logger,
@@ -297,7 +308,9 @@ export function createHost(options: HostOptions = {}): Host {
       });
       port = (server.address() as AddressInfo).port;
       lock?.update({ url: url(), port });
-      logger.info({ url: url(), plugins: ordered.map((p) => p.id) }, "muster started");
+      phases.mark("listen");
+      const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for("muster.startBundle")] === true;
+      logger.info({ url: url(), plugins: ordered.map((p) => p.id), startup: phases.list(), startBundle: bundled }, "muster started");
     },
 
     stop() {

@@ -24,6 +24,16 @@ export interface ColdStart {
   cpuMs: number | null;
   /** The health answer's `uptimeMs`: time spent after `createHost()`. */
   hostMs: number | null;
+  /** The server's own phase breakdown ("muster started" log line), in order. */
+  phases: { name: string; ms: number }[];
+  /** Whether the start-up bundle ran (core/start/), from the same line. */
+  bundled: boolean | null;
+}
+
+/** Median of each phase over the runs, in the first run's order. */
+export function phaseMedians(runs: ColdStart[]): { name: string; ms: number }[] {
+  const names = runs[0]?.phases.map((p) => p.name) ?? [];
+  return names.map((name) => ({ name, ms: median(runs.map((r) => r.phases.find((p) => p.name === name)?.ms ?? 0)) }));
 }
 
 export interface BenchReport {
@@ -65,8 +75,14 @@ export function renderMarkdown(r: BenchReport): string {
     "",
     r.settings,
     "",
-    `Cold start (spawn of \`node core/main.ts start\`, what \`npm start\` runs, to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
+    `Cold start (spawn of \`node core/main.js start\`, what \`npm start\` runs, to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time; start-up bundle ${r.coldStarts.every((c) => c.bundled) ? "used" : "NOT used in every run"}): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
       `(runs: ${r.coldStarts.map((c) => int(c.wallMs)).join(", ")} ms; CPU used by then: ${r.coldStarts.map((c) => (c.cpuMs === null ? "n/a" : int(c.cpuMs))).join(", ")} ms).`,
+    "",
+    "Where the start goes (the server's own phases, median over the runs; the health answer follows the last):",
+    "",
+    "| phase | ms |",
+    "|---|---:|",
+    ...phaseMedians(r.coldStarts).map((p) => `| ${p.name} | ${p.ms.toFixed(1)} |`),
     "",
     "| endpoint | server | req/s mean | req/s median | p50 ms | p99 ms | requests | non-2xx | server CPU µs/request | Muster/baseline req/s | baseline/Muster CPU per request |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

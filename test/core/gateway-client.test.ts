@@ -163,6 +163,41 @@ t("a gateway that announced its restart (shutdown, 1012) is retried at the short
   }
 });
 
+t("a gateway that was unreachable is connected as soon as it is ready again, not when the backoff delay ends", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  // A backoff this long would keep Muster away for the whole test: only the readiness watch can connect it.
+  const timings = { ...FAST_GATEWAY_TIMINGS, backoffInitialMs: 120_000, backoffMaxMs: 120_000, restartRetryMs: 120_000, readinessProbeMs: 50 };
+  try {
+    await withTestHost(hostOn(gw, { gatewayTimings: timings }), async (h) => {
+      await waitForGatewayState(h, "connected");
+      await gw.stop({ graceful: false }); // gone without a word: no restart window, only the long backoff
+      await waitForGatewayState(h, "down");
+      const attempts = gw.requests("connect").length;
+      await sleep(300); // down for a while: the watch looks several times and does not dial
+      assert.is(gw.requests("connect").length, attempts, "no handshake is attempted while nothing listens");
+      await gw.listen();
+      await waitForGatewayState(h, "connected", 20_000);
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
+t("a gateway that refuses the token is not polled for readiness: it is retried at the slow interval only", async () => {
+  const gw = await FakeGateway.start({ token: TOKEN });
+  const timings = { ...FAST_GATEWAY_TIMINGS, readinessProbeMs: 20 };
+  try {
+    await withTestHost(probedHost(gw.url, "a-wrong-token-0123456789", { gatewayTimings: timings }), async (h) => {
+      await waitForGatewayState(h, "unauthorized");
+      const connects = gw.requests("connect").length;
+      await sleep(500);
+      assert.is(gw.requests("connect").length, connects, "no new handshake within the slow interval");
+    });
+  } finally {
+    await gw.stop();
+  }
+});
+
 t("the token never reaches the log, at trace level, through a connect, a refusal and calls", async () => {
   const lines: string[] = [];
   const logger = pino({ level: "trace" }, { write: (line: string) => void lines.push(line) });

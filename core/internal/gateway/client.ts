@@ -16,6 +16,7 @@ import type {
 } from "../../plugin-api/gateway.ts";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { createBackoff } from "./backoff.ts";
+import { watchReadiness, type ReadinessWatch } from "./readiness-watch.ts";
 import { loadDeviceIdentity, type DeviceIdentity } from "./device-identity.ts";
 import { EventStreams } from "./event-streams.ts";
 import { HARD_FRAME_CAP_BYTES, parseFrame } from "./frames.ts";
@@ -98,6 +99,8 @@ class GatewayConnection implements HostGatewayClient {
   private nextId = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private stableTimer: NodeJS.Timeout | undefined;
+  /** While the gateway is unreachable: connects as soon as it is ready, not when the backoff ends. */
+  private readiness: ReadinessWatch | undefined;
   /** Until when reconnects stay fast because the gateway announced a restart. */
   private restartUntil = 0;
 
@@ -131,6 +134,7 @@ class GatewayConnection implements HostGatewayClient {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.readiness?.stop();
     this.clearConnectionTimers();
     const attempt = this.attempt;
     this.attempt = undefined;
@@ -263,6 +267,9 @@ class GatewayConnection implements HostGatewayClient {
 
   private open(): void {
     if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.readiness?.stop();
+    this.readiness = undefined;
     const ws = new WebSocket(this.options.url, {
       maxPayload: SOCKET_MAX_PAYLOAD,
       handshakeTimeout: this.options.timings.connectTimeoutMs,
@@ -392,6 +399,12 @@ class GatewayConnection implements HostGatewayClient {
     if (code === 1012 && wasOpen) this.restartUntil = Date.now() + this.options.timings.restartWindowMs;
     const delay = failure.retry === "slow" ? this.options.timings.unauthorizedRetryMs : failure.retry === "backoff" ? this.backoffDelay() : failure.retry;
     this.retryTimer = setTimeout(() => this.open(), delay);
+    // Nothing answered (refused, unreachable), or an open connection dropped: watch for the
+    // gateway to be back. A gateway that answered and refused is left to the backoff, never polled.
+    const unreachable = attempt.phase === "opening" && attempt.socketError !== undefined && attempt.failure === undefined;
+    if ((unreachable || wasOpen) && delay > this.options.timings.readinessProbeMs) {
+      this.readiness = watchReadiness(this.options.url, this.options.timings.readinessProbeMs, () => this.open(), wasOpen);
+    }
   }
 
   private backoffDelay(): number {

@@ -26,6 +26,11 @@ export interface GatewayTimings {
    */
   pingIntervalMs: number;
   pongTimeoutMs: number;
+  /**
+   * While the gateway cannot be reached, how often its readiness is looked at
+   * (readiness-watch.ts): Muster connects within this of the gateway being back.
+   */
+  readinessProbeMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
@@ -39,6 +44,7 @@ export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
   restartWindowMs: 120_000,
   pingIntervalMs: 15_000,
   pongTimeoutMs: 10_000,
+  readinessProbeMs: 1_000,
 });
 
 /** The operator scopes Muster asks for; none are granted when omitted (reference §2.2). */

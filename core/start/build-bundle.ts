@@ -1,0 +1,114 @@
+// Builds the start-up bundle: Muster's sources and their packages in a few files
+// (esbuild, code splitting), so `muster start` loads ~30 files instead of ~1,400 modules
+// and strips no types (docs/benchmarks.md: module loading was most of the cold start).
+// Run by `npm install` (postinstall) and, in the background, by a start that found the
+// bundle stale; `node core/start/build-bundle.ts` by hand. It never changes what runs: a
+// stale or missing bundle means the start runs from the sources as before.
+//
+// What a bundle would otherwise get wrong, and how it is kept right:
+// - `import.meta.url`, `__dirname` and `__filename` name each source file (templates,
+//   migrations, workers and static files are found next to it): replaced per file with
+//   that file's own location before bundling.
+// - A third-party plugin imports `@muster/plugin` at run time: `core/plugin-api` is a second
+//   entry, and the start resolves `@muster/plugin` to it, so plugins and host share one
+//   copy of its tokens and error classes.
+// - Native `better-sqlite3` stays a package loaded from node_modules.
+// - Node's built-in modules are taken with require(), not import: an ES module import of a
+//   built-in builds a facade that reads every export, and `node:http`'s lazy `WebSocket`
+//   getter then loads all of undici (a tenth of the start in a profile) for nothing.
+import { builtinModules, createRequire } from "node:module";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BUNDLE_DIR, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
+const requireFromRoot = createRequire(join(root, "package.json"));
+const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
+const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
+
+/** Each file's own location where it asks for it, so the bundle finds what sits beside the source. */
+function ownLocation(path: string, text: string): string {
+  let out = text;
+  if (out.includes("import.meta.")) {
+    out = out
+      .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href))
+      .replaceAll("import.meta.dirname", JSON.stringify(dirname(path)))
+      .replaceAll("import.meta.filename", JSON.stringify(path));
+  }
+  if (/\b__(dirname|filename)\b/.test(out)) out = `var __dirname = ${JSON.stringify(dirname(path))}, __filename = ${JSON.stringify(path)};\n${out}`;
+  return out;
+}
+
+export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ dir: string; inputs: number; ms: number }> {
+  const started = Date.now();
+  const { build } = await import("esbuild");
+  // Built beside the final place and renamed into it: a start never sees half a bundle.
+  const temp = `${dir}.building-${process.pid}`;
+  rmSync(temp, { recursive: true, force: true });
+  // Fingerprints taken when each file is read: a file edited during the build is stale at once.
+  const readAt = new Map<string, [number, number] | null>();
+  const result = await build({
+    entryPoints: { cli: join(root, "core/cli.ts"), "plugin-api": join(root, "core/plugin-api/index.ts") },
+    outdir: temp,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node24",
+    alias: { "@muster/plugin": join(root, "core/plugin-api/index.ts"), "@muster/sdk": join(root, "sdk/src/index.ts") },
+    // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __musterRequire } from 'node:module'; const require = __musterRequire(import.meta.url);" },
+    metafile: true,
+    logLevel: "error",
+    legalComments: "none",
+    plugins: [
+      {
+        name: "own-location",
+        setup(b) {
+          // Native, so loaded from node_modules; by its absolute path, as the bundle may live elsewhere.
+          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: requireFromRoot.resolve("better-sqlite3"), external: true }));
+          b.onResolve({ filter: BUILTIN }, (args) => {
+            const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
+            // The shim's own require() is the real built-in.
+            return args.namespace === "builtin" ? { path, external: true } : { path, namespace: "builtin" };
+          });
+          b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+          b.onLoad({ filter: SOURCE }, (args) => {
+            readAt.set(args.path, fingerprint(args.path));
+            return { contents: ownLocation(args.path, readFileSync(args.path, "utf8")), loader: /\.m?ts$/.test(args.path) ? "ts" : "js", resolveDir: dirname(args.path) };
+          });
+        },
+      },
+    ],
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((p) => resolve(root, p));
+  const manifest: BundleManifest = {
+    node: process.version,
+    entries: { cli: "cli.js", pluginApi: "plugin-api.js" },
+    inputs: inputs.flatMap((path) => {
+      const now = readAt.has(path) ? readAt.get(path)! : fingerprint(path);
+      return now ? [[path, now[0], now[1]] as [string, number, number]] : [];
+    }),
+  };
+  writeFileSync(join(temp, MANIFEST_FILE), JSON.stringify(manifest));
+  mkdirSync(dirname(dir), { recursive: true });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(temp, dir);
+  return { dir, inputs: inputs.length, ms: Date.now() - started };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const lock = option("release-lock");
+  try {
+    const out = option("out");
+    const built = await buildStartBundle(out ? resolve(out) : undefined);
+    if (!process.argv.includes("--quiet")) console.log(`muster: start-up bundle built from ${built.inputs} files in ${built.ms} ms (${built.dir})`);
+  } catch (error) {
+    // Never fails an install: without the bundle, `muster start` runs from the sources.
+    console.log(`muster: start-up bundle not built (${(error as Error).message.split("\n")[0]}); muster start runs from the sources`);
+  } finally {
+    if (lock) rmSync(lock, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,15 @@
+// Types of bundle-manifest.js for the TypeScript side (core/start/build-bundle.ts, tests).
+export declare const BUNDLE_DIR: string;
+export declare const MANIFEST_FILE: string;
+
+export interface BundleManifest {
+  /** Node's version at build time: another runtime rebuilds (its built-in modules may differ). */
+  node: string;
+  /** The bundle's entry files, relative to the bundle directory. */
+  entries: { cli: string; pluginApi: string };
+  /** Every input file (absolute path) with its size and mtimeMs when it was read. */
+  inputs: [path: string, size: number, mtimeMs: number][];
+}
+
+export declare function fingerprint(path: string): [number, number] | null;
+export declare function freshBundle(dir: string): { dir: string; manifest: BundleManifest } | null;

@@ -1,0 +1,48 @@
+// @ts-check
+// The start-up bundle's manifest: which files it was built from, with their size and
+// modification time, so a start can tell in a few milliseconds whether the bundle still
+// matches the sources (an edit, a `git pull` or an `npm install` makes it stale).
+// Plain JavaScript, as everything `muster` loads before the bundle: the first TypeScript
+// file a process loads costs it Node's type stripper (~100 ms, more on a loaded machine).
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** Where `npm install` (postinstall) and a stale start write the bundle: wiped by every `npm ci`. */
+export const BUNDLE_DIR = "node_modules/.cache/muster-start";
+export const MANIFEST_FILE = "manifest.json";
+
+/**
+ * The fingerprint of one input now, or null when it is gone.
+ * @param {string} path
+ * @returns {[number, number] | null}
+ */
+export function fingerprint(path) {
+  try {
+    const stat = statSync(path);
+    return [stat.size, stat.mtimeMs];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The manifest of the bundle in `dir` when it matches the sources and this Node, or null
+ * (no bundle, a different runtime, or any input changed or removed). A new file that no
+ * input imports cannot change what the bundle does, so only inputs count.
+ * @param {string} dir
+ * @returns {{ dir: string; manifest: import("./bundle-manifest.d.ts").BundleManifest } | null}
+ */
+export function freshBundle(dir) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8"));
+  } catch {
+    return null;
+  }
+  if (manifest.node !== process.version || !Array.isArray(manifest.inputs)) return null;
+  for (const [path, size, mtimeMs] of manifest.inputs) {
+    const now = fingerprint(path);
+    if (!now || now[0] !== size || now[1] !== mtimeMs) return null;
+  }
+  return { dir, manifest };
+}
