@@ -84,7 +84,7 @@ t("--standalone: the commands it prints (npm install && npm test) install the pa
     // As the user's shell runs them: the system's npm and node (this checkout's pinned Node is
     // not on PATH), the normal npm cache (--prefer-offline only avoids re-fetching what it holds).
     const userPath = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(root)).join(":");
-    const env = { ...process.env, PATH: userPath, npm_config_update_notifier: "false" };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: userPath, npm_config_update_notifier: "false" };
     for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|config_(?!cache$))/i.test(key)) delete env[key];
     const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
     assert.is(install.status, 0, install.stdout + install.stderr);
