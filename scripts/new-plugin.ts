@@ -6,9 +6,13 @@
 // in <dir> instead (package.json with `"muster": { "plugin": true }`, `@muster/plugin` as
 // peer dependency, a tsc build to JavaScript + .d.ts run by `prepack`, a test), ready for
 // `npm pack` and `muster plugins add <tarball>`. Both modes write the same plugin files.
+// @muster/plugin is not on the npm registry: the kit is packed from this checkout into the
+// scaffold's vendor/ and the dev dependency points at that tarball (`file:`), so the printed
+// `npm install && npm test` works with only this repository and the registry.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { tablePrefix } from "../core/internal/plugin-tables.ts";
+import { packPluginKit } from "./lib/pack-plugin-kit.ts";
 
 const USAGE = "Usage: npm run new-plugin <id>   or   npm run new-plugin -- --standalone <dir> <id>   (id in kebab-case, e.g. release-notes)";
 const args = process.argv.slice(2);
@@ -136,6 +140,8 @@ function scaffoldStandalone(dir: string): void {
     process.exit(1);
   }
   const name = `muster-plugin-${id}`;
+  const kit = `vendor/${basename(packPluginKit(join(dir, "vendor")))}`;
+  console.log(`created ${join(basename(dir), kit)} (the plugin kit, packed from this checkout)`);
   const pkg = {
     name,
     version: "0.1.0",
@@ -152,7 +158,7 @@ function scaffoldStandalone(dir: string): void {
     muster: { plugin: true, host: "^1.0.0" },
     // The host provides @muster/plugin at run time (its own instance); never bundle it.
     peerDependencies: { "@muster/plugin": "^1.0.0" },
-    devDependencies: { "@muster/plugin": "^1.0.0", "@types/node": "^24.0.0", typescript: "^5.9.3" },
+    devDependencies: { "@muster/plugin": `file:${kit}`, "@types/node": "^24.0.0", typescript: "^5.9.3" },
   };
   write(dir, {
     "package.json": `${JSON.stringify(pkg, null, 2)}\n`,
@@ -177,7 +183,8 @@ function scaffoldStandalone(dir: string): void {
   "include": ["src"]
 }
 `,
-    ".gitignore": "node_modules/\ndist/\n*.tgz\n",
+    // Only npm pack's output: vendor/ holds the kit the install needs and is committed.
+    ".gitignore": "node_modules/\ndist/\n/*.tgz\n",
     ...Object.fromEntries(Object.entries(pluginFiles).map(([path, content]) => [`src/${path}`, content])),
     [`test/${id}.test.js`]: `// Runs the built plugin's route against a stand-in router (no host needed): \`npm test\`.
 // For the real thing: npm pack, then \`muster plugins add ./${name}-0.1.0.tgz\` and restart Muster.
@@ -203,10 +210,10 @@ test("POST /api/${id} echoes the message; its body schema refuses an empty one",
 `,
     "README.md": `# ${name}
 
-A [Muster](https://github.com/) plugin: describe what it adds.
+A plugin for Muster, the local workspace server for crews of AI agents: describe what it adds.
 
 \`\`\`sh
-npm install
+npm install                      # the plugin kit @muster/plugin comes from ${kit} (not on the npm registry)
 npm test                         # builds dist/ (JavaScript + .d.ts) and runs test/
 npm pack                         # ${name}-0.1.0.tgz (prepack builds)
 muster plugins add ./${name}-0.1.0.tgz   # installs into $MUSTER_HOME, enables it; restart Muster
@@ -215,6 +222,11 @@ muster plugins add ./${name}-0.1.0.tgz   # installs into $MUSTER_HOME, enables i
 Rules the host enforces at start-up: routes only under \`paths\`; tables and indexes named
 with the prefix \`${tablePrefix(id)}\` (entities' \`tableName\` and every table a
 migration creates, alters or drops); error codes from \`defineErrors\`.
+
+To build against a newer Muster, pack its kit again from that checkout
+(\`npm pack ./core/plugin-api --pack-destination <this directory>/vendor\`) and update the
+\`file:\` dependency in package.json. The plugin API is documented in Muster's
+\`docs/architecture.md\` and its README's "Writing a plugin".
 `,
   }, (path) => join(basename(dir), path));
   console.log(`Next: cd ${dir} && npm install && npm test`);

@@ -222,10 +222,9 @@ async function main(): Promise<void> {
 
   try {
     model = await startFakeModel();
-    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
     const spawned = performance.now();
-    const { readyAt } = await gateway.start();
-    const startupMs = readyAt - spawned;
+    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
+    const startupMs = gateway.readyAt - spawned;
     log(`gateway ready in ${(startupMs / 1000).toFixed(1)} s`);
     muster = await startMuster(gateway);
     await waitForState(muster.port, "connected", 30_000);

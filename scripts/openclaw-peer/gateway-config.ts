@@ -30,7 +30,8 @@ export function peerLayout(root: string): PeerLayout {
   };
 }
 
-export function gatewayConfig(layout: PeerLayout, port: number, modelBaseUrl: string): Record<string, unknown> {
+export function gatewayConfig(layout: PeerLayout, port: number, modelBaseUrl: string, extraAgents: readonly string[] = []): Record<string, unknown> {
+  const extra = Object.fromEntries(extraAgents.filter((id) => !(PEER_AGENTS as readonly string[]).includes(id)).map((id) => [id, { name: id }]));
   return {
     gateway: { mode: "local", port, bind: "loopback", auth: { mode: "token" } },
     discovery: { mdns: { mode: "off" } },
@@ -68,6 +69,7 @@ export function gatewayConfig(layout: PeerLayout, port: number, modelBaseUrl: st
         // helper's shell commands need a human's approval (mode "ask", empty allowlist: every
         // command asks), which test/openclaw/60-approvals drives through Muster's one inbox.
         helper: { name: "Helper", workspace: join(layout.stateDir, "workspace-helper"), tools: { exec: { host: "gateway", mode: "ask" } } },
+        ...extra,
       },
     },
   };

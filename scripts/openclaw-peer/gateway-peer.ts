@@ -1,6 +1,8 @@
 // One real OpenClaw gateway on 127.0.0.1 for a whole test or bench run (it takes 10-17 s
 // to become ready and about 1 GB of memory, so never one per test). Isolated state under a
-// temporary directory, a token generated per run, readiness from GET /readyz. Always
+// temporary directory, a token generated per run, readiness from GET /readyz.
+// `startGatewayPeer()` resolves only once the gateway is ready (there is no started-but-not-
+// running peer to forget to start); `stop()` and `start()` restart it on the same state. Always
 // stopped: `dispose()` at the end, and on Ctrl-C or exit the process group is killed and
 // its files removed, including its locks in the dir the gateway hard-codes under /tmp (§3.2).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -16,6 +18,12 @@ export interface GatewayPeerOptions {
   entry: string;
   /** The fake model's base URL (ending in /v1). */
   modelBaseUrl: string;
+  /** More agents than the test peer's `main` and `helper` (gateway:try registers the crew of the organisation file). */
+  agents?: readonly string[];
+  /** Listen here (default: a free port). */
+  port?: number;
+  /** The shared token (default: a random one per peer). */
+  token?: string;
   /** Give up when /readyz is not 200 after this long (default 180 s, or MUSTER_OPENCLAW_READY_TIMEOUT_MS: 10-17 s on a quiet 2-core machine, 60-90 s under heavy load). */
   readyTimeoutMs?: number;
 }
@@ -27,8 +35,10 @@ export interface GatewayPeer {
   port: number;
   token: string;
   layout: PeerLayout;
+  /** The `performance.now()` at which /readyz last turned 200. */
+  readyAt: number;
   running(): boolean;
-  /** Starts the gateway (again, on the same state dir) and resolves when /readyz answers 200. */
+  /** Starts the gateway again after `stop()` (same state dir); resolves when /readyz answers 200. */
   start(): Promise<{ readyAt: number }>;
   /** SIGTERM to the process group, SIGKILL after 15 s; resolves when it has exited. */
   stop(): Promise<void>;
@@ -50,12 +60,28 @@ process.once("exit", () => {
   for (const peer of live) peer.kill();
 });
 
+/**
+ * Starts one gateway and resolves when it is ready. A gateway that fails to become ready is
+ * disposed (nothing left running or on disk) and the error carries its last output lines.
+ */
 export async function startGatewayPeer(options: GatewayPeerOptions): Promise<GatewayPeer> {
+  const peer = await createGatewayPeer(options);
+  try {
+    await peer.start();
+  } catch (error) {
+    const tail = peer.logTail();
+    await peer.dispose();
+    throw new Error(`${(error as Error).message}\n${tail}`, { cause: error });
+  }
+  return peer;
+}
+
+async function createGatewayPeer(options: GatewayPeerOptions): Promise<GatewayPeer> {
   const layout = peerLayout(mkdtempSync(join(tmpdir(), "muster-openclaw-")));
   for (const dir of [layout.stateDir, layout.homeDir, layout.tmpDir, join(layout.stateDir, "logs")]) mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  const token = randomBytes(24).toString("hex");
-  writeFileSync(layout.configPath, JSON.stringify(gatewayConfig(layout, port, options.modelBaseUrl), null, 2));
+  const port = options.port ?? (await freePort());
+  const token = options.token ?? randomBytes(24).toString("hex");
+  writeFileSync(layout.configPath, JSON.stringify(gatewayConfig(layout, port, options.modelBaseUrl, options.agents), null, 2));
   const httpUrl = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let disposed = false;
@@ -86,6 +112,7 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
     port,
     token,
     layout,
+    readyAt: 0,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     async start() {
       if (disposed) throw new Error("the gateway peer was disposed");
@@ -105,6 +132,7 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
         await peer.stop();
         throw error;
       });
+      peer.readyAt = readyAt;
       return { readyAt };
     },
     stop() {

@@ -1,4 +1,4 @@
-// Installs the pinned OpenClaw gateway into a cache outside the repository (it is ~850 MB,
+// Installs the pinned OpenClaw gateway into a cache outside the repository (it is about 650 MB,
 // so never a dependency of Muster): the package.json and lock file beside this script are
 // copied there and `npm ci --ignore-scripts` runs against them, so every machine gets the
 // same tree. A marker holding the lock file's hash makes a second call a no-op.
@@ -49,7 +49,7 @@ export async function ensureOpenClaw(log: (line: string) => void = (l) => consol
   const want = lockHash();
   if (existsSync(marker) && readFileSync(marker, "utf8").trim() === want && existsSync(entry)) return { dir, entry, installed: false };
 
-  log(`[openclaw-peer] installing openclaw@${OPENCLAW_VERSION} into ${dir} (about 850 MB, once per lock file)`);
+  log(`[openclaw-peer] installing openclaw@${OPENCLAW_VERSION} into ${dir} (about 650 MB, once per lock file)`);
   // A half-finished earlier install must not be trusted: start from an empty tree.
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
   rmSync(marker, { force: true });

@@ -48,14 +48,9 @@ export async function seedSampleData(h: TestHost): Promise<void> {
       payload: { list: "customers", subject: "Muster 1.4 is out", scheduledFor: "2026-11-24T09:00:00.000Z", bodyFile: "content/newsletters/1.4.md" },
     },
   });
-  await ok(h, "/api/approvals", {
-    method: "POST",
-    body: {
-      title: "Move 'Review the onboarding email sequence' to done",
-      type: "task.review",
-      requestedBy: "editor",
-      context: "All five emails reviewed; two subject lines changed.",
-      payload: { status: "done", notes: "Approved copy is in content/onboarding/" },
-    },
-  });
+  // The task created in `review` above already has its task.review approval (the dispatch
+  // plugin's review flow; a gated kind, so it cannot be filed through POST /api/approvals).
+  // Today's usage, so the panel shows figures per agent (priced from config.usage.prices).
+  await ok(h, "/api/usage", { method: "POST", body: { agentId: "writer", model: "anthropic/claude-sonnet-4-6", action: "session", inputTokens: 18_400, outputTokens: 3_200 } });
+  await ok(h, "/api/usage", { method: "POST", body: { agentId: "builder", model: "anthropic/claude-sonnet-4-6", action: "task", inputTokens: 42_000, outputTokens: 9_800 } });
 }

@@ -141,6 +141,32 @@ t("the directory form round-trips, and a restore over an existing home keeps the
   }
 });
 
+t("in a checkout, the default backup file and the home a restore moves aside are ignored by git (no database one `git add .` from a commit)", async () => {
+  const dir = scratch();
+  try {
+    // A clone as a user has it: the project's .gitignore, MUSTER_HOME at its default ./.muster.
+    const repo = join(dir, "checkout");
+    mkdirSync(repo);
+    execFileSync("git", ["init", "--quiet", repo]);
+    writeFileSync(join(repo, ".gitignore"), readFileSync(join(ROOT, ".gitignore")));
+    execFileSync("git", ["-C", repo, "add", ".gitignore"]);
+    execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "--quiet", "-m", "init"]);
+    const home = join(repo, ".muster");
+    const archive = join(repo, "muster-backup-2026-11-27T05-00-00-000Z.tar.gz");
+    await withTestHost({ home }, async (h) => {
+      assert.is((await h.request("/api/tasks", { method: "POST", body: { title: "kept" } })).status, 201);
+      const run = await runMuster(["backup", archive], { MUSTER_HOME: h.home });
+      assert.is(run.status, 0, run.stderr);
+    });
+    const run = await runMuster(["restore", archive], { MUSTER_HOME: home });
+    assert.is(run.status, 0, run.stderr);
+    assert.ok(readdirSync(repo).some((name) => name.startsWith(".muster.before-restore-")), run.stdout);
+    assert.is(execFileSync("git", ["-C", repo, "status", "--porcelain", "--untracked-files=all"], { encoding: "utf8" }), "", "git status is clean");
+  } finally {
+    removeHome(dir);
+  }
+});
+
 t("bad archives are refused with MUSTER_HOME unchanged", async () => {
   const dir = scratch();
   try {

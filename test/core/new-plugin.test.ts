@@ -67,6 +67,35 @@ t("--standalone scaffolds a third-party package that builds (JS + .d.ts), passes
   }
 });
 
+t("--standalone: the commands it prints (npm install && npm test) install the packed kit and pass, with no @muster/plugin on the registry", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "muster-scaffold-printed-"));
+  const project = join(tmp, "muster-plugin-release-notes");
+  try {
+    const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", project, "release-notes"], { encoding: "utf8", timeout: 120_000 });
+    assert.is(run.status, 0, run.stderr);
+    const next = /^Next: cd (\S+) && (npm install) && (npm test)$/m.exec(run.stdout);
+    assert.ok(next, run.stdout);
+    assert.is(next![1], project);
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    assert.match(pkg.devDependencies["@muster/plugin"], /^file:vendor\/muster-plugin-1\.0\.0\.tgz$/);
+    assert.ok(existsSync(join(project, "vendor/muster-plugin-1.0.0.tgz")));
+    assert.not.match(readFileSync(join(project, "README.md"), "utf8"), /github\.com\/\)/, "no placeholder link");
+
+    // As the user's shell runs them: the system's npm and node (this checkout's pinned Node is
+    // not on PATH), the normal npm cache (--prefer-offline only avoids re-fetching what it holds).
+    const userPath = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(root)).join(":");
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: userPath, npm_config_update_notifier: "false" };
+    for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|config_(?!cache$))/i.test(key)) delete env[key];
+    const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
+    assert.is(install.status, 0, install.stdout + install.stderr);
+    const test = spawnSync("npm", ["test"], { cwd: project, env, encoding: "utf8", timeout: 120_000 });
+    assert.is(test.status, 0, test.stdout + test.stderr);
+    assert.match(test.stdout, /# pass 2/);
+  } finally {
+    removeHome(tmp);
+  }
+});
+
 t("--standalone refuses a directory that is not empty", () => {
   const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", root, "release-notes"], { encoding: "utf8", timeout: 30_000 });
   assert.is(run.status, 1);

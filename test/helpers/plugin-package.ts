@@ -4,29 +4,21 @@
 // (the same versions npm would install), then `tsc` and `npm pack`.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, symlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { NODE_FIRST_ENV, npmPack, packPluginKit } from "../../scripts/lib/pack-plugin-kit.ts";
 
+export { npmPack };
 export const ROOT = new URL("../..", import.meta.url).pathname;
 /** npm and the scripts it runs use this Node, not whatever `node` is first on PATH. */
-export const NODE_ENV = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` };
-
-/** `npm pack <dir>` into `into`; returns the tarball's path. */
-export function npmPack(dir: string, into: string, ...flags: string[]): string {
-  const out = execFileSync("npm", ["pack", dir, "--pack-destination", into, "--silent", ...flags], { encoding: "utf8", env: NODE_ENV });
-  return join(into, out.trim().split("\n").pop()!);
-}
+export const NODE_ENV = NODE_FIRST_ENV;
 
 /** Gives `project` a node_modules with the packed @muster/plugin (packed once per `work` dir) and the rest linked. */
 export function installPluginKit(project: string, work: string): void {
   const kit = join(work, "muster-plugin-kit");
   if (!existsSync(kit)) {
-    // Packed from a copy: prepack's `rm -rf dist && tsc` must not race another test (or person) packing the checkout.
-    const source = join(work, "kit-source");
-    cpSync(join(ROOT, "core/plugin-api"), source, { recursive: true, filter: (src) => !/\/(dist|node_modules)$/.test(src) });
-    symlinkSync(join(ROOT, "node_modules"), join(source, "node_modules"));
     const unpacked = join(work, "kit-unpacked");
     mkdirSync(unpacked, { recursive: true });
-    execFileSync("tar", ["-xzf", npmPack(source, work), "-C", unpacked]);
+    execFileSync("tar", ["-xzf", packPluginKit(work), "-C", unpacked]);
     renameSync(join(unpacked, "package"), kit);
   }
   const modules = join(project, "node_modules");

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { removeHome, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { MAIN, runMuster } from "../cli/run-muster.ts";
+import { MAIN, ROOT, runMuster } from "../cli/run-muster.ts";
 
 const t = suite("muster mcp (stdio)");
 
@@ -39,6 +39,25 @@ t("read tools work; write tools are refused without --write and nothing is writt
       assert.is(errorOf(refused)?.code, "MCP_WRITE_SCOPE_REQUIRED");
       assert.match(errorOf(refused)!.message, /muster mcp --write/);
       assert.is((await h.json("/api/tasks")).body.length, 1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+t("the documented configuration runs from anywhere: the system's node with <checkout>/bin/muster.js, started outside the checkout", async () => {
+  await withTestHost(async (h) => {
+    await h.json("/api/tasks", { method: "POST", body: { title: "seen from anywhere" } });
+    // As an agent's MCP client starts it: `node` from the user's PATH (not this checkout's
+    // pinned one; the shim picks that itself), in a directory that is not the checkout.
+    const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(ROOT)).join(":");
+    const env = Object.fromEntries(Object.entries({ ...process.env, PATH: path, MUSTER_HOME: h.home, LOG_LEVEL: "silent" }).filter((e): e is [string, string] => e[1] !== undefined));
+    const client = new Client({ name: "muster-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: "node", args: [join(ROOT, "bin/muster.js"), "mcp", "--write", "--agent", "aide"], env, cwd: tmpdir(), stderr: "ignore" }));
+    try {
+      const list = await call(client, "tasks_list", {});
+      assert.not.ok(list.isError);
+      assert.equal(JSON.parse((list.content[0] as { text: string }).text).map((x: { title: string }) => x.title), ["seen from anywhere"]);
     } finally {
       await client.close();
     }

@@ -71,9 +71,8 @@ async function runSuite(): Promise<number> {
 
   try {
     model = await startFakeModel();
-    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
     const started = performance.now();
-    await gateway.start();
+    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
     log(`gateway ready on ${gateway.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
     setPeer({ gateway, model });
 

@@ -67,7 +67,7 @@ export function createUsagePanel() {
         ),
         byAgent.length
           ? h("ul", { class: "by-agent" }, byAgent.map(([agent, figures]) => h("li", {}, h("span", { class: "agent-id" }, agent), h("span", { class: "meta" }, `${number.format(figures.input + figures.output)} tokens · ${dollars(figures.cost)}`))))
-          : null,
+          : h("p", { class: "meta" }, "No usage recorded today."),
       );
     } catch (caught) {
       body.replaceChildren(missing(caught) ? unavailable("usage route (GET /api/usage)") : failed(caught));
