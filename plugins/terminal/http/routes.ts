@@ -1,8 +1,18 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
+import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
 import { TERMINAL } from "../tokens.ts";
-import { terminalBody, terminalResponse } from "./schemas.ts";
+import { terminalBody, terminalResponse, terminalStatusResponse } from "./schemas.ts";
 
 export function mountTerminalRoutes(router: PluginRouter, ctx: PluginContext): void {
+  router.get(
+    "/api/terminal",
+    {
+      summary: "Which terminal mode is active and why: bwrap (sandboxed), none (opt-in, allowlisted programs without a shell) or off (commands refused)",
+      description: "Waits for the bubblewrap trial run started at boot. In `none` mode `programs` lists what may run. See docs/terminal.md.",
+      query: z.strictObject({}),
+      response: terminalStatusResponse,
+    },
+    async () => ({ ok: true, ...(await ctx.resolve(TERMINAL).status()) }),
+  );
   router.post(
     "/api/terminal",
     {
