@@ -14,7 +14,7 @@
 // (`tar -C`, `make -C`) or reads file names from a file.
 import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { terminalErrors } from "../errors.ts";
 import type { ProgramRule } from "./allowlist.ts";
 import { walksTrees } from "./allowlist.ts";
@@ -33,7 +33,9 @@ export function realPathLoose(path: string): string {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     try {
-      return join(realpathSync(at), ...rest.reverse());
+      // The kernel's realpath: `link/..` is the target's parent. (fs.realpathSync would first
+      // normalise `..` away as text, and `ws-link/../session-token` would look harmless.)
+      return join(realpathSync.native(at), ...rest.reverse());
     } catch {
       if (dirname(at) === at) return path;
       rest.push(basename(at));
@@ -112,7 +114,8 @@ export function assertPathsAllowed(argv: string[], cwd: string, data: MusterData
   }
   for (const arg of argv.slice(1)) {
     for (const candidate of candidates(arg)) {
-      const path = realPathLoose(resolve(cwd, candidate));
+      // Joined as text, never path.resolve: that would drop `..` after a symlink before realpath sees it.
+      const path = realPathLoose(isAbsolute(candidate) ? candidate : `${cwd}/${candidate}`);
       const why = readRefusal(path, known) ?? (walks ? walkRefusal(path, known) : null) ?? (rule.writes ? writeRefusal(path, cwd) : null);
       if (why) throw forbidden(candidate, why);
     }
