@@ -212,4 +212,20 @@ t("writers write only inside cwd, never under a dot entry: no .git, no start-up 
   }
 });
 
+t("the working directory is never inside a Muster checkout or another instance's data directory", async ({ th, other, dir }) => {
+  const checkout = join(dir, "muster");
+  mkdirSync(join(checkout, "core"), { recursive: true });
+  writeFileSync(join(checkout, "package.json"), JSON.stringify({ name: "muster" }));
+  writeFileSync(join(checkout, "core", "host.ts"), "// original\n");
+  for (const cwd of [checkout, join(checkout, "core"), other.h.home]) {
+    const res = await terminal(th.h, { command: "touch planted", cwd });
+    assert.is(res.status, 403, `${cwd}: ${JSON.stringify(res.body)}`);
+    assert.is(res.body.error.code, "TERMINAL_CWD_FORBIDDEN", cwd);
+  }
+  assert.not.ok(existsSync(join(checkout, "core", "planted")));
+  // From the directory above, the checkout is not writable either.
+  await refused(th, ["touch muster/core/planted", "cp victim muster/core/host.ts"], "TERMINAL_PATH_FORBIDDEN", dir);
+  assert.is(readFileSync(join(checkout, "core", "host.ts"), "utf8"), "// original\n");
+});
+
 t.run();
