@@ -44,7 +44,8 @@ const BLOCKED_FAMILIES: [RegExp, string][] = [
 const DANGEROUS_OPTIONS: Record<string, { options: RegExp; reason: string }> = {
   find: { options: /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/, reason: "find with -exec, -ok or -delete runs commands or deletes files" },
   tar: {
-    options: /^(--to-command|--use-compress-program|--checkpoint-action|--info-script|--new-volume-script|--rmt-command|--rsh-command|-I|-F)(=|$)/,
+    // Abbreviations too (GNU tar takes `--checkpoint-act=exec=...`), and -I/-F with an attached program (`-Ish`).
+    options: /^--(to-c|use-c|checkpoint-a|info-s|new-v|rmt|rsh)|^-[^-]*[IF]/,
     reason: "these tar options run a command",
   },
   rsync: { options: /^(-e|--rsh|--rsync-path)(=|$)|^-[a-zA-Z]*e/, reason: "rsync -e runs a command" },
