@@ -12,36 +12,17 @@
 // tail of a short-option cluster (`-f/x`, `-fx`), so no option spelling hides a path. The
 // allowlist (allowlist.ts) has no program that resolves paths against another directory
 // (`tar -C`, `make -C`) or reads file names from a file.
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { terminalErrors } from "../errors.ts";
 import type { ProgramRule } from "./allowlist.ts";
 import { walksTrees } from "./allowlist.ts";
 import { enclosingMusterPlace, musterPlacesBelow, RUNNING_INSTALLATION } from "./muster-places.ts";
-import { isInside, type MusterData } from "./working-directory.ts";
+import { isInside, realPathLoose, type MusterData } from "./working-directory.ts";
 
 const SYSTEM = ["/proc", "/sys", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/root/.ssh"];
 const IN_HOME = [".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".config/gcloud", ".config/gh", ".password-store"];
-
-/**
- * The real path of `path`, also when it does not exist (yet): the longest existing prefix is
- * resolved with realpath and the rest appended, so `link/missing` through a symlink to /proc is
- * under /proc.
- */
-export function realPathLoose(path: string): string {
-  const rest: string[] = [];
-  for (let at = path; ; at = dirname(at)) {
-    try {
-      // The kernel's realpath: `link/..` is the target's parent. (fs.realpathSync would first
-      // normalise `..` away as text, and `ws-link/../session-token` would look harmless.)
-      return join(realpathSync.native(at), ...rest.reverse());
-    } catch {
-      if (dirname(at) === at) return path;
-      rest.push(basename(at));
-    }
-  }
-}
 
 /** The paths one argument may name: itself, an option's value (`--file=x`), every tail of a short-option cluster (`-fx`, `-f/x`). */
 function candidates(arg: string): string[] {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { findPidsCgroupRoot } from "./process-cap.ts";
 import { musterPlacesBelow, RUNNING_INSTALLATION } from "./muster-places.ts";
-import { isInside, type MusterData } from "./working-directory.ts";
+import { isInside, realPathLoose, type MusterData } from "./working-directory.ts";
 
 const run = promisify(execFile);
 
@@ -49,13 +49,7 @@ function homeDotfileMasks(cwd: string): string[] {
 }
 
 /** The temp directory as a real path: a cwd equal to it is the sandbox's own private /tmp. */
-function tempDirectory(): string {
-  try {
-    return realpathSync(tmpdir());
-  } catch {
-    return tmpdir();
-  }
-}
+const tempDirectory = () => realPathLoose(tmpdir());
 
 /** The directory a command sees as its cwd: the host's, or /tmp when it is mapped onto the private one. */
 export function sandboxDirectory(cwd: string): string {

@@ -1,13 +1,32 @@
 import { realpathSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { isAbsolute, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { terminalErrors } from "../errors.ts";
 import { enclosingMusterPlace } from "./muster-places.ts";
 
 /** Whether `path` is `root` or lies under it, by path segments (never a string prefix: `/tmpfoo` is not in `/tmp`). */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The real path of `path`, also when it does not exist (yet): the longest existing prefix is
+ * resolved with realpath and the rest appended, so `link/missing` through a symlink to /proc is
+ * under /proc.
+ */
+export function realPathLoose(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      // The kernel's realpath: `link/..` is the target's parent. (fs.realpathSync would first
+      // normalise `..` away as text, and `ws-link/../session-token` would look harmless.)
+      return join(realpathSync.native(at), ...rest.reverse());
+    } catch {
+      if (dirname(at) === at) return path;
+      rest.push(basename(at));
+    }
+  }
 }
 
 /** Muster's data directory (`MUSTER_HOME`) and the workspace, which may lie inside it; real paths. */
