@@ -8,11 +8,8 @@ export const terminalErrors = defineErrors({
   },
   TERMINAL_COMMAND_INVALID: { status: 400, message: "The command cannot be parsed: {reason}" },
   TERMINAL_COMMAND_BLOCKED: { status: 403, message: "The command is blocked: {reason}" },
-  TERMINAL_CWD_FORBIDDEN: { status: 403, message: "The working directory {cwd} resolves outside the home directory and the temporary directory" },
-  TERMINAL_PATH_FORBIDDEN: {
-    status: 403,
-    message: "{arg} names a protected place (process environments, Muster's data directory or a credential store); without the sandbox these are refused",
-  },
+  TERMINAL_CWD_FORBIDDEN: { status: 403, message: "The working directory {cwd} is not allowed: {reason}" },
+  TERMINAL_PATH_FORBIDDEN: { status: 403, message: "{arg} is refused without the sandbox: {reason}" },
   TERMINAL_CWD_NOT_FOUND: { status: 400, message: "The working directory {cwd} does not exist or is not a directory" },
   TERMINAL_AGENT_FORBIDDEN: {
     status: 403,
@@ -22,6 +19,7 @@ export const terminalErrors = defineErrors({
   TERMINAL_ENV_VAR_PROTECTED: { status: 403, message: "{envVar} cannot be set from a secret: it changes what the command runs or loads" },
   TERMINAL_SANDBOX_UNAVAILABLE: {
     status: 503,
-    message: "terminal.sandbox is \"bwrap\" but bubblewrap failed its trial run at start ({reason}); fix it or set terminal.sandbox to \"auto\"",
+    message:
+      "Terminal commands are off: bubblewrap cannot run here ({reason}). Install it (apt-get install bubblewrap) and restart Muster, or opt in to the unsandboxed mode, which runs only an allowlist of programs, by setting terminal.sandbox to \"none\" in muster.config.json (docs/terminal.md)",
   },
 });

@@ -22,11 +22,24 @@ export interface TerminalResult {
   sandbox: "bwrap" | "none";
 }
 
+/** What `GET /api/terminal` reports. */
+export interface TerminalStatus {
+  /** `bwrap`: sandboxed; `none`: the opt-in unsandboxed allowlist mode; `off`: commands are refused (no usable bubblewrap, no opt-in). */
+  mode: "bwrap" | "none" | "off";
+  /** Why this mode is active. */
+  reason: string;
+  /** `terminal.sandbox` as configured. */
+  configured: "auto" | "bwrap" | "none";
+  allowAgents: boolean;
+  /** In `none` mode, the programs that may run; else null. */
+  programs: string[] | null;
+}
+
 /** Runs commands for humans (and, when configured, agents) under the terminal's rules. */
 export interface TerminalRunner {
   run(request: TerminalRequest): Promise<TerminalResult>;
-  /** The mode chosen at start, and why there is no sandbox when there is none. */
-  mode(): { sandbox: "bwrap" | "none"; reason: string | null };
+  /** The mode chosen at start (waits for bubblewrap detection), and why. */
+  status(): Promise<TerminalStatus>;
 }
 
 export const TERMINAL = token<TerminalRunner>("terminal.runner");

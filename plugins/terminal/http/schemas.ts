@@ -23,3 +23,15 @@ export const terminalResponse = z.object({
   timedOut: z.boolean(),
   sandbox: z.enum(["bwrap", "none"]),
 });
+
+export const terminalStatusResponse = z.object({
+  ok: z.literal(true),
+  /** `bwrap`: sandboxed; `none`: the opt-in unsandboxed mode (allowlisted programs, no shell); `off`: commands are refused with 503. */
+  mode: z.enum(["bwrap", "none", "off"]),
+  reason: z.string(),
+  /** `terminal.sandbox` as configured. */
+  configured: z.enum(["auto", "bwrap", "none"]),
+  allowAgents: z.boolean(),
+  /** The programs that may run in `none` mode; null in the others. */
+  programs: z.array(z.string()).nullable(),
+});

@@ -1,11 +1,9 @@
 // The terminal's command blocklist, checked on parsed argv (never a pattern over the raw
 // string): the program is named by the basename of argv[0] both as written and after PATH
 // lookup and realpath, so `/usr/bin/../bin/rm`, `\rm`, `"r"m` and a symlink named `ls` that
-// points at `rm` are all `rm`. Without the sandbox the blocklist plus "no shell" is the whole
-// defence, so everything that runs another command of the caller's choice (wrappers, shells,
-// interpreters, build tools) is refused outright; docs/terminal.md has the reasoning.
-import { createHash } from "node:crypto";
-import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+// points at `rm` are all `rm`. It is the spec's refusal surface in both modes, never the
+// boundary: with bubblewrap the sandbox is, without it only the allowlist (allowlist.ts) runs.
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, resolve } from "node:path";
 import { terminalErrors } from "../errors.ts";
 
@@ -46,7 +44,8 @@ const BLOCKED_FAMILIES: [RegExp, string][] = [
 const DANGEROUS_OPTIONS: Record<string, { options: RegExp; reason: string }> = {
   find: { options: /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/, reason: "find with -exec, -ok or -delete runs commands or deletes files" },
   tar: {
-    options: /^(--to-command|--use-compress-program|--checkpoint-action|--info-script|--new-volume-script|--rmt-command|--rsh-command|-I|-F)(=|$)/,
+    // Abbreviations too (GNU tar takes `--checkpoint-act=exec=...`), and -I/-F with an attached program (`-Ish`).
+    options: /^--(to-c|use-c|checkpoint-a|info-s|new-v|rmt|rsh)|^-[^-]*[IF]/,
     reason: "these tar options run a command",
   },
   rsync: { options: /^(-e|--rsh|--rsync-path)(=|$)|^-[a-zA-Z]*e/, reason: "rsync -e runs a command" },
@@ -97,41 +96,6 @@ export function assertAllowed(argv: string[], located: string | null): void {
   }
 }
 
-/** Directories a blocked program is looked for in, to recognise a copy of it under another name. */
-const SYSTEM_BIN_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
-let blockedFiles: { size: number; path: string; hash?: string }[] | null = null;
-
-/** Real paths and sizes of the blocked programs installed on this machine (found once). */
-function installedBlockedPrograms(): { size: number; path: string; hash?: string }[] {
-  if (blockedFiles) return blockedFiles;
-  const seen = new Map<string, number>();
-  const add = (file: string) => {
-    try {
-      const real = realpathSync(file);
-      const stat = statSync(real);
-      if (stat.isFile()) seen.set(real, stat.size);
-    } catch {
-      // gone or unreadable: nothing to compare against
-    }
-  };
-  for (const dir of SYSTEM_BIN_DIRS) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) if (reasonFor(name)) add(resolve(dir, name));
-  }
-  add(process.execPath);
-  blockedFiles = [...seen].map(([path, size]) => ({ path, size }));
-  return blockedFiles;
-}
-
-function sha256(path: string): string {
-  return createHash("sha256").update(readFileSync(path)).digest("hex");
-}
-
 /**
  * Programs that run commands written in the files they work on, which an agent can write
  * first: git runs hooks, fsmonitor, filter drivers (`.gitattributes`), external diff and
@@ -147,33 +111,4 @@ export function assertNoRepositoryCommands(argv: string[], located: string | nul
       throw terminalErrors.TERMINAL_COMMAND_BLOCKED({ reason: `without the sandbox ${name} would run commands named in repository files (hooks, filters, aliases); use /api/git` });
     }
   }
-}
-
-/**
- * Without a shell, a blocked program can still be reached under a name the list does not
- * know: a copy (`cp /usr/bin/rm ./x`, then `./x`) or a script whose `#!` line names an
- * interpreter (`./x.sh` starting `#!/bin/sh`). Both are refused: the file's interpreter is
- * checked like argv[0], and a file with the same bytes as an installed blocked program is that program.
- */
-export function assertNotDisguised(located: string): void {
-  let head: Buffer;
-  try {
-    const fd = openSync(located, "r");
-    try {
-      head = Buffer.alloc(256);
-      head = head.subarray(0, readSync(fd, head, 0, 256, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return; // unreadable: the kernel will refuse to run it too
-  }
-  if (head.subarray(0, 2).toString("latin1") === "#!") {
-    const [interpreter = "", ...rest] = head.subarray(2).toString("latin1").split("\n")[0]!.trim().split(/\s+/);
-    assertAllowed([interpreter, ...rest], null);
-    return;
-  }
-  const size = statSync(located).size;
-  const twin = installedBlockedPrograms().find((p) => p.size === size && p.path !== located && (p.hash ??= sha256(p.path)) === sha256(located));
-  if (twin) throw terminalErrors.TERMINAL_COMMAND_BLOCKED({ reason: `${basename(located)} is a copy of ${basename(twin.path)}: ${reasonFor(basename(twin.path)) ?? "blocked"}` });
 }

@@ -1,19 +1,10 @@
-import { realpathSync } from "node:fs";
 import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { ACTIVITIES } from "../../activities/tokens.ts";
 import { VAULT_ENVIRONMENT, VAULT_SECRETS } from "../../vault/tokens.ts";
 import type { TerminalConfig } from "../config.ts";
 import { TERMINAL } from "../tokens.ts";
 import { TerminalService } from "./terminal-service.ts";
-
-/** The real path of `path`, or `path` itself while it does not exist yet. */
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
+import { realPathLoose } from "./working-directory.ts";
 
 export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): void {
   ctx.provide(
@@ -29,7 +20,7 @@ export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): vo
         vault: VAULT_SECRETS,
         environment: VAULT_ENVIRONMENT,
       },
-      create: ({ host, workspace, ...deps }) => new TerminalService({ ...deps, owner: host.owner, data: { home: realPath(host.home), workspace: workspace.root } }),
+      create: ({ host, workspace, ...deps }) => new TerminalService({ ...deps, owner: host.owner, data: { home: realPathLoose(host.home), workspace: workspace.root } }),
     }),
   );
 }

@@ -5,7 +5,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { findPidsCgroupRoot } from "./process-cap.ts";
-import { isInside, type MusterData } from "./working-directory.ts";
+import { musterPlacesBelow, RUNNING_INSTALLATION } from "./muster-places.ts";
+import { isInside, realPathLoose, type MusterData } from "./working-directory.ts";
 
 const run = promisify(execFile);
 
@@ -47,6 +48,31 @@ function homeDotfileMasks(cwd: string): string[] {
   return masks;
 }
 
+/** The temp directory as a real path: a cwd equal to it is the sandbox's own private /tmp. */
+const tempDirectory = () => realPathLoose(tmpdir());
+
+/** The directory a command sees as its cwd: the host's, or /tmp when it is mapped onto the private one. */
+export function sandboxDirectory(cwd: string): string {
+  return cwd === tempDirectory() ? "/tmp" : cwd;
+}
+
+/**
+ * Where the command works: the host's `cwd` bound writable, or, when `cwd` is the temp
+ * directory itself, the sandbox's private /tmp (the host's temp directory holds other
+ * instances' data directories and other users' files: none of it is shown). Inside a bound
+ * cwd, every Muster installation and data directory (muster-places.ts) is covered by an empty
+ * tmpfs, so no session token, database or source file can be read or written; the workspace,
+ * when it lies inside one of them, is shown again.
+ */
+function workingDirectoryMounts(cwd: string, data: MusterData | undefined): string[] {
+  if (cwd === tempDirectory()) return ["--chdir", "/tmp"];
+  const args = ["--bind", cwd, cwd, ...homeDotfileMasks(cwd)];
+  const covered = musterPlacesBelow(cwd, data ? [RUNNING_INSTALLATION, data.home] : [RUNNING_INSTALLATION]);
+  for (const place of covered) args.push("--tmpfs", place);
+  if (data && covered.some((place) => isInside(place, data.workspace)) && existsSync(data.workspace)) args.push("--bind", data.workspace, data.workspace);
+  return [...args, "--chdir", cwd];
+}
+
 /** The mounts of the sandbox: read-only system, private /tmp, /proc and /dev, and `cwd` the only writable place. */
 function mounts(cwd: string, data: MusterData | undefined): string[] {
   const args: string[] = [];
@@ -57,16 +83,7 @@ function mounts(cwd: string, data: MusterData | undefined): string[] {
     else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
   }
   for (const entry of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", cwd, cwd);
-  // Muster's data directory under a writable cwd (cwd = $HOME) is covered by an empty tmpfs, so
-  // the session token, the database and the configuration can be neither read nor planted; the
-  // workspace, when it lies inside, is shown again.
-  args.push(...homeDotfileMasks(cwd));
-  if (data && isInside(cwd, data.home)) {
-    args.push("--tmpfs", data.home);
-    if (isInside(data.home, data.workspace) && existsSync(data.workspace)) args.push("--bind", data.workspace, data.workspace);
-  }
-  args.push("--chdir", cwd);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", ...workingDirectoryMounts(cwd, data));
   return args;
 }
 

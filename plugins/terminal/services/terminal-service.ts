@@ -3,14 +3,15 @@ import type { ActivityLog } from "../../activities/tokens.ts";
 import type { ChildProcessEnvironment, VaultSecretReader } from "../../vault/tokens.ts";
 import type { TerminalConfig } from "../config.ts";
 import { terminalErrors } from "../errors.ts";
-import type { TerminalRequest, TerminalResult, TerminalRunner } from "../tokens.ts";
-import { assertAllowed, assertNoRepositoryCommands, assertNotDisguised, locateProgram } from "./blocklist.ts";
+import type { TerminalRequest, TerminalResult, TerminalRunner, TerminalStatus } from "../tokens.ts";
+import { ALLOWED_PROGRAMS, assertOptionsAllowed, systemProgram } from "./allowlist.ts";
+import { assertAllowed, assertNoRepositoryCommands, locateProgram } from "./blocklist.ts";
 import { simpleCommands, toArgv } from "./command-line.ts";
 import { sanitizeOutput } from "./output.ts";
-import { assertNoSensitivePaths } from "./sensitive-paths.ts";
+import { assertPathsAllowed } from "./path-rules.ts";
 import { createPidsCgroup, type PidsCgroup } from "./process-cap.ts";
 import { runProcess } from "./run-process.ts";
-import { bwrapArgv, detectSandbox, SANDBOX_PATH, type SandboxMode } from "./sandbox.ts";
+import { bwrapArgv, detectSandbox, sandboxDirectory, SANDBOX_PATH, type SandboxMode } from "./sandbox.ts";
 import { secretVariables } from "./secret-environment.ts";
 import { resolveWorkingDirectory, type MusterData } from "./working-directory.ts";
 
@@ -19,6 +20,18 @@ export const MAX_OUTPUT_BYTES = 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Commands running at once (DESIGN §14.8). */
 const CONCURRENT = 2;
+
+/**
+ * The mode chosen at start: bubblewrap; `none`, the opt-in unsandboxed allowlist mode; or
+ * `off`, no usable bubblewrap and no opt-in (DESIGN §6), where every command is refused.
+ */
+type ActiveMode = { mode: "bwrap"; reason: string; pidsCgroupRoot: string | null } | { mode: "none" | "off"; reason: string };
+
+function toActive(found: SandboxMode): ActiveMode {
+  return found.sandbox === "bwrap"
+    ? { mode: "bwrap", reason: "bubblewrap passed its trial run at start", pidsCgroupRoot: found.pidsCgroupRoot }
+    : { mode: "off", reason: found.reason };
+}
 
 /** What will be spawned: argv, and for an unsandboxed command the exact file the blocklist checked. */
 interface Planned {
@@ -43,8 +56,7 @@ export class TerminalService implements TerminalRunner {
   private readonly deps: TerminalDeps;
   private readonly limiter;
   /** The trial run started by {@link start}; commands wait for it. */
-  private detection: Promise<SandboxMode> | null = null;
-  private chosen: SandboxMode | null = null;
+  private detection: Promise<ActiveMode> | null = null;
 
   constructor(deps: TerminalDeps) {
     this.deps = deps;
@@ -64,35 +76,44 @@ export class TerminalService implements TerminalRunner {
     await this.detection;
   }
 
-  private async detect(): Promise<SandboxMode> {
+  private async detect(): Promise<ActiveMode> {
     const { config, logger } = this.deps;
-    const chosen: SandboxMode = config.sandbox === "none" ? { sandbox: "none", reason: 'terminal.sandbox is "none"' } : await detectSandbox(config);
-    if (chosen.sandbox === "bwrap") {
+    const chosen: ActiveMode =
+      config.sandbox === "none" ? { mode: "none", reason: 'terminal.sandbox is "none" in muster.config.json: no sandbox, only the allowlisted programs run' } : toActive(await detectSandbox(config));
+    if (chosen.mode === "bwrap") {
       const cap = chosen.pidsCgroupRoot ? "pids cgroup" : process.getuid?.() === 0 ? "none (root, no writable pids cgroup)" : "RLIMIT_NPROC";
       logger.info({ sandbox: "bwrap", processCap: cap }, "terminal commands run in a bubblewrap sandbox");
-    } else if (config.sandbox === "bwrap") logger.error({ reason: chosen.reason }, "terminal.sandbox is bwrap but bubblewrap cannot run; terminal commands are refused");
-    else logger.warn({ reason: chosen.reason }, "terminal commands run without a sandbox (no shell, blocklist only)");
-    this.chosen = chosen;
+    } else if (chosen.mode === "off") logger.warn({ reason: chosen.reason }, "terminal commands are off: bubblewrap cannot run (install it, or opt in with terminal.sandbox \"none\")");
+    else logger.warn({ reason: chosen.reason }, "terminal commands run without a sandbox (no shell, allowlisted programs only)");
     return chosen;
   }
 
-  mode(): { sandbox: "bwrap" | "none"; reason: string | null } {
-    const chosen = this.chosen ?? { sandbox: "none", reason: "bubblewrap detection has not finished" };
-    return chosen.sandbox === "bwrap" ? { sandbox: "bwrap", reason: null } : { sandbox: "none", reason: chosen.reason };
+  async status(): Promise<TerminalStatus> {
+    const chosen = (await this.detection) ?? { mode: "off" as const, reason: "the terminal has not started" };
+    return {
+      mode: chosen.mode,
+      reason: chosen.reason,
+      configured: this.deps.config.sandbox,
+      allowAgents: this.deps.config.allowAgents,
+      programs: chosen.mode === "none" ? Object.keys(ALLOWED_PROGRAMS).sort() : null,
+    };
   }
 
   async run(request: TerminalRequest): Promise<TerminalResult> {
     const { config } = this.deps;
     if (request.agentId !== null && !config.allowAgents) throw terminalErrors.TERMINAL_AGENT_FORBIDDEN();
-    const mode = await this.detection;
-    if (!mode || (mode.sandbox === "none" && config.sandbox === "bwrap")) {
-      throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode?.reason ?? "the terminal has not started" });
-    }
+    const mode: ActiveMode = (await this.detection) ?? { mode: "off", reason: "the terminal has not started" };
+    if (mode.mode === "off") throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode.reason });
     const cwd = resolveWorkingDirectory(request.cwd, this.deps.data);
-    const baseEnv = mode.sandbox === "bwrap" ? { PATH: SANDBOX_PATH, HOME: cwd, TMPDIR: "/tmp", LANG: "C.UTF-8", TERM: "dumb" } : this.deps.environment.childEnv(process.env, { injected: false });
+    // Variables injected with POST /api/vault/inject reach every terminal command, in both modes
+    // (docs/vault.md); Muster's own credentials never do.
+    const baseEnv =
+      mode.mode === "bwrap"
+        ? { ...this.deps.environment.childEnv({}), PATH: SANDBOX_PATH, HOME: sandboxDirectory(cwd), TMPDIR: "/tmp", LANG: "C.UTF-8", TERM: "dumb" }
+        : { ...this.deps.environment.childEnv(process.env), PATH: SANDBOX_PATH };
     let planned: Planned;
     try {
-      planned = mode.sandbox === "bwrap" ? this.checkSandboxed(request.command, cwd) : this.checkPlain(request.command, cwd, baseEnv.PATH ?? "");
+      planned = mode.mode === "bwrap" ? this.checkSandboxed(request.command, cwd) : this.checkPlain(request.command, cwd);
     } catch (error) {
       if (["TERMINAL_COMMAND_BLOCKED", "TERMINAL_PATH_FORBIDDEN"].includes((error as MusterError).code)) this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
       throw error;
@@ -107,14 +128,16 @@ export class TerminalService implements TerminalRunner {
    * No shell: the command must be one program with literal arguments, and an allowed one. The
    * file checked is the file executed (no second PATH lookup that a change in between could redirect).
    */
-  private checkPlain(command: string, cwd: string, path: string): Planned {
+  private checkPlain(command: string, cwd: string): Planned {
     const argv = toArgv(command);
-    const located = locateProgram(argv[0]!, cwd, path);
+    // The spec's blocklist first (its codes and reasons), then the allowlist it cannot replace.
+    const located = locateProgram(argv[0]!, cwd, SANDBOX_PATH);
     assertAllowed(argv, located);
     assertNoRepositoryCommands(argv, located);
-    if (located) assertNotDisguised(located);
-    assertNoSensitivePaths(argv, cwd, this.deps.data);
-    return { argv, executable: located ?? undefined };
+    const program = systemProgram(argv[0]!, cwd);
+    assertOptionsAllowed(program.name, program.rule, argv);
+    assertPathsAllowed(argv, cwd, this.deps.data, program.rule);
+    return { argv: [program.name, ...argv.slice(1)], executable: program.file };
   }
 
   /** `sh -c` in the sandbox: every simple command whose name is known before running is checked. */
@@ -125,10 +148,10 @@ export class TerminalService implements TerminalRunner {
     return { argv: bwrapArgv(command, cwd, this.deps.config, this.deps.data) };
   }
 
-  private async execute(planned: Planned, mode: SandboxMode, cwd: string, env: Record<string, string>, request: TerminalRequest): Promise<TerminalResult> {
+  private async execute(planned: Planned, mode: ActiveMode, cwd: string, env: Record<string, string>, request: TerminalRequest): Promise<TerminalResult> {
     let cgroup: PidsCgroup | null = null;
     let program = planned.argv;
-    if (mode.sandbox === "bwrap" && mode.pidsCgroupRoot) {
+    if (mode.mode === "bwrap" && mode.pidsCgroupRoot) {
       cgroup = createPidsCgroup(mode.pidsCgroupRoot, this.deps.config.maxProcesses);
       // A fixed script (no request text in it) that enters the cgroup before bwrap forks anything.
       program = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...planned.argv];
@@ -139,7 +162,7 @@ export class TerminalService implements TerminalRunner {
       const redact = (text: string) => this.deps.vault.redact(text);
       // Redacted before and after cleaning: a secret printed with control characters inside it is caught either way.
       const output = redact(sanitizeOutput(redact(ran.output.toString("utf8"))));
-      return { output, exitCode: ran.exitCode, durationMs: ran.durationMs, truncated: ran.truncated, timedOut: ran.timedOut, sandbox: mode.sandbox };
+      return { output, exitCode: ran.exitCode, durationMs: ran.durationMs, truncated: ran.truncated, timedOut: ran.timedOut, sandbox: mode.mode === "bwrap" ? "bwrap" : "none" };
     } finally {
       await cgroup?.release();
     }

@@ -14,10 +14,15 @@ export interface TerminalHost {
   logs(): string;
 }
 
-export async function startTerminalHost(terminal: Record<string, unknown>, env: NodeJS.ProcessEnv = { VAULT_KEY: "terminal-test-passphrase" }): Promise<TerminalHost> {
+export async function startTerminalHost(
+  terminal: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = { VAULT_KEY: "terminal-test-passphrase" },
+  /** Where MUSTER_HOME goes (default a fresh temp directory). */
+  home?: string,
+): Promise<TerminalHost> {
   const chunks: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => void chunks.push(line) });
-  const h = await startTestHost({ plugins: [activitiesPlugin, vaultPlugin, terminalPlugin], env, logger, config: { pluginConfig: { terminal } } });
+  const h = await startTestHost({ plugins: [activitiesPlugin, vaultPlugin, terminalPlugin], env, logger, home, config: { pluginConfig: { terminal } } });
   return { h, logs: () => chunks.join("") };
 }
 
@@ -43,4 +48,9 @@ export function processesMatching(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** GET /api/terminal: which mode is active and why. */
+export function terminalStatus(h: TestHost) {
+  return h.json("/api/terminal");
 }

@@ -35,14 +35,14 @@ t("runs one program with quoted arguments taken literally", async ({ th, dir }) 
   assert.ok(Number.isInteger(res.body.durationMs));
 });
 
-t("a failing program is still ok:true with its exit code; an unknown one exits 127", async ({ th, dir }) => {
+t("a failing program is still ok:true with its exit code; a program not on the allowlist is 403", async ({ th, dir }) => {
   const failed = await terminal(th.h, { command: "ls ./no-such-file", cwd: dir });
   assert.is(failed.status, 200);
   assert.is(failed.body.exitCode, 2);
   assert.match(failed.body.output, /no-such-file/);
   const unknown = await terminal(th.h, { command: "no-such-program-4711", cwd: dir });
-  assert.is(unknown.status, 200);
-  assert.is(unknown.body.exitCode, 127);
+  assert.is(unknown.status, 403);
+  assert.is(unknown.body.error.code, "TERMINAL_COMMAND_BLOCKED");
 });
 
 const SHELL_SYNTAX = [
@@ -148,10 +148,13 @@ t("programs that run another program are refused: the loader, sqlite3 .shell, ss
     assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
-  // A copy of an allowed program still runs.
-  copyFileSync("/usr/bin/echo", join(dir, "say"));
-  chmodSync(join(dir, "say"), 0o755);
-  const ok = await terminal(th.h, { command: "./say hi", cwd: dir });
+  // Not even a copy of an allowed program runs: only the system's own file.
+  copyFileSync("/usr/bin/echo", join(dir, "echo"));
+  chmodSync(join(dir, "echo"), 0o755);
+  const copy = await terminal(th.h, { command: "./echo hi", cwd: dir });
+  assert.is(copy.status, 403, JSON.stringify(copy.body));
+  assert.is(copy.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+  const ok = await terminal(th.h, { command: "/bin/echo hi", cwd: dir });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is(ok.body.output, "hi\n");
 });

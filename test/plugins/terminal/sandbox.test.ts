@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { detectSandbox } from "../../../plugins/terminal/services/sandbox.ts";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -60,17 +60,71 @@ t("no capabilities, even when Muster runs as root: no device nodes, no mounts (t
   assert.not.ok(existsSync(join(dir, "disk")));
 });
 
-t("Muster's data directory is hidden inside a cwd that contains it (the workspace excepted): no session token, no database, nothing planted", async ({ th }) => {
-  const home = th.h.home;
-  const res = await terminal(th.h, {
-    command: `ls -A ${home}; cat ${home}/session-token; echo planted > ${home}/planted; echo '{}' > ${home}/muster.config.json; echo w > ${th.h.workspace}/w.txt; echo end`,
-    cwd: dirname(home),
-  });
-  assert.is(res.status, 200, JSON.stringify(res.body));
-  assert.is(res.body.output, "workspace\ncat: " + home + "/session-token: No such file or directory\nend\n");
-  assert.not.ok(existsSync(join(home, "planted")));
-  assert.not.ok(existsSync(join(home, "muster.config.json")));
-  assert.is(readFileSync(join(th.h.workspace, "w.txt"), "utf8"), "w\n", "the workspace inside it stays reachable");
+t("Muster's data directories inside a cwd are empty, this instance's and another's (the workspace excepted): no session token, no database, nothing planted", async () => {
+  const parent = scratch("muster-term-parent-");
+  const mine = await startTerminalHost({ sandbox: "bwrap" }, undefined, join(parent, "home"));
+  const other = await startTerminalHost({ sandbox: "none" }, undefined, join(parent, "other"));
+  try {
+    const home = mine.h.home;
+    const res = await terminal(mine.h, {
+      command: `ls -A ${home}; cat ${home}/session-token; cat ${other.h.home}/session-token; ls -A ${other.h.home}; echo planted > ${home}/planted; echo '{}' > ${other.h.home}/muster.config.json; echo w > ${mine.h.workspace}/w.txt; echo end`,
+      cwd: parent,
+    });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.not.ok(res.body.output.includes(mine.h.token) || res.body.output.includes(other.h.token), res.body.output);
+    assert.match(res.body.output, /^workspace\n/);
+    assert.match(res.body.output, /session-token: No such file or directory[^]*session-token: No such file or directory/);
+    assert.match(res.body.output, /end\n$/);
+    assert.not.ok(existsSync(join(home, "planted")));
+    assert.not.ok(existsSync(join(other.h.home, "muster.config.json")));
+    assert.is(readFileSync(join(mine.h.workspace, "w.txt"), "utf8"), "w\n", "the workspace inside it stays reachable");
+  } finally {
+    for (const th of [mine, other]) await th.h.stop();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+t("finding 6: cwd = the temp directory is the sandbox's own private /tmp: another instance's token is not there, nothing reaches the host", async ({ th }) => {
+  const other = await startTerminalHost({ sandbox: "none" });
+  const marker = `muster-private-tmp-${randomUUID()}`;
+  try {
+    const res = await terminal(th.h, { command: `pwd; cat ${other.h.home}/session-token; ls -A /tmp; grep -rs ${other.h.token} /tmp; echo x > ${marker}; echo end`, cwd: tmpdir() });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.not.ok(res.body.output.includes(other.h.token), res.body.output);
+    assert.match(res.body.output, /^\/tmp\n/);
+    assert.match(res.body.output, /session-token: No such file or directory/);
+    assert.match(res.body.output, /end\n$/);
+    assert.not.ok(existsSync(join(tmpdir(), marker)), "the private /tmp is not the host's");
+  } finally {
+    await other.h.stop();
+    removeHome(other.h.home);
+  }
+});
+
+t("finding 6: a cwd holding a Muster checkout cannot read or write its source tree; a cwd inside one is refused", async ({ th }) => {
+  const home = scratch("muster-term-home-");
+  const checkout = join(home, "muster");
+  mkdirSync(join(checkout, "core"), { recursive: true });
+  writeFileSync(join(checkout, "package.json"), JSON.stringify({ name: "muster" }));
+  writeFileSync(join(checkout, "core", "host.ts"), "// original\n");
+  const saved = process.env.HOME;
+  process.env.HOME = home; // os.homedir() follows HOME: the test's own $HOME, never the real one
+  try {
+    const res = await terminal(th.h, { command: "cat muster/package.json; echo 'evil()' >> muster/core/host.ts; echo rc=$?; echo mine > notes.md", cwd: home });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.not.match(res.body.output, /"muster"|rc=0/);
+    assert.is(readFileSync(join(checkout, "core", "host.ts"), "utf8"), "// original\n");
+    assert.is(readFileSync(join(home, "notes.md"), "utf8"), "mine\n", "the rest of $HOME is the writable cwd");
+    for (const cwd of [checkout, join(checkout, "core")]) {
+      const inside = await terminal(th.h, { command: "echo 'evil()' >> host.ts", cwd });
+      assert.is(inside.status, 403, JSON.stringify(inside.body));
+      assert.is(inside.body.error.code, "TERMINAL_CWD_FORBIDDEN");
+    }
+    assert.is(readFileSync(join(checkout, "core", "host.ts"), "utf8"), "// original\n");
+  } finally {
+    process.env.HOME = saved;
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 t("with cwd = $HOME, its dot entries are masked: no credentials to read, no start-up file to rewrite", async ({ th }) => {

@@ -122,6 +122,7 @@ export const operations = {
   getTasksById: { method: "GET", path: "/api/tasks/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.getApiTasksId" },
   patchTasksById: { method: "PATCH", path: "/api/tasks/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.patchApiTasksId" },
   postTasksClaimById: { method: "POST", path: "/api/tasks/{id}/claim", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "work.postApiTasksIdClaim" },
+  getTerminal: { method: "GET", path: "/api/terminal", pathParams: [], status: 200, raw: false, session: false, operationId: "terminal.getApiTerminal" },
   postTerminal: { method: "POST", path: "/api/terminal", pathParams: [], status: 200, raw: false, session: true, operationId: "terminal.postApiTerminal" },
   getUsage: { method: "GET", path: "/api/usage", pathParams: [], status: 200, raw: false, session: false, operationId: "usage.getApiUsage" },
   postUsage: { method: "POST", path: "/api/usage", pathParams: [], status: 201, raw: false, session: false, operationId: "usage.postApiUsage" },
@@ -3511,7 +3512,21 @@ export interface Operations {
       completedAt: string | null;
     };
   };
-  /** `POST /api/terminal`: Run one command (session token; agents only with terminal.allowAgents); sandboxed with bubblewrap when available, else one program without a shell Needs the session token. */
+  /** `GET /api/terminal`: Which terminal mode is active and why: bwrap (sandboxed), none (opt-in, allowlisted programs without a shell) or off (commands refused) */
+  getTerminal: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      mode: "bwrap" | "none" | "off";
+      reason: string;
+      configured: "auto" | "bwrap" | "none";
+      allowAgents: boolean;
+      programs: Array<string> | null;
+    };
+  };
+  /** `POST /api/terminal`: Run one command (session token; agents only with terminal.allowAgents); sandboxed with bubblewrap, else off (503) unless terminal.sandbox is "none" (allowlisted programs, no shell) Needs the session token. */
   postTerminal: {
     args: {
       body: {
