@@ -70,7 +70,40 @@ function workingDirectoryMounts(cwd: string, data: MusterData | undefined): stri
   const covered = musterPlacesBelow(cwd, data ? [RUNNING_INSTALLATION, data.home] : [RUNNING_INSTALLATION]);
   for (const place of covered) args.push("--tmpfs", place);
   if (data && covered.some((place) => isInside(place, data.workspace)) && existsSync(data.workspace)) args.push("--bind", data.workspace, data.workspace);
+  const repositories = data && isInside(cwd, data.workspace) ? [cwd, data.workspace] : [cwd];
+  args.push(...gitConfigMounts(repositories));
   return [...args, "--chdir", cwd];
+}
+
+/**
+ * The git configuration of the workspace's repository (and of one at cwd) is read-only
+ * inside the sandbox. /api/git refuses a repository whose config names a program (a filter,
+ * a diff driver, ...), but it checks before git reads the file: a command rewriting the file
+ * in that instant would have git run its program outside the sandbox. Read-only, the file
+ * cannot change while a command runs; `.git` is bound onto itself, and a mount point cannot
+ * be renamed or removed (EBUSY), so no other `.git` can take its place. Commits, branches
+ * and everything else in `.git` stay writable.
+ */
+function gitConfigMounts(repositories: string[]): string[] {
+  const args: string[] = [];
+  for (const repository of new Set(repositories)) {
+    const gitDir = join(repository, ".git");
+    try {
+      if (!lstatSync(gitDir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    args.push("--bind", gitDir, gitDir);
+    for (const file of ["config", "config.worktree"]) {
+      const path = join(repository, ".git", file);
+      try {
+        if (lstatSync(path).isFile()) args.push("--ro-bind", path, path);
+      } catch {
+        // No repository here, or no such file.
+      }
+    }
+  }
+  return args;
 }
 
 /** The mounts of the sandbox: read-only system, private /tmp, /proc and /dev, and `cwd` the only writable place. */

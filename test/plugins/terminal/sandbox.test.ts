@@ -7,6 +7,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectSandbox } from "../../../plugins/terminal/services/sandbox.ts";
@@ -50,6 +51,28 @@ t("nothing outside cwd can be written: system dirs are read-only, /tmp is privat
   assert.not.ok(existsSync(leak));
   assert.not.ok(existsSync("/usr/muster-x"));
   assert.is(readFileSync(join(outside, "victim"), "utf8"), "precious");
+});
+
+t("a repository's git config cannot be changed from inside (git's program check must not race a rewrite); commits still work", async ({ th }) => {
+  const repo = scratch("muster-term-repo-");
+  try {
+    execFileSync("git", ["init", "-q", repo]);
+    execFileSync("git", ["-C", repo, "config", "user.name", "Sandboxed"]);
+    execFileSync("git", ["-C", repo, "config", "user.email", "sandboxed@example.invalid"]);
+    const before = readFileSync(join(repo, ".git/config"), "utf8");
+    const res = await terminal(th.h, {
+      command: `printf '[filter "x"]\\n\\tclean = touch pwned\\n' >> .git/config; echo append=$?; mv .git .git-moved; echo move=$?; echo note > note.md && git add note.md && git commit -q -m note && echo committed`,
+      cwd: repo,
+    });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.match(res.body.output, /append=[1-9]/);
+    assert.match(res.body.output, /move=[1-9]/);
+    assert.match(res.body.output, /committed/);
+    assert.is(readFileSync(join(repo, ".git/config"), "utf8"), before);
+    assert.is(execFileSync("git", ["-C", repo, "log", "--format=%s"], { encoding: "utf8" }).trim(), "note");
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
 });
 
 t("no capabilities, even when Muster runs as root: no device nodes, no mounts (the blocklist bypassed by a dynamic name)", async ({ th, dir }) => {
