@@ -7,7 +7,10 @@
 // TypeScript sources (the `source` export condition, as `--conditions=source` would):
 // their published entry is a dist/ build that a checkout does not have. Only `@muster/*`
 // specifiers get the condition, so no third-party package's `source` export is picked.
-import { enableCompileCache, registerHooks } from "node:module";
+// The version guard first, and node:module as a namespace: on an old Node a named import of a
+// hook it lacks would fail while linking, before the guard could say "use Node 24".
+import "./node-version-guard.ts";
+import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,8 +20,8 @@ import { join } from "node:path";
 // `npm start` then compiles afresh. It gets a cache of its own.
 const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
 const otherCode = flags.some((flag) => /^(--import|--loader|--experimental-loader|--require|-r|--enable-source-maps|--experimental-transform-types)\b/.test(flag));
-enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-transformed") : undefined);
-registerHooks({
+nodeModule.enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-transformed") : undefined);
+nodeModule.registerHooks({
   resolve: (specifier, context, nextResolve) =>
     specifier.startsWith("@muster/") && !context.conditions.includes("source")
       ? nextResolve(specifier, { ...context, conditions: [...context.conditions, "source"] })
