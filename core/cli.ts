@@ -27,7 +27,12 @@ const hostCommands: CliCommand[] = [
   backupCommand(loadConfig),
   restoreCommand(loadConfig),
   mcpCommand(loadConfig),
-  doctorCommand({ migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })) }),
+  doctorCommand({
+    migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
+    // Loaded on demand: only `muster doctor` needs them.
+    checkVaultPassphrase: async (dbPath, passphrase) => (await import("../plugins/vault/crypto/passphrase-check.ts")).checkPassphrase(dbPath, passphrase),
+    organisationAgentIds: async (path) => (await import("../plugins/agents/services/org-file.ts")).organisationAgentIds(path),
+  }),
 ];
 
 const line = (form: string, summary: string) => `  ${form.padEnd(33)}${summary}`;

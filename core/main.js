@@ -13,7 +13,10 @@
 // `@muster/*` specifiers get the condition, so no third-party package's `source` export is
 // picked. Under the bundle, `@muster/plugin` is the bundle's own copy, so a third-party
 // plugin and the host share one set of tokens and error classes.
-import { enableCompileCache, registerHooks } from "node:module";
+// The version guard first, and node:module as a namespace: on an old Node a named import of a
+// hook it lacks would fail while linking, before the guard could say "use Node 24".
+import "./node-version-guard.js";
+import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chooseEntry } from "./start/choose-entry.js";
@@ -24,12 +27,12 @@ import { chooseEntry } from "./start/choose-entry.js";
 // then compiles afresh. It gets a cache of its own.
 const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
 const otherCode = flags.some((flag) => /^(--import|--loader|--experimental-loader|--require|-r|--enable-source-maps|--experimental-transform-types)\b/.test(flag));
-enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-transformed") : undefined);
+nodeModule.enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-transformed") : undefined);
 
 const entry = chooseEntry(new URL("..", import.meta.url).pathname, process.env);
 // For the "muster started" log line: which code this process runs.
 Object.defineProperty(globalThis, Symbol.for("muster.startBundle"), { value: entry.bundled });
-registerHooks({
+nodeModule.registerHooks({
   resolve: (specifier, context, nextResolve) => {
     if (entry.pluginApi && specifier === "@muster/plugin") return { url: entry.pluginApi, shortCircuit: true };
     return specifier.startsWith("@muster/") && !context.conditions.includes("source")

@@ -9,10 +9,14 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { cpus } from "node:os";
 import { extraSuites, type SuiteCounts } from "./test-suites.ts";
+import { loadTimeScale } from "../test/helpers/time-scale.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const filters = process.argv.slice(2);
-const FILE_TIMEOUT_MS = 8 * 60_000;
+// One factor for the whole run, read from the load as it starts (or given): every suite's waits
+// and timed assertions stretch by it (test/helpers/time-scale.ts), and so does the per-file cap.
+const timeScale = Number(process.env.MUSTER_TEST_TIME_SCALE) >= 1 ? Number(process.env.MUSTER_TEST_TIME_SCALE) : loadTimeScale();
+const FILE_TIMEOUT_MS = 8 * 60_000 * timeScale;
 const parallel = Math.max(1, Math.min(2, cpus().length));
 
 function findTests(dir: string): string[] {
@@ -67,7 +71,7 @@ function run(job: Job): Promise<{ job: Job; counts: SuiteCounts; output: string;
   return new Promise((resolve) => {
     const child = spawn(job.command, job.args, {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", MUSTER_TEST_TIME_SCALE: String(timeScale) },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -128,6 +132,7 @@ async function worker() {
     }
   }
 }
+if (timeScale > 1) console.log(`[runner] loaded machine: test time bounds x${timeScale} (MUSTER_TEST_TIME_SCALE to override)`);
 await Promise.all(Array.from({ length: parallel }, worker));
 if (failedJobs.length) console.log(`\nFailed suites:\n${failedJobs.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

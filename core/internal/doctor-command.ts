@@ -10,9 +10,12 @@ import { isStartError } from "./start-errors.ts";
 import { packageVersion } from "./package-version.ts";
 import { reachableUrl, runningInstance } from "./instance-lock.ts";
 import { resolveWorkspaceRoot } from "./workspace/paths.ts";
+
+/** The organisation file, relative to the workspace (the agents plugin's ORG_FILE). */
+const ORG_FILE = "company/org_structure.yaml";
 import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identity.ts";
 import { wantsDevice } from "./gateway/handshake.ts";
-import { probeGateway, type ProbeStep } from "./gateway/probe.ts";
+import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
 import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./cli/command.ts";
 
 export interface DoctorOptions {
@@ -20,9 +23,14 @@ export interface DoctorOptions {
   env?: NodeJS.ProcessEnv;
   /** The migrations a current database has (the built-in plugins'), by plugin id. */
   migrations?: { pluginId: string; names: string[] }[];
+  /** Whether a passphrase opens the vault stored in a database file (the vault plugin's key check value). */
+  checkVaultPassphrase?: (dbPath: string, passphrase: string) => Promise<"match" | "mismatch" | "uninitialised" | "damaged">;
+  /** The agent ids of an organisation file, or null when there is no file (the agents plugin's reader). */
+  organisationAgentIds?: (path: string) => Promise<string[] | null>;
 }
 
-export type CheckStatus = "ok" | "fail" | "skipped" | "disabled";
+/** `warn`: an optional part is not set up; reported, never a failure. */
+export type CheckStatus = "ok" | "warn" | "fail" | "skipped" | "disabled";
 
 export interface CheckResult {
   id: string;
@@ -44,21 +52,24 @@ const GATEWAY_CHECKS: { step: ProbeStep; name: string }[] = [
 
 const HELP = `Usage: muster doctor [--json]
 
-Checks, in order, every link Muster depends on and names the first broken one with what to
-do: config, MUSTER_HOME writable, database and migrations, workspace, vault key, then the
-OpenClaw gateway: TCP reachable, WebSocket upgrade, connect.challenge, token accepted,
-scopes granted, protocol version, agents.list. Checks after a failure are skipped; with
-GATEWAY_URL=off the gateway checks say "disabled". A running server is never disturbed: its
-database is checked through its /api/health.
+Checks every link Muster depends on, in order, and names each broken one with what to do:
+config, MUSTER_HOME writable, database and migrations, workspace, then the OpenClaw gateway:
+TCP reachable, WebSocket upgrade, connect.challenge, token accepted, scopes granted, protocol
+version, agents.list, crew registered (every agent of the organisation file in agents.list),
+and last the optional vault key (not set: a warning; set but not the vault's: a failure).
+Every check is reported: one is skipped only when a check it needs failed (the gateway steps
+need the one before). With GATEWAY_URL=off the gateway checks say "disabled". A running
+server is never disturbed: its database and vault are checked through its HTTP API.
 
   --json    a machine-readable report: { ok, checks: [{ id, name, status, detail, fix? }] }
+            (status: ok, warn, fail, skipped, disabled)
 
-Exit codes: 0 every check passed; 1 a check failed; 2 usage error.`;
+Exit codes: 0 no check failed (warnings allowed); 1 a check failed; 2 usage error.`;
 
 export function doctorCommand(options: DoctorOptions = {}): CliCommand {
   const command: CliCommand = {
     name: "doctor",
-    usage: [{ form: "doctor [--json]", summary: "check config, home, database, workspace, vault key and the gateway link" }],
+    usage: [{ form: "doctor [--json]", summary: "check config, home, database, workspace, the gateway link, crew registration and vault key" }],
     help: HELP,
     run: (args, io) => runCommand(command, args, io, () => runDoctor(args, io, options)),
   };
@@ -74,20 +85,27 @@ async function runDoctor(args: string[], io: CommandStreams, options: DoctorOpti
   return ok ? EXIT.ok : EXIT.failure;
 }
 
+type Check = Omit<CheckResult, "id" | "name">;
+
 async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  const failed = () => results.some((r) => r.status === "fail");
-  const add = (id: string, name: string, run: () => Omit<CheckResult, "id" | "name">) => {
-    if (failed()) return void results.push({ id, name, status: "skipped", detail: "not checked (an earlier check failed)" });
+  const passed = (id: string) => ["ok", "warn"].includes(results.find((r) => r.id === id)?.status ?? "");
+  /** Runs a check unless one it needs did not pass: an unrelated failure never hides a diagnosis. */
+  const add = async (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => {
+    const blocker = needs.find((n) => !passed(n));
+    if (blocker !== undefined) {
+      const by = results.find((r) => r.id === blocker);
+      return void results.push({ id, name, status: "skipped", detail: `not checked (${by?.status === "disabled" ? `${by.name} is disabled` : `needs ${by?.name ?? blocker}`})` });
+    }
     try {
-      results.push({ id, name, ...run() });
+      results.push({ id, name, ...(await run()) });
     } catch (error) {
       results.push({ id, name, status: "fail", detail: (error as Error).message });
     }
   };
 
   let config: MusterConfig | undefined;
-  add("config", "config", () => {
+  await add("config", "config", [], () => {
     try {
       config = loadConfig(deps.env ?? process.env);
     } catch (error) {
@@ -96,45 +114,96 @@ async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
     }
     return { status: "ok", detail: `MUSTER_HOME ${config.home}, GATEWAY_URL ${config.gatewayUrl}` };
   });
-  add("home", "MUSTER_HOME writable", () => homeWritable(config!.home));
-  const databaseCheck = failed() ? undefined : await checkDatabase(config!, deps.migrations);
-  add("database", "database and migrations", () => databaseCheck!);
-  add("workspace", "workspace", () => checkWorkspace(config!));
-  add("vault", "vault key", () =>
-    config!.vaultKey
-      ? { status: "ok", detail: "VAULT_KEY is set" }
-      : config!.gatewayToken
-        ? { status: "ok", detail: "VAULT_KEY is not set; the vault uses GATEWAY_TOKEN as its passphrase" }
-        : { status: "fail", detail: "neither VAULT_KEY nor GATEWAY_TOKEN is set: the vault stays locked", fix: "set VAULT_KEY to a long passphrase (and keep it: secrets cannot be read without it)" },
-  );
-
-  if (!config || config.gatewayUrl === "off") {
-    for (const c of GATEWAY_CHECKS) {
-      if (failed()) results.push({ id: `gateway.${c.step}`, name: c.name, status: "skipped", detail: "not checked (an earlier check failed)" });
-      else results.push({ id: `gateway.${c.step}`, name: c.name, status: "disabled", detail: "GATEWAY_URL=off" });
-    }
-    return results;
-  }
-  if (failed()) {
-    for (const c of GATEWAY_CHECKS) results.push({ id: `gateway.${c.step}`, name: c.name, status: "skipped", detail: "not checked (an earlier check failed)" });
-    return results;
-  }
-  let device: DeviceIdentity | null = null;
-  if (wantsDevice(config.gatewayDeviceIdentity, config.gatewayUrl)) {
-    try {
-      device = loadDeviceIdentity(config.home);
-    } catch (error) {
-      results.push({ id: "gateway.tcp", name: GATEWAY_CHECKS[0]!.name, status: "fail", detail: `the gateway device identity cannot be loaded: ${(error as Error).message}`, fix: "remove $MUSTER_HOME/gateway-device.json to create a new one (it must be paired again)" });
-    }
-  }
-  const probed = failed() ? [] : await probeGateway({ url: config.gatewayUrl, token: config.gatewayToken, scopes: config.gatewayScopes, version: packageVersion, device });
-  for (const c of GATEWAY_CHECKS) {
-    if (results.some((r) => r.id === `gateway.${c.step}`)) continue;
-    const found = probed.find((p) => p.step === c.step);
-    if (found && !failed()) results.push({ id: `gateway.${c.step}`, name: c.name, status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) });
-    else results.push({ id: `gateway.${c.step}`, name: c.name, status: "skipped", detail: "not checked (an earlier check failed)" });
-  }
+  await add("home", "MUSTER_HOME writable", ["config"], () => homeWritable(config!.home));
+  await add("database", "database and migrations", ["home"], () => checkDatabase(config!, deps.migrations));
+  await add("workspace", "workspace", ["config"], () => checkWorkspace(config!));
+  const agentIds = await gatewayChecks(config, results, add);
+  await add("crew", "crew registered", ["gateway.agents", "workspace"], () => checkCrew(config!, agentIds, deps.organisationAgentIds));
+  // Optional, so last: whatever it says, the gateway diagnosis above is complete.
+  await add("vault", "vault key", ["database"], () => checkVaultKey(config!, deps.checkVaultPassphrase));
   return results;
+}
+
+/** The gateway steps in order; a step needs the one before. Returns the ids agents.list named. */
+async function gatewayChecks(config: MusterConfig | undefined, results: CheckResult[], add: (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => Promise<void>): Promise<string[]> {
+  if (config?.gatewayUrl === "off") {
+    for (const c of GATEWAY_CHECKS) results.push({ id: `gateway.${c.step}`, name: c.name, status: "disabled", detail: "GATEWAY_URL=off" });
+    return [];
+  }
+  let probed: ProbeResult[] = [];
+  await add("gateway.tcp", GATEWAY_CHECKS[0]!.name, ["config"], async () => {
+    let device: DeviceIdentity | null = null;
+    if (wantsDevice(config!.gatewayDeviceIdentity, config!.gatewayUrl)) {
+      try {
+        device = loadDeviceIdentity(config!.home);
+      } catch (error) {
+        return { status: "fail", detail: `the gateway device identity cannot be loaded: ${(error as Error).message}`, fix: "remove $MUSTER_HOME/gateway-device.json to create a new one (it must be paired again)" };
+      }
+    }
+    probed = await probeGateway({ url: config!.gatewayUrl, token: config!.gatewayToken, scopes: config!.gatewayScopes, version: packageVersion, device });
+    return probeCheck(probed, "tcp");
+  });
+  // The probe walks the steps in order and stops at the first broken one (the rest are not in its answer).
+  for (const c of GATEWAY_CHECKS.slice(1)) {
+    const found = probed.find((p) => p.step === c.step);
+    if (found) results.push({ id: `gateway.${c.step}`, name: c.name, status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) });
+    else results.push({ id: `gateway.${c.step}`, name: c.name, status: "skipped", detail: "not checked (an earlier gateway check failed)" });
+  }
+  return probed.find((p) => p.step === "agents")?.agentIds ?? [];
+}
+
+function probeCheck(probed: ProbeResult[], step: ProbeStep): Check {
+  const found = probed.find((p) => p.step === step);
+  if (!found) return { status: "fail", detail: "the gateway probe ended before this step" };
+  return { status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) };
+}
+
+const REGISTER_FIX =
+  "register them with one approval while the server runs: curl -X POST http://127.0.0.1:<PORT>/api/agents/register-missing, then muster approvals approve <approvalId>";
+
+async function checkCrew(config: MusterConfig, gatewayAgents: string[], read: DoctorOptions["organisationAgentIds"]): Promise<Check> {
+  const path = join(resolveWorkspaceRoot(config.workspaceDir, config.home), ORG_FILE);
+  const crew = read ? await read(path) : null;
+  if (crew === null) return { status: "ok", detail: `no organisation file (${ORG_FILE}) yet; nothing to register` };
+  const known = new Set(gatewayAgents);
+  const missing = crew.filter((id) => !known.has(id));
+  if (missing.length === 0) return { status: "ok", detail: `all ${crew.length} agents of ${ORG_FILE} are in agents.list` };
+  return {
+    status: "fail",
+    detail: `${missing.length} of ${crew.length} agents of ${ORG_FILE} are not registered with the gateway (chat with them answers 409 AGENT_NOT_REGISTERED): ${missing.join(", ")}`,
+    fix: REGISTER_FIX,
+  };
+}
+
+const SET_VAULT_KEY = 'set VAULT_KEY to a long passphrase before starting (e.g. export VAULT_KEY="$(openssl rand -base64 32)") and keep it: secrets cannot be read without it';
+
+async function checkVaultKey(config: MusterConfig, verify: DoctorOptions["checkVaultPassphrase"]): Promise<Check> {
+  const source = config.vaultKey ? "VAULT_KEY" : config.gatewayToken ? "GATEWAY_TOKEN" : null;
+  const passphrase = config.vaultKey ?? config.gatewayToken;
+  const instance = runningInstance(config.home);
+  if (instance?.url) return vaultOfRunningServer(config, instance.url);
+  if (!source || !passphrase) return { status: "warn", detail: "VAULT_KEY is not set (optional): the vault stays locked, everything else works", fix: SET_VAULT_KEY };
+  const via = source === "GATEWAY_TOKEN" ? "VAULT_KEY is not set; the vault uses GATEWAY_TOKEN as its passphrase" : "VAULT_KEY is set";
+  if (!verify) return { status: "ok", detail: via };
+  const verdict = await verify(join(config.home, "muster.db"), passphrase);
+  if (verdict === "match") return { status: "ok", detail: `${via} and matches the vault's key check` };
+  if (verdict === "uninitialised") return { status: "ok", detail: `${via}; the vault has no key yet (the next start stores its key check)` };
+  if (verdict === "damaged") return { status: "fail", detail: "the vault's key metadata (table vault_meta) is damaged", fix: "restore a backup (muster restore); stored secrets cannot be checked" };
+  return {
+    status: "fail",
+    detail: `${source} is wrong: it is not the passphrase the vault's secrets are stored under (key check failed)`,
+    fix: `set ${source === "GATEWAY_TOKEN" ? "VAULT_KEY" : source} to the passphrase the vault was created with (or rotate: muster vault rotate)`,
+  };
+}
+
+/** A running server holds the database: ask its vault (the vault routes answer 503 with the lock's code). */
+async function vaultOfRunningServer(config: MusterConfig, url: string): Promise<Check> {
+  const res = await fetch(`${reachableUrl(url)}/api/vault`, { headers: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {}, signal: AbortSignal.timeout(5_000) });
+  if (res.status === 200 || res.status === 404) return { status: "ok", detail: res.status === 200 ? "the running server's vault is unlocked" : "the running server has no vault plugin" };
+  const code = ((await res.json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
+  if (code === "VAULT_LOCKED") return { status: "warn", detail: "the running server's vault is locked: it was started without VAULT_KEY (optional)", fix: `${SET_VAULT_KEY}; then restart the server` };
+  if (code === "VAULT_WRONG_KEY") return { status: "fail", detail: "the running server's VAULT_KEY is wrong: the vault's key check failed", fix: "restart the server with VAULT_KEY set to the passphrase the vault was created with" };
+  return { status: "fail", detail: `the running server answered GET /api/vault with HTTP ${res.status}${code ? ` ${code}` : ""}` };
 }
 
 function homeWritable(home: string): Omit<CheckResult, "id" | "name"> {
@@ -210,12 +279,17 @@ function checkWorkspace(config: MusterConfig): Omit<CheckResult, "id" | "name"> 
 
 function render(checks: CheckResult[], ok: boolean): string {
   const width = Math.max(...checks.map((c) => c.name.length));
-  const label: Record<CheckStatus, string> = { ok: "ok      ", fail: "FAIL    ", skipped: "skipped ", disabled: "disabled" };
+  const label: Record<CheckStatus, string> = { ok: "ok      ", warn: "warn    ", fail: "FAIL    ", skipped: "skipped ", disabled: "disabled" };
   const lines = checks.map((c) => {
-    const line = `  ${label[c.status]}  ${c.name.padEnd(width)}  ${c.status === "skipped" ? "" : c.detail}`.trimEnd();
+    const line = `  ${label[c.status]}  ${c.name.padEnd(width)}  ${c.detail}`.trimEnd();
     return c.fix ? `${line}\n  ${" ".repeat(8)}  ${" ".repeat(width)}  fix: ${c.fix}` : line;
   });
-  const firstFailure = checks.find((c) => c.status === "fail");
-  const summary = ok ? "All checks passed." : `Broken link: ${firstFailure!.name}${firstFailure!.fix ? ` — ${firstFailure!.fix}` : ""}`;
+  const failures = checks.filter((c) => c.status === "fail");
+  const warnings = checks.filter((c) => c.status === "warn");
+  const named = (c: CheckResult) => `${c.name}${c.fix ? ` — ${c.fix}` : ""}`;
+  const summary = [
+    ok ? (warnings.length ? "No broken link." : "All checks passed.") : `Broken link${failures.length > 1 ? "s" : ""}: ${failures.map(named).join("\n  ")}`,
+    ...warnings.map((c) => `Warning: ${named(c)}`),
+  ].join("\n");
   return `muster doctor\n${lines.join("\n")}\n\n${summary}\n`;
 }

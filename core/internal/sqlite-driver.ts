@@ -14,6 +14,8 @@
 // replaced by a fresh one). Only the ORM's view of the connection caches: raw statements a
 // plugin prepares on `ctx.db.sql` are the plugin's own, so a `pluck()` there cannot leak
 // into an ORM query.
+// better-sqlite3 13 segfaults on Node < 24: every database user (host, tests) passes here first.
+import "../node-version-guard.js";
 import type BetterSqlite3 from "better-sqlite3";
 import { AbstractSqlDriver, MikroORM, SqliteConnection, SqlitePlatform, type Configuration } from "@mikro-orm/sqlite";
 

@@ -6,6 +6,7 @@ export const agentsErrors = defineErrors({
   AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
   AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },
   AGENT_ORG_FILE_INVALID: { status: 422, message: "The organisation file cannot be updated: {reason}" },
+  AGENTS_ALL_REGISTERED: { status: 409, message: "Every agent of the organisation file is registered with the gateway already; nothing to approve" },
   AGENT_CONFIG_UNCHANGED: { status: 409, message: "Agent {agentId} already has these tools and sandbox settings" },
   PACK_NOT_FOUND: { status: 404, message: "No valid pack named {name} under packs/" },
   PACK_ALREADY_INSTALLED: { status: 409, message: "Pack {name} is already installed" },

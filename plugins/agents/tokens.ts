@@ -38,6 +38,13 @@ export interface AgentHealthEntry {
   idleMinutes: number | null;
   model: string | null;
   sessionCount: number;
+  /**
+   * Whether the gateway's `agents.list` names the agent (an addition to the spec's entry). An
+   * agent of the organisation file that the gateway does not know is `false`: its state reads
+   * `idle` but nothing can run on it until it is registered (`POST /api/agents/register-missing`).
+   * Null while the gateway's list has never been read (the gateway never connected).
+   */
+  registered: boolean | null;
 }
 
 /** Who hears about an agent's or a task's trouble next (DESIGN §14.7). */
@@ -61,6 +68,11 @@ export interface AgentDirectory {
   /** The record, or null when the id is not in the agents table. */
   get(id: string): Promise<AgentRecord | null>;
   list(): Promise<AgentRecord[]>;
+  /**
+   * Whether the gateway's agents.list names the agent: the cached list, re-read first (at most
+   * every 2 s) when it does not. Null while the list was never read (gateway never connected).
+   */
+  registeredWithGateway(id: string): Promise<boolean | null>;
   /** From the cached sessions snapshot; never a gateway call. Null for an agent that is not known. */
   health(id: string): Promise<AgentHealthEntry | null>;
   /**

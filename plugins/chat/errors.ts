@@ -7,6 +7,11 @@ export const chatErrors = defineErrors({
     status: 409,
     message: "Chat session {id} is a {mode} session; continue it with mode \"{mode}\" or start a new session",
   },
+  AGENT_NOT_REGISTERED: {
+    status: 409,
+    message:
+      "Agent {agentId} is in the organisation file but the OpenClaw gateway does not know it; register the missing crew with one approval: POST /api/agents/register-missing, then muster approvals approve <approvalId>",
+  },
   CHAT_RUN_FAILED: { status: 502, message: "Agent {agentId} failed before finishing its reply: {reason}" },
   CHAT_RUN_ABORTED: { status: 502, message: "The run of agent {agentId} was aborted on the gateway before it finished" },
 });

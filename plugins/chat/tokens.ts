@@ -50,6 +50,12 @@ export interface AgentTurnRunner {
 export interface AgentDirectory {
   /** Throws 404 `AGENT_NOT_FOUND` naming the first unknown id. */
   assertKnown(agentIds: readonly string[]): Promise<void>;
+  /**
+   * Throws 409 `AGENT_NOT_REGISTERED` naming the first id that the organisation file lists but
+   * the gateway's agents.list (cached; re-read on a miss) does not. Call while connected: with
+   * the list never read, nothing is refused.
+   */
+  assertRegistered(agentIds: readonly string[]): Promise<void>;
   /** The agent's role from the organisation file, or null (no file, no entry, no role). */
   role(agentId: string): Promise<string | null>;
 }
@@ -62,9 +68,10 @@ export const AGENT_DIRECTORY = token<AgentDirectory>("chat.agents");
 /** Chat sessions: start or continue one, list, read, delete. */
 export interface Chat {
   /**
-   * Checks a chat request (503 `GATEWAY_UNAVAILABLE`, 404 `CHAT_SESSION_NOT_FOUND`/
-   * `AGENT_NOT_FOUND`, 409 `CHAT_SESSION_MODE_MISMATCH`), stores the human's message and
-   * returns the chat ready to run.
+   * Checks a chat request (404 `AGENT_NOT_FOUND` whether or not the gateway is up, 503
+   * `GATEWAY_UNAVAILABLE`, 409 `AGENT_NOT_REGISTERED`, 404 `CHAT_SESSION_NOT_FOUND`, 409
+   * `CHAT_SESSION_MODE_MISMATCH`) before any chat reaches the gateway, stores the human's
+   * message and returns the chat ready to run.
    */
   prepare(request: ChatRequest): Promise<PreparedChat>;
   listSessions(limit: number): Promise<ChatSessionRecord[]>;

@@ -1,86 +1,17 @@
 // `muster doctor` run as a child process (as a user runs it) against the fake gateway: the
-// checks in order, the first broken link named with its fix, later ones skipped, --json,
+// checks in order, each broken link named with its fix, dependent ones skipped, --json,
 // exit codes, and a running server left alone.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { removeHome, withTestHost } from "../helpers/start-test-host.ts";
+import { doctor, envFor, GATEWAY, ORDER, report, statuses, TOKEN, withGateway } from "./doctor-run.ts";
 
 const t = suite("muster doctor");
-const main = join(new URL("../..", import.meta.url).pathname, "core/main.ts");
-const TOKEN = "doctor-token-0123456789";
-const ORDER = [
-  "config",
-  "home",
-  "database",
-  "workspace",
-  "vault",
-  "gateway.tcp",
-  "gateway.websocket",
-  "gateway.challenge",
-  "gateway.token",
-  "gateway.scopes",
-  "gateway.protocol",
-  "gateway.agents",
-];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function doctor(env: Record<string, string>, args: string[] = []): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, "doctor", ...args], {
-      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function report(env: Record<string, string>) {
-  const run = await doctor(env, ["--json"]);
-  let parsed: { ok: boolean; checks: { id: string; name: string; status: string; detail: string; fix?: string }[] };
-  try {
-    parsed = JSON.parse(run.stdout);
-  } catch {
-    throw new Error(`doctor --json printed no JSON (exit ${run.code}): ${run.stdout}${run.stderr}`);
-  }
-  return { ...run, ...parsed, status: Object.fromEntries(parsed.checks.map((c) => [c.id, c.status])) as Record<string, string> };
-}
-
-/** A fresh MUSTER_HOME with a fake gateway's address and token. */
-function envFor(gw: FakeGateway | null, home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { MUSTER_HOME: home, WORKSPACE_DIR: join(home, "workspace"), ...(gw ? { GATEWAY_URL: gw.url, GATEWAY_TOKEN: TOKEN } : {}), ...extra };
-}
-
-async function withGateway(options: Parameters<typeof FakeGateway.start>[0], fn: (gw: FakeGateway, home: string) => Promise<void>) {
-  const gw = await FakeGateway.start({ token: TOKEN, ...options });
-  const home = mkdtempSync(join(tmpdir(), "muster-doctor-"));
-  try {
-    await fn(gw, home);
-  } finally {
-    await gw.stop();
-    removeHome(home);
-  }
-}
 
 t("green: every check ok in order, exit 0; the text names each check and prints no token", async () => {
   await withGateway({}, async (gw, home) => {
@@ -113,8 +44,9 @@ t("gateway down: the TCP check fails naming how to start it; everything after is
     assert.is(tcp.status, "fail");
     assert.match(tcp.detail, "connection refused");
     assert.match(tcp.fix!, "openclaw gateway run");
-    assert.equal(ORDER.slice(6).map((id) => json.status[id]), Array(6).fill("skipped"));
-    assert.equal(ORDER.slice(0, 5).map((id) => json.status[id]), Array(5).fill("ok"));
+    assert.equal(statuses(json, GATEWAY.slice(1)), Array(6).fill("skipped"));
+    assert.equal(statuses(json, ["config", "home", "database", "workspace", "vault"]), Array(5).fill("ok"));
+    assert.is(json.status.crew, "skipped");
     const text = await doctor(envFor(gw, home));
     assert.is(text.code, 1);
     assert.match(text.stdout, /FAIL\s+gateway TCP reachable/);
@@ -127,12 +59,12 @@ t("wrong token: 'token accepted' fails with the GATEWAY_TOKEN fix; the token is 
   await withGateway({}, async (gw, home) => {
     const json = await report(envFor(gw, home, { GATEWAY_TOKEN: "wrong-token-abcdefgh" }));
     assert.is(json.code, 1);
-    assert.equal(ORDER.slice(0, 8).map((id) => json.status[id]), Array(8).fill("ok"));
+    assert.equal(statuses(json, ORDER.slice(0, 7)), Array(7).fill("ok"));
     const token = json.checks.find((c) => c.id === "gateway.token")!;
     assert.is(token.status, "fail");
     assert.match(token.detail, "AUTH_TOKEN_MISMATCH");
     assert.match(token.fix!, "set GATEWAY_TOKEN to the gateway's token (gateway.auth.token in openclaw.json)");
-    assert.equal(ORDER.slice(9).map((id) => json.status[id]), ["skipped", "skipped", "skipped"]);
+    assert.equal(statuses(json, ["gateway.scopes", "gateway.protocol", "gateway.agents", "crew"]), ["skipped", "skipped", "skipped", "skipped"]);
     assert.not.ok(json.stdout.includes("wrong-token-abcdefgh"));
   });
 });
@@ -197,7 +129,8 @@ t("GATEWAY_URL=off: the gateway checks say disabled and do not fail", async () =
   try {
     const json = await report(envFor(null, home, { GATEWAY_URL: "off", VAULT_KEY: "a-vault-passphrase-123" }));
     assert.is(json.code, 0, JSON.stringify(json.checks, null, 1));
-    assert.equal(ORDER.slice(5).map((id) => json.status[id]), Array(7).fill("disabled"));
+    assert.equal(statuses(json, GATEWAY), Array(7).fill("disabled"));
+    assert.is(json.status.crew, "skipped");
   } finally {
     removeHome(home);
   }

@@ -141,6 +141,7 @@ const METHOD_SCOPES: Record<string, string> = {
   "chat.abort": "operator.write",
   "agent.wait": "operator.write",
   agent: "operator.write",
+  "agents.create": "operator.admin",
   "cron.add": "operator.admin",
   "cron.update": "operator.admin",
   "cron.remove": "operator.admin",
@@ -262,6 +263,11 @@ export class FakeGateway {
   /** Whether it is listening (false after stop/kill: connects get ECONNREFUSED). */
   get running(): boolean {
     return this.server !== undefined;
+  }
+
+  /** What `agents.list` answers now (agents.create adds to it). */
+  get agentList(): readonly GatewayAgent[] {
+    return this.agents;
   }
 
   setAgents(agents: GatewayAgent[]): void {
@@ -625,6 +631,8 @@ export class FakeGateway {
         return { runtimeVersion: "fake-2026.9.6", sessions: { count: this.sessionRows().length }, pid: process.pid };
       case "agents.list":
         return { defaultId: this.agents[0]?.id, ownership: this.agents.length > 1 ? "explicit" : "sole", mainKey: "main", scope: "per-sender", agents: this.agents };
+      case "agents.create":
+        return this.agentsCreate(params);
       case "sessions.list":
         return this.sessionsList(params);
       case "sessions.subscribe":
@@ -695,6 +703,19 @@ export class FakeGateway {
     const page = rows.slice(offset, offset + limit);
     const hasMore = offset + limit < rows.length;
     return { ts: Date.now(), count: page.length, totalCount: rows.length, limitApplied: limit, hasMore, nextOffset: hasMore ? offset + limit : null, sessions: page };
+  }
+
+  /** `agents.create {name, workspace, emoji?, model?}`: the id is derived from `name`; an id that exists is refused. */
+  private agentsCreate(params: any) {
+    if (typeof params.name !== "string" || !params.name.trim()) throw invalid("invalid agents.create params: must have required property 'name'");
+    if (typeof params.workspace !== "string" || !params.workspace) throw invalid("invalid agents.create params: must have required property 'workspace'");
+    const agentId = params.name.trim().toLowerCase().replace(/[^a-z0-9_-]+/g, "-");
+    if (this.agents.some((a) => a.id === agentId)) throw invalid(`agent "${agentId}" already exists`);
+    const agent: GatewayAgent = { id: agentId, name: params.name, workspace: params.workspace };
+    if (typeof params.model === "string") agent.model = { primary: params.model };
+    if (typeof params.emoji === "string") agent.identity = { emoji: params.emoji };
+    this.agents = [...this.agents, agent];
+    return { ok: true, agentId, name: params.name, workspace: params.workspace };
   }
 
   private knownAgent(agentId: unknown, sessionKey: unknown): string {

@@ -1,6 +1,7 @@
 // A small SSE client over node:http for tests: parses frames as they arrive and waits for
 // the ones a test expects, every wait bounded by a timeout.
 import { request, type IncomingHttpHeaders } from "node:http";
+import { scaled } from "./time-scale.ts";
 
 export interface SseFrame {
   id?: string;
@@ -84,7 +85,9 @@ export function openSse(baseUrl: string, options: { headers?: Record<string, str
         get body() {
           return body;
         },
-        next(predicate, timeoutMs = 3_000, label = "frame") {
+        next(predicate, bound = 3_000, label = "frame") {
+          // An upper bound for a loaded machine (time-scale.ts); the frame itself is awaited.
+          const timeoutMs = scaled(bound);
           const found = frames.find(predicate);
           if (found) return Promise.resolve(found);
           return new Promise((resolveFrame, rejectFrame) => {

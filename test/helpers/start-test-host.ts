@@ -1,4 +1,5 @@
 // Boots a real host on 127.0.0.1 port 0 with a temporary MUSTER_HOME and workspace.
+import "../../core/node-version-guard.js";
 import "reflect-metadata";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

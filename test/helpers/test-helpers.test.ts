@@ -32,7 +32,7 @@ t("waitUntil returns the first truthy answer and times out naming what it awaite
   let calls = 0;
   assert.is(await waitUntil(() => (++calls >= 3 ? "ready" : undefined), { intervalMs: 1 }), "ready");
   const error = await waitUntil(() => false, { timeoutMs: 30, label: "the moon" }).catch((e: Error) => e.message);
-  assert.match(String(error), /timed out after 30 ms waiting for the moon/);
+  assert.match(String(error), /timed out after \d+ ms waiting for the moon/);
 });
 
 t("eventRecorder.waitFor resolves on a bus event, past or future, and times out otherwise", async () => {
@@ -43,7 +43,7 @@ t("eventRecorder.waitFor resolves on a bus event, past or future, and times out 
     assert.is(((await future).payload as { title: string }).title, "watched");
     assert.ok(await recorder.waitFor("work.task.created"), "an event already recorded resolves at once");
     const missing = await recorder.waitFor("work.task.deleted", undefined, 30).catch((e: Error) => e.message);
-    assert.match(String(missing), /timed out after 30 ms waiting for event work\.task\.deleted/);
+    assert.match(String(missing), /timed out after \d+ ms waiting for event work\.task\.deleted/);
   });
 });
 

@@ -2,9 +2,10 @@
 // time: fast when the thing happens at once, bounded when it never does, and the failure
 // names what was awaited.
 import { definePlugin, type EventPattern, type MusterEvent, type PluginDefinition } from "@muster/plugin";
+import { scaled } from "./time-scale.ts";
 
 export interface WaitOptions {
-  /** Give up after this long (default 2 s). */
+  /** Give up after this long (default 2 s), stretched on a loaded machine (time-scale.ts). */
   timeoutMs?: number;
   /** Pause between checks (default 10 ms). */
   intervalMs?: number;
@@ -14,7 +15,8 @@ export interface WaitOptions {
 
 /** Resolves with `check()`'s first truthy answer; rejects after `timeoutMs` without one. */
 export async function waitUntil<T>(check: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
-  const { timeoutMs = 2_000, intervalMs = 10, label = "condition" } = options;
+  const { timeoutMs: bound = 2_000, intervalMs = 10, label = "condition" } = options;
+  const timeoutMs = scaled(bound);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -53,7 +55,8 @@ export function eventRecorder(pattern: EventPattern = "*", id = "test-event-reco
   return {
     plugin,
     events,
-    waitFor(name, predicate = () => true, timeoutMs = 2_000) {
+    waitFor(name, predicate = () => true, bound = 2_000) {
+      const timeoutMs = scaled(bound);
       const matches = (e: MusterEvent) => e.name === name && predicate(e);
       const found = events.find(matches);
       if (found) return Promise.resolve(found);

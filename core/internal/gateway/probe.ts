@@ -15,6 +15,8 @@ export interface ProbeResult {
   status: "ok" | "fail" | "skipped";
   detail: string;
   fix?: string;
+  /** The `agents` step: the ids agents.list named. */
+  agentIds?: string[];
 }
 
 export interface ProbeOptions {
@@ -130,7 +132,7 @@ export async function probeGateway(options: ProbeOptions): Promise<ProbeResult[]
       } else {
         const list = ((agents.payload as { agents?: Array<{ id?: unknown }> })?.agents ?? []).map((a) => String(a.id));
         if (list.length === 0) results.push({ step: "agents", status: "fail", detail: "the gateway has no agents", fix: "add an agent to openclaw.json (agents.entries)" });
-        else results.push({ step: "agents", status: "ok", detail: `${list.length} agent${list.length === 1 ? "" : "s"}: ${list.join(", ")}` });
+        else results.push({ step: "agents", status: "ok", detail: `${list.length} agent${list.length === 1 ? "" : "s"}: ${list.join(", ")}`, agentIds: list });
       }
       return results;
     } finally {

@@ -3,7 +3,7 @@ import type { AgentsConfig } from "../config.ts";
 import { agentsErrors } from "../errors.ts";
 import { coverageFor } from "../services/coverage.ts";
 import { CONFIGURE_ACTION, type ConfigurePayload } from "../services/gated-actions.ts";
-import { DIRECTORY, FACTORY, HEARTBEAT, PACKS } from "../services/register.ts";
+import { DIRECTORY, FACTORY, HEARTBEAT, PACKS, REGISTRATION } from "../services/register.ts";
 import {
   agentParams,
   agentResponse,
@@ -21,6 +21,7 @@ import {
   installPackResponse,
   listAgentsResponse,
   packsResponse,
+  registerMissingResponse,
   templatesResponse,
 } from "./schemas.ts";
 
@@ -61,6 +62,18 @@ export function mountAgentRoutes(router: PluginRouter, ctx: PluginContext<Agents
       response: factoryResponse,
     },
     async ({ body }) => ({ ok: true, ...(await ctx.resolve(FACTORY).create(body)) }),
+  );
+
+  router.post(
+    "/api/agents/register-missing",
+    {
+      summary: "Register every agent of the organisation file that the gateway's agents.list does not name: ONE pending agents.register approval",
+      description:
+        "202 with the agents it will register and the pending approval; approving runs agents.create for each (agents registered meanwhile are skipped; each agent's outcome is in the approval's executionResult, or its executionError when one failed). 409 AGENTS_ALL_REGISTERED when none is missing; 503 GATEWAY_UNAVAILABLE while the gateway is not connected.",
+      status: 202,
+      response: registerMissingResponse,
+    },
+    async () => ({ ok: true, ...(await ctx.resolve(REGISTRATION).requestMissing()) }),
   );
 
   router.get("/api/agents", { summary: "Agent records mirrored from the organisation file, with runtime fields", query: emptyQuery, response: listAgentsResponse }, async () => ({

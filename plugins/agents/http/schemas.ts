@@ -59,6 +59,7 @@ export const factoryBody = z.strictObject({
   role: z.string().regex(/^[a-z][a-z0-9_]{0,99}$/, "must be a snake_case role").optional(),
   skills: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be a skill name")).max(100).optional(),
 });
+export const registerMissingResponse = z.object({ ok: z.literal(true), agents: z.array(z.string()), approval: approvalRef });
 export const factoryResponse = z.object({ ok: z.literal(true), agent: agentRecord, files: z.array(z.string()), approval: approvalRef });
 
 const healthEntry = z.object({
@@ -69,6 +70,7 @@ const healthEntry = z.object({
   idleMinutes: z.number().nullable(),
   model: z.string().nullable(),
   sessionCount: z.number().int(),
+  registered: z.boolean().nullable(),
 });
 const gatewayStatus = z.object({ state: z.string(), url: z.string().nullable(), since: z.string(), lastError: z.string().optional() });
 export const healthResponse = z.object({ ok: z.literal(true), gateway: gatewayStatus, agents: z.array(healthEntry) });

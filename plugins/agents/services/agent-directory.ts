@@ -100,6 +100,22 @@ export class AgentDirectoryService implements AgentDirectory {
     return this.gatewayAgents.has(id);
   }
 
+  async registeredWithGateway(id: string): Promise<boolean | null> {
+    if (this.gatewayAgents.has(id)) return true;
+    if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refreshGatewayAgents();
+    return this.loadedAt === 0 ? null : this.gatewayAgents.has(id);
+  }
+
+  /**
+   * The agents of the organisation file the gateway's agents.list does not name, read fresh
+   * (null when the list cannot be read: the gateway is not connected).
+   */
+  async unregistered(): Promise<AgentRecord[] | null> {
+    await this.refreshGatewayAgents();
+    if (this.deps.gateway.status().state !== "connected" || this.loadedAt === 0) return null;
+    return (await this.list()).filter((r) => !this.gatewayAgents.has(r.id));
+  }
+
   /** Whether the gateway's cached agents.list names the id (read fresh first when the gateway is up). */
   async knownToGateway(id: string): Promise<boolean> {
     await this.refreshGatewayAgents();
@@ -166,6 +182,7 @@ export class AgentDirectoryService implements AgentDirectory {
       idleMinutes: idleMs === null ? null : Math.floor(idleMs / 60_000),
       model: sessions?.model ?? model,
       sessionCount: sessions?.sessionCount ?? 0,
+      registered: this.loadedAt === 0 ? null : this.gatewayAgents.has(id),
     };
   }
 

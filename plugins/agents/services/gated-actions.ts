@@ -10,6 +10,20 @@ export interface RegisterPayload {
   agents: { agentId: string; name: string; model: string; emoji: string | null; workspace: string }[];
 }
 
+/** One agent's outcome of an approved registration. */
+export interface RegisterResult {
+  agentId: string;
+  status: "created" | "exists" | "failed";
+  error?: string;
+}
+
+const describeResults = (results: RegisterResult[]) =>
+  (["created", "exists", "failed"] as const)
+    .map((status) => [status, results.filter((r) => r.status === status).map((r) => r.agentId)] as const)
+    .filter(([, ids]) => ids.length)
+    .map(([status, ids]) => `${status}: ${ids.join(", ")}`)
+    .join("; ");
+
 export interface ConfigurePayload {
   agentId: string;
   tools: AgentTools;
@@ -27,15 +41,30 @@ export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayC
   gate.define<RegisterPayload>(REGISTER_ACTION, {
     describe: (p) => `Add ${p.agents.map((a) => a.agentId).join(", ")} to the OpenClaw gateway's agents (agents.create)`,
     async execute(p) {
+      const results: RegisterResult[] = [];
       const created: unknown[] = [];
       for (const a of p.agents) {
+        // Idempotent: an agent the gateway knows by now (an earlier approval, or added by hand) is left alone.
+        if (await deps.directory.knownToGateway(a.agentId)) {
+          results.push({ agentId: a.agentId, status: "exists" });
+          continue;
+        }
         // The gateway derives the agent id from `name`; the factory's ids are already canonical.
-        const params: Record<string, unknown> = { name: a.agentId, workspace: a.workspace, model: a.model };
+        const params: Record<string, unknown> = { name: a.agentId, workspace: a.workspace };
+        if (a.model) params.model = a.model;
         if (a.emoji) params.emoji = a.emoji;
-        created.push(await deps.gateway.request("agents.create", params, { timeoutMs: 30_000 }));
+        try {
+          created.push(await deps.gateway.request("agents.create", params, { timeoutMs: 30_000 }));
+          results.push({ agentId: a.agentId, status: "created" });
+        } catch (error) {
+          // One refusal must not hide the others: every agent is tried, each one's outcome recorded.
+          results.push({ agentId: a.agentId, status: "failed", error: (error as Error).message });
+        }
       }
       await deps.directory.knownToGateway(p.agents[0]?.agentId ?? "");
-      return { created };
+      const failed = results.filter((r) => r.status === "failed");
+      if (failed.length) throw new Error(`agents.create failed for ${failed.map((r) => `${r.agentId} (${r.error})`).join("; ")}; ${describeResults(results)}`);
+      return { created, results };
     },
   });
 

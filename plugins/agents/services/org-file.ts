@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseDocument, type Document } from "yaml";
 import { agentsErrors } from "../errors.ts";
@@ -40,6 +41,12 @@ export function orgAgentIds(doc: Document): Set<string> {
   const agents: unknown = (doc.toJS() as { org?: { agents?: unknown } }).org?.agents;
   if (Array.isArray(agents)) return new Set(agents.flatMap((a) => (isMap(a) && a.id !== undefined ? [String(a.id)] : [])));
   return new Set(isMap(agents) ? Object.keys(agents) : []);
+}
+
+/** The agent ids of the organisation file at `path`, or null when there is none (`muster doctor`). */
+export async function organisationAgentIds(path: string): Promise<string[] | null> {
+  if (!existsSync(path)) return null;
+  return [...orgAgentIds(await readOrgDocument(path))];
 }
 
 /** Agent id → emoji as the file writes them (the memory plugin's parser does not read emojis). */

@@ -6,6 +6,7 @@ import { AGENTS } from "../tokens.ts";
 import { AgentDirectoryService } from "./agent-directory.ts";
 import { AgentFactory } from "./agent-factory.ts";
 import { AgentStore } from "./agent-store.ts";
+import { CrewRegistration } from "./crew-registration.ts";
 import { CrewWriter } from "./crew-writer.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { ORG_FILE, orgEmojis, readOrgDocument } from "./org-file.ts";
@@ -19,6 +20,7 @@ export const SESSIONS = token<SessionSnapshot>("agents.sessions");
 export const DIRECTORY = token<AgentDirectoryService>("agents.directoryService");
 export const WRITER = token<CrewWriter>("agents.crewWriter");
 export const FACTORY = token<AgentFactory>("agents.factory");
+export const REGISTRATION = token<CrewRegistration>("agents.crewRegistration");
 export const PACKS = token<PackService>("agents.packs");
 export const HEARTBEAT = token<Heartbeat>("agents.heartbeat");
 export const ESCALATION = token<StuckEscalation>("agents.stuckEscalation");
@@ -54,6 +56,13 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
       token: FACTORY,
       deps: { workspace: hostTokens.workspace, directory: DIRECTORY, writer: WRITER, gate: hostTokens.gate },
       create: (deps) => new AgentFactory({ ...deps, requestedBy: REQUESTED_BY }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: REGISTRATION,
+      deps: { directory: DIRECTORY, gateway: hostTokens.gateway, gate: hostTokens.gate, workspace: hostTokens.workspace },
+      create: (deps) => new CrewRegistration({ ...deps, requestedBy: REQUESTED_BY }),
     }),
   );
   ctx.provide(

@@ -1,5 +1,6 @@
 import { hostErrors, type GatewayClient, type Logger } from "@muster/plugin";
 import type { WorkspaceMemory } from "../../memory/tokens.ts";
+import { chatErrors } from "../errors.ts";
 import type { AgentDirectory } from "../tokens.ts";
 
 /** A miss re-reads agents.list at most this often, so unknown ids cannot hammer the gateway. */
@@ -39,6 +40,15 @@ export class AgentDirectoryService implements AgentDirectory {
       if (org.has(id) || this.gatewayAgents.has(id)) continue;
       if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refresh();
       if (!this.gatewayAgents.has(id)) throw hostErrors.AGENT_NOT_FOUND({ agentId: id });
+    }
+  }
+
+  async assertRegistered(agentIds: readonly string[]): Promise<void> {
+    for (const id of agentIds) {
+      if (this.gatewayAgents.has(id)) continue;
+      if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refresh();
+      // Never read (not connected yet): the turn itself will say what the gateway thinks.
+      if (this.loadedAt !== 0 && !this.gatewayAgents.has(id)) throw chatErrors.AGENT_NOT_REGISTERED({ agentId: id });
     }
   }
 

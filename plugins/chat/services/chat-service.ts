@@ -81,15 +81,18 @@ export class ChatService implements Chat {
   }
 
   /**
-   * Checks everything that can refuse the request (gateway connected, session, agents) and
-   * only then stores the human's message, so a refused request writes nothing.
+   * Checks everything that can refuse the request (agents known, gateway connected, agents
+   * registered with it, session) and only then stores the human's message, so a refused
+   * request writes nothing and no turn reaches the gateway. An unknown agent is 404 whether
+   * or not the gateway is up: it is known or not from the organisation file and the cached list.
    */
   async prepare(request: ChatRequest): Promise<PreparedChat> {
+    await this.deps.agents.assertKnown(request.agentIds);
     await this.deps.gateway.ready(0);
+    await this.deps.agents.assertRegistered(request.agentIds);
     const existing = request.sessionId === undefined ? undefined : await this.deps.store.getSession(request.sessionId);
     if (request.sessionId !== undefined && !existing) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id: request.sessionId });
     if (existing && existing.mode !== request.mode) throw chatErrors.CHAT_SESSION_MODE_MISMATCH({ id: existing.id, mode: existing.mode });
-    await this.deps.agents.assertKnown(request.agentIds);
     // Over its daily budget, any agent of the chat refuses it (409 BUDGET_EXCEEDED) before anything is stored.
     for (const agentId of request.agentIds) await this.deps.usage?.checkBudget(agentId);
 

@@ -1,5 +1,6 @@
 import { hostErrors } from "@muster/plugin";
 import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
+import { chatErrors } from "../errors.ts";
 import type { AgentDirectory } from "../tokens.ts";
 
 /**
@@ -23,6 +24,12 @@ export class CrewAgentDirectory implements AgentDirectory {
   async assertKnown(agentIds: readonly string[]): Promise<void> {
     for (const agentId of agentIds) {
       if (!(await this.crew.isKnown(agentId)) && !(await this.org.inOrgFile(agentId))) throw hostErrors.AGENT_NOT_FOUND({ agentId });
+    }
+  }
+
+  async assertRegistered(agentIds: readonly string[]): Promise<void> {
+    for (const agentId of agentIds) {
+      if ((await this.crew.registeredWithGateway(agentId)) === false) throw chatErrors.AGENT_NOT_REGISTERED({ agentId });
     }
   }
 

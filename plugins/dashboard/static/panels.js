@@ -36,6 +36,8 @@ export function createHealthPanel() {
                   h("span", { class: `dot state-${agent.state}`, "aria-hidden": "true" }),
                   h("span", { class: "agent-id" }, agent.id),
                   h("span", { class: "badge" }, agent.state),
+                  // An agent the gateway does not know looks idle but cannot run: say so.
+                  agent.registered === false ? h("span", { class: "badge state-unregistered", title: "POST /api/agents/register-missing, then approve" }, "not registered with the gateway") : null,
                   h("span", { class: "meta" }, agent.lastActivityMs ? time(agent.lastActivityMs) : "no activity", agent.model ? ` · ${agent.model}` : ""),
                 ),
               ),

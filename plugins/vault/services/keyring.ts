@@ -31,6 +31,9 @@ export interface VaultKeyringDeps {
   passphrase: () => { value: string; source: PassphraseSource } | null;
 }
 
+/** The first-start hint (docs/vault.md, "The passphrase"). */
+const HOW_TO_SET = 'To use the vault, stop Muster, set VAULT_KEY to a long passphrase and keep it safe (e.g. export VAULT_KEY="$(openssl rand -base64 32)"), and start again';
+
 export class VaultKeyring {
   private key: Buffer | null = null;
   private keyId: string | null = null;
@@ -62,7 +65,7 @@ export class VaultKeyring {
   private async tryUnlock(): Promise<void> {
     const passphrase = this.deps.passphrase();
     if (!passphrase) {
-      this.deps.logger.warn({ variable: "VAULT_KEY" }, "vault locked: no passphrase configured (set VAULT_KEY or GATEWAY_TOKEN)");
+      this.deps.logger.warn({ variable: "VAULT_KEY" }, `vault locked: VAULT_KEY is not set (optional; everything but the vault works). ${HOW_TO_SET}`);
       return;
     }
     this.source = passphrase.source;
@@ -81,6 +84,8 @@ export class VaultKeyring {
       sql.transaction(() => writeMeta(sql, fresh))();
       this.open(key, fresh.keyId);
       this.deps.logger.info({ source: passphrase.source }, "vault initialised with a new key");
+      // The fallback ties the secrets to the gateway's token: say so while changing it is still cheap.
+      if (passphrase.source === "GATEWAY_TOKEN") this.deps.logger.warn({ variable: "VAULT_KEY" }, "the vault's passphrase is GATEWAY_TOKEN because VAULT_KEY is not set: changing the gateway token will lock the vault. Move it to a passphrase of its own with muster vault rotate (docs/vault.md) and start with VAULT_KEY set to it");
       return;
     }
     const key = await deriveKey(passphrase.value, meta.salt, meta.kdf);

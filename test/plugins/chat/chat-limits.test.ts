@@ -138,17 +138,21 @@ t("party output-token cap: the party stops between turns with truncated: true", 
   }
 });
 
-t("gateway down: 503 GATEWAY_UNAVAILABLE, nothing stored; the slot is free for the next request", async () => {
+t("gateway down: 503 GATEWAY_UNAVAILABLE for a known agent (404 for an unknown one), nothing stored; the slot is free for the next request", async () => {
   const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS });
   const url = gw.url;
   await gw.stop();
   await withTestHost({ config: { gatewayUrl: url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { chat: { rateLimit: { concurrent: 1 } } } } }, async (h) => {
+    // aide and scribe are in the scaffolded organisation file; main is known to nobody while the gateway is down.
     for (let i = 0; i < 3; i++) {
-      const res = await h.json("/api/chat", { method: "POST", body: { message: "anyone?", agentId: "main" } });
+      const res = await h.json("/api/chat", { method: "POST", body: { message: "anyone?", agentId: "aide" } });
       assert.is(res.status, 503);
       assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
     }
-    const stream = await chatStream(h, { message: "anyone?", agentIds: ["main", "helper"], mode: "party" });
+    const unknown = await h.json("/api/chat", { method: "POST", body: { message: "anyone?", agentId: "main" } });
+    assert.is(unknown.status, 404);
+    assert.is(unknown.body.error.code, "AGENT_NOT_FOUND");
+    const stream = await chatStream(h, { message: "anyone?", agentIds: ["aide", "scribe"], mode: "party" });
     assert.is(stream.status, 503);
     assert.is(stream.body.error.code, "GATEWAY_UNAVAILABLE");
     assert.equal((await h.json("/api/chat/sessions")).body.sessions, []);
@@ -158,7 +162,7 @@ t("gateway down: 503 GATEWAY_UNAVAILABLE, nothing stored; the slot is free for t
 t("gateway disabled (GATEWAY_URL=off): 503 GATEWAY_UNAVAILABLE", async () => {
   await withTestHost({}, async (h) => {
     await waitForGateway(h, "disabled");
-    const res = await h.json("/api/chat", { method: "POST", body: { message: "hi", agentId: "main" } });
+    const res = await h.json("/api/chat", { method: "POST", body: { message: "hi", agentId: "aide" } });
     assert.is(res.status, 503);
     assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
   });

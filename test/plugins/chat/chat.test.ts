@@ -168,15 +168,18 @@ t("32,000 characters pass validation; unknown agents and sessions are 404 with n
   assert.is(mismatch.body.error.code, "CHAT_SESSION_MODE_MISMATCH");
 });
 
-t("an agent only in the organisation file is known (the gateway then decides)", async ({ rig }) => {
+t("an agent only in the organisation file is known but not registered: 409 AGENT_NOT_REGISTERED before any chat.send", async ({ rig }) => {
   const { mkdirSync, writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
   mkdirSync(join(rig.h.workspace, "company"), { recursive: true });
   writeFileSync(join(rig.h.workspace, "company", "org_structure.yaml"), "org:\n  owner: daniel\n  agents:\n    ledger:\n      role: accountant\n");
+  const sends = rig.gw.requests("chat.send").length;
   const res = await post(rig, { message: "hi", agentId: "ledger" });
-  // Known to Muster, unknown to this gateway: the gateway's refusal is a 502, not a 404.
-  assert.is(res.status, 502, JSON.stringify(res.body));
-  assert.is(res.body.error.code, "GATEWAY_ERROR");
+  // Known to Muster, unknown to this gateway: refused with the fix instead of the gateway's 502.
+  assert.is(res.status, 409, JSON.stringify(res.body));
+  assert.is(res.body.error.code, "AGENT_NOT_REGISTERED");
+  assert.match(res.body.error.message, "POST /api/agents/register-missing");
+  assert.is(rig.gw.requests("chat.send").length, sends, "no turn reached the gateway");
 });
 
 t("a gateway error event mid-stream: JSON 502 CHAT_RUN_FAILED; SSE error frame; one chat_error activity", async ({ rig }) => {

@@ -13,6 +13,7 @@ export const operations = {
   getAgentsFactory: { method: "GET", path: "/api/agents/factory", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsFactory" },
   postAgentsFactory: { method: "POST", path: "/api/agents/factory", pathParams: [], status: 201, raw: false, session: false, operationId: "agents.postApiAgentsFactory" },
   getAgentsHealth: { method: "GET", path: "/api/agents/health", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiAgentsHealth" },
+  postAgentsRegisterMissing: { method: "POST", path: "/api/agents/register-missing", pathParams: [], status: 202, raw: false, session: false, operationId: "agents.postApiAgentsRegisterMissing" },
   getApprovals: { method: "GET", path: "/api/approvals", pathParams: [], status: 200, raw: false, session: false, operationId: "approvals.getApiApprovals" },
   postApprovals: { method: "POST", path: "/api/approvals", pathParams: [], status: 201, raw: false, session: false, operationId: "approvals.postApiApprovals" },
   getApprovalsById: { method: "GET", path: "/api/approvals/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "approvals.getApiApprovalsId" },
@@ -401,7 +402,22 @@ export interface Operations {
         idleMinutes: number | null;
         model: string | null;
         sessionCount: number;
+        registered: boolean | null;
       }>);
+    };
+  };
+  /** `POST /api/agents/register-missing`: Register every agent of the organisation file that the gateway's agents.list does not name: ONE pending agents.register approval */
+  postAgentsRegisterMissing: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      agents: Array<string>;
+      approval: {
+        approvalId: string;
+        status: "pending";
+      };
     };
   };
   /** `GET /api/approvals`: Pending approvals (paged) and decided history, newest first, without payloads */
@@ -2511,6 +2527,7 @@ export interface Operations {
         idleMinutes: number | null;
         model: string | null;
         sessionCount: number;
+        registered: boolean | null;
       };
       checkedAt: string;
       nudged: boolean;
