@@ -1,7 +1,7 @@
 // Muster runs on Node 24 (package.json `engines`; the project pins it in node_modules/.bin/node).
 // An older Node fails in confusing ways: better-sqlite3 13's native binding segfaults on Node
-// 20, and Node 20 lacks the module hooks core/main.js uses. Imported FIRST by the entry points
-// (core/main.js, core/internal/sqlite-driver.ts, the test host helper) so it runs before
+// 20, and Node 20 lacks the module hooks core/entry.js uses. Imported FIRST by the entry points
+// (core/entry.js, core/internal/sqlite-driver.ts, the test host helper) so it runs before
 // better-sqlite3 loads its binding.
 // Plain JavaScript: it must run on the old Node it refuses, and cost the entry no type stripping.
 const REQUIRED_MAJOR = 24;

@@ -40,7 +40,7 @@ export async function benchAgentHealth(
   const port = await freePort();
   const server = await startServer({
     name: "muster-agents",
-    args: ["core/main.js", "start"],
+    args: ["core/entry.js", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: workspace, LOG_LEVEL: "warn", GATEWAY_URL: gateway.url, GATEWAY_TOKEN: TOKEN },
     port,
     cwd,

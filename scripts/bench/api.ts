@@ -61,7 +61,7 @@ async function startMuster(extraArgs: string[] = [], logLevel = "warn"): Promise
   const port = await freePort();
   const server = await startServer({
     name: "muster",
-    args: [...extraArgs, "core/main.js", "start"],
+    args: [...extraArgs, "core/entry.js", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: logLevel },
     port,
     cwd: ROOT,

@@ -56,7 +56,7 @@ async function startMuster(gateway: GatewayPeer): Promise<RunningServer> {
   const port = await freePort();
   return startServer({
     name: "muster",
-    args: ["core/main.js", "start"],
+    args: ["core/entry.js", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: "warn", GATEWAY_URL: gateway.url, GATEWAY_TOKEN: gateway.token },
     port,
     cwd: ROOT,

@@ -75,7 +75,7 @@ export function renderMarkdown(r: BenchReport): string {
     "",
     r.settings,
     "",
-    `Cold start (spawn of \`node core/main.js start\`, what \`npm start\` runs, to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time; start-up bundle ${r.coldStarts.every((c) => c.bundled) ? "used" : "NOT used in every run"}): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
+    `Cold start (spawn of \`node core/entry.js start\`, what \`npm start\` runs, to the first 200 from \`GET /api/health\`, fresh \`MUSTER_HOME\` each time; start-up bundle ${r.coldStarts.every((c) => c.bundled) ? "used" : "NOT used in every run"}): median **${int(median(r.coldStarts.map((c) => c.wallMs)))} ms** ` +
       `(runs: ${r.coldStarts.map((c) => int(c.wallMs)).join(", ")} ms; CPU used by then: ${r.coldStarts.map((c) => (c.cpuMs === null ? "n/a" : int(c.cpuMs))).join(", ")} ms).`,
     "",
     "Where the start goes (the server's own phases, median over the runs; the health answer follows the last):",

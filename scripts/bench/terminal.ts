@@ -46,7 +46,7 @@ async function startMuster(sandbox: Mode): Promise<Server> {
   const port = await freePort();
   const server = await startServer({
     name: `muster (${sandbox})`,
-    args: ["core/main.js", "start"],
+    args: ["core/entry.js", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: "warn" },
     port,
     cwd: ROOT,

@@ -30,7 +30,7 @@ async function startMuster(cwd: string, home: string, name: string, logLevel = "
   const port = await freePort();
   return startServer({
     name,
-    args: ["core/main.js", "start"],
+    args: ["core/entry.js", "start"],
     env: { PORT: String(port), MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), LOG_LEVEL: logLevel },
     port,
     cwd,

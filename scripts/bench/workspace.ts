@@ -77,7 +77,7 @@ let child: ChildProcess | undefined;
 
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ listeningMs: number; spawnedAt: number }> {
   const spawnedAt = performance.now();
-  child = spawn(process.execPath, ["core/main.js", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  child = spawn(process.execPath, ["core/entry.js", "start"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-4000)));
   const deadline = Date.now() + 120_000;

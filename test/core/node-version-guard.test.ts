@@ -27,7 +27,7 @@ function runOld(args: string[]): Promise<{ code: number | null; signal: string |
 }
 
 const ENTRIES: [string, string[]][] = [
-  ["the muster command (core/main.js, what npm start runs)", ["core/main.js", "--version"]],
+  ["the muster command (core/entry.js, what npm start runs)", ["core/entry.js", "--version"]],
   ["the muster command by its earlier name (core/main.ts)", ["--import", "tsx", "core/main.ts", "--version"]],
   ["a test file using better-sqlite3 through the core driver", ["--conditions=source", "--import", "tsx", "test/core/sqlite-driver.test.ts"]],
   ["the test host helper", ["--conditions=source", "--import", "tsx", "test/helpers/start-test-host.ts"]],

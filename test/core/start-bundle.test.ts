@@ -16,10 +16,10 @@ const root = new URL("../..", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "muster-bundle-"));
 const built = join(work, "built");
 
-/** `muster start` (core/main.js, as `npm start` runs it) on a new home; its log says which code runs. */
+/** `muster start` (core/entry.js, as `npm start` runs it) on a new home; its log says which code runs. */
 async function start(env: Record<string, string>, home = mkdtempSync(join(tmpdir(), "muster-bundle-home-"))) {
   const port = await freePort();
-  const server = await startServer({ name: "muster", args: ["core/main.js", "start"], env: { PORT: String(port), MUSTER_HOME: home, GATEWAY_URL: "off", LOG_LEVEL: "info", ...env }, port, cwd: root, timeoutMs: 120_000 });
+  const server = await startServer({ name: "muster", args: ["core/entry.js", "start"], env: { PORT: String(port), MUSTER_HOME: home, GATEWAY_URL: "off", LOG_LEVEL: "info", ...env }, port, cwd: root, timeoutMs: 120_000 });
   const started = await waitUntil(() => (/"msg":"muster started"/.test(server.output()) ? server.output() : null), { timeoutMs: 10_000, label: "the start line" });
   return { server, home, url: `http://127.0.0.1:${port}`, bundled: /"startBundle":true/.test(started) };
 }

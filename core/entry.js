@@ -1,5 +1,5 @@
 // @ts-check
-// Entry point of the `muster` command (`npm start` runs `node core/main.js start`).
+// Entry point of the `muster` command (`npm start` runs `node core/entry.js start`).
 // Plain JavaScript on purpose: the first TypeScript file a process loads costs it Node's
 // type stripper (~100 ms on a quiet machine); from here the start-up bundle needs none.
 //
