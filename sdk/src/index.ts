@@ -91,4 +91,5 @@ export {
   type PackLicenceChallenge,
   type PackLicenceProof,
 } from "./marketplace/pack-licence-proof.ts";
+export { estimatePurchaseCost, type EstimatePurchaseCostParameters, type EstimatePurchaseCostReturnType, type EstimatePurchaseCostErrorType } from "./marketplace/actions/estimate-purchase-cost.ts";
 export { signPackLicence, type SignPackLicenceParameters, type SignPackLicenceReturnType, type SignPackLicenceErrorType } from "./marketplace/actions/sign-pack-licence.ts";
