@@ -25,6 +25,9 @@ import {
   type MusterClient,
   type PackLicenceChallenge,
 } from "../../../sdk/src/index.ts";
+import { mnemonicToAccount } from "viem/accounts";
+import { toHex } from "viem";
+import { runPacksCommand } from "../../../plugins/agents/cli/packs-command.ts";
 import { buildContracts } from "../../contracts/support/build-lock.ts";
 import { startHardhatNode, type HardhatNode } from "../../sdk/support/hardhat-node.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
@@ -38,7 +41,7 @@ const deploymentId = `agents-packs-test-${process.pid}`;
 const ignitionJournal = new URL(`../../../contracts/ignition/deployments/${deploymentId}`, import.meta.url).pathname;
 const pack = (name: string, templateId: number) =>
   JSON.stringify({ name, version: "1.0.0", description: "licensed", templateId, agents: [{ id: `${name}-a`, name: "A", role: "operator", model: "m", tier: 3 }] });
-const PACKS = { first: 1, second: 1, third: 1, wallet: 2, "wallet-b": 2, late: 1 } as const;
+const PACKS = { first: 1, second: 1, third: 1, wallet: 2, "wallet-b": 2, late: 1, cli: 1 } as const;
 
 interface Ctx {
   node: HardhatNode;
@@ -207,6 +210,28 @@ t("a contract wallet holding the licence proves it through ERC-1271: its owner's
   // The wallet's owner key alone, claiming its own address, holds no licence for template 2.
   const error = await installLicensedPack(ctx.muster, { name: "wallet-b", wallet: walletOf(ctx, ctx.accounts[4]!) }).catch((e: unknown) => e);
   assert.ok(isMusterApiError(error) && error.code === "LICENSE_REQUIRED", String(error));
+});
+
+t("muster packs install signs with MUSTER_WALLET_KEY: without it, or with a non-holder's key, refused with the server's code; the holder's key installs", async (ctx) => {
+  // Hardhat's public development keys (its test mnemonic): #2 bought template 1, #5 holds nothing.
+  const devKey = (addressIndex: number) => toHex(mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex }).getHdKey().privateKey!);
+  const run = async (env: Record<string, string>, args = ["install", "cli"]) => {
+    let out = "";
+    let err = "";
+    const sink = (write: (s: string) => void) => ({ write: (chunk: string) => (write(String(chunk)), true) }) as unknown as NodeJS.WritableStream;
+    const code = await runPacksCommand(args, { home: ctx.tmp, env: { MUSTER_URL: ctx.rig.h.url, ...env }, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)) });
+    return { code, out, err };
+  };
+  const noKey = await run({});
+  assert.is(noKey.code, 1);
+  assert.match(noKey.err, /set MUSTER_WALLET_KEY/);
+  const stranger = await run({ MUSTER_WALLET_KEY: devKey(5) });
+  assert.is(stranger.code, 1);
+  assert.match(stranger.err, /LICENSE_REQUIRED/);
+  assert.is((await run({}, ["install"])).code, 2, "usage");
+  const ok = await run({ MUSTER_WALLET_KEY: devKey(2) });
+  assert.is(ok.code, 0, ok.err);
+  assert.match(ok.out, /Installed cli 1\.0\.0: cli-a/);
 });
 
 t("the chain down: 503 LICENSE_CHECK_UNAVAILABLE, nothing written", async (ctx) => {
