@@ -49,6 +49,17 @@ contract MarketplaceTest is TestBase {
     // ------------------------------------------------------------------ fuzz: the split adds up
 
     function testFuzz_SplitOfEveryPurchaseAddsUpToPrice(uint256 price, uint16 feeBps, uint256 excess) public {
+        _checkSplit(price, feeBps, excess, false);
+    }
+
+    /// The spec's `purchase(templateId)`: the same split, exact charge and refund as the overload, no price limit.
+    function testFuzz_SpecPurchaseSplitsChargesExactlyAndRefunds(uint256 price, uint16 feeBps, uint256 excess) public {
+        _checkSplit(price, feeBps, excess, true);
+    }
+
+    /// One sale through either `purchase` form: the split adds up, the buyer pays exactly the price, the token is
+    /// the buyer's and the install is counted.
+    function _checkSplit(uint256 price, uint16 feeBps, uint256 excess, bool specForm) internal {
         price = bound(price, 0, 1e30);
         feeBps = uint16(bound(feeBps, 0, market.MAX_PLATFORM_FEE_BPS()));
         excess = bound(excess, 0, 1e24);
@@ -59,7 +70,9 @@ contract MarketplaceTest is TestBase {
         uint256 creatorBefore = CREATOR.balance;
         uint256 feesBefore = market.accruedFees();
         vm.prank(BUYER);
-        market.purchase{value: price + excess}(id, type(uint256).max);
+        uint256 tokenId = specForm
+            ? market.purchase{value: price + excess}(id)
+            : market.purchase{value: price + excess}(id, type(uint256).max);
 
         uint256 creatorGot = CREATOR.balance - creatorBefore;
         uint256 fee = market.accruedFees() - feesBefore;
@@ -67,6 +80,8 @@ contract MarketplaceTest is TestBase {
         assertEq(fee, price * feeBps / 10_000, "fee = price * bps / 10000");
         assertEq(BUYER.balance, excess, "buyer charged exactly the price");
         assertTrue(license.holdsValidLicense(BUYER, id), "licensed");
+        assertEq(license.ownerOf(tokenId), BUYER, "token minted to the buyer");
+        assertEq(registry.getTemplate(id).installs, 1, "install counted");
         _solvent();
     }
 
@@ -181,29 +196,6 @@ contract MarketplaceTest is TestBase {
     }
 
     // ------------------------------------------------------------------ fuzz: the spec's forms
-
-    /// The spec's `purchase(templateId)`: same split, exact charge and refund as the overload, no price limit.
-    function testFuzz_SpecPurchaseSplitsChargesExactlyAndRefunds(uint256 price, uint16 feeBps, uint256 excess) public {
-        price = bound(price, 0, 1e30);
-        feeBps = uint16(bound(feeBps, 0, market.MAX_PLATFORM_FEE_BPS()));
-        excess = bound(excess, 0, 1e24);
-        market.setPlatformFee(feeBps);
-        uint256 id = _register(CREATOR, price, 0);
-        vm.deal(BUYER, price + excess);
-        uint256 creatorBefore = CREATOR.balance;
-        uint256 feesBefore = market.accruedFees();
-
-        vm.prank(BUYER);
-        uint256 tokenId = market.purchase{value: price + excess}(id);
-
-        uint256 fee = market.accruedFees() - feesBefore;
-        assertEq(CREATOR.balance - creatorBefore + fee, price, "creator share + fee = price");
-        assertEq(fee, price * feeBps / 10_000, "fee = price * bps / 10000");
-        assertEq(BUYER.balance, excess, "charged exactly the price, excess refunded");
-        assertEq(license.ownerOf(tokenId), BUYER, "token minted to the buyer");
-        assertEq(registry.getTemplate(id).installs, 1, "install counted");
-        _solvent();
-    }
 
     /// The spec's form refuses what the overload refuses: too little ETH, a second licence, a pause.
     function testFuzz_SpecPurchaseRefusals(uint256 price, uint256 sent) public {
