@@ -39,6 +39,19 @@ export default defineConfig({
       chainType: "l1",
       url: "http://127.0.0.1:8545",
     },
+    // A local OP-stack node: `npx hardhat node --chain-type op` (its receipts carry the L1 data fee).
+    localOp: {
+      type: "http",
+      chainType: "op",
+      url: "http://127.0.0.1:8545",
+    },
+    // The offline dry run of the Base Sepolia deployment: Hardhat's OP-stack simulation with Base Sepolia's chain
+    // id, in process, so the Ignition module runs end to end without a network call (docs/marketplace.md).
+    baseSepoliaDryRun: {
+      type: "edr-simulated",
+      chainType: "op",
+      chainId: 84532,
+    },
     baseSepolia: {
       type: "http",
       chainType: "op",
@@ -46,5 +59,9 @@ export default defineConfig({
       url: configVariable("BASE_SEPOLIA_RPC_URL"),
       accounts: [configVariable("BASE_SEPOLIA_PRIVATE_KEY")],
     },
+  },
+  // Source verification on Basescan through Etherscan's multichain API; the key is read only when verifying.
+  verify: {
+    etherscan: { apiKey: configVariable("ETHERSCAN_API_KEY") },
   },
 });

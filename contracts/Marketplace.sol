@@ -11,7 +11,9 @@ import {ILicenseToken} from "./interfaces/ILicenseToken.sol";
 
 /**
  * @title Marketplace
- * @notice Sells template licenses. The buyer is charged exactly the price, never above its `maxPrice` (excess
+ * @notice Sells template licenses. The spec's calls work as written (`purchase(templateId)`, `withdrawFees()`);
+ * the safer forms `purchase(templateId, maxPrice)` and `withdrawFees(to)` are overloads beside them.
+ * The buyer is charged exactly the price, never above its `maxPrice` when it gives one (excess
  * refunded, free templates included; a refund the buyer refuses reverts the purchase); the creator receives
  * `price - fee` and the platform keeps the fee, which the owner withdraws. A creator's share that cannot be
  * delivered is held for the creator to withdraw, so a creator can neither block a sale nor lose its share.
@@ -56,6 +58,12 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
     }
 
     /// @inheritdoc IMarketplace
+    function purchase(uint256 templateId) external payable whenNotPaused nonReentrant returns (uint256 tokenId) {
+        // The spec's form: no limit beyond the value sent (a price above it is `InsufficientPayment`).
+        return _purchase(templateId, type(uint256).max);
+    }
+
+    /// @inheritdoc IMarketplace
     function purchase(uint256 templateId, uint256 maxPrice)
         external
         payable
@@ -63,23 +71,7 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
         nonReentrant
         returns (uint256 tokenId)
     {
-        // Checks (the registry reverts for unknown or inactive templates; the token for an existing license).
-        (address creator, uint256 price) = registry.recordInstall(templateId, msg.sender);
-        if (price > maxPrice) revert PriceAboveMax(templateId, price, maxPrice);
-        if (msg.value < price) revert InsufficientPayment(templateId, price, msg.value);
-
-        // Effects.
-        uint256 fee = price * _platformFeeBps / BPS;
-        if (fee != 0) _accruedFees += fee;
-        tokenId = licenseToken.mint(msg.sender, templateId);
-
-        // Interactions: a creator share that bounces is held (a creator must not be able to block sales); a
-        // refund that bounces reverts the purchase (held, it could be locked forever in a buyer contract that
-        // cannot call `withdraw`).
-        uint256 excess = msg.value - price;
-        emit Purchased(templateId, msg.sender, creator, tokenId, price, fee, excess);
-        _pushOrHold(creator, price - fee);
-        if (excess != 0) _refund(msg.sender, excess);
+        return _purchase(templateId, maxPrice);
     }
 
     /// @inheritdoc IMarketplace
@@ -100,13 +92,15 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
     }
 
     /// @inheritdoc IMarketplace
+    function withdrawFees() external onlyOwner nonReentrant {
+        // The spec's form: to the owner, the caller.
+        _withdrawFees(payable(msg.sender));
+    }
+
+    /// @inheritdoc IMarketplace
     function withdrawFees(address payable to) external onlyOwner nonReentrant {
         if (to == address(0)) revert ZeroAddress();
-        uint256 amount = _accruedFees;
-        if (amount == 0) revert NoFeesToWithdraw();
-        _accruedFees = 0;
-        emit FeesWithdrawn(to, amount);
-        _send(to, amount);
+        _withdrawFees(to);
     }
 
     /// @inheritdoc IMarketplace
@@ -163,6 +157,36 @@ contract Marketplace is IMarketplace, Ownable2Step, Pausable, ReentrancyGuardTra
     /// @notice Disabled: fees could never be withdrawn again. Always reverts.
     function renounceOwnership() public view override onlyOwner {
         revert RenounceOwnershipDisabled();
+    }
+
+    /// @dev Both `purchase` forms: the spec's passes no limit (`type(uint256).max`).
+    function _purchase(uint256 templateId, uint256 maxPrice) private returns (uint256 tokenId) {
+        // Checks (the registry reverts for unknown or inactive templates; the token for an existing license).
+        (address creator, uint256 price) = registry.recordInstall(templateId, msg.sender);
+        if (price > maxPrice) revert PriceAboveMax(templateId, price, maxPrice);
+        if (msg.value < price) revert InsufficientPayment(templateId, price, msg.value);
+
+        // Effects.
+        uint256 fee = price * _platformFeeBps / BPS;
+        if (fee != 0) _accruedFees += fee;
+        tokenId = licenseToken.mint(msg.sender, templateId);
+
+        // Interactions: a creator share that bounces is held (a creator must not be able to block sales); a
+        // refund that bounces reverts the purchase (held, it could be locked forever in a buyer contract that
+        // cannot call `withdraw`).
+        uint256 excess = msg.value - price;
+        emit Purchased(templateId, msg.sender, creator, tokenId, price, fee, excess);
+        _pushOrHold(creator, price - fee);
+        if (excess != 0) _refund(msg.sender, excess);
+    }
+
+    /// @dev Both `withdrawFees` forms.
+    function _withdrawFees(address payable to) private {
+        uint256 amount = _accruedFees;
+        if (amount == 0) revert NoFeesToWithdraw();
+        _accruedFees = 0;
+        emit FeesWithdrawn(to, amount);
+        _send(to, amount);
     }
 
     function _withdrawHeld(address payable to) private {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { NetworkConnection } from "hardhat/types/network";
+import type { ChainType, NetworkConnection } from "hardhat/types/network";
 import MusterMarketplace from "./modules/MusterMarketplace.ts";
 
 /** Addresses of one deployment, as stored per chain id in `contracts/deployments.json`. */
@@ -26,8 +26,8 @@ export interface DeployOptions {
 }
 
 /** Deploys and wires the three contracts with the Ignition module, then records their addresses. */
-export async function deployMusterMarketplace(
-  connection: NetworkConnection,
+export async function deployMusterMarketplace<ChainTypeT extends ChainType | string>(
+  connection: NetworkConnection<ChainTypeT>,
   options: DeployOptions = {},
 ): Promise<DeploymentRecord> {
   const publicClient = await connection.viem.getPublicClient();

@@ -42,7 +42,7 @@ interface IMarketplace {
     /// @dev Renouncing ownership would lock the fees; it is disabled.
     error RenounceOwnershipDisabled();
 
-    /// @notice Emitted for every purchase. `creator` is paid `price - fee`; `excess` was refunded to `buyer`.
+    /// @notice Emitted for every purchase, by both `purchase` forms. `creator` is paid `price - fee`; `excess` was refunded to `buyer`.
     event Purchased(
         uint256 indexed templateId,
         address indexed buyer,
@@ -56,7 +56,8 @@ interface IMarketplace {
     event PaymentHeld(address indexed account, uint256 amount);
     /// @notice Emitted when `account` withdraws its held balance to `to`.
     event Withdrawn(address indexed account, address indexed to, uint256 amount);
-    /// @notice Emitted when the owner withdraws accrued platform fees to `to`.
+    /// @notice Emitted by both `withdrawFees` forms: the owner withdrew the accrued platform fees to `to` (the owner
+    /// itself for {withdrawFees()}).
     event FeesWithdrawn(address indexed to, uint256 amount);
     /// @notice Emitted when the owner sweeps ETH forced into the contract (beyond fees and held balances) to `to`.
     event SurplusSwept(address indexed to, uint256 amount);
@@ -64,7 +65,29 @@ interface IMarketplace {
     event PlatformFeeUpdated(uint16 previousFeeBps, uint16 newFeeBps);
 
     /**
-     * @notice Buys a license for `templateId`. Exactly the template's price is charged; any excess is refunded,
+     * @notice Buys a license for `templateId`: the spec's call. Exactly the template's price is charged, and the
+     * caller sends at least that; any excess is refunded, and a refund that cannot be delivered reverts the
+     * purchase. The creator receives `price - fee` (held for withdrawal if it cannot receive ETH), the platform
+     * keeps the fee, a license token is minted to the caller and the install is counted. Emits {Purchased}.
+     *
+     * The price is read when the transaction is mined: a creator may raise it after the buyer read it, up to
+     * `msg.value`. A buyer who sends more than the price it read should use {purchase(uint256,uint256)} with that
+     * price as `maxPrice` (the SDK always does).
+     * @param templateId The template to license.
+     * @return tokenId The license token minted to the caller.
+     *
+     * Requirements:
+     * - the marketplace is not paused;
+     * - the template exists and is active;
+     * - its price is at most `msg.value`;
+     * - the caller does not already hold a valid license for it;
+     * - the caller accepts the refund of any excess.
+     */
+    function purchase(uint256 templateId) external payable returns (uint256 tokenId);
+
+    /**
+     * @notice Buys a license for `templateId`, never paying more than `maxPrice` (the safer overload of
+     * {purchase(uint256)}). Emits {Purchased}. Exactly the template's price is charged; any excess is refunded,
      * and a refund that cannot be delivered reverts the purchase. The creator receives `price - fee`; if the
      * creator cannot receive ETH, the share is held for withdrawal.
      * @param templateId The template to license.
@@ -97,8 +120,19 @@ interface IMarketplace {
     function platformFeeBps() external view returns (uint16);
 
     /**
-     * @notice Sends all accrued platform fees to `to` (so an owner contract that cannot receive ETH can still
-     * collect them). Works while paused.
+     * @notice Sends all accrued platform fees to the owner (the caller): the spec's call. Emits {FeesWithdrawn}
+     * with `to` the owner. Works while paused. An owner that cannot receive ETH (a contract without `receive`)
+     * uses {withdrawFees(address)} instead.
+     *
+     * Requirements:
+     * - the caller is the owner and accepts ETH;
+     * - fees have accrued.
+     */
+    function withdrawFees() external;
+
+    /**
+     * @notice Sends all accrued platform fees to `to`, the safer overload of {withdrawFees()}: an owner contract
+     * that cannot receive ETH can still collect them. Emits {FeesWithdrawn}. Works while paused.
      *
      * Requirements:
      * - the caller is the owner;

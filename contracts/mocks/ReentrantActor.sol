@@ -50,12 +50,13 @@ contract ReentrantActor {
         bytes memory data;
         if (current == Attack.Purchase) {
             (ok, data) = address(market).call{value: address(this).balance}(
-                abi.encodeCall(IMarketplace.purchase, (targetTemplate, type(uint256).max))
+                // `purchase` is overloaded, so `abi.encodeCall` cannot name one form; the selector does.
+                abi.encodeWithSignature("purchase(uint256,uint256)", targetTemplate, type(uint256).max)
             );
         } else if (current == Attack.Withdraw) {
             (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdraw, ()));
         } else {
-            (ok, data) = address(market).call(abi.encodeCall(IMarketplace.withdrawFees, (payable(address(this)))));
+            (ok, data) = address(market).call(abi.encodeWithSignature("withdrawFees(address)", address(this)));
         }
         emit ReentryAttempted(current, ok, data);
     }

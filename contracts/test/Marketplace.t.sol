@@ -8,6 +8,7 @@ import {LicenseToken} from "../LicenseToken.sol";
 import {Marketplace} from "../Marketplace.sol";
 import {ITemplateRegistry} from "../interfaces/ITemplateRegistry.sol";
 import {IMarketplace} from "../interfaces/IMarketplace.sol";
+import {ILicenseToken} from "../interfaces/ILicenseToken.sol";
 import {IMarketplaceBound} from "../interfaces/IMarketplaceBound.sol";
 import {EthRefusingCreator} from "../mocks/EthRefusingCreator.sol";
 import {EthForcer} from "../mocks/EthForcer.sol";
@@ -48,6 +49,17 @@ contract MarketplaceTest is TestBase {
     // ------------------------------------------------------------------ fuzz: the split adds up
 
     function testFuzz_SplitOfEveryPurchaseAddsUpToPrice(uint256 price, uint16 feeBps, uint256 excess) public {
+        _checkSplit(price, feeBps, excess, false);
+    }
+
+    /// The spec's `purchase(templateId)`: the same split, exact charge and refund as the overload, no price limit.
+    function testFuzz_SpecPurchaseSplitsChargesExactlyAndRefunds(uint256 price, uint16 feeBps, uint256 excess) public {
+        _checkSplit(price, feeBps, excess, true);
+    }
+
+    /// One sale through either `purchase` form: the split adds up, the buyer pays exactly the price, the token is
+    /// the buyer's and the install is counted.
+    function _checkSplit(uint256 price, uint16 feeBps, uint256 excess, bool specForm) internal {
         price = bound(price, 0, 1e30);
         feeBps = uint16(bound(feeBps, 0, market.MAX_PLATFORM_FEE_BPS()));
         excess = bound(excess, 0, 1e24);
@@ -58,7 +70,9 @@ contract MarketplaceTest is TestBase {
         uint256 creatorBefore = CREATOR.balance;
         uint256 feesBefore = market.accruedFees();
         vm.prank(BUYER);
-        market.purchase{value: price + excess}(id, type(uint256).max);
+        uint256 tokenId = specForm
+            ? market.purchase{value: price + excess}(id)
+            : market.purchase{value: price + excess}(id, type(uint256).max);
 
         uint256 creatorGot = CREATOR.balance - creatorBefore;
         uint256 fee = market.accruedFees() - feesBefore;
@@ -66,6 +80,8 @@ contract MarketplaceTest is TestBase {
         assertEq(fee, price * feeBps / 10_000, "fee = price * bps / 10000");
         assertEq(BUYER.balance, excess, "buyer charged exactly the price");
         assertTrue(license.holdsValidLicense(BUYER, id), "licensed");
+        assertEq(license.ownerOf(tokenId), BUYER, "token minted to the buyer");
+        assertEq(registry.getTemplate(id).installs, 1, "install counted");
         _solvent();
     }
 
@@ -176,6 +192,50 @@ contract MarketplaceTest is TestBase {
         market.purchase{value: price}(id, maxPrice);
         vm.prank(BUYER);
         market.purchase{value: price}(id, price); // at the limit is fine
+        _solvent();
+    }
+
+    // ------------------------------------------------------------------ fuzz: the spec's forms
+
+    /// The spec's form refuses what the overload refuses: too little ETH, a second licence, a pause.
+    function testFuzz_SpecPurchaseRefusals(uint256 price, uint256 sent) public {
+        price = bound(price, 1, 1e30);
+        sent = bound(sent, 0, price - 1);
+        uint256 id = _register(CREATOR, price, 0);
+        vm.deal(BUYER, sent + 2 * price); // enough to attempt the second purchase too
+        vm.expectRevert(abi.encodeWithSelector(IMarketplace.InsufficientPayment.selector, id, price, sent));
+        vm.prank(BUYER);
+        market.purchase{value: sent}(id);
+        vm.prank(BUYER);
+        market.purchase{value: price}(id);
+        vm.expectRevert(abi.encodeWithSelector(ILicenseToken.AlreadyLicensed.selector, BUYER, id));
+        vm.prank(BUYER);
+        market.purchase{value: price}(id);
+        market.pause();
+        vm.expectRevert(Pausable.EnforcedPause.selector);
+        vm.prank(OTHER);
+        market.purchase(id);
+    }
+
+    /// The spec's `withdrawFees()` pays the owner (the caller) all accrued fees; only the owner may call it.
+    function testFuzz_SpecWithdrawFeesPaysTheOwner(uint256 price) public {
+        price = bound(price, 40, 1e30); // a fee of at least 1 wei at 250 bps
+        uint256 id = _register(CREATOR, price, 0);
+        vm.deal(BUYER, price);
+        vm.prank(BUYER);
+        market.purchase{value: price}(id);
+        uint256 fees = market.accruedFees();
+        vm.expectRevert(abi.encodeWithSelector(Ownable.OwnableUnauthorizedAccount.selector, OTHER));
+        vm.prank(OTHER);
+        market.withdrawFees();
+        uint256 before = address(this).balance;
+        vm.expectEmit();
+        emit IMarketplace.FeesWithdrawn(address(this), fees);
+        market.withdrawFees();
+        assertEq(address(this).balance - before, fees, "the owner got the fees");
+        assertEq(market.accruedFees(), 0, "nothing left");
+        vm.expectRevert(IMarketplace.NoFeesToWithdraw.selector);
+        market.withdrawFees();
         _solvent();
     }
 

@@ -71,6 +71,19 @@ contract MarketplaceHandler {
         purchases += 1;
     }
 
+    /// The spec's `purchase(templateId)`: no price limit, the excess refunded.
+    function purchaseSpecForm(uint256 actorSeed, uint256 templateSeed, uint256 excess) external {
+        address buyer = actors[actorSeed % 3];
+        uint256 templateId = templates[templateSeed % templates.length];
+        if (market.paused() || license.holdsValidLicense(buyer, templateId)) return;
+        if (!registry.getTemplate(templateId).active) return;
+        uint256 value = registry.getTemplate(templateId).price + (excess % 1 ether);
+        vm.deal(buyer, buyer.balance + value);
+        vm.prank(buyer);
+        market.purchase{value: value}(templateId);
+        purchases += 1;
+    }
+
     function transfer(uint256 tokenSeed, uint256 toSeed) external {
         uint256 minted = license.totalMinted();
         if (minted == 0) return;
@@ -108,6 +121,13 @@ contract MarketplaceHandler {
         if (market.accruedFees() == 0) return;
         vm.prank(owner);
         market.withdrawFees(payable(address(0xFEE5)));
+    }
+
+    /// The spec's `withdrawFees()`: to the owner.
+    function withdrawFeesToOwner() external {
+        if (market.accruedFees() == 0) return;
+        vm.prank(owner);
+        market.withdrawFees();
     }
 
     /// ETH arriving without a call (a selfdestruct or a block reward aimed at the marketplace).

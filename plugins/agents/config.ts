@@ -19,6 +19,8 @@ export const agentsConfig = z.strictObject({
       addresses: z.strictObject({ templateRegistry: address, licenseToken: address, marketplace: address }),
       /** Per-call timeout of the licence check. */
       timeoutMs: z.number().int().min(100).max(60_000).default(5_000),
+      /** How long a licence challenge (its nonce) may be signed and used. */
+      challengeTtlSeconds: z.number().int().min(10).max(3_600).default(300),
     })
     .optional(),
 });

@@ -16,5 +16,10 @@ export const agentsErrors = defineErrors({
   PACK_TEMPLATE_NOT_FOUND: { status: 400, message: "Pack {name} names the persona template {template}, which does not exist; nothing was installed" },
   PACK_INSTALL_FAILED: { status: 500, message: "Installing pack {name} failed half-way; everything it wrote was removed" },
   LICENSE_REQUIRED: { status: 403, message: "Pack {name} needs a licence for marketplace template {templateId}; {reason}" },
+  LICENSE_PROOF_REQUIRED: { status: 403, message: "Pack {name} needs a licence for marketplace template {templateId}: {reason}. A buyer address alone is not enough: ask POST /api/packs/licence-challenge, sign it with the holding wallet and send buyer and proof" },
+  LICENSE_PROOF_INVALID: { status: 403, message: "The licence proof for pack {name} does not hold: {reason}" },
+  LICENSE_PROOF_EXPIRED: { status: 403, message: "The licence proof for pack {name} expired at {expiresAt}; ask for a new challenge" },
+  LICENSE_PROOF_REPLAYED: { status: 403, message: "The licence challenge {nonce} was already used; ask for a new one" },
+  PACK_NOT_LICENSED: { status: 400, message: "Pack {name} is not tied to a marketplace template; it installs without a licence proof" },
   LICENSE_CHECK_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be asked about the licence: {reason}" },
 });

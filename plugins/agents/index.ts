@@ -4,6 +4,7 @@ import { Agent } from "./entities/agent.ts";
 import { Escalation } from "./entities/escalation.ts";
 import { PackInstall } from "./entities/pack-install.ts";
 import { migrations } from "./migrations.ts";
+import { packsCommand } from "./cli/command.ts";
 import { mountAgentRoutes } from "./http/routes.ts";
 import { registerAgentServices } from "./services/register.ts";
 import { startAgents } from "./services/lifecycle.ts";
@@ -27,6 +28,7 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   register: registerAgentServices,
   routes: mountAgentRoutes,
   onStart: startAgents,
+  commands: [packsCommand],
 });
 
 export default agentsPlugin;

@@ -39,4 +39,25 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "003-licence-challenges",
+    up: [
+      // This Muster's EIP-712 domain salt for pack licence proofs: random, made once, kept with the database,
+      // so a proof signed for one instance is refused by every other.
+      `CREATE TABLE agents_licence_instance (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        salt TEXT NOT NULL
+      )`,
+      `INSERT INTO agents_licence_instance (id, salt) VALUES (1, '0x' || lower(hex(randomblob(32))))`,
+      // Challenges issued for licence proofs: single use (usedAt), bound to a pack, template and holder.
+      `CREATE TABLE agents_licence_challenges (
+        nonce TEXT PRIMARY KEY,
+        pack TEXT NOT NULL,
+        templateId TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        expiresAt INTEGER NOT NULL,
+        usedAt TEXT
+      )`,
+    ],
+  }),
 ];

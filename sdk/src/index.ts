@@ -83,3 +83,13 @@ export { MARKETPLACE_LIMITS } from "./marketplace/validate.ts";
 // The REST client: a typed method per route (generated from /api/openapi.json), the live
 // stream, agent helpers and typed errors.
 export * from "./rest/index.ts";
+export {
+  packLicenceProofDomain,
+  packLicenceProofTypes,
+  PACK_LICENCE_PROOF_NAME,
+  PACK_LICENCE_PROOF_VERSION,
+  type PackLicenceChallenge,
+  type PackLicenceProof,
+} from "./marketplace/pack-licence-proof.ts";
+export { estimatePurchaseCost, type EstimatePurchaseCostParameters, type EstimatePurchaseCostReturnType, type EstimatePurchaseCostErrorType } from "./marketplace/actions/estimate-purchase-cost.ts";
+export { signPackLicence, type SignPackLicenceParameters, type SignPackLicenceReturnType, type SignPackLicenceErrorType } from "./marketplace/actions/sign-pack-licence.ts";

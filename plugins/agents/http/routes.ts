@@ -19,6 +19,8 @@ import {
   heartbeatResponse,
   installPackBody,
   installPackResponse,
+  licenceChallengeBody,
+  licenceChallengeResponse,
   listAgentsResponse,
   packsResponse,
   registerMissingResponse,
@@ -116,16 +118,29 @@ export function mountAgentRoutes(router: PluginRouter, ctx: PluginContext<Agents
   }));
 
   router.post(
+    "/api/packs/licence-challenge",
+    {
+      summary: "A single-use challenge (EIP-712 typed data) that the holder of a pack's marketplace licence signs to install it",
+      description:
+        "The typed data binds this Muster (domain salt), the licence token (verifyingContract), the pack, its templateId, the holder, a nonce stored by the server and an expiry (agents.marketplace.challengeTtlSeconds). 404 PACK_NOT_FOUND, 400 PACK_NOT_LICENSED, 503 LICENSE_CHECK_UNAVAILABLE without a configured chain.",
+      body: licenceChallengeBody,
+      status: 201,
+      response: licenceChallengeResponse,
+    },
+    async ({ body }) => ({ ok: true, challenge: await ctx.resolve(PACKS).licenceChallenge(body.name, body.holder) }),
+  );
+
+  router.post(
     "/api/packs",
     {
       summary: "Install a pack: its agents, directories and organisation entries, all or nothing, plus a pending agents.register approval",
       description:
-        "404 PACK_NOT_FOUND, 409 PACK_ALREADY_INSTALLED, 409 PACK_AGENT_EXISTS, 400 PACK_PATH_OUTSIDE_WORKSPACE, 400 PACK_TEMPLATE_NOT_FOUND; a pack with a marketplace templateId needs a buyer holding a valid licence (403 LICENSE_REQUIRED, 503 LICENSE_CHECK_UNAVAILABLE).",
+        "404 PACK_NOT_FOUND, 409 PACK_ALREADY_INSTALLED, 409 PACK_AGENT_EXISTS, 400 PACK_PATH_OUTSIDE_WORKSPACE, 400 PACK_TEMPLATE_NOT_FOUND. A pack with a marketplace templateId needs buyer and proof (a signed licence challenge, single use) and the buyer holding a valid licence: 403 LICENSE_PROOF_REQUIRED (no proof, e.g. a bare buyer), LICENSE_PROOF_INVALID, LICENSE_PROOF_EXPIRED, LICENSE_PROOF_REPLAYED, LICENSE_REQUIRED; 503 LICENSE_CHECK_UNAVAILABLE.",
       body: installPackBody,
       status: 201,
       response: installPackResponse,
     },
-    async ({ body }) => ({ ok: true, ...(await ctx.resolve(PACKS).install(body.name, body.buyer)) }),
+    async ({ body }) => ({ ok: true, ...(await ctx.resolve(PACKS).install(body.name, body.buyer, body.proof)) }),
   );
 
   router.post(

@@ -84,9 +84,34 @@ export const coverageResponse = z.object({
 
 const packSummary = z.object({ name: z.string(), version: z.string(), description: z.string(), agents: z.number().int(), file: z.string(), installed: z.boolean(), templateId: z.string().nullable() });
 export const packsResponse = z.object({ ok: z.literal(true), packs: z.array(packSummary), errors: z.array(z.object({ file: z.string(), reason: z.string() })) });
+const packName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be a pack name");
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 32 bytes of hex");
+/** A signed licence challenge: the nonce and expiry as signed, and the EIP-712 signature (65 bytes, or longer from a contract wallet). */
+const licenceProof = z.strictObject({
+  nonce: hex32,
+  expiresAt: z.number().int().positive(),
+  signature: z.string().regex(/^0x([0-9a-fA-F]{2}){1,4096}$/, "must be 0x-prefixed hex"),
+});
 export const installPackBody = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be a pack name"),
-  buyer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address").optional(),
+  name: packName,
+  /** The address holding the licence; for a pack tied to a template, only together with `proof`. */
+  buyer: evmAddress.optional(),
+  proof: licenceProof.optional(),
+});
+export const licenceChallengeBody = z.strictObject({ name: packName, holder: evmAddress });
+export const licenceChallengeResponse = z.object({
+  ok: z.literal(true),
+  challenge: z.object({
+    nonce: z.string(),
+    expiresAt: z.number().int(),
+    typedData: z.object({
+      domain: z.object({ name: z.string(), version: z.string(), verifyingContract: z.string(), salt: z.string() }),
+      types: z.object({ PackLicenceProof: z.array(z.object({ name: z.string(), type: z.string() })) }),
+      primaryType: z.literal("PackLicenceProof"),
+      message: z.object({ pack: z.string(), templateId: z.string(), holder: z.string(), nonce: z.string(), expiresAt: z.string() }),
+    }),
+  }),
 });
 export const installPackResponse = z.object({
   ok: z.literal(true),

@@ -9,12 +9,25 @@ import type { AgentDirectoryService } from "./agent-directory.ts";
 import { agentFiles } from "./agent-files.ts";
 import type { CrewWriter } from "./crew-writer.ts";
 import { REGISTER_ACTION, type RegisterPayload } from "./gated-actions.ts";
-import { assertLicence } from "./licence-check.ts";
+import { LicenceChallenges } from "./licence-challenges.ts";
+import { assertLicence, type LicenceProofInput } from "./licence-check.ts";
 import { packManifest, type PackManifest, type PackSummary } from "./pack-manifest.ts";
 import { findPersonaTemplate, templateFile } from "./persona-templates.ts";
 import type { OrgEntry } from "./org-file.ts";
 
 const MAX_PACK_BYTES = 256 * 1024;
+
+/** `POST /api/packs/licence-challenge`: the EIP-712 typed data the holder signs (numbers as decimal strings). */
+export interface LicenceChallengeResult {
+  nonce: `0x${string}`;
+  expiresAt: number;
+  typedData: {
+    domain: { name: string; version: string; verifyingContract: `0x${string}`; salt: `0x${string}` };
+    types: { PackLicenceProof: { name: string; type: string }[] };
+    primaryType: "PackLicenceProof";
+    message: { pack: string; templateId: string; holder: `0x${string}`; nonce: `0x${string}`; expiresAt: string };
+  };
+}
 
 export interface PackInstallResult {
   pack: PackSummary;
@@ -40,8 +53,32 @@ export class PackService {
     config: AgentsConfig;
     requestedBy: string;
   };
+  private readonly challenges: LicenceChallenges;
   constructor(deps: PackService["deps"]) {
     this.deps = deps;
+    this.challenges = new LicenceChallenges(deps.db);
+  }
+
+  /** Issues a single-use challenge for `holder` to prove it may install the licensed pack `name`. */
+  async licenceChallenge(name: string, holder: string): Promise<LicenceChallengeResult> {
+    const found = (await this.readAll()).find((r) => "manifest" in r && r.manifest.name === name);
+    if (!found || !("manifest" in found)) throw agentsErrors.PACK_NOT_FOUND({ name });
+    if (found.manifest.templateId === undefined) throw agentsErrors.PACK_NOT_LICENSED({ name });
+    const marketplace = this.deps.config.marketplace;
+    if (!marketplace) throw agentsErrors.LICENSE_CHECK_UNAVAILABLE({ reason: "no marketplace chain is configured (agents.marketplace)" });
+    const { packLicenceProofDomain, packLicenceProofTypes } = await import("@muster/sdk");
+    const issued = this.challenges.issue(name, String(found.manifest.templateId), holder, marketplace.challengeTtlSeconds);
+    const domain = packLicenceProofDomain(this.challenges.instanceId(), marketplace.addresses.licenseToken as `0x${string}`) as LicenceChallengeResult["typedData"]["domain"];
+    return {
+      nonce: issued.nonce,
+      expiresAt: issued.expiresAt,
+      typedData: {
+        domain,
+        types: { PackLicenceProof: packLicenceProofTypes.PackLicenceProof.map((f) => ({ ...f })) },
+        primaryType: "PackLicenceProof",
+        message: { pack: name, templateId: issued.templateId, holder: holder as `0x${string}`, nonce: issued.nonce, expiresAt: String(issued.expiresAt) },
+      },
+    };
   }
 
   async list(): Promise<{ packs: PackSummary[]; errors: { file: string; reason: string }[] }> {
@@ -55,7 +92,7 @@ export class PackService {
     return { packs, errors };
   }
 
-  install(name: string, buyer: string | undefined): Promise<PackInstallResult> {
+  install(name: string, buyer: string | undefined, proof?: LicenceProofInput): Promise<PackInstallResult> {
     return this.deps.writer.exclusive(async () => {
       const found = (await this.readAll()).find((r) => "manifest" in r && r.manifest.name === name);
       if (!found || !("manifest" in found)) throw agentsErrors.PACK_NOT_FOUND({ name });
@@ -81,7 +118,7 @@ export class PackService {
       }
       const taken = await this.deps.writer.takenBy(ids);
       if (taken) throw agentsErrors.PACK_AGENT_EXISTS({ name, agentId: taken.id });
-      if (manifest.templateId !== undefined) await assertLicence(this.deps.config.marketplace, name, String(manifest.templateId), buyer);
+      if (manifest.templateId !== undefined) await assertLicence(this.deps.config.marketplace, this.challenges, { pack: name, templateId: String(manifest.templateId), buyer, proof });
 
       const entries: OrgEntry[] = manifest.agents.map((a) => ({
         id: a.id,

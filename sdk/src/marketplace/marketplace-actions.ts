@@ -25,6 +25,7 @@ import { paused, type PausedReturnType } from "./actions/paused.ts";
 import { pendingOwner, type PendingOwnerParameters, type PendingOwnerReturnType } from "./actions/pending-owner.ts";
 import { platformFeeBps, type PlatformFeeBpsReturnType } from "./actions/platform-fee-bps.ts";
 import { purchase, type PurchaseParameters, type PurchaseReturnType } from "./actions/purchase.ts";
+import { estimatePurchaseCost, type EstimatePurchaseCostParameters, type EstimatePurchaseCostReturnType } from "./actions/estimate-purchase-cost.ts";
 import { recordInstall, type RecordInstallParameters, type RecordInstallReturnType } from "./actions/record-install.ts";
 import { registerTemplate, type RegisterTemplateParameters, type RegisterTemplateReturnType } from "./actions/register-template.ts";
 import { renounceOwnership, type RenounceOwnershipParameters, type RenounceOwnershipReturnType } from "./actions/renounce-ownership.ts";
@@ -108,6 +109,8 @@ export type MarketplaceActions = {
   platformFeeBps: () => Promise<PlatformFeeBpsReturnType>;
   /** See {@link purchase}. */
   purchase: (parameters: Bound<PurchaseParameters>) => Promise<PurchaseReturnType>;
+  /** See {@link estimatePurchaseCost}. */
+  estimatePurchaseCost: (parameters: Bound<EstimatePurchaseCostParameters>) => Promise<EstimatePurchaseCostReturnType>;
   /** See {@link recordInstall}. */
   recordInstall: (parameters: Bound<RecordInstallParameters>) => Promise<RecordInstallReturnType>;
   /** See {@link registerTemplate}. */
@@ -203,6 +206,7 @@ export function marketplaceActions(addresses: MarketplaceAddresses) {
     pendingOwner: (parameters) => pendingOwner(client, { ...parameters, addresses: bound }),
     platformFeeBps: () => platformFeeBps(client, { addresses: bound }),
     purchase: (parameters) => purchase(client, { ...parameters, addresses: bound }),
+    estimatePurchaseCost: (parameters) => estimatePurchaseCost(client, { ...parameters, addresses: bound }),
     recordInstall: (parameters) => recordInstall(client, { ...parameters, addresses: bound }),
     registerTemplate: (parameters) => registerTemplate(client, { ...parameters, addresses: bound }),
     renounceOwnership: (parameters) => renounceOwnership(client, { ...parameters, addresses: bound }),

@@ -19,3 +19,4 @@ export {
   type MusterErrorDetail,
   type MusterRequestErrorType,
 } from "./errors.ts";
+export { installLicensedPack, type InstallLicensedPackParameters, type InstallLicensedPackReturnType, type InstallLicensedPackErrorType } from "./actions/install-licensed-pack.ts";

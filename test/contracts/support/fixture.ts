@@ -19,10 +19,16 @@ import { buildContracts } from "./build-lock.ts";
 
 export const URI = "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json";
 
+/**
+ * The chain type the contract suites run on: Hardhat's L1 simulation by default, its OP-stack simulation with
+ * `MUSTER_CHAIN_TYPE=op` (`MUSTER_CHAIN_TYPE=op npm test -- test/contracts`); op-stack.test.ts always uses op.
+ */
+export const CHAIN_TYPE: "l1" | "op" = process.env.MUSTER_CHAIN_TYPE === "op" ? "op" : "l1";
+
 /** Compiles (once at a time across processes) and opens a fresh in-process network. */
-export async function openNetwork() {
+export async function openNetwork(chainType: "l1" | "op" = CHAIN_TYPE) {
   await buildContracts();
-  const connection = await network.create();
+  const connection = await network.create({ chainType });
   const { viem, networkHelpers } = connection;
   const publicClient = await viem.getPublicClient();
   const wallets = await viem.getWalletClients();

@@ -52,8 +52,11 @@ t("refusals leave nothing behind", async ({ rig }) => {
     [{ name: "escapeabs" }, 400, "PACK_PATH_OUTSIDE_WORKSPACE"],
     [{ name: "nopersona" }, 400, "PACK_TEMPLATE_NOT_FOUND"],
     [{ name: "clash" }, 409, "PACK_AGENT_EXISTS"],
-    [{ name: "licensed" }, 403, "LICENSE_REQUIRED"],
-    [{ name: "licensed", buyer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 503, "LICENSE_CHECK_UNAVAILABLE"],
+    [{ name: "licensed" }, 403, "LICENSE_PROOF_REQUIRED"],
+    // A bare buyer address no longer suffices (packs-licence.test.ts signs real proofs on a chain).
+    [{ name: "licensed", buyer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 403, "LICENSE_PROOF_REQUIRED"],
+    [{ name: "licensed", buyer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", proof: { nonce: `0x${"ab".repeat(32)}`, expiresAt: 4_000_000_000, signature: `0x${"11".repeat(65)}` } }, 503, "LICENSE_CHECK_UNAVAILABLE"],
+    [{ name: "licensed", buyer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", proof: { nonce: "0x12", expiresAt: 1, signature: "0x11" } }, 400, "VALIDATION_FAILED"],
     [{}, 400, "VALIDATION_FAILED"],
     [{ name: "../packs/valet" }, 400, "VALIDATION_FAILED"],
     [{ name: "valet", buyer: "0x123" }, 400, "VALIDATION_FAILED"],
@@ -61,6 +64,17 @@ t("refusals leave nothing behind", async ({ rig }) => {
   ];
   for (const [body, status, code] of cases) {
     const r = await install(rig, body);
+    assert.is(r.status, status, JSON.stringify(body));
+    assert.is(r.body.error.code, code, JSON.stringify(body));
+  }
+  const challenges: [Record<string, unknown>, number, string][] = [
+    [{ name: "valet", holder: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 400, "PACK_NOT_LICENSED"],
+    [{ name: "licensed", holder: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 503, "LICENSE_CHECK_UNAVAILABLE"],
+    [{ name: "nope", holder: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 404, "PACK_NOT_FOUND"],
+    [{ name: "licensed", holder: "0x123" }, 400, "VALIDATION_FAILED"],
+  ];
+  for (const [body, status, code] of challenges) {
+    const r = await rig.h.json("/api/packs/licence-challenge", { method: "POST", body });
     assert.is(r.status, status, JSON.stringify(body));
     assert.is(r.body.error.code, code, JSON.stringify(body));
   }

@@ -10,9 +10,11 @@ export interface HardhatNode {
 }
 
 
-export async function startHardhatNode(timeoutMs = 60_000): Promise<HardhatNode> {
+/** `chainType: "op"` starts Hardhat's OP-stack simulation (`hardhat node --chain-type op`). */
+export async function startHardhatNode(timeoutMs = 60_000, options: { chainType?: "l1" | "op" } = {}): Promise<HardhatNode> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(port)], {
+  const chainType = options.chainType ? ["--chain-type", options.chainType] : [];
+  const child: ChildProcess = spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(port), ...chainType], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group, so stop() takes down anything it started

@@ -37,6 +37,12 @@ export type PurchaseErrorType = MarketplaceWriteErrorType | MarketplacePriceAbov
  * `purchase(templateId, maxPrice)` so the contract refuses a price raised meanwhile (`PriceAboveMax`).
  * Exactly the price is charged; any excess sent is refunded.
  *
+ * Why the overload and not the spec's `purchase(templateId)`: the contract reads the price when the transaction
+ * is mined, and the spec's form charges whatever it is then, up to the value sent. Sending more than the price
+ * (or sending it after a creator raised it) could then cost more than the buyer saw. With `maxPrice` the buyer
+ * never pays more than the price it agreed to. Both forms emit the same `Purchased` event. Call the spec's form
+ * with viem directly (`functionName: "purchase", args: [templateId]`) if you need it.
+ *
  * @example
  * const client = createWalletClient({ account, chain, transport: http() }).extend(marketplaceActions(addresses));
  * const { result: tokenId } = await client.purchase({ templateId: 1n, maxPrice: parseEther("0.01") });

@@ -21,7 +21,12 @@ export type WithdrawFeesReturnType = WriteReturn<typeof marketplaceAbi, "withdra
 export type WithdrawFeesErrorType = MarketplaceWriteErrorType;
 
 /**
- * Owner only: sends all accrued platform fees to `to` (works while paused).
+ * Owner only: sends all accrued platform fees to `to` (works while paused), through `withdrawFees(to)`.
+ *
+ * Why the overload and not the spec's `withdrawFees()` (which pays the owner): an owner that is a contract
+ * without a `receive` function (a multisig module, a DAO executor) cannot take ETH, and its fees would be stuck;
+ * naming the recipient works for every owner. Pass the owner's own address to get the spec's behaviour. Both
+ * forms emit the same `FeesWithdrawn` event.
  *
  * @example
  * const client = createWalletClient({ account, chain, transport: http() }).extend(marketplaceActions(addresses));

@@ -93,6 +93,7 @@ export const operations = {
   getOrgStructure: { method: "GET", path: "/api/org-structure", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiOrgStructure" },
   getPacks: { method: "GET", path: "/api/packs", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiPacks" },
   postPacks: { method: "POST", path: "/api/packs", pathParams: [], status: 201, raw: false, session: false, operationId: "agents.postApiPacks" },
+  postPacksLicenceChallenge: { method: "POST", path: "/api/packs/licence-challenge", pathParams: [], status: 201, raw: false, session: false, operationId: "agents.postApiPacksLicenceChallenge" },
   getPlugins: { method: "GET", path: "/api/plugins", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiPlugins" },
   getProfessionalNetwork: { method: "GET", path: "/api/professional-network", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiProfessionalNetwork" },
   postProfessionalNetwork: { method: "POST", path: "/api/professional-network", pathParams: [], status: 202, raw: false, session: false, operationId: "publishing.postApiProfessionalNetwork" },
@@ -2853,6 +2854,11 @@ export interface Operations {
       body: {
         name: string;
         buyer?: string;
+        proof?: {
+          nonce: string;
+          expiresAt: number;
+          signature: string;
+        };
       };
     };
     argsRequired: true;
@@ -2892,6 +2898,45 @@ export interface Operations {
       approval: {
         approvalId: string;
         status: "pending";
+      };
+    };
+  };
+  /** `POST /api/packs/licence-challenge`: A single-use challenge (EIP-712 typed data) that the holder of a pack's marketplace licence signs to install it */
+  postPacksLicenceChallenge: {
+    args: {
+      body: {
+        name: string;
+        holder: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      challenge: {
+        nonce: string;
+        expiresAt: number;
+        typedData: {
+          domain: {
+            name: string;
+            version: string;
+            verifyingContract: string;
+            salt: string;
+          };
+          types: {
+            PackLicenceProof: Array<{
+              name: string;
+              type: string;
+            }>;
+          };
+          primaryType: "PackLicenceProof";
+          message: {
+            pack: string;
+            templateId: string;
+            holder: string;
+            nonce: string;
+            expiresAt: string;
+          };
+        };
       };
     };
   };
