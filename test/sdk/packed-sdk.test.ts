@@ -1,5 +1,6 @@
 // @muster/sdk as a user outside this repository gets it: `npm pack` (which builds dist/ through `prepack`), the
-// tarball installed into a separate temporary project with viem from npm's cache (`--offline`), then imported
+// tarball installed into a separate temporary project with viem (`--prefer-offline`: npm's cache holds viem's
+// tarball after `npm ci`, but not its registry metadata, which `viem@<version>` needs on a fresh machine), then imported
 // by plain Node (no type stripping, no loader) to read a template from a real `hardhat node`, and its .d.ts
 // type-checked by tsc in that project.
 import assert from "node:assert/strict";
@@ -41,7 +42,7 @@ async function packAndInstall() {
   tarball = join(tmp, name);
   mkdirSync(consumer);
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball, `viem@${viemVersion}`], { cwd: consumer, env });
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, `viem@${viemVersion}`], { cwd: consumer, env });
 }
 
 async function deployWithATemplate() {
