@@ -3,6 +3,7 @@ import { agentsConfig, type AgentsConfig } from "./config.ts";
 import { Agent } from "./entities/agent.ts";
 import { Escalation } from "./entities/escalation.ts";
 import { PackInstall } from "./entities/pack-install.ts";
+import { LicenceChallenge, LicenceInstance } from "./entities/licence-challenge.ts";
 import { migrations } from "./migrations.ts";
 import { packsCommand } from "./cli/command.ts";
 import { mountAgentRoutes } from "./http/routes.ts";
@@ -23,7 +24,7 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   dependsOn: ["memory", "approvals", "notifications"],
   paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
   config: agentsConfig,
-  entities: [Agent, PackInstall, Escalation],
+  entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
   register: registerAgentServices,
   routes: mountAgentRoutes,
