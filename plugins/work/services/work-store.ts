@@ -24,6 +24,11 @@ const INSERTS = Object.fromEntries(
   Object.values(KINDS).map((spec) => [spec.kind, `INSERT INTO ${spec.table} (${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS[spec.kind].map((f) => `@${f}`).join(", ")})`]),
 ) as Record<WorkKind, string>;
 
+/** Each kind's unfiltered list, most recently updated first (NEWEST_FIRST as SQL). */
+const LISTS = Object.fromEntries(
+  Object.values(KINDS).map((spec) => [spec.kind, `SELECT ${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")} FROM ${spec.table} ORDER BY "updatedAt" DESC, rowid DESC`]),
+) as Record<WorkKind, string>;
+
 type Statement = ReturnType<Database["sql"]["prepare"]>;
 
 /**
@@ -32,16 +37,17 @@ type Statement = ReturnType<Database["sql"]["prepare"]>;
  * and no work column needs converting, so mapping each row would only cost time. Creates
  * are one insert (no unit of work: a fresh row has nothing to track).
  *
- * A create's INSERT runs as a statement prepared once on the connection (`db.sql`): the
- * query builder put each create's values into its SQL text, so every create compiled a new
- * statement (issue 26: a create's ORM work was a quarter of its server CPU).
+ * The two hottest statements, a create's INSERT and the unfiltered list of a kind (DESIGN
+ * §1: hot reads return raw rows), run as statements prepared once on the connection
+ * (`db.sql`): the query builder put each create's values into its SQL text, so every create
+ * compiled a new statement (issue 26: a create's ORM work was a quarter of its server CPU),
+ * and its layers cost a list more than the statement they end in.
  */
 export class WorkStore {
   private readonly db: () => Database;
   /** Prepared once per kind (and connection), re-run per request. */
   private readonly inserts = new Map<WorkKind, Statement>();
-  /** The unfiltered list of each kind: built and compiled once, re-executed per request. */
-  private readonly lists = new Map<WorkKind, { execute(method: "all", mapResults: false): Promise<unknown> }>();
+  private readonly lists = new Map<WorkKind, Statement>();
   constructor(db: () => Database) {
     this.db = db;
   }
@@ -57,13 +63,8 @@ export class WorkStore {
   }
 
   /** Every record of a kind, most recently updated first. */
-  list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
-    let query = this.lists.get(kind);
-    if (!query) {
-      query = this.qb(kind).select(FIELDS[kind]).orderBy([...NEWEST_FIRST]);
-      this.lists.set(kind, query);
-    }
-    return query.execute("all", false) as Promise<WorkRecord<K>[]>;
+  async list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
+    return this.prepared(this.lists, kind, () => LISTS[kind]).all() as WorkRecord<K>[];
   }
 
   /**
