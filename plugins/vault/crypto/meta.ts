@@ -40,7 +40,7 @@ export function writeMeta(sql: Sql, meta: VaultMeta): void {
 }
 
 /** The key id statement of each connection: it runs on every use of the key, so it is prepared once. */
-const keyIdStatements = new WeakMap<Sql, ReturnType<Sql["prepare"]>>();
+const keyIdStatements = new WeakMap<Sql, { get(): unknown }>();
 
 export function currentKeyId(sql: Sql): string | undefined {
   let statement = keyIdStatements.get(sql);

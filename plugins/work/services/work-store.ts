@@ -1,3 +1,4 @@
+import type BetterSqlite3 from "better-sqlite3";
 import { raw, type Database } from "@muster/plugin";
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
@@ -29,7 +30,7 @@ const LISTS = Object.fromEntries(
   Object.values(KINDS).map((spec) => [spec.kind, `SELECT ${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")} FROM ${spec.table} ORDER BY "updatedAt" DESC, rowid DESC`]),
 ) as Record<WorkKind, string>;
 
-type Statement = ReturnType<Database["sql"]["prepare"]>;
+type Statement<P extends unknown[] | {}> = BetterSqlite3.Statement<P>;
 
 /**
  * The five work tables. Reads go through MikroORM's query builder and return plain rows,
@@ -46,15 +47,18 @@ type Statement = ReturnType<Database["sql"]["prepare"]>;
 export class WorkStore {
   private readonly db: () => Database;
   /** Prepared once per kind (and connection), re-run per request. */
-  private readonly inserts = new Map<WorkKind, Statement>();
-  private readonly lists = new Map<WorkKind, Statement>();
+  private readonly inserts = new Map<WorkKind, Statement<[Row]>>();
+  private readonly lists = new Map<WorkKind, Statement<[]>>();
   constructor(db: () => Database) {
     this.db = db;
   }
 
-  private prepared(cache: Map<WorkKind, Statement>, kind: WorkKind, text: () => string): Statement {
+  private prepared<P extends unknown[] | {}>(cache: Map<WorkKind, Statement<P>>, kind: WorkKind, text: () => string): Statement<P> {
     let statement = cache.get(kind);
-    if (!statement) cache.set(kind, (statement = this.db().sql.prepare(text())));
+    if (!statement) {
+      statement = this.db().sql.prepare<P>(text());
+      cache.set(kind, statement);
+    }
     return statement;
   }
 
