@@ -39,8 +39,13 @@ export function writeMeta(sql: Sql, meta: VaultMeta): void {
   put.run("keyId", meta.keyId);
 }
 
+/** The key id statement of each connection: it runs on every use of the key, so it is prepared once. */
+const keyIdStatements = new WeakMap<Sql, { get(): unknown }>();
+
 export function currentKeyId(sql: Sql): string | undefined {
-  return (sql.prepare("SELECT value FROM vault_meta WHERE key = 'keyId'").get() as Pick<VaultMetaRow, "value"> | undefined)?.value;
+  let statement = keyIdStatements.get(sql);
+  if (!statement) keyIdStatements.set(sql, (statement = sql.prepare("SELECT value FROM vault_meta WHERE key = 'keyId'")));
+  return (statement.get() as Pick<VaultMetaRow, "value"> | undefined)?.value;
 }
 
 /** A fresh key from a passphrase: new salt, default parameters, its check value and id. */

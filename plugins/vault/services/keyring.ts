@@ -113,6 +113,11 @@ export class VaultKeyring {
     return this.key;
   }
 
+  /** Whether a key is held (unlocked); `requireKey` still checks it against the stored key id. */
+  holdsKey(): boolean {
+    return this.key !== null;
+  }
+
   status(): VaultStatus {
     const state = this.key ? "unlocked" : this.lockError.code === "VAULT_WRONG_KEY" ? "wrong-key" : "locked";
     return { state, source: this.source, keyDerivations: this.derivations };

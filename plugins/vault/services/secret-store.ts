@@ -168,29 +168,40 @@ export class SecretStore {
 
   /** Every readable secret value, for redaction; empty while the vault is locked. */
   knownValues(): { name: string; value: string }[] {
+    // Called for every free-text field a request writes, so the common cases read nothing
+    // they do not need: a locked vault knows no value (requireKey could only throw), and
+    // with the values cached only the key id is checked, one statement, which needs no
+    // transaction to be consistent with itself.
+    if (!this.deps.keyring.holdsKey()) return [];
+    if (this.plainCache) {
+      try {
+        this.deps.keyring.requireKey();
+      } catch {
+        return [];
+      }
+      return this.plainCache;
+    }
     const sql = this.sql;
     let key: Buffer;
     let rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[];
     try {
       ({ key, rows } = sql.transaction(() => ({
         key: this.deps.keyring.requireKey(),
-        rows: this.plainCache ? [] : (sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[]),
+        rows: sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[],
       }))());
     } catch {
       return [];
     }
-    if (!this.plainCache) {
-      const values: { name: string; value: string }[] = [];
-      for (const row of rows) {
-        try {
-          values.push({ name: row.name, value: open(key, row, row) });
-        } catch {
-          // A corrupted secret cannot leak through redaction either; it is reported when read.
-        }
+    const values: { name: string; value: string }[] = [];
+    for (const row of rows) {
+      try {
+        values.push({ name: row.name, value: open(key, row, row) });
+      } catch {
+        // A corrupted secret cannot leak through redaction either; it is reported when read.
       }
-      this.plainCache = values;
     }
-    return this.plainCache;
+    this.plainCache = values;
+    return values;
   }
 
   private decrypt(key: Buffer, row: VaultSecretRow): string {

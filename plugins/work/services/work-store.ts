@@ -1,3 +1,4 @@
+import type BetterSqlite3 from "better-sqlite3";
 import { raw, type Database } from "@muster/plugin";
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
@@ -19,18 +20,46 @@ const EVERY_ROW = Number.MAX_SAFE_INTEGER;
 
 type Row = Record<string, unknown>;
 
+/** Each kind's INSERT of a whole row, with a named parameter per column. */
+const INSERTS = Object.fromEntries(
+  Object.values(KINDS).map((spec) => [spec.kind, `INSERT INTO ${spec.table} (${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS[spec.kind].map((f) => `@${f}`).join(", ")})`]),
+) as Record<WorkKind, string>;
+
+/** Each kind's unfiltered list, most recently updated first (NEWEST_FIRST as SQL). */
+const LISTS = Object.fromEntries(
+  Object.values(KINDS).map((spec) => [spec.kind, `SELECT ${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")} FROM ${spec.table} ORDER BY "updatedAt" DESC, rowid DESC`]),
+) as Record<WorkKind, string>;
+
+type Statement<P extends unknown[] | {}> = BetterSqlite3.Statement<P>;
+
 /**
  * The five work tables. Reads go through MikroORM's query builder and return plain rows,
  * unmapped (`execute(…, false)`): columns carry the property names (EntityCaseNamingStrategy)
  * and no work column needs converting, so mapping each row would only cost time. Creates
- * are one query-builder insert (no unit of work: a fresh row has nothing to track).
+ * are one insert (no unit of work: a fresh row has nothing to track).
+ *
+ * The two hottest statements, a create's INSERT and the unfiltered list of a kind (DESIGN
+ * §1: hot reads return raw rows), run as statements prepared once on the connection
+ * (`db.sql`): the query builder put each create's values into its SQL text, so every create
+ * compiled a new statement (issue 26: a create's ORM work was a quarter of its server CPU),
+ * and its layers cost a list more than the statement they end in.
  */
 export class WorkStore {
   private readonly db: () => Database;
-  /** The unfiltered list of each kind: built and compiled once, re-executed per request. */
-  private readonly lists = new Map<WorkKind, { execute(method: "all", mapResults: false): Promise<unknown> }>();
+  /** Prepared once per kind (and connection), re-run per request. */
+  private readonly inserts = new Map<WorkKind, Statement<[Row]>>();
+  private readonly lists = new Map<WorkKind, Statement<[]>>();
   constructor(db: () => Database) {
     this.db = db;
+  }
+
+  private prepared<P extends unknown[] | {}>(cache: Map<WorkKind, Statement<P>>, kind: WorkKind, text: () => string): Statement<P> {
+    let statement = cache.get(kind);
+    if (!statement) {
+      statement = this.db().sql.prepare<P>(text());
+      cache.set(kind, statement);
+    }
+    return statement;
   }
 
   private qb(kind: WorkKind) {
@@ -38,13 +67,8 @@ export class WorkStore {
   }
 
   /** Every record of a kind, most recently updated first. */
-  list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
-    let query = this.lists.get(kind);
-    if (!query) {
-      query = this.qb(kind).select(FIELDS[kind]).orderBy([...NEWEST_FIRST]);
-      this.lists.set(kind, query);
-    }
-    return query.execute("all", false) as Promise<WorkRecord<K>[]>;
+  async list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
+    return this.prepared(this.lists, kind, () => LISTS[kind]).all() as WorkRecord<K>[];
   }
 
   /**
@@ -76,17 +100,16 @@ export class WorkStore {
   }
 
   /**
-   * Inserts a new row; false when its id is taken. The query builder's insert costs a third
-   * less than `em.insert` (which also normalises and validates the data, done here by the
-   * request schemas); its driver error is converted as the entity manager would.
+   * Inserts a new row (every column given: the service fills defaults and nulls); false when
+   * its id is taken. No `em.insert`, which would normalise and validate what the request
+   * schemas already did; the driver error is converted as the entity manager would.
    */
   async insert(kind: WorkKind, row: Row): Promise<boolean> {
-    const em = this.db().em();
     try {
-      await em.createQueryBuilder(KINDS[kind].entity).insert(row).execute("run");
+      this.prepared(this.inserts, kind, () => INSERTS[kind]).run(row);
       return true;
     } catch (error) {
-      if (em.getDriver().convertException(error as Error).name === "UniqueConstraintViolationException") return false;
+      if (this.db().em().getDriver().convertException(error as Error).name === "UniqueConstraintViolationException") return false;
       throw error;
     }
   }
