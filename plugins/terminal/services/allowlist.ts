@@ -14,6 +14,13 @@ export interface ProgramRule {
   refusedLong?: string[];
   /** Short option letters refused anywhere in a cluster (`-rlo` holds `-o`). */
   refusedShort?: string;
+  /**
+   * Short option letters that take a value: the rest of the cluster is that value, not more
+   * options (`-f/tmp/xR` is `-f` with a file whose name holds an R). A letter missing here
+   * only over-refuses; a letter wrongly listed would let a refused one through, so each list
+   * is the program's getopt string, no more.
+   */
+  shortWithValue?: string;
   /** Single-dash words refused as a whole (find's primaries: `-exec`, `-delete`). */
   refusedWords?: string[];
   /** It walks directory trees: always (`true`), or when given one of these options. */
@@ -32,19 +39,24 @@ export const ALLOWED_PROGRAMS: Record<string, ProgramRule> = {
   basename: {}, dirname: {}, realpath: {}, true: {}, false: {}, sleep: {}, yes: {}, seq: {}, id: {}, whoami: {}, uname: {}, nproc: {},
   wc: { refusedLong: FILE_LISTS },
   // `date -s` sets the clock (as root); `-f` reads dates from a file (its path is checked like any other).
-  date: { refusedLong: ["set"], refusedShort: "s" },
+  date: { refusedLong: ["set"], refusedShort: "s", shortWithValue: "dfrI" },
   // `-c` reads the file names to hash from a file.
   sha256sum: { refusedLong: ["check"], refusedShort: "c" },
   md5sum: { refusedLong: ["check"], refusedShort: "c" },
   // `--compress-program` runs a program; `-o` writes a file; `-T` writes temporary files anywhere.
-  sort: { refusedLong: ["compress-program", "output", "temporary-directory", ...FILE_LISTS], refusedShort: "oT" },
+  sort: { refusedLong: ["compress-program", "output", "temporary-directory", ...FILE_LISTS], refusedShort: "oT", shortWithValue: "kStoTy" },
   // `-R` follows every symlink while it walks (a link in the tree would lead anywhere).
-  grep: { refusedLong: ["dereference-recursive"], refusedShort: "R", recursive: { long: ["recursive", "directories"], short: "rd" } },
+  grep: {
+    refusedLong: ["dereference-recursive"],
+    refusedShort: "R",
+    shortWithValue: "efmABCdDX",
+    recursive: { long: ["recursive", "directories"], short: "rd" },
+  },
   // `-L` with `-R` follows symlinks to directories while walking.
-  ls: { refusedLong: ["dereference"], refusedShort: "L", recursive: { long: ["recursive"], short: "R" } },
-  du: { refusedLong: ["dereference", "dereference-args", ...FILE_LISTS], refusedShort: "LD", recursive: true },
+  ls: { refusedLong: ["dereference"], refusedShort: "L", shortWithValue: "ITw", recursive: { long: ["recursive"], short: "R" } },
+  du: { refusedLong: ["dereference", "dereference-args", ...FILE_LISTS], refusedShort: "LD", shortWithValue: "BdtX", recursive: true },
   // GNU diff follows symlinks inside the trees `-r` walks, and `-l` pipes through `pr`.
-  diff: { refusedLong: ["recursive", "paginate"], refusedShort: "rl" },
+  diff: { refusedLong: ["recursive", "paginate"], refusedShort: "rl", shortWithValue: "CDFILSUWxX" },
   find: {
     refusedWords: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from", "-L", "-H", "-follow"],
     recursive: true,
@@ -53,7 +65,7 @@ export const ALLOWED_PROGRAMS: Record<string, ProgramRule> = {
   mkdir: { writes: true },
   touch: { writes: true },
   uniq: { writes: true },
-  cp: { refusedLong: ["dereference"], refusedShort: "LH", writes: true, recursive: { long: ["recursive", "archive"], short: "rRa" } },
+  cp: { refusedLong: ["dereference"], refusedShort: "LH", shortWithValue: "St", writes: true, recursive: { long: ["recursive", "archive"], short: "rRa" } },
   mv: { writes: true },
 };
 
@@ -104,9 +116,17 @@ function namesLong(arg: string, option: string): boolean {
   return name !== null && name.length > 0 && option.startsWith(name);
 }
 
-/** Whether `arg` is a cluster of short options holding one of `letters` (`-rl`, `-xo5`). */
-function holdsShort(arg: string, letters: string): boolean {
-  return arg.length > 1 && arg[0] === "-" && arg[1] !== "-" && [...arg.slice(1)].some((c) => letters.includes(c));
+/**
+ * Whether `arg` is a cluster of short options holding one of `letters` (`-rl`, `-xo5`), read
+ * as getopt does: after a letter that takes a value, the rest is that value (`-eR` is `-e R`).
+ */
+function holdsShort(arg: string, letters: string, withValue = ""): boolean {
+  if (arg.length < 2 || arg[0] !== "-" || arg[1] === "-") return false;
+  for (const letter of arg.slice(1)) {
+    if (letters.includes(letter)) return true;
+    if (withValue.includes(letter)) return false;
+  }
+  return false;
 }
 
 /** The options of argv, up to `--` (what follows is operands only). */
@@ -121,7 +141,7 @@ export function assertOptionsAllowed(name: string, rule: ProgramRule, argv: stri
     const refused =
       rule.refusedWords?.includes(arg) ||
       rule.refusedLong?.some((option) => namesLong(arg, option)) ||
-      (rule.refusedShort !== undefined && holdsShort(arg, rule.refusedShort));
+      (rule.refusedShort !== undefined && holdsShort(arg, rule.refusedShort, rule.shortWithValue));
     if (refused) throw blocked(`${name} ${arg}: this option runs a program, follows symlinks, reads file names from a file or writes outside the arguments; it is refused without the sandbox`);
   }
 }
@@ -131,5 +151,5 @@ export function walksTrees(rule: ProgramRule, argv: string[]): boolean {
   const recursive = rule.recursive;
   if (recursive === true) return true;
   if (!recursive) return false;
-  return optionArgs(argv).some((arg) => recursive.long.some((option) => namesLong(arg, option)) || holdsShort(arg, recursive.short));
+  return optionArgs(argv).some((arg) => recursive.long.some((option) => namesLong(arg, option)) || holdsShort(arg, recursive.short, rule.shortWithValue));
 }

@@ -182,6 +182,17 @@ t("finding 5: files inside a data directory, this one's or another instance's, o
   assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME stays usable");
 });
 
+t("an option's attached value is read as its value, never as more options (getopt's reading)", async ({ th, dir }) => {
+  // Each value holds a letter the program refuses as an option (grep -R, sort -o, ls -L, cp -H).
+  writeFileSync(join(dir, "patterns-XRL"), "precious\n");
+  for (const command of ["grep -eR victim", "grep -ie precious victim", `grep -f${join(dir, "patterns-XRL")} victim`, "sort -toR victim", "ls -IL", "ls -w80R"]) {
+    const res = await terminal(th.h, { command, cwd: dir });
+    assert.is(res.status, 200, `${command}: ${JSON.stringify(res.body)}`);
+  }
+  // A refused letter before the value-taking one is still an option.
+  await refused(th, ["grep -Re x victim", "sort -oT x victim", "ls -Lw80"], "TERMINAL_COMMAND_BLOCKED", dir);
+});
+
 t("writers write only inside cwd, never under a dot entry: no .git, no start-up file, nothing outside", async ({ th, dir }) => {
   const outside = scratch("muster-term-outside-");
   try {
