@@ -16,7 +16,8 @@ import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
-import { ServiceContainer } from "./internal/container.ts";
+import { ServiceContainer, type Requester } from "./internal/container.ts";
+import { provideContributions, requesterOf } from "./internal/contributions.ts";
 import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
 import { createRedaction } from "./internal/redaction.ts";
@@ -121,6 +122,7 @@ export function createHost(options: HostOptions = {}): Host {
   let sources = new Map<string, string>();
   const stopHooks: (() => void | Promise<void>)[] = [];
   const contexts = new Map<string, PluginContext>();
+  const requesters = new Map<string, Requester>();
   const services = new ServiceContainer();
   const events = createEventBus(logger);
   const gate = createGateRegistry(() => (services.has(hostTokens.gateBackend) ? services.resolve(hostTokens.gateBackend) : undefined));
@@ -160,154 +162,235 @@ export function createHost(options: HostOptions = {}): Host {
     }
   }
 
+  /** What the boot phases hand on to each other. */
+  interface Boot {
+    session: SessionToken;
+    ordered: PluginDefinition[];
+    workspace: WorkspacePaths;
+    routes: RouteTable;
+  }
+
+  /** The plugin list, checked as a graph and put in start order. */
+  async function collectAndOrder(): Promise<PluginDefinition[]> {
+    const collected = await collectPlugins(options, config);
+    sources = new Map(collected.map((c) => [c.definition.id, c.source]));
+    return orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
+  }
+
+  /** The workspace (scaffolded on first start when configured) and the host facts plugins read. */
+  function prepareWorkspace(): { workspace: WorkspacePaths; hostInfo: HostInfo } {
+    const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
+    if (config.scaffoldWorkspace) {
+      const scaffold = scaffoldWorkspace(workspaceRoot);
+      if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
+    }
+    const workspace = createWorkspacePaths(workspaceRoot);
+    const hostInfo: HostInfo = {
+      version: packageVersion,
+      home: config.home,
+      owner: resolveOwner(config, workspace.root),
+      approvers: Object.freeze([...config.approvers]),
+      startedAt,
+      url,
+      credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+    };
+    return { workspace, hostInfo };
+  }
+
+  /**
+   * Each plugin's context and `register` (DI only), then the extension points' contributions
+   * and every declaration's needs; the whole graph of declared dependencies is checked here,
+   * before the database opens.
+   */
+  function registerPlugins(ordered: PluginDefinition[], workspace: WorkspacePaths, hostInfo: HostInfo): void {
+    const pluginConfigs = new Map<string, Readonly<unknown>>();
+    const pluginLoggers = new Map<string, Logger>();
+    const pluginLogger = (id: string) => pluginLoggers.get(id) ?? pluginLoggers.set(id, logger.child({ plugin: id })).get(id)!;
+    provideHostServices({ workspace, hostInfo, logger: pluginLogger, config: (id) => pluginConfigs.get(id) ?? Object.freeze({}) });
+    let registering = true;
+    for (const plugin of ordered) {
+      const pluginConfig = plugin.config
+        ? Object.freeze(validateConfig(plugin, config.pluginConfig[plugin.id]))
+        : Object.freeze({ ...((config.pluginConfig[plugin.id] as object) ?? {}) });
+      pluginConfigs.set(plugin.id, pluginConfig);
+      const requester = requesterOf(plugin);
+      requesters.set(plugin.id, requester);
+      const ctx: PluginContext = {
+        id: plugin.id,
+        config: pluginConfig,
+        logger: pluginLogger(plugin.id),
+        events,
+        gate,
+        workspace,
+        host: hostInfo,
+        gateway,
+        get db() {
+          if (!db) throw new Error(`Plugin "${plugin.id}" used ctx.db before the database was open (not allowed in register)`);
+          return db;
+        },
+        provide(definition) {
+          if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
+          services.register(definition, requester);
+        },
+        resolve: (token) => services.resolve(token, requester),
+        has: (token) => services.has(token),
+        lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
+      };
+      contexts.set(plugin.id, ctx);
+      plugin.register?.(ctx);
+    }
+    registering = false;
+    provideContributions(ordered, services, requesters);
+    for (const plugin of ordered) {
+      const requester = requesters.get(plugin.id)!;
+      for (const [hook, declared] of [["routes", plugin.routes], ["onStart", plugin.onStart], ["onStop", plugin.onStop]] as const) {
+        if (declared && typeof declared === "object") services.declare(declared, requester, `${plugin.id}.${hook}`);
+      }
+      for (const action of plugin.gatedActions ?? []) services.declare(action, requester, `${plugin.id}.gatedActions.${action.kind}`);
+    }
+    services.verify();
+  }
+
+  /** Opens the database (its files private to this user) and applies every plugin's migrations. */
+  async function openAndMigrate(ordered: PluginDefinition[]): Promise<OpenedDatabase> {
+    const dbPath = join(config.home, "muster.db");
+    const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
+    ensurePrivateFiles([dbPath], { create: true });
+    ensurePrivateFiles(dbFiles);
+    const opened = await openDatabase({ path: dbPath, entities: ordered.flatMap((p) => p.entities ?? []), logger });
+    db = opened;
+    ensurePrivateFiles(dbFiles);
+    phases.mark("database opened");
+    migrate(opened.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
+    return opened;
+  }
+
+  /** Every plugin's gated action kinds, built from their deps now that the database is open. */
+  function defineGatedActions(ordered: PluginDefinition[]): void {
+    for (const plugin of ordered) {
+      for (const action of plugin.gatedActions ?? []) {
+        if (!action.kind.startsWith(`${plugin.id}.`)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${plugin.id}."` });
+        const deps = services.resolveNeeds(action, requesters.get(plugin.id)!, `${plugin.id}.gatedActions.${action.kind}`);
+        gate.define(action.kind, action.create(deps));
+      }
+    }
+  }
+
+  /** The host's routes, the MCP endpoint, then each plugin's. */
+  function mountRoutes(boot: Omit<Boot, "routes">, opened: OpenedDatabase): RouteTable {
+    const routes = new RouteTable({
+      bodyLimitBytes: config.bodyLimitBytes,
+      requireSession: sessionCheck({ token: boot.session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
+      runHandler: storageGuard({ waiter: opened.lockWaiter, health: opened.writeHealth, busyBudgetMs: config.databaseBusyBudgetMs, logger }),
+    });
+    const summaries = (): PluginSummary[] =>
+      started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
+    mountHostRoutes(routes.forPlugin("host", HOST_PATHS), {
+      version: packageVersion,
+      startedAt,
+      url,
+      databaseState: () => db?.state() ?? { database: "error" },
+      session: boot.session,
+      login,
+      routes: () => routes.routes,
+      plugins: summaries,
+      gateway: () => gateway.status(),
+    });
+    // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
+    mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }) });
+    for (const plugin of boot.ordered) {
+      const router = routes.forPlugin(plugin.id, plugin.paths ?? []);
+      const ctx = contexts.get(plugin.id)!;
+      const declared = plugin.routes;
+      if (typeof declared === "function") declared(router, ctx);
+      else if (declared) declared.mount(router, services.resolveNeeds(declared, requesters.get(plugin.id)!, `${plugin.id}.routes`), ctx);
+    }
+    return routes;
+  }
+
+  /** Runs a plugin's `onStart` or `onStop`, resolving a declared hook's deps. */
+  function runHook(plugin: PluginDefinition, hook: "onStart" | "onStop"): void | Promise<void> {
+    const declared = plugin[hook];
+    const ctx = contexts.get(plugin.id)!;
+    if (typeof declared === "function") return declared(ctx);
+    if (declared) return declared.run(services.resolveNeeds(declared, requesters.get(plugin.id)!, `${plugin.id}.${hook}`), ctx);
+  }
+
+  /** Each plugin's `onStart`, in order; the gateway link starts in the background first. */
+  async function startPlugins(ordered: PluginDefinition[]): Promise<void> {
+    // In the background: the host serves without the gateway, and plugins see its state change.
+    gateway.start();
+    for (const plugin of ordered) {
+      await runHook(plugin, "onStart");
+      started.push(plugin);
+      if (plugin.onStart) phases.mark(`onStart ${plugin.id}`);
+    }
+  }
+
+  /** The HTTP server, listening; from here on requests are served. */
+  async function listen(routes: RouteTable): Promise<void> {
+    const app = createApp({
+      logger,
+      routes,
+      metrics: httpMetrics,
+      security: {
+        development: config.development,
+        bindHost: config.host,
+        allowedHosts: config.allowedHosts,
+        allowedOrigins: config.allowedOrigins,
+        apiToken: config.apiToken,
+        port: () => port,
+      },
+    });
+    server = createServer(
+      // Node checks these timeouts on an interval; a short one makes a dribbling client
+      // (slowloris) lose its connection soon after headersTimeout instead of up to 30 s later.
+      // requireHostHeader off: the Host check in accessChecks refuses a missing Host for
+      // HTTP/1.0 and 1.1 alike, with the security headers Node's own 400 lacks.
+      {
+        headersTimeout: config.headersTimeoutMs,
+        requestTimeout: 60_000,
+        connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+        requireHostHeader: false,
+      },
+      app.callback(),
+    );
+    server.keepAliveTimeout = 5_000;
+    server.on("clientError", clientErrorHandler(config.development));
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server!.once("error", (error) => rejectListen(listenError(error, config.port, config.host)));
+      server!.listen(config.port, config.host, () => {
+        server!.off("error", rejectListen);
+        resolveListen();
+      });
+    });
+    port = (server.address() as AddressInfo).port;
+    lock?.update({ url: url(), port });
+  }
+
   const lifecycle = {
+    /** The boot phases in order; each is named in the "muster started" log line with its duration. */
     async start() {
       phases.mark("host created to start()");
       const session = createSessionToken(config.home);
       currentSession = session;
-      const collected = await collectPlugins(options, config);
-      sources = new Map(collected.map((c) => [c.definition.id, c.source]));
-      const ordered = orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
-
+      const ordered = await collectAndOrder();
       phases.mark("plugins collected and ordered");
-      const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
-      if (config.scaffoldWorkspace) {
-        const scaffold = scaffoldWorkspace(workspaceRoot);
-        if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
-      }
-      const workspace = createWorkspacePaths(workspaceRoot);
-      const hostInfo: HostInfo = {
-        version: packageVersion,
-        home: config.home,
-        owner: resolveOwner(config, workspace.root),
-        approvers: Object.freeze([...config.approvers]),
-        startedAt,
-        url,
-        credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
-      };
-
-      const pluginConfigs = new Map<string, Readonly<unknown>>();
-      const pluginLoggers = new Map<string, Logger>();
-      const pluginLogger = (id: string) => pluginLoggers.get(id) ?? pluginLoggers.set(id, logger.child({ plugin: id })).get(id)!;
-      provideHostServices({ workspace, hostInfo, logger: pluginLogger, config: (id) => pluginConfigs.get(id) ?? Object.freeze({}) });
-
+      const { workspace, hostInfo } = prepareWorkspace();
       phases.mark("workspace scaffold");
-      let registering = true;
-      for (const plugin of ordered) {
-        const pluginConfig = plugin.config
-          ? Object.freeze(validateConfig(plugin, config.pluginConfig[plugin.id]))
-          : Object.freeze({ ...((config.pluginConfig[plugin.id] as object) ?? {}) });
-        pluginConfigs.set(plugin.id, pluginConfig);
-        const requester = { plugin: plugin.id, declared: new Set([...(plugin.dependsOn ?? []), ...(plugin.optionalDependsOn ?? [])]) };
-        const ctx: PluginContext = {
-          id: plugin.id,
-          config: pluginConfig,
-          logger: pluginLogger(plugin.id),
-          events,
-          gate,
-          workspace,
-          host: hostInfo,
-          gateway,
-          get db() {
-            if (!db) throw new Error(`Plugin "${plugin.id}" used ctx.db before the database was open (not allowed in register)`);
-            return db;
-          },
-          provide(definition) {
-            if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
-            services.register(definition, requester);
-          },
-          resolve: (token) => services.resolve(token, requester),
-          has: (token) => services.has(token),
-          lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
-        };
-        contexts.set(plugin.id, ctx);
-        plugin.register?.(ctx);
-      }
-      registering = false;
+      registerPlugins(ordered, workspace, hostInfo);
       phases.mark("plugins registered");
-
-      const dbPath = join(config.home, "muster.db");
-      const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
-      ensurePrivateFiles([dbPath], { create: true });
-      ensurePrivateFiles(dbFiles);
-      db = await openDatabase({ path: dbPath, entities: ordered.flatMap((p) => p.entities ?? []), logger });
-      ensurePrivateFiles(dbFiles);
-      phases.mark("database opened");
-      migrate(db.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
-
+      const opened = await openAndMigrate(ordered);
       phases.mark("migrations");
-      const routes = new RouteTable({
-        bodyLimitBytes: config.bodyLimitBytes,
-        requireSession: sessionCheck({ token: session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
-        runHandler: storageGuard({ waiter: db.lockWaiter, health: db.writeHealth, busyBudgetMs: config.databaseBusyBudgetMs, logger }),
-      });
-      const summaries = (): PluginSummary[] =>
-        started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
-      mountHostRoutes(routes.forPlugin("host", HOST_PATHS), {
-        version: packageVersion,
-        startedAt,
-        url,
-        databaseState: () => db?.state() ?? { database: "error" },
-        session,
-        login,
-        routes: () => routes.routes,
-        plugins: summaries,
-        gateway: () => gateway.status(),
-      });
-      // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
-      mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }) });
-      for (const plugin of ordered) plugin.routes?.(routes.forPlugin(plugin.id, plugin.paths ?? []), contexts.get(plugin.id)!);
-
-      // In the background: the host serves without the gateway, and plugins see its state change.
+      defineGatedActions(ordered);
+      const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");
-      gateway.start();
-      for (const plugin of ordered) {
-        await plugin.onStart?.(contexts.get(plugin.id)!);
-        started.push(plugin);
-        if (plugin.onStart) phases.mark(`onStart ${plugin.id}`);
-      }
+      await startPlugins(ordered);
       watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
-
-      // From here on requests are served: no statement may wait long for a lock.
       phases.mark("workspace watcher scan");
-      db.startServing();
-      const app = createApp({
-        logger,
-        routes,
-        metrics: httpMetrics,
-        security: {
-          development: config.development,
-          bindHost: config.host,
-          allowedHosts: config.allowedHosts,
-          allowedOrigins: config.allowedOrigins,
-          apiToken: config.apiToken,
-          port: () => port,
-        },
-      });
-      server = createServer(
-        // Node checks these timeouts on an interval; a short one makes a dribbling client
-        // (slowloris) lose its connection soon after headersTimeout instead of up to 30 s later.
-        // requireHostHeader off: the Host check in accessChecks refuses a missing Host for
-        // HTTP/1.0 and 1.1 alike, with the security headers Node's own 400 lacks.
-        {
-          headersTimeout: config.headersTimeoutMs,
-          requestTimeout: 60_000,
-          connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
-          requireHostHeader: false,
-        },
-        app.callback(),
-      );
-      server.keepAliveTimeout = 5_000;
-      server.on("clientError", clientErrorHandler(config.development));
-      await new Promise<void>((resolveListen, rejectListen) => {
-        server!.once("error", (error) => rejectListen(listenError(error, config.port, config.host)));
-        server!.listen(config.port, config.host, () => {
-          server!.off("error", rejectListen);
-          resolveListen();
-        });
-      });
-      port = (server.address() as AddressInfo).port;
-      lock?.update({ url: url(), port });
+      // From here on requests are served: no statement may wait long for a lock.
+      opened.startServing();
+      await listen(routes);
       phases.mark("listen");
       const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for("muster.startBundle")] === true;
       logger.info({ url: url(), plugins: ordered.map((p) => p.id), startup: phases.list(), startBundle: bundled }, "muster started");
@@ -321,12 +404,12 @@ export function createHost(options: HostOptions = {}): Host {
           server.closeIdleConnections();
           // In-flight requests get a moment to finish; long streams are ended by their plugins' onStop.
           const force = setTimeout(() => server?.closeAllConnections(), 3_000);
-          for (const plugin of [...started].reverse()) await runSafely(() => plugin.onStop?.(contexts.get(plugin.id)!), `${plugin.id}.onStop`);
+          for (const plugin of [...started].reverse()) await runSafely(() => runHook(plugin, "onStop"), `${plugin.id}.onStop`);
           for (const hook of [...stopHooks].reverse()) await runSafely(hook, "onStop hook");
           await closed;
           clearTimeout(force);
         } else {
-          for (const plugin of [...started].reverse()) await runSafely(() => plugin.onStop?.(contexts.get(plugin.id)!), `${plugin.id}.onStop`);
+          for (const plugin of [...started].reverse()) await runSafely(() => runHook(plugin, "onStop"), `${plugin.id}.onStop`);
           for (const hook of [...stopHooks].reverse()) await runSafely(hook, "onStop hook");
         }
         await runSafely(() => gateway.stop(), "gateway client stop");

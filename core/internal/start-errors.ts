@@ -13,6 +13,11 @@ export const startErrors = defineErrors({
   PLUGIN_DEPENDENCY_CYCLE: { status: 500, message: "Plugin dependency cycle: {cycle}" },
   PLUGIN_PATH_OVERLAP: { status: 500, message: "Plugin \"{id}\" claims {path}, which overlaps {other} of plugin \"{owner}\"" },
   PLUGIN_TABLE_PREFIX: { status: 500, message: "Plugin \"{id}\": {what} {name}, which does not carry its table prefix \"{prefix}\"" },
+  PLUGIN_CONTRIBUTION_UNDECLARED: {
+    status: 500,
+    message: 'Plugin "{id}" contributes to "{point}" of plugin "{owner}" without declaring it: add "{owner}" to its dependsOn (or optionalDependsOn)',
+  },
+  PLUGIN_CONTRIBUTION_UNKNOWN_POINT: { status: 500, message: 'Plugin "{id}" contributes to "{point}", which plugin "{owner}" does not declare in its extensionPoints' },
   PLUGIN_ROUTE_OUTSIDE_PATHS: { status: 500, message: "Plugin \"{id}\" mounts {method} {path} outside its declared paths ({paths})" },
   MIGRATION_FAILED: { status: 500, message: "Migration {migration} failed and was rolled back: {reason}" },
   MIGRATION_UNKNOWN_APPLIED: {

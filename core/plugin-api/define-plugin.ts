@@ -3,6 +3,8 @@ import type { EntitySchema } from "@mikro-orm/core";
 import type { HostCredential, PluginContext } from "./context.ts";
 import type { PluginRouter } from "./http.ts";
 import type { Migration } from "./migrations.ts";
+import type { GatedActionDeclaration, HookDeclaration, RoutesDeclaration } from "./declare.ts";
+import type { Contribution, ExtensionPoint } from "./extension-points.ts";
 
 /**
  * A plugin is a plain description the host can inspect (id, version, host range,
@@ -33,10 +35,21 @@ export interface PluginDefinition<C = any> {
   migrations?: Migration[];
   /** DI only (`ctx.provide(...)`); no I/O. */
   register?(ctx: PluginContext<C>): void;
-  /** Mounts routes; every path must start with one of `paths`. */
-  routes?(router: PluginRouter, ctx: PluginContext<C>): void;
-  onStart?(ctx: PluginContext<C>): void | Promise<void>;
-  onStop?(ctx: PluginContext<C>): void | Promise<void>;
+  /**
+   * Mounts routes; every path must start with one of `paths`. Declare what they use with
+   * `defineRoutes({ deps, mount })`; the plain function form is for routes that use nothing.
+   */
+  routes?: RoutesDeclaration<any, any> | ((router: PluginRouter, ctx: PluginContext<C>) => void);
+  /** Runs after every plugin's routes are mounted, in start order (`defineHook({ deps, run })`). */
+  onStart?: HookDeclaration<any, any> | ((ctx: PluginContext<C>) => void | Promise<void>);
+  /** Runs at shutdown, in reverse start order. */
+  onStop?: HookDeclaration<any, any> | ((ctx: PluginContext<C>) => void | Promise<void>);
+  /** Gated action kinds (`defineGatedAction`), built once the database is open; the one way to declare one. */
+  gatedActions?: GatedActionDeclaration<any, any, any>[];
+  /** Points this plugin owns and other plugins contribute to (`extensionPoint`). */
+  extensionPoints?: ExtensionPoint<any>[];
+  /** What this plugin adds to other plugins' or the host's points (`contribute`, `contributeWith`). */
+  contributions?: Contribution<any>[];
   /** `muster <name> ...` sub-commands; listed by `muster --help`. They run without a server. */
   commands?: PluginCommand[];
 }

@@ -12,7 +12,10 @@ export function token<T>(key: string): ServiceToken<T> {
 
 type DepsOf<D> = { [K in keyof D]: D[K] extends ServiceToken<infer T> ? T : never };
 type OptionalDepsOf<O> = { [K in keyof O]: (O[K] extends ServiceToken<infer T> ? T : never) | undefined };
-type Tokens = Record<string, ServiceToken<unknown>>;
+/** A map of dependency names to tokens (a `deps` or `optionalDeps` object). */
+export type Tokens = Record<string, ServiceToken<unknown>>;
+/** What a `deps`/`optionalDeps` pair resolves to: each token's service, optional ones possibly `undefined`. */
+export type ResolvedDeps<D, O = {}> = DepsOf<D> & OptionalDepsOf<O>;
 
 /** How a service is created: once per host (`singleton`, the default) or on every resolve. */
 export type ServiceScope = "singleton" | "transient";
@@ -27,7 +30,7 @@ export interface ServiceDefinition<T, D extends Tokens = Tokens, O extends Token
   /** Tokens of plugins listed in `optionalDependsOn`: `undefined` when that plugin is absent. */
   optionalDeps?: O;
   /** Builds the service from its resolved deps only; no context, so nothing reaches it by a side door. */
-  create: (deps: DepsOf<D> & OptionalDepsOf<O>) => T;
+  create: (deps: ResolvedDeps<D, O>) => T;
   scope?: ServiceScope;
 }
 

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHost } from "../../core/host.ts";
 import { pluginCommands } from "../../core/commands.ts";
-import { configToken, definePlugin, defineService, hostTokens, MusterError, token, z, type EventBus, type Logger, type PluginCommand, type PluginDefinition } from "@muster/plugin";
+import { configToken, defineHook, definePlugin, defineService, hostTokens, MusterError, token, z, type EventBus, type Logger, type PluginCommand, type PluginDefinition } from "@muster/plugin";
 import { removeHome, withTestHost } from "../helpers/start-test-host.ts";
-import { ACTIVITIES } from "../../plugins/activities/tokens.ts";
+import { ACTIVITIES, type ActivityLog } from "../../plugins/activities/tokens.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 
 const t = suite("service contracts");
@@ -113,10 +113,11 @@ t("a host without plugins serves its own routes", async () => {
 });
 
 t("events are typed: a subscriber gets the payload the publisher's map declares", async () => {
-  let listener: Parameters<NonNullable<PluginDefinition["onStart"]>>[0] | undefined;
-  await withTestHost({ plugins: [activitiesPlugin], extraPlugins: [definePlugin({ id: "listener", version: "1.0.0", host: "^1.0.0", dependsOn: ["activities"], onStart: (ctx) => void (listener = ctx) })] }, async (h) => {
+  let listener: { events: EventBus; activities: ActivityLog } | undefined;
+  const onStart = defineHook({ deps: { activities: ACTIVITIES, events: hostTokens.events }, run: (deps) => void (listener = deps) });
+  await withTestHost({ plugins: [activitiesPlugin], extraPlugins: [definePlugin({ id: "listener", version: "1.0.0", host: "^1.0.0", dependsOn: ["activities"], onStart })] }, async (h) => {
     const got = new Promise<string>((resolve) => listener!.events.subscribe("activities.activity.created", (event) => resolve(event.payload.agentId)));
-    listener!.resolve(ACTIVITIES).log({ agentId: "typed-agent", action: "checked" });
+    listener!.activities.log({ agentId: "typed-agent", action: "checked" });
     assert.is(await got, "typed-agent");
   });
 });
