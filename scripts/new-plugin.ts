@@ -52,7 +52,8 @@ export default ${camel}Plugin;
 `,
   "errors.ts": `import { defineErrors } from "@muster/plugin";
 
-export const ${camel}Errors = defineErrors({
+// Every code carries the plugin's prefix, its id upper-snake-cased (${upper}_); defineErrors refuses others.
+export const ${camel}Errors = defineErrors("${id}", {
   ${upper}_NOT_FOUND: { status: 404, message: "No ${id} item with id {id}" },
 });
 `,
@@ -221,7 +222,8 @@ muster plugins add ./${name}-0.1.0.tgz   # installs into $MUSTER_HOME, enables i
 
 Rules the host enforces at start-up: routes only under \`paths\`; tables and indexes named
 with the prefix \`${tablePrefix(id)}\` (entities' \`tableName\` and every table a
-migration creates, alters or drops); error codes from \`defineErrors\`.
+migration creates, alters or drops); error codes from \`defineErrors("${id}", {...})\`, each
+carrying the prefix \`${upper}_\` (refused with \`PLUGIN_ERROR_CODE_PREFIX\` when the module loads).
 
 To build against a newer Muster, pack its kit again from that checkout
 (\`npm pack ./core/plugin-api --pack-destination <this directory>/vendor\`) and update the

@@ -2,7 +2,7 @@
 // configuration, the migrations, another server on this MUSTER_HOME, the port. None of
 // these reaches HTTP, so each has status 500 by convention (docs/errors.md); the command
 // line prints them as `muster: CODE: message`, without a stack trace.
-import { defineErrors, MusterError } from "../plugin-api/errors.ts";
+import { catalogueErrors, defineErrors, MusterError } from "../plugin-api/errors.ts";
 
 export const startErrors = defineErrors({
   CONFIG_INVALID: { status: 500, message: "Invalid {source}: {problems}" },
@@ -31,9 +31,12 @@ export const startErrors = defineErrors({
   PORT_IN_USE: { status: 500, message: "Port {port} is in use on {host} (PORT={port}); set PORT to another port" },
 });
 
-/** Whether `error` is one of {@link startErrors}, which the command line prints as one line. */
+/**
+ * Whether `error` is one of {@link startErrors}, or a plugin's invalid error catalogue
+ * (`catalogueErrors`, thrown when its module loads): the command line prints them as one line.
+ */
 export function isStartError(error: unknown): error is MusterError {
-  return error instanceof MusterError && Object.hasOwn(startErrors, error.code);
+  return error instanceof MusterError && (Object.hasOwn(startErrors, error.code) || Object.hasOwn(catalogueErrors, error.code));
 }
 
 /** The listen error as PORT_IN_USE when it is one a user can fix by choosing another port. */

@@ -99,18 +99,74 @@ export function formatMessage(template: string, params: Record<string, unknown> 
 
 /** Marks the objects `defineErrors` returns, so tools can find every catalogue a module exports. */
 export const ERROR_CATALOGUE: unique symbol = Symbol.for("muster.errorCatalogue");
+/** Where a catalogue's {@link CatalogueDeclaration} is kept (`Symbol.for`, so every copy of the kit reads it). */
+const DECLARATION: unique symbol = Symbol.for("muster.errorCatalogue.declaration");
+
+/** Who declared a catalogue: a plugin (its codes carry its prefix) or the host (shared codes). */
+export interface CatalogueDeclaration {
+  /** The plugin id the catalogue was declared with; undefined for the host's catalogues. */
+  pluginId?: string;
+  /** The codes exempt from the plugin's prefix, each with its reason ({@link PluginErrorOptions.exempt}). */
+  exempt: Readonly<Record<string, string>>;
+}
+
+/** Options of a plugin's catalogue (`defineErrors(pluginId, catalogue, options)`). */
+export interface PluginErrorOptions<Code extends string = string> {
+  /**
+   * Codes that keep a name without the plugin's prefix, each with the reason: a code a
+   * specification names, or one published (docs, an SDK) before the plugin adopted the
+   * prefix, which clients already match, so renaming it would break them. Every other code
+   * must carry the prefix; an exemption for a code that carries it, or that the catalogue
+   * does not declare, is refused too, so the list cannot go stale.
+   */
+  exempt?: { readonly [K in Code]?: string };
+}
+
+/** The reason to give for a code published before its plugin's codes carried the prefix. */
+export const PUBLISHED_BEFORE_PREFIX_RULE = "published before the prefix rule; clients match it";
+
+// The plugin id rule of the host's start-up check (kebab-case), repeated so the kit can check
+// a catalogue's id at definition without importing the host.
+const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** A plugin's error code prefix: its id upper-snake-cased, then `_` (`gateway-approvals` → `GATEWAY_APPROVALS_`). */
+export function errorCodePrefix(pluginId: string): string {
+  return `${pluginId.replaceAll("-", "_").toUpperCase()}_`;
+}
 
 /**
- * Declares an error catalogue and returns one factory per code; each factory's parameters
- * are typed from its message template.
+ * Declares a plugin's error catalogue and returns one factory per code; each factory's
+ * parameters are typed from its message template. Every code must start with the plugin's
+ * prefix ({@link errorCodePrefix}: `release-notes` → `RELEASE_NOTES_`) unless `options.exempt`
+ * names it with a reason; otherwise the call throws `PLUGIN_ERROR_CODE_PREFIX` when the module
+ * loads, so a plugin with a stray code never starts.
  *
  * @example
- * const errors = defineErrors({
- *   TASK_NOT_FOUND: { status: 404, message: "No task with id {id}" },
+ * const errors = defineErrors("release-notes", {
+ *   RELEASE_NOTES_NOT_FOUND: { status: 404, message: "No release note with id {id}" },
  * });
- * throw errors.TASK_NOT_FOUND({ id });
+ * throw errors.RELEASE_NOTES_NOT_FOUND({ id });
  */
-export function defineErrors<const T extends Record<string, ErrorDescriptor>>(catalogue: T): ErrorCatalogue<T> {
+export function defineErrors<const T extends Record<string, ErrorDescriptor>>(
+  pluginId: string,
+  catalogue: T,
+  options?: PluginErrorOptions<keyof T & string>,
+): ErrorCatalogue<T>;
+/**
+ * Declares one of the host's catalogues: codes shared by every plugin (`VALIDATION_FAILED`,
+ * `GATEWAY_UNAVAILABLE`), which carry no plugin's prefix. A plugin declares its catalogue
+ * with its id instead (the overload above), so its codes are checked.
+ */
+export function defineErrors<const T extends Record<string, ErrorDescriptor>>(catalogue: T): ErrorCatalogue<T>;
+export function defineErrors(
+  first: string | Record<string, ErrorDescriptor>,
+  second?: Record<string, ErrorDescriptor>,
+  pluginOptions: PluginErrorOptions = {},
+): ErrorCatalogue {
+  const pluginId = typeof first === "string" ? first : undefined;
+  const catalogue = typeof first === "string" ? (second ?? {}) : first;
+  const exempt: Record<string, string> = { ...(pluginOptions.exempt as Record<string, string> | undefined) };
+  if (pluginId !== undefined) checkPrefixes(pluginId, Object.keys(catalogue), exempt);
   const factories: Record<string, unknown> = {};
   for (const [code, descriptor] of Object.entries(catalogue)) {
     const { status, message } = descriptor;
@@ -119,13 +175,52 @@ export function defineErrors<const T extends Record<string, ErrorDescriptor>>(ca
     factories[code] = Object.assign(factory, { code, status, message });
   }
   Object.defineProperty(factories, ERROR_CATALOGUE, { value: true });
-  return factories as ErrorCatalogue<T>;
+  const declaration: CatalogueDeclaration = { pluginId, exempt: Object.freeze(exempt) };
+  Object.defineProperty(factories, DECLARATION, { value: Object.freeze(declaration) });
+  return factories as ErrorCatalogue;
+}
+
+/** Refuses a code without the plugin's prefix that is not exempt, and an exemption that does not hold. */
+function checkPrefixes(pluginId: string, codes: string[], exempt: Record<string, string>): void {
+  if (!PLUGIN_ID.test(pluginId)) {
+    throw catalogueErrors.PLUGIN_ERROR_CATALOGUE_INVALID({ plugin: pluginId, reason: "the plugin id is not kebab-case" });
+  }
+  const prefix = errorCodePrefix(pluginId);
+  for (const [code, reason] of Object.entries(exempt)) {
+    const refuse = (why: string) => catalogueErrors.PLUGIN_ERROR_CATALOGUE_INVALID({ plugin: pluginId, reason: `the exemption of ${code} ${why}` });
+    if (!codes.includes(code)) throw refuse("names a code the catalogue does not declare");
+    if (code.startsWith(prefix)) throw refuse(`is not needed: the code carries the prefix ${prefix}`);
+    if (typeof reason !== "string" || reason.trim() === "") throw refuse("gives no reason");
+  }
+  for (const code of codes) {
+    if (!code.startsWith(prefix) && !Object.hasOwn(exempt, code)) {
+      throw catalogueErrors.PLUGIN_ERROR_CODE_PREFIX({ plugin: pluginId, code, prefix });
+    }
+  }
 }
 
 /** Whether `value` is a catalogue made by {@link defineErrors}. */
 export function isErrorCatalogue(value: unknown): value is ErrorCatalogue {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[ERROR_CATALOGUE] === true;
 }
+
+/** Who declared `catalogue` (its plugin id, if any) and which of its codes are exempt from the prefix. */
+export function catalogueDeclaration(catalogue: ErrorCatalogue): CatalogueDeclaration {
+  return (catalogue as unknown as Record<symbol, CatalogueDeclaration | undefined>)[DECLARATION] ?? { exempt: {} };
+}
+
+/**
+ * Mistakes in a plugin's catalogue, thrown by {@link defineErrors} when the plugin's module
+ * loads (never sent over HTTP, so status 500 by convention; the command line prints them as
+ * start-up errors).
+ */
+export const catalogueErrors = defineErrors({
+  PLUGIN_ERROR_CODE_PREFIX: {
+    status: 500,
+    message: "Plugin \"{plugin}\" declares the error code {code}, which does not carry its prefix {prefix}; rename it, or exempt it with the reason (a published code clients match)",
+  },
+  PLUGIN_ERROR_CATALOGUE_INVALID: { status: 500, message: "The error catalogue of plugin \"{plugin}\" is invalid: {reason}" },
+});
 
 /** Errors the host itself raises; plugins may raise them too. */
 export const hostErrors = defineErrors({

@@ -1,7 +1,7 @@
-import { defineErrors } from "@muster/plugin";
+import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
 /** The agents plugin's error catalogue (docs/agents.md). */
-export const agentsErrors = defineErrors({
+export const agentsErrors = defineErrors("agents", {
   AGENT_ALREADY_EXISTS: { status: 409, message: "An agent with id {agentId} already exists ({where}); pick another id" },
   AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
   AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },
@@ -22,4 +22,27 @@ export const agentsErrors = defineErrors({
   LICENSE_PROOF_REPLAYED: { status: 403, message: "The licence challenge {nonce} was already used; ask for a new one" },
   PACK_NOT_LICENSED: { status: 400, message: "Pack {name} is not tied to a marketplace template; it installs without a licence proof" },
   LICENSE_CHECK_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be asked about the licence: {reason}" },
+}, {
+  // Codes without the prefix AGENTS_ that clients already match: they keep their names (docs/errors.md).
+  exempt: {
+    AGENT_ALREADY_EXISTS: PUBLISHED_BEFORE_PREFIX_RULE,
+    AGENT_TEMPLATE_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    AGENT_FILES_WRITE_FAILED: PUBLISHED_BEFORE_PREFIX_RULE,
+    AGENT_ORG_FILE_INVALID: PUBLISHED_BEFORE_PREFIX_RULE,
+    AGENT_CONFIG_UNCHANGED: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_ALREADY_INSTALLED: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_INVALID: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_AGENT_EXISTS: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_PATH_OUTSIDE_WORKSPACE: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_TEMPLATE_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_INSTALL_FAILED: PUBLISHED_BEFORE_PREFIX_RULE,
+    LICENSE_REQUIRED: "named by DESIGN §14.5 (packs)",
+    LICENSE_PROOF_REQUIRED: PUBLISHED_BEFORE_PREFIX_RULE,
+    LICENSE_PROOF_INVALID: PUBLISHED_BEFORE_PREFIX_RULE,
+    LICENSE_PROOF_EXPIRED: PUBLISHED_BEFORE_PREFIX_RULE,
+    LICENSE_PROOF_REPLAYED: PUBLISHED_BEFORE_PREFIX_RULE,
+    PACK_NOT_LICENSED: PUBLISHED_BEFORE_PREFIX_RULE,
+    LICENSE_CHECK_UNAVAILABLE: PUBLISHED_BEFORE_PREFIX_RULE,
+  },
 });

@@ -1,7 +1,7 @@
-import { defineErrors } from "@muster/plugin";
+import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
 /** The approvals plugin's error catalogue. */
-export const approvalErrors = defineErrors({
+export const approvalErrors = defineErrors("approvals", {
   APPROVAL_NOT_FOUND: { status: 404, message: "No approval with id {id}" },
   APPROVAL_ALREADY_RESOLVED: { status: 409, message: "Approval {id} was already {status}; a decision cannot be changed" },
   APPROVAL_EXPIRED: { status: 409, message: "Approval {id} expired at {expiresAt} without a decision; request the action again" },
@@ -27,5 +27,20 @@ export const approvalErrors = defineErrors({
   APPROVAL_PENDING_LIMIT: {
     status: 429,
     message: "{requestedBy} already has {limit} pending approvals; wait until some are decided or expire",
+  },
+}, {
+  // Codes without the prefix APPROVALS_ that clients already match: they keep their names (docs/errors.md).
+  exempt: {
+    APPROVAL_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_ALREADY_RESOLVED: "named by DESIGN §5 (the error envelope)",
+    APPROVAL_EXPIRED: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_AGENT_FORBIDDEN: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_SELF_DECISION: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_EXECUTOR_UNAVAILABLE: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_TYPE_GATED: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_PAYLOAD_INVALID: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_DECIDER_NOT_ALLOWED: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_PAYLOAD_TOO_LARGE: PUBLISHED_BEFORE_PREFIX_RULE,
+    APPROVAL_PENDING_LIMIT: PUBLISHED_BEFORE_PREFIX_RULE,
   },
 });

@@ -1,7 +1,7 @@
-import { defineErrors } from "@muster/plugin";
+import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
 /** The boards plugin's error catalogue (docs/boards.md says when each is answered). */
-export const boardErrors = defineErrors({
+export const boardErrors = defineErrors("boards", {
   BOARD_NOT_FOUND: { status: 404, message: "No board with id {id}" },
   CARD_NOT_FOUND: { status: 404, message: "No card with id {id}" },
   BOARD_TEMPLATE_NOT_FOUND: { status: 400, message: "No board template {template}; GET /api/boards/templates lists them" },
@@ -28,5 +28,27 @@ export const boardErrors = defineErrors({
   CARD_DELEGATION_LEAD_REQUIRED: {
     status: 400,
     message: "Board {boardId} names no lead (settings.lead); send assignee with the delegation",
+  },
+}, {
+  // Codes without the prefix BOARDS_ that clients already match: they keep their names (docs/errors.md).
+  exempt: {
+    BOARD_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_TEMPLATE_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_COLUMNS_REQUIRED: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_COLUMN_UNKNOWN: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_COLUMN_NOT_EMPTY: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_COLUMN_GATED: PUBLISHED_BEFORE_PREFIX_RULE,
+    BOARD_ARCHIVED: PUBLISHED_BEFORE_PREFIX_RULE,
+    WIP_LIMIT_REACHED: "named by DESIGN §14.11 (boards)",
+    CARD_ARCHIVED: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_ALREADY_CLAIMED: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_MOVED_MEANWHILE: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_COMMENT_REQUIRED: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_LINK_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_PARENT_INVALID: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_ALREADY_DELEGATED: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_DELEGATION_SAME_BOARD: PUBLISHED_BEFORE_PREFIX_RULE,
+    CARD_DELEGATION_LEAD_REQUIRED: PUBLISHED_BEFORE_PREFIX_RULE,
   },
 });

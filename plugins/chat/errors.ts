@@ -1,7 +1,7 @@
-import { defineErrors } from "@muster/plugin";
+import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
 /** The chat plugin's error catalogue. Unknown agents and gateway failures use the host's `AGENT_NOT_FOUND` and `GATEWAY_*`. */
-export const chatErrors = defineErrors({
+export const chatErrors = defineErrors("chat", {
   CHAT_SESSION_NOT_FOUND: { status: 404, message: "No chat session with id {id}" },
   CHAT_SESSION_MODE_MISMATCH: {
     status: 409,
@@ -14,4 +14,9 @@ export const chatErrors = defineErrors({
   },
   CHAT_RUN_FAILED: { status: 502, message: "Agent {agentId} failed before finishing its reply: {reason}" },
   CHAT_RUN_ABORTED: { status: 502, message: "The run of agent {agentId} was aborted on the gateway before it finished" },
+}, {
+  // Codes without the prefix CHAT_ that clients already match: they keep their names (docs/errors.md).
+  exempt: {
+    AGENT_NOT_REGISTERED: PUBLISHED_BEFORE_PREFIX_RULE,
+  },
 });

@@ -1,6 +1,6 @@
 import { defineErrors } from "@muster/plugin";
 
 /** Errors of the `dashboard` plugin. */
-export const dashboardErrors = defineErrors({
+export const dashboardErrors = defineErrors("dashboard", {
   DASHBOARD_ASSET_NOT_FOUND: { status: 404, message: "The dashboard has no file named {file}" },
 });

@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The git plugin's error catalogue (docs/git.md). */
-export const gitErrors = defineErrors({
+export const gitErrors = defineErrors("git", {
   GIT_NOT_A_REPOSITORY: { status: 404, message: "{path} is not the top directory of a git repository (set git.repoPath in muster.config.json)" },
   GIT_NOTHING_TO_COMMIT: { status: 409, message: "There is nothing to commit{scope}" },
   GIT_PATH_OUTSIDE_REPOSITORY: { status: 400, message: "{file} is outside the repository (or inside .git); only files of the working tree can be committed" },

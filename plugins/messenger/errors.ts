@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The messenger plugin's error catalogue. */
-export const messengerErrors = defineErrors({
+export const messengerErrors = defineErrors("messenger", {
   MESSENGER_NOT_CONFIGURED: {
     status: 409,
     message: "The messenger is not configured: store {secrets} in the vault (docs/messenger.md)",

@@ -1,7 +1,7 @@
-import { defineErrors } from "@muster/plugin";
+import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
 /** The publishing plugin's error catalogue. */
-export const publishingErrors = defineErrors({
+export const publishingErrors = defineErrors("publishing", {
   PUBLISH_NOT_CONFIGURED: {
     status: 409,
     message: "{platform} is not configured: store the vault secret {secret} first; nothing was queued",
@@ -22,4 +22,16 @@ export const publishingErrors = defineErrors({
     message: "Draft {id} is {status}; only a draft in draft, review or failed can be sent for publishing (one approval at a time)",
   },
   CONTENT_NO_PLATFORMS: { status: 400, message: "Name at least one platform (in the request or on the draft)" },
+}, {
+  // Codes without the prefix PUBLISHING_ that clients already match: they keep their names (docs/errors.md).
+  exempt: {
+    PUBLISH_NOT_CONFIGURED: "named by DESIGN §14.10 (publishing)",
+    PUBLISH_UNKNOWN_PLATFORM: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_OVER_LIMIT: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_DRAFT_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_DRAFT_INVALID_TRANSITION: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_DRAFT_LOCKED: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_PUBLISH_IN_PROGRESS: PUBLISHED_BEFORE_PREFIX_RULE,
+    CONTENT_NO_PLATFORMS: PUBLISHED_BEFORE_PREFIX_RULE,
+  },
 });

@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The rag plugin's error catalogue. */
-export const ragErrors = defineErrors({
+export const ragErrors = defineErrors("rag", {
   RAG_DISABLED: { status: 409, message: "Semantic search is disabled; enable it by POSTing enabled true to /api/memory/config" },
   RAG_AGENT_MD_ONLY: { status: 409, message: "Agent {agent} uses file memory only (mode md); set its mode to rag or default to search it" },
   RAG_PROVIDER_UNKNOWN: { status: 400, message: "Unknown embedding provider {provider}; use one of {known}" },

@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The search plugin's error catalogue. */
-export const searchErrors = defineErrors({
+export const searchErrors = defineErrors("search", {
   SEARCH_QUERY_TOO_SHORT: {
     status: 400,
     message: "q must contain at least 2 letters or digits (punctuation and spaces do not count)",

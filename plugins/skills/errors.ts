@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** Error catalogue of the skills plugin. */
-export const skillsErrors = defineErrors({
+export const skillsErrors = defineErrors("skills", {
   SKILLS_URL_INVALID: { status: 400, message: "The skill URL is not allowed: {reason}" },
   SKILLS_URL_BLOCKED: { status: 403, message: "The skill URL resolves to an address that may not be fetched ({address}): loopback, private, link-local and similar ranges are refused" },
   SKILLS_FETCH_FAILED: { status: 502, message: "Fetching the skill URL failed: {reason}" },

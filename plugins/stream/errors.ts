@@ -1,6 +1,6 @@
 import { defineErrors } from "@muster/plugin";
 
 /** Errors of the `stream` plugin. */
-export const streamErrors = defineErrors({
+export const streamErrors = defineErrors("stream", {
   STREAM_TOO_MANY_CLIENTS: { status: 503, message: "The live stream already serves {limit} clients; retry later" },
 });

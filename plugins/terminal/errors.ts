@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The terminal's error catalogue (docs/terminal.md). Messages never quote secret values. */
-export const terminalErrors = defineErrors({
+export const terminalErrors = defineErrors("terminal", {
   TERMINAL_SHELL_SYNTAX: {
     status: 400,
     message: "Without the sandbox there is no shell, so {feature} cannot be used; run one program with plain arguments (quote literal characters)",

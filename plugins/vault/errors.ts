@@ -1,7 +1,7 @@
 import { defineErrors } from "@muster/plugin";
 
 /** The vault's error catalogue. Messages name secrets and variables, never values. */
-export const vaultErrors = defineErrors({
+export const vaultErrors = defineErrors("vault", {
   VAULT_LOCKED: {
     status: 503,
     message: "The vault is locked: no passphrase is configured. {remedy}",
@@ -34,7 +34,7 @@ export const vaultErrors = defineErrors({
  * it also throws VAULT_LOCKED, VAULT_WRONG_KEY and VAULT_SECRET_CORRUPTED from
  * {@link vaultErrors}. Nothing was changed when one is thrown.
  */
-export const vaultCommandErrors = defineErrors({
+export const vaultCommandErrors = defineErrors("vault", {
   VAULT_NO_DATABASE: { status: 500, message: "There is no database at {path}; check MUSTER_HOME" },
   VAULT_NEW_KEY_MISSING: { status: 500, message: "The new passphrase is empty" },
   VAULT_NEW_KEY_MISMATCH: { status: 500, message: "The two passphrases differ; nothing was changed" },
