@@ -5,6 +5,7 @@ import type { PluginDefinition } from "@muster/plugin";
 import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { publishingPlugin } from "../../../plugins/publishing/index.ts";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 
 export const VAULT_KEY = "publishing test passphrase";
@@ -68,7 +69,7 @@ export async function outbox(h: TestHost, query: string): Promise<any[]> {
 }
 
 /** Waits until every entry of an approval is settled (published, failed or unknown) and returns them. */
-export function settled(h: TestHost, approvalId: string, timeoutMs = 5_000): Promise<any[]> {
+export function settled(h: TestHost, approvalId: string, timeoutMs = scaled(5_000)): Promise<any[]> {
   return waitUntil(
     async () => {
       const entries = await outbox(h, `approvalId=${approvalId}`);

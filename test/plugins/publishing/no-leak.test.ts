@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { captureLogger } from "../vault/helpers.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { eventRecorder, waitUntil } from "../../helpers/wait.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
 import { startXFake, X_CREDENTIALS, type XFake } from "../../helpers/platform-fakes/x.ts";
@@ -28,7 +29,7 @@ t.before(async (ctx) => {
   ctx.logs = captureLogger();
   ctx.recorder = eventRecorder("*");
   ctx.answers = [];
-  const publishing = publishingOptions({ linkedin: ctx.li.url, x: ctx.x.url }, { requestTimeoutMs: 300, maxAttempts: 2 });
+  const publishing = publishingOptions({ linkedin: ctx.li.url, x: ctx.x.url }, { requestTimeoutMs: scaled(300), maxAttempts: 2 });
   const messenger = messengerOptions(ctx.tg.url);
   ctx.h = await startTestHost({
     ...publishing,

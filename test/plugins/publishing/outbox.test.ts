@@ -9,6 +9,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { definePlugin, type PluginContext } from "@muster/plugin";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
 import { approve, outbox, publishingOptions, setSecret, settled } from "./helpers.ts";
 
@@ -19,7 +20,7 @@ const probePlugin = definePlugin({ id: "publishing-probe", version: "1.0.0", hos
 const t = suite<{ h: TestHost; li: LinkedInFake }>("publishing outbox faults");
 t.before(async (ctx) => {
   ctx.li = await startLinkedInFake();
-  ctx.h = await startTestHost(publishingOptions({ linkedin: ctx.li.url }, { requestTimeoutMs: 300, maxAttempts: 3 }, { extraPlugins: [probePlugin] }));
+  ctx.h = await startTestHost(publishingOptions({ linkedin: ctx.li.url }, { requestTimeoutMs: scaled(300), maxAttempts: 3 }, { extraPlugins: [probePlugin] }));
   await setSecret(ctx.h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
   await setSecret(ctx.h, "LINKEDIN_PERSON_URN", "urn:li:person:782bbtaQ");
 });
@@ -58,7 +59,7 @@ t("429 with Retry-After: the post is retried only after the asked wait, then pub
   li.planPosts({ status: 429, retryAfter: "1" });
   const id = await requestPost(h, "Patience");
   await approve(h, id);
-  const [entry] = await settled(h, id, 6_000);
+  const [entry] = await settled(h, id, scaled(6_000));
   assert.is(entry.status, "published");
   assert.is(entry.attempts, 2);
   const calls = li.calls("POST /rest/posts").slice(before);
@@ -131,7 +132,7 @@ t("a send cut short by a crash is found `publishing` at start and becomes unknow
   const db = new BetterSqlite3(join(ctx.h.home, "muster.db"));
   assert.is(db.prepare("UPDATE publishing_outbox SET status = 'publishing', attempts = 1 WHERE approvalId = ?").run(id).changes, 1);
   db.close();
-  ctx.h = await startTestHost(publishingOptions({ linkedin: li.url }, { requestTimeoutMs: 300 }, { home: ctx.h.home, extraPlugins: [probePlugin] }));
+  ctx.h = await startTestHost(publishingOptions({ linkedin: li.url }, { requestTimeoutMs: scaled(300) }, { home: ctx.h.home, extraPlugins: [probePlugin] }));
   const [entry] = await outbox(ctx.h, `approvalId=${id}`);
   assert.is(entry.status, "unknown");
   assert.match(entry.error, /stopped while this post was being sent/);
