@@ -19,8 +19,10 @@ import { ROOT, buildContracts } from "../contracts/support/build-lock.ts";
 // npm and the scripts it runs (prepack's tsc) use this Node, not whatever `node` is first on PATH.
 import { NODE_ENV as env } from "../helpers/plugin-package.ts";
 import { startHardhatNode, type HardhatNode } from "./support/hardhat-node.ts";
+import { scaled } from "../helpers/time-scale.ts";
 
-setTimeout(() => { console.error("packed-sdk.test.ts timed out"); process.exit(1); }, 180_000).unref();
+// A watchdog for a hung npm or tsc; scaled, as packing, installing and compiling slow down with the machine's load.
+setTimeout(() => { console.error("packed-sdk.test.ts timed out"); process.exit(1); }, scaled(180_000)).unref();
 
 const run = promisify(execFile);
 const URI = "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json";
