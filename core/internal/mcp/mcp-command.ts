@@ -31,7 +31,8 @@ for the running server of this MUSTER_HOME, which it calls over HTTP (start it f
 Read tools:  ${toolNames(tools, "read")}
 Write tools: ${toolNames(tools, "write")}
 No tool decides an approval. See docs/mcp.md.
-Exit codes: 0 the client closed stdin; 1 no server to serve for; 2 usage error.`;
+Exit codes: 0 the client closed stdin; 1 no server to serve for, or a plugin's tool breaks
+the rules (MCP_TOOL_INVALID, MCP_TOOL_NEEDS_SESSION); 2 usage error.`;
 
 /** `builtIns`: the plugins Muster is assembled from (the CLI's); configured packages are added as the host adds them. */
 export function mcpCommand(config: () => MusterConfig, builtIns: readonly PluginDefinition[]): CliCommand {
