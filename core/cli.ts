@@ -26,7 +26,7 @@ const hostCommands: CliCommand[] = [
   approvalsCommand(loadConfig),
   backupCommand(loadConfig),
   restoreCommand(loadConfig),
-  mcpCommand(loadConfig),
+  mcpCommand(loadConfig, builtInPlugins),
   doctorCommand({
     migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
     // Loaded on demand: only `muster doctor` needs them.

@@ -12,6 +12,7 @@ import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts"
 import type { WorkspacePaths } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
+import { hostPoints } from "./plugin-api/host-points.ts";
 import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
@@ -297,7 +298,7 @@ export function createHost(options: HostOptions = {}): Host {
       gateway: () => gateway.status(),
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
-    mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }) });
+    mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
     for (const plugin of boot.ordered) {
       const router = routes.forPlugin(plugin.id, plugin.paths ?? []);
       const ctx = contexts.get(plugin.id)!;

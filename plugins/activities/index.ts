@@ -1,4 +1,4 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { Activity } from "./entities/activity.ts";
 import { migrations } from "./migrations.ts";
 import { mountActivityRoutes } from "./http/routes.ts";
@@ -16,6 +16,11 @@ export const activitiesPlugin = definePlugin({
   register: registerActivityServices,
   routes: mountActivityRoutes,
   onStart: startActivities,
+  // MCP tools (docs/mcp.md).
+  contributions: [
+    contribute(hostPoints.mcpTools, { name: "activities_list", title: "Recent activities", scope: "read", method: "GET", path: "/api/activities" }),
+    contribute(hostPoints.mcpTools, { name: "activities_log", title: "Log an activity", scope: "write", method: "POST", path: "/api/activities" }),
+  ],
 });
 
 export default activitiesPlugin;

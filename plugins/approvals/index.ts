@@ -1,4 +1,4 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
@@ -27,6 +27,12 @@ export const approvalsPlugin = definePlugin({
   register: registerApprovalServices,
   routes: mountApprovalRoutes,
   onStart: startApprovals,
+  // MCP tools (docs/mcp.md).
+  contributions: [
+    contribute(hostPoints.mcpTools, { name: "approvals_list", title: "List approvals", scope: "read", method: "GET", path: "/api/approvals" }),
+    contribute(hostPoints.mcpTools, { name: "approvals_get", title: "Get an approval", scope: "read", method: "GET", path: "/api/approvals/{id}" }),
+    contribute(hostPoints.mcpTools, { name: "approvals_request", title: "Request a human approval", scope: "write", method: "POST", path: "/api/approvals" }),
+  ],
 });
 
 export default approvalsPlugin;

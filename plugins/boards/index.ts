@@ -4,8 +4,8 @@ import { Card } from "./entities/card.ts";
 import { CardComment } from "./entities/card-comment.ts";
 import { CardHistory } from "./entities/card-history.ts";
 import { migrations } from "./migrations.ts";
-import { mountBoardRoutes } from "./http/routes.ts";
-import { registerBoardServices } from "./services/register.ts";
+import { boardRoutes } from "./http/routes.ts";
+import { moveCardAction, registerBoardServices } from "./services/register.ts";
 import { startBoards } from "./services/lifecycle.ts";
 
 /**
@@ -23,8 +23,9 @@ export const boardsPlugin = definePlugin({
   entities: [Board, Card, CardComment, CardHistory],
   migrations,
   register: registerBoardServices,
-  routes: mountBoardRoutes,
+  routes: boardRoutes,
   onStart: startBoards,
+  gatedActions: [moveCardAction],
 });
 
 export default boardsPlugin;

@@ -1,6 +1,6 @@
 import { definePlugin } from "@muster/plugin";
 import { FeedbackEntry } from "./entities/feedback-entry.ts";
-import { mountFeedbackRoutes } from "./http/routes.ts";
+import { feedbackRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
 import { registerFeedbackServices } from "./services/register.ts";
 
@@ -13,7 +13,7 @@ export const feedbackPlugin = definePlugin({
   entities: [FeedbackEntry],
   migrations,
   register: registerFeedbackServices,
-  routes: mountFeedbackRoutes,
+  routes: feedbackRoutes,
 });
 
 export default feedbackPlugin;

@@ -1,6 +1,6 @@
 import { definePlugin } from "@muster/plugin";
 import { gatewayConfig } from "./config.ts";
-import { mountGatewayRoutes } from "./http/routes.ts";
+import { gatewayRoutes } from "./http/routes.ts";
 import { registerGatewayServices } from "./services/register.ts";
 
 /**
@@ -14,7 +14,7 @@ export const gatewayPlugin = definePlugin({
   paths: ["/api/gateway"],
   config: gatewayConfig,
   register: registerGatewayServices,
-  routes: mountGatewayRoutes,
+  routes: gatewayRoutes,
 });
 
 export default gatewayPlugin;

@@ -1,5 +1,5 @@
 import { definePlugin } from "@muster/plugin";
-import { mountBoardRoutes } from "./http/routes.ts";
+import { boardRoutes } from "./http/routes.ts";
 import { registerBoardServices } from "./services/register.ts";
 
 /** The legacy file-based board: `/api/board/sync`, `/api/board/update`, `/api/board/import` (labelled legacy). */
@@ -10,7 +10,7 @@ export const legacyBoardPlugin = definePlugin({
   dependsOn: ["work"],
   paths: ["/api/board"],
   register: registerBoardServices,
-  routes: mountBoardRoutes,
+  routes: boardRoutes,
 });
 
 export default legacyBoardPlugin;

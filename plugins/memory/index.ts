@@ -1,4 +1,4 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { memoryConfig, type MemoryConfig } from "./config.ts";
 import { mountMemoryRoutes } from "./http/routes.ts";
 import { registerMemoryServices } from "./services/register.ts";
@@ -15,6 +15,11 @@ export const memoryPlugin = definePlugin<MemoryConfig>({
   config: memoryConfig,
   register: registerMemoryServices,
   routes: mountMemoryRoutes,
+  // MCP tools (docs/mcp.md).
+  contributions: [
+    contribute(hostPoints.mcpTools, { name: "memory_daily", title: "Daily memory files", scope: "read", method: "GET", path: "/api/memory" }),
+    contribute(hostPoints.mcpTools, { name: "memory_longterm", title: "Long-term memory", scope: "read", method: "GET", path: "/api/memory/longterm" }),
+  ],
 });
 
 export default memoryPlugin;

@@ -1,4 +1,4 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { SearchFile } from "./entities/search-file.ts";
 import { SearchState } from "./entities/search-state.ts";
@@ -24,6 +24,10 @@ export const searchPlugin = definePlugin<SearchConfig>({
   routes: mountSearchRoutes,
   onStart: startSearch,
   onStop: stopSearch,
+  // MCP tools (docs/mcp.md).
+  contributions: [
+    contribute(hostPoints.mcpTools, { name: "search", title: "Search the workspace", scope: "read", method: "GET", path: "/api/search" }),
+  ],
 });
 
 export default searchPlugin;

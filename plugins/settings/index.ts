@@ -2,7 +2,7 @@ import { definePlugin } from "@muster/plugin";
 import { AutopilotGoal, AutopilotRun } from "./entities/autopilot.ts";
 import { Setting } from "./entities/setting.ts";
 import { migrations } from "./migrations.ts";
-import { mountSettingsRoutes } from "./http/routes.ts";
+import { settingsRoutes } from "./http/routes.ts";
 import { registerSettingsServices } from "./services/register.ts";
 
 /** Key-value settings (secrets refused: they belong in the vault) and autopilot goal and run records (DESIGN §14.7). */
@@ -15,7 +15,7 @@ export const settingsPlugin = definePlugin({
   entities: [Setting, AutopilotGoal, AutopilotRun],
   migrations,
   register: registerSettingsServices,
-  routes: mountSettingsRoutes,
+  routes: settingsRoutes,
 });
 
 export default settingsPlugin;

@@ -1,6 +1,6 @@
 import { definePlugin } from "@muster/plugin";
 import { skillsConfig, type SkillsConfig } from "./config.ts";
-import { mountSkillRoutes } from "./http/routes.ts";
+import { skillRoutes } from "./http/routes.ts";
 import { registerSkillServices } from "./services/register.ts";
 
 /** Skills of the workspace: list and import (`/api/skills/import`). */
@@ -11,7 +11,7 @@ export const skillsPlugin = definePlugin<SkillsConfig>({
   paths: ["/api/skills"],
   config: skillsConfig,
   register: registerSkillServices,
-  routes: mountSkillRoutes,
+  routes: skillRoutes,
 });
 
 export default skillsPlugin;

@@ -4,7 +4,7 @@ import { CostEventEntity } from "./entities/cost-event.ts";
 import { UsageBudget, UsageBudgetAlert } from "./entities/usage-budget.ts";
 import { UsageRollup, UsageTotals } from "./entities/usage-rollup.ts";
 import { migrations } from "./migrations.ts";
-import { mountUsageRoutes } from "./http/routes.ts";
+import { usageRoutes } from "./http/routes.ts";
 import { registerUsageServices } from "./services/register.ts";
 
 /**
@@ -23,7 +23,7 @@ export const usagePlugin = definePlugin<UsageConfig>({
   entities: [CostEventEntity, UsageRollup, UsageTotals, UsageBudget, UsageBudgetAlert],
   migrations,
   register: registerUsageServices,
-  routes: mountUsageRoutes,
+  routes: usageRoutes,
 });
 
 export default usagePlugin;

@@ -1,11 +1,11 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { Task } from "./entities/task.ts";
 import { Sprint } from "./entities/sprint.ts";
 import { Epic } from "./entities/epic.ts";
 import { Story } from "./entities/story.ts";
 import { Project } from "./entities/project.ts";
 import { migrations } from "./migrations.ts";
-import { mountWorkRoutes } from "./http/routes.ts";
+import { workRoutes } from "./http/routes.ts";
 import { registerWorkServices } from "./services/register.ts";
 
 /** Work tracking: tasks, sprints, epics, stories and projects. */
@@ -17,7 +17,15 @@ export const workPlugin = definePlugin({
   entities: [Task, Sprint, Epic, Story, Project],
   migrations,
   register: registerWorkServices,
-  routes: mountWorkRoutes,
+  routes: workRoutes,
+  // MCP tools (docs/mcp.md): reads for every session, writes with the write scope.
+  contributions: [
+    contribute(hostPoints.mcpTools, { name: "tasks_list", title: "List tasks", scope: "read", method: "GET", path: "/api/tasks" }),
+    contribute(hostPoints.mcpTools, { name: "tasks_get", title: "Get a task", scope: "read", method: "GET", path: "/api/tasks/{id}" }),
+    contribute(hostPoints.mcpTools, { name: "tasks_create", title: "Create a task", scope: "write", method: "POST", path: "/api/tasks" }),
+    contribute(hostPoints.mcpTools, { name: "tasks_update", title: "Update a task", scope: "write", method: "PATCH", path: "/api/tasks/{id}" }),
+    contribute(hostPoints.mcpTools, { name: "tasks_claim", title: "Claim a task", scope: "write", method: "POST", path: "/api/tasks/{id}/claim" }),
+  ],
 });
 
 export default workPlugin;

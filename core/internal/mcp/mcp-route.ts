@@ -7,10 +7,13 @@
 // token in `X-Session-Token` on the request. The tools' own API calls never carry it.
 import { z } from "zod";
 import type { PluginRouter } from "../../plugin-api/http.ts";
+import type { Contributed } from "../../plugin-api/extension-points.ts";
+import type { McpToolSpec } from "../../plugin-api/host-points.ts";
 import { reachableUrl } from "../instance-lock.ts";
 import type { SessionToken } from "../session-token.ts";
 import { httpApi } from "./http-api.ts";
 import type { OpenApiDocument } from "./mcp-server.ts";
+import { mcpTools, type McpTool } from "./tools.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -20,6 +23,8 @@ export interface McpRouteDeps {
   session: SessionToken;
   /** This server's OpenAPI document (the tools' schemas). */
   openapi: () => OpenApiDocument;
+  /** The tools the plugins contributed (`hostPoints.mcpTools`), in plugin start order. */
+  tools: () => readonly Contributed<McpToolSpec>[];
 }
 
 // The MCP SDK (with ajv and zod-to-json-schema, ~150 modules) is imported on the first /mcp
@@ -33,6 +38,7 @@ const loadMcp = () =>
 export function mountMcpRoute(router: PluginRouter, deps: McpRouteDeps): void {
   // Built on first use: every route is mounted by then, and none is added later.
   let openapi: OpenApiDocument | undefined;
+  let tools: McpTool[] | undefined;
   router.post(
     MCP_PATH,
     {
@@ -51,6 +57,7 @@ export function mountMcpRoute(router: PluginRouter, deps: McpRouteDeps): void {
       if (authorization) headers.authorization = authorization; // MUSTER_API_TOKEN, already checked
       if (agentId) headers["x-agent-id"] = agentId;
       const server = createMusterMcpServer({
+        tools: (tools ??= mcpTools(deps.tools())),
         openapi: (openapi ??= deps.openapi()),
         api: httpApi({ baseUrl: reachableUrl(deps.url()), headers }),
         write,

@@ -1,5 +1,5 @@
 // Builds the MCP server both transports serve (stdio: `muster mcp`; Streamable HTTP: /mcp).
-// Each tool of tools.ts is one API operation: its input schema is that operation's schema
+// Each tool (contributed by a plugin, tools.ts) is one API operation: its input schema is that operation's schema
 // from the server's OpenAPI document (generated from the zod schemas the route validates
 // with), and calling it makes the HTTP call. Validation therefore happens once, in the
 // route: a bad input gets the route's VALIDATION_FAILED with the route's message.
@@ -10,7 +10,7 @@ import { validationFailed } from "../../plugin-api/zod-issues.ts";
 import type { MusterError } from "../../plugin-api/errors.ts";
 import type { ApiCall } from "./http-api.ts";
 import { mcpErrors } from "./mcp-errors.ts";
-import { MCP_TOOLS, toolNames, type McpToolSpec } from "./tools.ts";
+import { toolNames, type McpTool } from "./tools.ts";
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +28,8 @@ export interface OpenApiDocument {
 }
 
 export interface MusterMcpOptions {
+  /** The plugins' tools ({@link mcpTools}); one whose operation the server does not serve is left out. */
+  tools: readonly McpTool[];
   /** The running server's /api/openapi.json. */
   openapi: OpenApiDocument;
   api: ApiCall;
@@ -38,21 +40,22 @@ export interface MusterMcpOptions {
   version: string;
 }
 
-export function createMusterMcpServer({ openapi, api, write, writeScopeHint, version }: MusterMcpOptions): McpServer {
+/** Throws MCP_TOOL_NEEDS_SESSION when a tool maps to an operation that needs the human's session token. */
+export function createMusterMcpServer({ tools, openapi, api, write, writeScopeHint, version }: MusterMcpOptions): McpServer {
   const server = new McpServer(
     { name: "muster", title: "Muster", version },
     {
       instructions:
-        "Muster is the crew's workspace: tasks, activities, approvals, memory and search. Read tools are always available; " +
-        `write tools (${toolNames("write")}) need the write scope${write ? " (granted)" : " (not granted)"}. ` +
+        "Muster is the crew's workspace. Read tools are always available; " +
+        `write tools (${toolNames(tools, "write")}) need the write scope${write ? " (granted)" : " (not granted)"}. ` +
         "Approvals are decided by humans only: no tool decides one.",
     },
   );
-  for (const tool of MCP_TOOLS) {
+  for (const tool of tools) {
     const operation = openapi.paths?.[tool.path]?.[tool.method.toLowerCase()] as OpenApiOperation | undefined;
-    if (!operation) continue; // its plugin is not loaded on this server
-    // The allow list must never reach an operation that needs the human's credential.
-    if (operation.security?.length) throw new Error(`MCP tool ${tool.name} maps to ${tool.method} ${tool.path}, which needs the session token`);
+    if (!operation) continue; // the server does not serve it (its plugin is not loaded there)
+    // No tool may reach an operation that needs the human's credential: the whole server is refused (fail closed).
+    if (operation.security?.length) throw mcpErrors.MCP_TOOL_NEEDS_SESSION({ tool: tool.name, plugin: tool.plugin, method: tool.method, path: tool.path });
     server.registerTool(
       tool.name,
       {
@@ -74,7 +77,7 @@ export function createMusterMcpServer({ openapi, api, write, writeScopeHint, ver
  * One JSON Schema for the tool's arguments: the operation's path and query parameters and
  * its JSON body's properties, side by side (no tool has a name in two of them).
  */
-export function toolInputSchema(tool: McpToolSpec, operation: OpenApiOperation): Json {
+export function toolInputSchema(tool: McpTool, operation: OpenApiOperation): Json {
   const properties: Json = {};
   const required: string[] = [];
   for (const parameter of operation.parameters ?? []) {
@@ -98,7 +101,7 @@ function advertised(jsonSchema: Json) {
   return z.looseObject({}).meta(jsonSchema);
 }
 
-async function callTool(tool: McpToolSpec, args: Json, api: ApiCall): Promise<CallToolResult> {
+async function callTool(tool: McpTool, args: Json, api: ApiCall): Promise<CallToolResult> {
   const rest: Json = { ...args };
   const invalid: string[] = [];
   const path = tool.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {

@@ -1,34 +1,47 @@
-// The MCP tools Muster offers: each is exactly one HTTP API operation, named here by
-// method and path. The list is an allow list: no operation that needs the human's session
-// token (deciding approvals, deleting) is on it, and building the server refuses one that
-// would be (mcp-server.ts), so no MCP client can decide an approval.
-export type McpScope = "read" | "write";
+// The MCP tools Muster offers come from the plugins: each contributes its own to
+// `hostPoints.mcpTools`, and the host holds none (it knows no feature). Each tool is exactly
+// one HTTP API operation, named by method and path. The host's rules hold whatever a plugin
+// contributes: a read tool only reads (GET), names are unique, and no tool may reach an
+// operation that needs the human's session token (deciding approvals, deleting): building
+// the server refuses one (mcp-server.ts), so no MCP client can decide an approval.
+import type { Contributed } from "../../plugin-api/extension-points.ts";
+import type { McpScope, McpToolSpec } from "../../plugin-api/host-points.ts";
+import { mcpErrors } from "./mcp-errors.ts";
 
-export interface McpToolSpec {
-  name: string;
-  title: string;
-  /** Write tools change the workspace; they run only in a session that has the write scope. */
-  scope: McpScope;
-  method: "GET" | "POST" | "PATCH";
-  /** The OpenAPI path (`{id}` for path parameters). */
-  path: string;
+/** A tool as served: its spec and the plugin that contributed it. */
+export interface McpTool extends McpToolSpec {
+  plugin: string;
 }
 
-export const MCP_TOOLS: readonly McpToolSpec[] = [
-  { name: "tasks_list", title: "List tasks", scope: "read", method: "GET", path: "/api/tasks" },
-  { name: "tasks_get", title: "Get a task", scope: "read", method: "GET", path: "/api/tasks/{id}" },
-  { name: "search", title: "Search the workspace", scope: "read", method: "GET", path: "/api/search" },
-  { name: "memory_daily", title: "Daily memory files", scope: "read", method: "GET", path: "/api/memory" },
-  { name: "memory_longterm", title: "Long-term memory", scope: "read", method: "GET", path: "/api/memory/longterm" },
-  { name: "approvals_list", title: "List approvals", scope: "read", method: "GET", path: "/api/approvals" },
-  { name: "approvals_get", title: "Get an approval", scope: "read", method: "GET", path: "/api/approvals/{id}" },
-  { name: "activities_list", title: "Recent activities", scope: "read", method: "GET", path: "/api/activities" },
-  { name: "tasks_create", title: "Create a task", scope: "write", method: "POST", path: "/api/tasks" },
-  { name: "tasks_update", title: "Update a task", scope: "write", method: "PATCH", path: "/api/tasks/{id}" },
-  { name: "tasks_claim", title: "Claim a task", scope: "write", method: "POST", path: "/api/tasks/{id}/claim" },
-  { name: "activities_log", title: "Log an activity", scope: "write", method: "POST", path: "/api/activities" },
-  { name: "approvals_request", title: "Request a human approval", scope: "write", method: "POST", path: "/api/approvals" },
-];
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const METHODS = new Set(["GET", "POST", "PATCH"]);
+
+/**
+ * The tools both transports serve, in a stable order: read tools, then write tools, each in
+ * plugin start order and then the order the plugin lists them. Throws MCP_TOOL_INVALID for
+ * a contribution that breaks a rule (a third-party plugin's values are not type-checked).
+ */
+export function mcpTools(contributed: readonly Contributed<McpToolSpec>[]): McpTool[] {
+  const names = new Map<string, string>();
+  const tools = contributed.map(({ plugin, value }) => {
+    const tool = { ...value, plugin };
+    const invalid = (reason: string) => mcpErrors.MCP_TOOL_INVALID({ plugin, tool: String(tool?.name), reason });
+    if (typeof tool.name !== "string" || !NAME.test(tool.name)) throw invalid("its name must be snake_case (a-z, 0-9, _), at most 64 characters");
+    if (names.has(tool.name)) throw invalid(`plugin "${names.get(tool.name)}" contributes a tool of this name already`);
+    names.set(tool.name, plugin);
+    if (typeof tool.title !== "string" || !tool.title) throw invalid("it needs a title");
+    if (!METHODS.has(tool.method)) throw invalid("its method must be GET, POST or PATCH");
+    if (typeof tool.path !== "string" || !tool.path.startsWith("/")) throw invalid("its path must be an API path (/api/...)");
+    // A call that changes something needs the write scope, so a read tool can only be a GET.
+    if (tool.scope === "read" ? tool.method !== "GET" : tool.scope !== "write") throw invalid('its scope must be "read" (GET only) or "write"');
+    return tool;
+  });
+  return [...tools.filter((t) => t.scope === "read"), ...tools.filter((t) => t.scope === "write")];
+}
 
 /** The names of the tools of one scope, comma-separated (for help texts). */
-export const toolNames = (scope: McpScope) => MCP_TOOLS.filter((t) => t.scope === scope).map((t) => t.name).join(", ");
+export const toolNames = (tools: readonly McpTool[], scope: McpScope) =>
+  tools
+    .filter((t) => t.scope === scope)
+    .map((t) => t.name)
+    .join(", ") || "none";

@@ -6,12 +6,12 @@ import * as s from "./schemas.ts";
 const ok = z.literal(true);
 
 /** `/api/boards` and a board's cards (DESIGN §14.11). */
-export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards): void {
+export function mountBoardEndpoints(router: PluginRouter, boards: Boards): void {
   // Before `/api/boards/:id`, which would otherwise take "templates" for an id.
   router.get(
     "/api/boards/templates",
     { summary: "Board templates (kanban, sprint, content, support, blank): columns and settings to start a board from", query: s.emptyQuery, response: z.object({ ok, templates: z.array(s.templateSchema) }) },
-    () => ({ ok: true, templates: boards().templates() }),
+    () => ({ ok: true, templates: boards.templates() }),
   );
   router.get(
     "/api/boards",
@@ -21,7 +21,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       query: s.listBoardsQuery,
       response: z.object({ ok, boards: z.array(s.boardSchema) }),
     },
-    async ({ query }) => ({ ok: true, boards: await boards().listBoards(query) }),
+    async ({ query }) => ({ ok: true, boards: await boards.listBoards(query) }),
   );
   router.post(
     "/api/boards",
@@ -32,7 +32,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       status: 201,
       response: z.object({ ok, board: s.boardSchema }),
     },
-    async ({ body, agentId }) => ({ ok: true, board: await boards().createBoard(body, actor(agentId)) }),
+    async ({ body, agentId }) => ({ ok: true, board: await boards.createBoard(body, actor(agentId)) }),
   );
   router.get(
     "/api/boards/:id",
@@ -45,7 +45,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
     ({ params, koa }) => {
       // Cached JSON bytes (services/board-views.ts): sent as they are, not serialised again.
       koa.type = "application/json";
-      return boards().boardView(params.id);
+      return boards.boardView(params.id);
     },
   );
   router.patch(
@@ -57,7 +57,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       body: s.updateBoardBody,
       response: z.object({ ok, board: s.boardSchema }),
     },
-    async ({ params, body, agentId }) => ({ ok: true, board: await boards().updateBoard(params.id, body, actor(agentId)) }),
+    async ({ params, body, agentId }) => ({ ok: true, board: await boards.updateBoard(params.id, body, actor(agentId)) }),
   );
   router.delete(
     "/api/boards/:id",
@@ -68,8 +68,8 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       response: z.object({ ok, board: s.boardSchema.optional(), deleted: z.object({ id: z.string(), cards: z.number(), comments: z.number(), history: z.number() }).optional() }),
     },
     async ({ params, query, agentId }) => {
-      if (!query.hard) return { ok: true, board: await boards().updateBoard(params.id, { archived: true }, actor(agentId)) };
-      return { ok: true, deleted: { id: params.id, ...boards().hardDeleteBoard(params.id) } };
+      if (!query.hard) return { ok: true, board: await boards.updateBoard(params.id, { archived: true }, actor(agentId)) };
+      return { ok: true, deleted: { id: params.id, ...boards.hardDeleteBoard(params.id) } };
     },
   );
   router.get(
@@ -80,7 +80,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
       query: s.listCardsQuery,
       response: z.object({ ok, cards: z.array(s.cardSchema) }),
     },
-    async ({ params, query }) => ({ ok: true, cards: await boards().listCards(params.id, query) }),
+    async ({ params, query }) => ({ ok: true, cards: await boards.listCards(params.id, query) }),
   );
   router.post(
     "/api/boards/:id/cards",
@@ -94,7 +94,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: () => Boards):
     },
     async ({ params, body, agentId }) => {
       const { by, ...input } = body;
-      return { ok: true, card: await boards().createCard(params.id, input, actor(agentId, by)) };
+      return { ok: true, card: await boards.createCard(params.id, input, actor(agentId, by)) };
     },
   );
 }

@@ -6,11 +6,11 @@ import * as s from "./schemas.ts";
 const ok = z.literal(true);
 
 /** `/api/cards/{id}`: one card, its moves, comments, claim and delegation. */
-export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): void {
+export function mountCardEndpoints(router: PluginRouter, boards: Boards): void {
   router.get(
     "/api/cards/:id",
     { summary: "A card with its change history (oldest first)", params: s.idParams, query: s.emptyQuery, response: z.object({ ok, card: s.cardSchema, history: z.array(s.historySchema) }) },
-    async ({ params }) => ({ ok: true, ...(await boards().getCard(params.id)) }),
+    async ({ params }) => ({ ok: true, ...(await boards.getCard(params.id)) }),
   );
   router.patch(
     "/api/cards/:id",
@@ -25,7 +25,7 @@ export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): 
     },
     async ({ params, body, agentId, koa }) => {
       const { by, ...patch } = body;
-      const result = await boards().changeCard(params.id, patch, actor(agentId, by));
+      const result = await boards.changeCard(params.id, patch, actor(agentId, by));
       if ("approval" in result) koa.status = 202;
       return { ok: true, ...result };
     },
@@ -40,27 +40,27 @@ export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): 
     },
     async ({ params, query, agentId }) => {
       if (query.hard) {
-        await boards().hardDeleteCard(params.id);
+        await boards.hardDeleteCard(params.id);
         return { ok: true, deleted: { id: params.id } };
       }
-      const result = await boards().changeCard(params.id, { archived: true }, actor(agentId));
+      const result = await boards.changeCard(params.id, { archived: true }, actor(agentId));
       return { ok: true, ...result };
     },
   );
   router.get(
     "/api/cards/:id/comments",
     { summary: "A card's comments, oldest first", params: s.idParams, query: s.emptyQuery, response: z.object({ ok, comments: z.array(s.commentSchema) }) },
-    async ({ params }) => ({ ok: true, comments: await boards().comments(params.id) }),
+    async ({ params }) => ({ ok: true, comments: await boards.comments(params.id) }),
   );
   router.post(
     "/api/cards/:id/comments",
     { summary: "Comment on a card", params: s.idParams, body: s.commentBody, status: 201, response: z.object({ ok, comment: s.commentSchema }) },
-    async ({ params, body, agentId }) => ({ ok: true, comment: await boards().addComment(params.id, body.content, actor(agentId, body.author)) }),
+    async ({ params, body, agentId }) => ({ ok: true, comment: await boards.addComment(params.id, body.content, actor(agentId, body.author)) }),
   );
   router.post(
     "/api/cards/:id/claim",
     { summary: "Assign a free card to an agent, atomically (409 CARD_ALREADY_CLAIMED when it has an assignee)", params: s.idParams, body: s.claimBody, response: z.object({ ok, card: s.cardSchema }) },
-    async ({ params, body }) => ({ ok: true, card: await boards().claim(params.id, body.agentId) }),
+    async ({ params, body }) => ({ ok: true, card: await boards.claim(params.id, body.agentId) }),
   );
   router.post(
     "/api/cards/:id/delegate",
@@ -73,7 +73,7 @@ export function mountCardEndpoints(router: PluginRouter, boards: () => Boards): 
     },
     async ({ params, body, agentId }) => {
       const { by, ...input } = body;
-      return { ok: true, ...(await boards().delegate(params.id, input, actor(agentId, by))) };
+      return { ok: true, ...(await boards.delegate(params.id, input, actor(agentId, by))) };
     },
   );
 }

@@ -1,13 +1,16 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
+import { defineRoutes } from "@muster/plugin";
 import { BOARDS } from "../tokens.ts";
 import { mountBoardEndpoints } from "./board-routes.ts";
 import { mountCardEndpoints } from "./card-routes.ts";
 
-export function mountBoardRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const boards = () => ctx.resolve(BOARDS);
-  mountBoardEndpoints(router, boards);
-  mountCardEndpoints(router, boards);
-}
+/** Boards and cards; the service is resolved once, when the routes mount. */
+export const boardRoutes = defineRoutes({
+  deps: { boards: BOARDS },
+  mount: (router, { boards }) => {
+    mountBoardEndpoints(router, boards);
+    mountCardEndpoints(router, boards);
+  },
+});
 
 /** Who makes a change: the calling agent, else the body's `by`, else the human user. */
 export const actor = (agentId: string | null, by?: string) => agentId ?? by ?? "user";

@@ -1,4 +1,4 @@
-import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { defineGatedAction, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { APPROVALS } from "../../approvals/tokens.ts";
 import { WORK } from "../../work/tokens.ts";
 import { BOARDS, type MovePayload } from "../tokens.ts";
@@ -6,7 +6,7 @@ import { BoardService, MOVE_KIND } from "./board-service.ts";
 import { BoardStore } from "./board-store.ts";
 import { CardStore } from "./card-store.ts";
 
-/** Provides the boards service and declares the gated move (`boards.card.move`). */
+/** Provides the boards service. */
 export function registerBoardServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
@@ -16,9 +16,15 @@ export function registerBoardServices(ctx: PluginContext): void {
         new BoardService({ boards: new BoardStore(() => db), cards: new CardStore(() => db), events, gate, work, approvals }),
     }),
   );
-  ctx.gate.define<MovePayload>(MOVE_KIND, {
-    describe: (p) => `Move card ${p.cardId} from ${p.fromColumn} to ${p.patch.column} (requested by ${p.by})`,
-    // Re-checks at approval time: the card is still in the column it was in, the target's WIP limit holds.
-    execute: (payload) => ctx.resolve(BOARDS).applyApprovedMove(payload),
-  });
 }
+
+/** The gated move (`boards.card.move`): a card entering a column whose policy asks for an approval. */
+export const moveCardAction = defineGatedAction({
+  kind: MOVE_KIND,
+  deps: { boards: BOARDS },
+  create: ({ boards }) => ({
+    describe: (p: MovePayload) => `Move card ${p.cardId} from ${p.fromColumn} to ${p.patch.column} (requested by ${p.by})`,
+    // Re-checks at approval time: the card is still in the column it was in, the target's WIP limit holds.
+    execute: (payload: MovePayload) => boards.applyApprovedMove(payload),
+  }),
+});

@@ -3,7 +3,7 @@ import type { WorkTracker } from "../tokens.ts";
 import { claimTaskBody, createTaskBody, emptyQuery, idParams, listTasksQuery, okSchema, TASK_PAGE, taskSchema, updateTaskBody } from "./schemas.ts";
 
 /** The five task endpoints as the spec gives them (id in the path); the list also filters and pages. */
-export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): void {
+export function mountTaskRoutes(router: PluginRouter, work: WorkTracker): void {
   router.get(
     "/api/tasks",
     {
@@ -17,19 +17,19 @@ export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): 
     },
     async ({ query, koa }) => {
       const { limit, offset, ...filter } = query;
-      const page = await work().listTasks(filter, { limit: limit ?? null, offset });
+      const page = await work.listTasks(filter, { limit: limit ?? null, offset });
       koa.set("X-Total-Count", String(page.total));
       return page.items;
     },
   );
   router.post("/api/tasks", { summary: "Create a task", body: createTaskBody, status: 201, response: taskSchema }, ({ body }) =>
-    work().create("task", body),
+    work.create("task", body),
   );
   router.get("/api/tasks/:id", { summary: "One task", params: idParams, query: emptyQuery, response: taskSchema }, ({ params }) =>
-    work().get("task", params.id),
+    work.get("task", params.id),
   );
   router.patch("/api/tasks/:id", { summary: "Change some fields of a task", params: idParams, body: updateTaskBody, response: taskSchema }, ({ params, body }) =>
-    work().update("task", params.id, body),
+    work.update("task", params.id, body),
   );
   router.post(
     "/api/tasks/:id/claim",
@@ -42,10 +42,10 @@ export function mountTaskRoutes(router: PluginRouter, work: () => WorkTracker): 
       body: claimTaskBody,
       response: taskSchema,
     },
-    ({ params, body }) => work().claimTask(params.id, body.agentId),
+    ({ params, body }) => work.claimTask(params.id, body.agentId),
   );
   router.delete("/api/tasks/:id", { summary: "Delete a task permanently (session token)", params: idParams, query: emptyQuery, response: okSchema }, async ({ params }) => {
-    await work().delete("task", params.id);
+    await work.delete("task", params.id);
     return { ok: true };
   });
 }
