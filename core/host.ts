@@ -41,6 +41,7 @@ import { createApp } from "./internal/http/app.ts";
 import { createRequestMetrics } from "./internal/http/request-metrics.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
 import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
+import { checkServedTools } from "./internal/mcp/tools.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
 import { createStartupPhases } from "./internal/startup-phases.ts";
@@ -306,6 +307,7 @@ export function createHost(options: HostOptions = {}): Host {
       if (typeof declared === "function") declared(router, ctx);
       else if (declared) declared.mount(router, services.resolveNeeds(declared, requesters.get(plugin.id)!, `${plugin.id}.routes`), ctx);
     }
+    checkServedTools(services.resolve(hostPoints.mcpTools.contributions), routes.routes);
     return routes;
   }
 

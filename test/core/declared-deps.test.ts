@@ -4,9 +4,6 @@
 // the host's) surface only through a declared extension point.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   contribute,
   contributeWith,
@@ -19,30 +16,17 @@ import {
   hostTokens,
   token,
   z,
-  type MusterError,
   type PluginDefinition,
 } from "@muster/plugin";
-import { createHost } from "../../core/host.ts";
-import { removeHome, withTestHost } from "../helpers/start-test-host.ts";
+import { withTestHost } from "../helpers/start-test-host.ts";
+import { startOutcome } from "../helpers/start-error.ts";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 
 const t = suite("declared dependencies and extension points");
 const base = { version: "1.0.0", host: "^1.0.0" } as const;
 
 /** Starts a host with these plugins and returns the start error's code (or "started"). */
-async function startCode(plugins: PluginDefinition[]): Promise<string> {
-  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
-  const host = createHost({ plugins, config: { home, port: 0, gatewayUrl: "off" } });
-  try {
-    await host.start();
-    return "started";
-  } catch (error) {
-    return (error as MusterError).code ?? String(error);
-  } finally {
-    await host.stop();
-    removeHome(home);
-  }
-}
+const startCode = async (plugins: PluginDefinition[]) => (await startOutcome(plugins)).code;
 
 const GREETER = token<{ greet(name: string): string }>("greeter.service");
 const greeter = definePlugin({

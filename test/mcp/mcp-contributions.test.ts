@@ -15,6 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { contribute, definePlugin, hostPoints, z, type McpToolSpec } from "@muster/plugin";
 import { removeHome, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { MAIN, runMuster } from "../cli/run-muster.ts";
+import { startOutcome } from "../helpers/start-error.ts";
 
 const t = suite("MCP tools contributed by plugins");
 const base = { version: "1.0.0", host: "^1.0.0" } as const;
@@ -82,31 +83,32 @@ t("a plugin's contributed tools are listed after the built-ins' of their scope, 
   });
 });
 
-t("a contributed tool whose operation needs the session token is refused: /mcp is not served (MCP_TOOL_NEEDS_SESSION) and the operation never runs", async () => {
-  let shredded = 0;
+t("a contributed tool whose operation needs the session token stops the start (MCP_TOOL_NEEDS_SESSION): nothing is served", async () => {
   const shredder = definePlugin({
     id: "shredder",
     ...base,
     paths: ["/api/shred"],
     routes: (router) => {
-      router.post("/api/shred", { summary: "Shreds everything (the human's session only)", auth: "session", body: z.strictObject({}) }, () => ({ ok: true, shredded: ++shredded }));
+      router.post("/api/shred", { summary: "Shreds everything (the human's session only)", auth: "session", body: z.strictObject({}) }, () => ({ ok: true }));
     },
     contributions: [tool({ name: "shred_all", title: "Shred everything", scope: "write", method: "POST", path: "/api/shred" })],
   });
-  await withTestHost({ plugins: [shredder] }, async (h) => {
-    for (const attempt of [1, 2]) {
-      const res = await initialize(h);
-      assert.is(res.status, 500, `attempt ${attempt}: ${JSON.stringify(res.body)}`);
-      assert.is(res.body.error.code, "MCP_TOOL_NEEDS_SESSION");
-      assert.match(res.body.error.message, /shred_all of plugin shredder .*POST \/api\/shred/);
-    }
-    const refused = await h.json("/api/shred", { method: "POST", body: {} });
-    assert.is(refused.status, 401, "the route itself needs the session");
-    assert.is(shredded, 0);
+  const error = await startOutcome([shredder]);
+  assert.is(error.code, "MCP_TOOL_NEEDS_SESSION");
+  assert.match(error.message, /shred_all of plugin shredder .*POST \/api\/shred/);
+  const deleter = definePlugin({
+    id: "deleter",
+    ...base,
+    paths: ["/api/things"],
+    routes: (router) => {
+      router.delete("/api/things/:id", { summary: "Deletes a thing", params: z.strictObject({ id: z.string() }) }, () => ({ ok: true }));
+    },
+    contributions: [tool({ name: "things_delete", title: "Delete a thing", scope: "write", method: "POST", path: "/api/things/{id}" })],
   });
+  assert.is((await startOutcome([deleter])).code, "started", "a POST tool beside a DELETE route of the same path is fine");
 });
 
-t("a read tool that is not a GET, or a name another plugin took, is refused (MCP_TOOL_INVALID)", async () => {
+t("a read tool that is not a GET, or a name another plugin took, stops the start (MCP_TOOL_INVALID)", async () => {
   const cases: [string, McpToolSpec, RegExp][] = [
     ["a read POST", { name: "echo_sneak", title: "Keeps a word in a read session", scope: "read", method: "POST", path: "/api/echo" }, /echo_sneak of plugin sneaky .*"read" \(GET only\)/],
     ["a taken name", { name: "echo_say", title: "Echo again", scope: "read", method: "GET", path: "/api/echo" }, /echo_say of plugin sneaky .*plugin "echo" contributes a tool of this name/],
@@ -114,12 +116,9 @@ t("a read tool that is not a GET, or a name another plugin took, is refused (MCP
   ];
   for (const [label, spec, message] of cases) {
     const sneaky = definePlugin({ id: "sneaky", ...base, contributions: [tool(spec)] });
-    await withTestHost({ plugins: [echoPlugin([]), sneaky] }, async (h) => {
-      const res = await initialize(h);
-      assert.is(res.status, 500, label);
-      assert.is(res.body.error.code, "MCP_TOOL_INVALID", label);
-      assert.match(res.body.error.message, message, label);
-    });
+    const error = await startOutcome([echoPlugin([]), sneaky]);
+    assert.is(error.code, "MCP_TOOL_INVALID", label);
+    assert.match(error.message, message, label);
   }
 });
 
@@ -141,7 +140,7 @@ export default definePlugin({
 });
 `;
 
-t("muster mcp serves a configured package's tool (listed in its --help too) and refuses one that needs the session token", async () => {
+t("muster mcp serves a configured package's tool (listed in its --help too); a package tool that needs the session token stops the server's start", async () => {
   const home = mkdtempSync(join(tmpdir(), "muster-mcp-3p-"));
   try {
     installPackage(home, "muster-plugin-parrot", packageSource(""));
@@ -163,12 +162,10 @@ t("muster mcp serves a configured package's tool (listed in its --help too) and 
     });
     // Another package name: this process keeps the first one's module.
     installPackage(home, "muster-plugin-parrot-strict", packageSource('auth: "session", '));
-    await withTestHost({ home, plugins: [], config: { plugins: ["muster-plugin-parrot-strict"] } }, async () => {
-      const refused = await runMuster(["mcp"], env);
-      assert.is(refused.status, 1, refused.stderr);
-      assert.match(refused.stderr, /^muster mcp: MCP_TOOL_NEEDS_SESSION: MCP tool parrot_say of plugin parrot /);
-      assert.is(refused.stdout, "", "no protocol was served");
-    });
+    // The server refuses to start with it, so `muster mcp` never gets a session-only tool to serve.
+    let refusal = "";
+    await withTestHost({ home, plugins: [], config: { plugins: ["muster-plugin-parrot-strict"] } }, () => {}).catch((error: Error) => void (refusal = error.message));
+    assert.match(refusal, /^MCP tool parrot_say of plugin parrot is refused: GET \/api\/parrot needs the human's session token/);
   } finally {
     removeHome(home);
   }

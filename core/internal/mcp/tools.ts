@@ -45,3 +45,23 @@ export const toolNames = (tools: readonly McpTool[], scope: McpScope) =>
     .filter((t) => t.scope === scope)
     .map((t) => t.name)
     .join(", ") || "none";
+
+/** A mounted route as the boot check needs it (core/internal/http/plugin-router.ts RouteRecord). */
+interface ServedRoute {
+  method: string;
+  path: string;
+  spec: { auth?: string };
+}
+
+/**
+ * The start-up check of the contributed tools against the mounted routes: the rules of
+ * {@link mcpTools}, and no tool on an operation that needs the session token (a DELETE or a
+ * session route, what OpenAPI marks with `security`). A bad tool stops the start, naming it,
+ * rather than leaving /mcp answering 500 until someone calls it.
+ */
+export function checkServedTools(contributed: readonly Contributed<McpToolSpec>[], routes: readonly ServedRoute[]): void {
+  const sessionOnly = new Set(routes.filter((r) => r.method === "DELETE" || r.spec.auth === "session").map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`));
+  for (const tool of mcpTools(contributed)) {
+    if (sessionOnly.has(`${tool.method} ${tool.path}`)) throw mcpErrors.MCP_TOOL_NEEDS_SESSION({ tool: tool.name, plugin: tool.plugin, method: tool.method, path: tool.path });
+  }
+}
