@@ -27,8 +27,8 @@ export default definePlugin({
   commands: [
     {
       name: "standup",
-      usage: "standup [--day YYYY-MM-DD] [--json]",
-      summary: "the crew's stand-up notes of today (or --day) from the running server",
+      usage: "standup [--day <date>] [--json]",
+      summary: "the crew's stand-up notes of today (--day YYYY-MM-DD: another day), from the server",
       // Loaded only when the command runs: listing commands loads none of it.
       run: async (args, io) => (await import("./cli/standup-command.ts")).runStandup(args, io),
     },

@@ -1,10 +1,10 @@
-// `muster standup [--day YYYY-MM-DD] [--json]`: the crew's notes of a day, from the running
+// `muster standup [--day <date>] [--json]`: the crew's notes of a day, from the running
 // server of this MUSTER_HOME (a command never opens the database beside it).
 import { parseArgs } from "node:util";
 import type { CommandIo } from "@muster/plugin";
 import type { StandupNoteRow } from "../tokens.ts";
 
-export const USAGE = "standup [--day YYYY-MM-DD] [--json]";
+export const USAGE = "standup [--day <date>] [--json]";
 
 export async function runStandup(args: string[], io: CommandIo): Promise<number> {
   let values: { day?: string | undefined; json?: boolean | undefined };
