@@ -29,8 +29,9 @@ export default definePlugin({
       name: "standup",
       usage: "standup [--day <date>] [--json]",
       summary: "the crew's stand-up notes of today (--day YYYY-MM-DD: another day), from the server",
-      // Loaded only when the command runs: listing commands loads none of it.
-      run: async (args, io) => (await import("./cli/standup-command.ts")).runStandup(args, io),
+      // Loaded only when the command runs: listing commands loads none of it. `.js`: tsc
+      // rewrites the `.ts` of static imports only, and dist/ holds JavaScript.
+      run: async (args, io) => (await import("./cli/standup-command.js")).runStandup(args, io),
     },
   ],
 });
