@@ -28,8 +28,9 @@ const tmp = mkdtempSync(join(tmpdir(), "muster-standup-example-"));
 const checkout = join(tmp, "muster");
 const home = join(checkout, ".muster");
 const [build, install, start, tryIt] = walkthroughBlocks(ROOT, "docs/plugins.md", "standup");
-/** The reader's shell: Node 24 first on PATH, npm's cache for registry packages, no gateway. */
-const env = { ...NODE_ENV, npm_config_prefer_offline: "true", GATEWAY_URL: "off", MUSTER_START_BUNDLE: "off", LOG_LEVEL: "silent" };
+/** The reader's shell: Node 24 first on PATH, npm's cache for registry packages, no gateway, Muster's defaults otherwise. */
+const { MUSTER_HOME: _home, WORKSPACE_DIR: _workspace, PORT: _port, MUSTER_API_TOKEN: _token, ...inherited }: NodeJS.ProcessEnv = NODE_ENV;
+const env = { ...inherited, npm_config_prefer_offline: "true", GATEWAY_URL: "off", MUSTER_START_BUNDLE: "off", LOG_LEVEL: "silent" };
 
 interface Ran { command: string; status: number | null; stdout: string; stderr: string }
 interface Ctx { h: TestHost; ran: Ran[]; tried: Map<string, Ran> }
