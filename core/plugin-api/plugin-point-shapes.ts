@@ -2,7 +2,7 @@
 // contribute to. The points themselves stay with their owners (plugins/dashboard/tokens.ts,
 // plugins/metrics/tokens.ts), and a package outside this repository cannot import those:
 // it re-declares a point by its id, typed with these shapes, and the host matches points by
-// id (a wrong id fails the start with PLUGIN_CONTRIBUTION_UNKNOWN_POINT):
+// id (a name its owner does not declare fails the start with PLUGIN_CONTRIBUTION_UNKNOWN_POINT):
 //
 //   const CONSOLE_PANELS = extensionPoint<ConsolePanel>("dashboard.panels");
 //   const METRIC_SOURCES = extensionPoint<MetricSource>("metrics.sources");
