@@ -1,7 +1,8 @@
 // The `muster` command line: `muster start`, `status`, `login`, `plugins`, `approvals`,
 // `backup`, `restore`, `mcp`, and the plugins' commands. This is the program that assembles
 // Muster: it hands the built-in plugins to the host, and their `commands`
-// (core/commands.ts) become `muster <name>` sub-commands. Every command answers
+// (core/commands.ts) become `muster <name>` sub-commands, as do those of the plugin packages
+// enabled in muster.config.json. Every command answers
 // `--help`/`-h` with its usage (exit 0); a usage mistake prints it on stderr (exit 2).
 import { join } from "node:path";
 import { createHost } from "./host.ts";
@@ -18,10 +19,10 @@ import { mcpCommand } from "./internal/mcp/mcp-command.ts";
 import { doctorCommand } from "./internal/doctor-command.ts";
 import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
 import { defineCliCommand, EXIT, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
-import { commandIo, pluginCommands } from "./commands.ts";
+import { commandIo, installedPluginCommands } from "./commands.ts";
+import type { PluginCommand } from "./plugin-api/define-plugin.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
-const extraCommands = pluginCommands(builtInPlugins);
 const hostCommands: CliCommand[] = [
   approvalsCommand(loadConfig),
   backupCommand(loadConfig),
@@ -37,7 +38,7 @@ const hostCommands: CliCommand[] = [
 
 const line = (form: string, summary: string) => `  ${form.padEnd(33)}${summary}`;
 
-const USAGE = `Usage: muster <command> [--help]
+const usage = (extraCommands: PluginCommand[]) => `Usage: muster <command> [--help]
 
 ${line("start", "start the server (what `npm start` runs); one server per MUSTER_HOME")}
 ${line("status", "the running server of this MUSTER_HOME: url, pid, version, uptime, database")}
@@ -124,20 +125,23 @@ async function main(argv: string[]): Promise<number> {
     case undefined:
     case "help":
     case "--help":
-    case "-h":
-      if (command) console.log(USAGE);
-      else console.error(USAGE);
+    case "-h": {
+      const text = usage(await installedPluginCommands(builtInPlugins));
+      if (command) console.log(text);
+      else console.error(text);
       return command ? EXIT.ok : EXIT.usage;
+    }
     default: {
       const own = [...basicCommands, ...hostCommands].find((c) => c.name === command);
       if (own) return own.run(args, io);
+      const extraCommands = await installedPluginCommands(builtInPlugins);
       const extra = extraCommands.find((c) => c.name === command);
       if (extra && wantsHelp(args)) {
         console.log(`Usage: muster ${extra.usage}\n\n${extra.summary}`);
         return EXIT.ok;
       }
       if (extra) return extra.run(args, commandIo());
-      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      console.error(`Unknown command "${command}".\n\n${usage(extraCommands)}`);
       return EXIT.usage;
     }
   }

@@ -3,6 +3,8 @@
 // core knows none of them; each plugin's `run` loads its own implementation on demand.
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
 import { loadConfig } from "./internal/config.ts";
+import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
+import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
 const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "approvals", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
@@ -21,12 +23,40 @@ export function pluginCommands(plugins: readonly PluginDefinition[]): PluginComm
   return commands;
 }
 
+/**
+ * The commands of the built-in plugins, then those of the plugin packages enabled in
+ * muster.config.json (`muster plugins add`), so an installed plugin's command is listed and
+ * runs like a built-in one. Packages are loaded only when the CLI needs them (help, or a
+ * word no host command takes); one that does not load is left out here, and `muster
+ * plugins` says why.
+ */
+export async function installedPluginCommands(builtIns: readonly PluginDefinition[]): Promise<PluginCommand[]> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch {
+    return pluginCommands(builtIns); // help still answers with a broken configuration; `muster doctor` reports it
+  }
+  const installed: PluginDefinition[] = [];
+  for (const name of config.plugins) {
+    try {
+      installed.push((await loadThirdPartyPlugin(name, config.home)).definition);
+    } catch {
+      // Not installed or not a plugin: `muster plugins` and `muster start` report it.
+    }
+  }
+  return pluginCommands([...builtIns, ...installed]);
+}
+
 /** What a plugin command receives: configuration read now (environment and file) and the process streams. */
 export function commandIo(): CommandIo {
   const config = loadConfig();
+  const running = runningInstance(config.home);
   return {
     home: config.home,
     credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+    runningServer: running?.url ? reachableUrl(running.url) : null,
+    serverHeaders: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {},
     env: process.env,
     stdin: process.stdin,
     stdout: process.stdout,

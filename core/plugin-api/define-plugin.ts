@@ -70,12 +70,16 @@ export interface PluginCommand {
   run(args: string[], io: CommandIo): Promise<number>;
 }
 
-/** What a plugin command gets from the CLI: the configured home and credentials, and the process streams. */
+/** What a plugin command gets from the CLI: the configured home and credentials, the running server, and the process streams. */
 export interface CommandIo {
   /** `MUSTER_HOME`. */
   home: string;
   /** A credential of the host configuration, or null when unset (as `ctx.host.credential`). */
   credential(name: HostCredential): string | null;
+  /** The reachable URL of the server running on this home, or null: a command that needs the server asks it over HTTP. */
+  runningServer: string | null;
+  /** Headers for that server's API (the API token when one is configured); never the human's session token. */
+  serverHeaders: Record<string, string>;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WritableStream;

@@ -1,4 +1,4 @@
-import { extensionPoint, token } from "@muster/plugin";
+import { extensionPoint, token, type MetricSource } from "@muster/plugin";
 import type { MetricFamily } from "./services/exposition.ts";
 
 /** Renders the current metrics in the Prometheus text exposition format 0.0.4. */
@@ -10,11 +10,8 @@ export const METRICS = token<MetricsExporter>("metrics.exporter");
 
 export type { MetricFamily, MetricType, Sample } from "./services/exposition.ts";
 
-/** Families a plugin adds to `GET /metrics`; names should start with `muster_<plugin>_`. */
-export interface MetricSource {
-  /** The families as of now; called on every scrape, so keep it cheap. */
-  collect(): MetricFamily[] | Promise<MetricFamily[]>;
-}
+/** Families a plugin adds to `GET /metrics`; the shape is published by @muster/plugin so third-party packages get it typed. */
+export type { MetricSource };
 
 /**
  * Where plugins contribute metric families (`contributeWith(METRIC_SOURCES, { deps, create })`);

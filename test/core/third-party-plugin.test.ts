@@ -33,8 +33,16 @@ t("a packed plugin is installed with `muster plugins add`, enabled in muster.con
   assert.match(list.stdout, /hello\s+0\.1\.0\s+npm:muster-plugin-hello@0\.1\.0\s+loads/);
   assert.match(list.stdout, /work\s+1\.0\.0\s+built-in\s+loads/);
 
+  // Its command is listed and runs like a built-in one; it is told where the running server is.
+  const muster = (...args: string[]) => spawnSync(process.execPath, [join(root, "core/main.ts"), ...args], { env: { ...process.env, MUSTER_HOME: home, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 });
+  const help = muster("--help");
+  assert.is(help.status, 0, help.stderr);
+  assert.match(help.stdout, /\n {2}hello \[<name>\] +greet someone from the command line\n/);
+  assert.equal([muster("hello", "crew").stdout, muster("hello", "--help").status], ["hello crew; server: none\n", 0]);
+
   const h = await startTestHost({ home, config: { plugins: ["muster-plugin-hello"] } });
   try {
+    assert.is(muster("hello").stdout, `hello world; server: ${h.url}\n`);
     const res = await h.json("/api/hello?name=crew");
     assert.is(res.status, 200);
     assert.equal(res.body, { ok: true, greeting: "hello crew", from: "hello" });

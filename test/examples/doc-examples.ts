@@ -93,3 +93,23 @@ export function splitComment(line: string): { command: string; comment: string }
 export function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(/<([a-z][a-z .$/_-]*)>/gi)].map((m) => m[0]))];
 }
+
+/**
+ * The shell blocks of a walkthrough (between `<!-- walkthrough: <name> -->` and
+ * `<!-- /walkthrough -->` in a docs page), in order: a test runs their commands as written.
+ */
+export function walkthroughBlocks(root: string, file: string, name: string): { where: string; commands: string[] }[] {
+  const lines = readFileSync(join(root, file), "utf8").split("\n");
+  const start = lines.findIndex((line) => line.trim() === `<!-- walkthrough: ${name} -->`);
+  const end = lines.findIndex((line, i) => i > start && line.trim() === "<!-- /walkthrough -->");
+  if (start < 0 || end < 0) throw new Error(`${file} has no walkthrough "${name}"`);
+  const blocks: { where: string; commands: string[] }[] = [];
+  for (let i = start; i < end; i++) {
+    if (!/^```(sh|bash)\s*$/.test(lines[i]!.trim())) continue;
+    const first = i + 1;
+    while (!/^```\s*$/.test(lines[++i]!.trim()));
+    const commands = lines.slice(first, i).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+    blocks.push({ where: `${file}:${first}`, commands });
+  }
+  return blocks;
+}

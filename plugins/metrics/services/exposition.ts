@@ -2,21 +2,9 @@
 // family, then one line per sample. Label values escape `\`, `"` and line feeds; help text
 // escapes `\` and line feeds, so no value can end a line early or forge another sample.
 
-export type MetricType = "counter" | "gauge" | "histogram";
-
-export interface Sample {
-  /** Appended to the family name (`_bucket`, `_sum`, `_count` for histograms). */
-  suffix?: string;
-  labels?: Record<string, string>;
-  value: number;
-}
-
-export interface MetricFamily {
-  name: string;
-  help: string;
-  type: MetricType;
-  samples: Sample[];
-}
+// The shapes are published by @muster/plugin (contributors outside this repository type their families with them).
+import type { MetricFamily } from "@muster/plugin";
+export type { MetricFamily, MetricType, MetricSample as Sample } from "@muster/plugin";
 
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 

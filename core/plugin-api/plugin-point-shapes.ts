@@ -1,0 +1,51 @@
+// The value shapes of the extension points built-in plugins own and third-party plugins
+// contribute to. The points themselves stay with their owners (plugins/dashboard/tokens.ts,
+// plugins/metrics/tokens.ts), and a package outside this repository cannot import those:
+// it re-declares a point by its id, typed with these shapes, and the host matches points by
+// id (a name its owner does not declare fails the start with PLUGIN_CONTRIBUTION_UNKNOWN_POINT):
+//
+//   const CONSOLE_PANELS = extensionPoint<ConsolePanel>("dashboard.panels");
+//   const METRIC_SOURCES = extensionPoint<MetricSource>("metrics.sources");
+//
+// Types only: nothing here runs, and the owners re-export these so both sides share one shape.
+
+/**
+ * A panel a plugin adds to the console (point `dashboard.panels`): a small browser ES module
+ * that the dashboard serves at `/dashboard/plugins/<plugin>/<id>.js` and lists in
+ * `GET /dashboard/panels`; its default export mounts the panel, which is refreshed on the
+ * named live-stream events.
+ */
+export interface ConsolePanel {
+  /** kebab-case, unique within the contributing plugin. */
+  id: string;
+  /** The panel's heading and the accessible name of its region. */
+  title: string;
+  /** Absolute path of the module file (use `fileURLToPath(new URL("./panel.js", import.meta.url))`). */
+  module: string;
+  /** Live-stream event names (`work.task.created`) or patterns (`work.*`) the panel refreshes on. */
+  events?: string[];
+}
+
+export type MetricType = "counter" | "gauge" | "histogram";
+
+/** One sample of a metric family. */
+export interface MetricSample {
+  /** Appended to the family name (`_bucket`, `_sum`, `_count` for histograms). */
+  suffix?: string;
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/** A family of `GET /metrics` (Prometheus text exposition 0.0.4). */
+export interface MetricFamily {
+  name: string;
+  help: string;
+  type: MetricType;
+  samples: MetricSample[];
+}
+
+/** Families a plugin adds to `GET /metrics` (point `metrics.sources`); names should start with `muster_<plugin>_`. */
+export interface MetricSource {
+  /** The families as of now; called on every scrape, so keep it cheap. */
+  collect(): MetricFamily[] | Promise<MetricFamily[]>;
+}
