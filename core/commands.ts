@@ -4,7 +4,7 @@
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
 import { loadConfig } from "./internal/config.ts";
 import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
-import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
+import { configuredPlugins } from "./internal/plugin-loader.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
 const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "approvals", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
@@ -37,15 +37,7 @@ export async function installedPluginCommands(builtIns: readonly PluginDefinitio
   } catch {
     return pluginCommands(builtIns); // help still answers with a broken configuration; `muster doctor` reports it
   }
-  const installed: PluginDefinition[] = [];
-  for (const name of config.plugins) {
-    try {
-      installed.push((await loadThirdPartyPlugin(name, config.home)).definition);
-    } catch {
-      // Not installed or not a plugin: `muster plugins` and `muster start` report it.
-    }
-  }
-  return pluginCommands([...builtIns, ...installed]);
+  return pluginCommands(await configuredPlugins(builtIns, config, "skip"));
 }
 
 /** What a plugin command receives: configuration read now (environment and file) and the process streams. */

@@ -76,3 +76,25 @@ export async function loadThirdPartyPlugin(name: string, home: string): Promise<
   }
   return { definition: mod.default, source: `npm:${name}@${pkg.version ?? "?"}` };
 }
+
+/**
+ * The plugins a host of this configuration loads, as the command line needs them (`muster
+ * --help`, `muster mcp`, `muster doctor`): the built-ins less disabled ones, then the
+ * configured packages. `onMissing: "skip"` leaves out a package that does not load (help
+ * still answers; `muster plugins` and `muster start` say why); `"throw"` refuses as the host would.
+ */
+export async function configuredPlugins(
+  builtIns: readonly PluginDefinition[],
+  config: { home: string; plugins: readonly string[]; disabledPlugins: readonly string[] },
+  onMissing: "skip" | "throw",
+): Promise<PluginDefinition[]> {
+  const plugins = builtIns.filter((p) => !config.disabledPlugins.includes(p.id));
+  for (const name of config.plugins) {
+    try {
+      plugins.push((await loadThirdPartyPlugin(name, config.home)).definition);
+    } catch (error) {
+      if (onMissing === "throw") throw error;
+    }
+  }
+  return plugins;
+}

@@ -10,7 +10,7 @@ import type { MusterConfig } from "../config.ts";
 import { staticContributions } from "../contributions.ts";
 import { HOST_PATHS } from "../host-routes.ts";
 import { orderPlugins } from "../plugin-graph.ts";
-import { loadThirdPartyPlugin } from "../plugin-loader.ts";
+import { configuredPlugins } from "../plugin-loader.ts";
 import { packageVersion } from "../package-version.ts";
 import { EXIT, parseCommandArgs, runCommand, UsageError, type CliCommand, type CommandStreams } from "../cli/command.ts";
 import { connectToServer } from "../cli/server-client.ts";
@@ -48,7 +48,7 @@ export function mcpCommand(config: () => MusterConfig, builtIns: readonly Plugin
       let tools: McpTool[];
       try {
         current = config();
-        tools = toolsOf(await configuredPlugins(builtIns, current));
+        tools = toolsOf(await configuredPlugins(builtIns, current, "throw"));
       } catch (error) {
         // A configured package that does not load, or a tool that breaks the rules: reported as any command's error.
         return runCommand(command, [], io, () => Promise.reject(error));
@@ -57,13 +57,6 @@ export function mcpCommand(config: () => MusterConfig, builtIns: readonly Plugin
     },
   };
   return command;
-}
-
-/** The plugins the host of this configuration loads: the built-ins less disabled ones, then the configured packages. */
-async function configuredPlugins(builtIns: readonly PluginDefinition[], config: MusterConfig): Promise<PluginDefinition[]> {
-  const plugins = builtIns.filter((p) => !config.disabledPlugins.includes(p.id));
-  for (const name of config.plugins) plugins.push((await loadThirdPartyPlugin(name, config.home)).definition);
-  return plugins;
 }
 
 /** Their MCP tools in the order the server lists them (its plugins' start order). */
