@@ -1,7 +1,7 @@
-// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `approvals`,
-// `backup`, `restore`, `mcp`, and the plugins' commands. This is the program that assembles
-// Muster: it hands the built-in plugins to the host, and their `commands`
-// (core/commands.ts) become `muster <name>` sub-commands. Every command answers
+// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `backup`,
+// `restore`, `mcp`, `doctor`, and the plugins' commands (`approvals`, `vault`, ...). This
+// is the program that assembles Muster: it hands the built-in plugins to the host, and their
+// `commands` (core/commands.ts) become `muster <name>` sub-commands. Every command answers
 // `--help`/`-h` with its usage (exit 0); a usage mistake prints it on stderr (exit 2).
 import { join } from "node:path";
 import { createHost } from "./host.ts";
@@ -11,19 +11,17 @@ import { isStartError } from "./internal/start-errors.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { runStatusCommand } from "./internal/status-command.ts";
 import { addPlugin, listPlugins, removePlugin } from "./internal/plugin-commands.ts";
-import { approvalsCommand } from "./internal/cli/approvals-command.ts";
 import { backupCommand } from "./internal/cli/backup-command.ts";
 import { restoreCommand } from "./internal/cli/restore-command.ts";
 import { mcpCommand } from "./internal/mcp/mcp-command.ts";
 import { doctorCommand } from "./internal/doctor-command.ts";
 import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
-import { defineCliCommand, EXIT, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
+import { defineCliCommand, EXIT, runCommand, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, pluginCommands } from "./commands.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 const extraCommands = pluginCommands(builtInPlugins);
 const hostCommands: CliCommand[] = [
-  approvalsCommand(loadConfig),
   backupCommand(loadConfig),
   restoreCommand(loadConfig),
   mcpCommand(loadConfig),
@@ -132,11 +130,8 @@ async function main(argv: string[]): Promise<number> {
       const own = [...basicCommands, ...hostCommands].find((c) => c.name === command);
       if (own) return own.run(args, io);
       const extra = extraCommands.find((c) => c.name === command);
-      if (extra && wantsHelp(args)) {
-        console.log(`Usage: muster ${extra.usage}\n\n${extra.summary}`);
-        return EXIT.ok;
-      }
-      if (extra) return extra.run(args, commandIo());
+      // The host's outcome rules (help, usage errors, coded errors) hold for plugins' commands too.
+      if (extra) return runCommand({ name: extra.name, help: extra.help ?? `Usage: muster ${extra.usage}\n\n${extra.summary}` }, args, io, () => extra.run(args, commandIo()));
       console.error(`Unknown command "${command}".\n\n${USAGE}`);
       return EXIT.usage;
     }

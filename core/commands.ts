@@ -2,10 +2,11 @@
 // plugins contribute tasks): the CLI lists them in its usage and runs them by name. The
 // core knows none of them; each plugin's `run` loads its own implementation on demand.
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
-import { loadConfig } from "./internal/config.ts";
+import { loadConfig, type MusterConfig } from "./internal/config.ts";
+import { connectToServer } from "./internal/cli/server-client.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
-const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "approvals", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
+const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
 
 /** Every plugin's commands, in plugin order; a name already taken (host or earlier plugin) is skipped. */
 export function pluginCommands(plugins: readonly PluginDefinition[]): PluginCommand[] {
@@ -21,12 +22,19 @@ export function pluginCommands(plugins: readonly PluginDefinition[]): PluginComm
   return commands;
 }
 
-/** What a plugin command receives: configuration read now (environment and file) and the process streams. */
+/**
+ * What a plugin command receives: configuration (environment and file), read when first
+ * used, so that a usage error is reported before a configuration problem; and the process streams.
+ */
 export function commandIo(): CommandIo {
-  const config = loadConfig();
+  let loaded: MusterConfig | undefined;
+  const config = () => (loaded ??= loadConfig());
   return {
-    home: config.home,
-    credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+    get home() {
+      return config().home;
+    },
+    credential: (name) => (name === "vaultKey" ? config().vaultKey : name === "gatewayToken" ? config().gatewayToken : null),
+    server: () => connectToServer(config()),
     env: process.env,
     stdin: process.stdin,
     stdout: process.stdout,

@@ -5,6 +5,7 @@ import type { PluginRouter } from "./http.ts";
 import type { Migration } from "./migrations.ts";
 import type { GatedActionDeclaration, HookDeclaration, RoutesDeclaration } from "./declare.ts";
 import type { Contribution, ExtensionPoint } from "./extension-points.ts";
+import type { ServerClient } from "./command-line.ts";
 
 /**
  * A plugin is a plain description the host can inspect (id, version, host range,
@@ -66,7 +67,13 @@ export interface PluginCommand {
   usage: string;
   /** One line for `muster --help`. */
   summary: string;
-  /** Runs with the words after `name`; resolves to the exit code (0 ok, 1 failure, 2 usage). */
+  /** What `muster <name> --help` prints (also after a sub-command); by default `Usage: muster <usage>` and the summary. */
+  help?: string;
+  /**
+   * Runs with the words after `name`; resolves to the exit code (0 ok, 1 failure, 2 usage).
+   * A thrown `UsageError` prints the reason and the help on stderr (exit 2); a thrown coded
+   * error (a MusterError, the server's refusal) prints `muster <name>: CODE: message` (exit 1).
+   */
   run(args: string[], io: CommandIo): Promise<number>;
 }
 
@@ -77,6 +84,8 @@ export interface CommandIo {
   /** A credential of the host configuration, or null when unset (as `ctx.host.credential`). */
   credential(name: HostCredential): string | null;
   env: NodeJS.ProcessEnv;
+  /** A client of the running server of this MUSTER_HOME (its url from the instance lock, the API token when configured). */
+  server(): ServerClient;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

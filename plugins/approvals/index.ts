@@ -1,8 +1,9 @@
 import { definePlugin } from "@muster/plugin";
+import { approvalsCommand } from "./cli/command.ts";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
-import { mountApprovalRoutes } from "./http/routes.ts";
+import { approvalRoutes } from "./http/routes.ts";
 import { registerApprovalServices } from "./services/register.ts";
 import { startApprovals } from "./services/lifecycle.ts";
 
@@ -25,8 +26,10 @@ export const approvalsPlugin = definePlugin({
   entities: [Approval],
   migrations,
   register: registerApprovalServices,
-  routes: mountApprovalRoutes,
+  routes: approvalRoutes,
   onStart: startApprovals,
+  // `muster approvals`: the inbox in a terminal, through the running server.
+  commands: [approvalsCommand],
 });
 
 export default approvalsPlugin;
