@@ -27,8 +27,8 @@ const hostCommands: CliCommand[] = [
   mcpCommand(loadConfig),
   doctorCommand({
     migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
-    // Loaded on demand: only `muster doctor` needs them.
-    checkVaultPassphrase: async (dbPath, passphrase) => (await import("../plugins/vault/crypto/passphrase-check.ts")).checkPassphrase(dbPath, passphrase),
+    plugins: builtInPlugins,
+    // Loaded on demand: only `muster doctor` needs it.
     organisationAgentIds: async (path) => (await import("../plugins/agents/services/org-file.ts")).organisationAgentIds(path),
   }),
 ];

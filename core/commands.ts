@@ -2,7 +2,7 @@
 // plugins contribute tasks): the CLI lists them in its usage and runs them by name. The
 // core knows none of them; each plugin's `run` loads its own implementation on demand.
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
-import { loadConfig, type MusterConfig } from "./internal/config.ts";
+import { hostCredential, loadConfig, type MusterConfig } from "./internal/config.ts";
 import { connectToServer } from "./internal/cli/server-client.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
@@ -33,7 +33,7 @@ export function commandIo(): CommandIo {
     get home() {
       return config().home;
     },
-    credential: (name) => (name === "vaultKey" ? config().vaultKey : name === "gatewayToken" ? config().gatewayToken : null),
+    credential: (name) => hostCredential(config(), name),
     server: () => connectToServer(config()),
     env: process.env,
     stdin: process.stdin,

@@ -12,7 +12,7 @@ import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts"
 import type { WorkspacePaths } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
-import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
+import { hostCredential, loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
@@ -192,7 +192,7 @@ export function createHost(options: HostOptions = {}): Host {
       approvers: Object.freeze([...config.approvers]),
       startedAt,
       url,
-      credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+      credential: (name) => hostCredential(config, name),
     };
     return { workspace, hostInfo };
   }
