@@ -5,16 +5,8 @@
 // (a MusterError or the server's refusal) prints `muster <name>: CODE: message` (exit 1).
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-const USAGE_ERROR = Symbol.for("muster.usageError");
-
 /** Thrown for a usage mistake: the command prints its help on stderr and exits 2. */
-export class UsageError extends Error {
-  readonly [USAGE_ERROR] = true;
-  // A plugin installed from its tarball has its own copy of this module: recognise its errors by brand, not by class identity.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && USAGE_ERROR in value;
-  }
-}
+export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
