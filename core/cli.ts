@@ -1,8 +1,8 @@
-// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `approvals`,
-// `backup`, `restore`, `mcp`, and the plugins' commands. This is the program that assembles
-// Muster: it hands the built-in plugins to the host, and their `commands`
-// (core/commands.ts) become `muster <name>` sub-commands, as do those of the plugin packages
-// enabled in muster.config.json. Every command answers
+// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `backup`,
+// `restore`, `mcp`, `doctor`, and the plugins' commands (`approvals`, `vault`, ...). This
+// is the program that assembles Muster: it hands the built-in plugins to the host, and their
+// `commands` (core/commands.ts) become `muster <name>` sub-commands, as do those of the plugin
+// packages enabled in muster.config.json. Every command answers
 // `--help`/`-h` with its usage (exit 0); a usage mistake prints it on stderr (exit 2).
 import { join } from "node:path";
 import { createHost } from "./host.ts";
@@ -12,26 +12,24 @@ import { isStartError } from "./internal/start-errors.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { runStatusCommand } from "./internal/status-command.ts";
 import { addPlugin, listPlugins, removePlugin } from "./internal/plugin-commands.ts";
-import { approvalsCommand } from "./internal/cli/approvals-command.ts";
 import { backupCommand } from "./internal/cli/backup-command.ts";
 import { restoreCommand } from "./internal/cli/restore-command.ts";
 import { mcpCommand } from "./internal/mcp/mcp-command.ts";
 import { doctorCommand } from "./internal/doctor-command.ts";
 import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
-import { defineCliCommand, EXIT, wantsHelp, type CliCommand } from "./internal/cli/command.ts";
+import { defineCliCommand, EXIT, runCommand, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, installedPluginCommands } from "./commands.ts";
 import type { PluginCommand } from "./plugin-api/define-plugin.ts";
 import { builtInPlugins } from "../plugins/built-in.ts";
 
 const hostCommands: CliCommand[] = [
-  approvalsCommand(loadConfig),
   backupCommand(loadConfig),
   restoreCommand(loadConfig),
   mcpCommand(loadConfig, builtInPlugins),
   doctorCommand({
     migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
-    // Loaded on demand: only `muster doctor` needs them.
-    checkVaultPassphrase: async (dbPath, passphrase) => (await import("../plugins/vault/crypto/passphrase-check.ts")).checkPassphrase(dbPath, passphrase),
+    plugins: builtInPlugins,
+    // Loaded on demand: only `muster doctor` needs it.
     organisationAgentIds: async (path) => (await import("../plugins/agents/services/org-file.ts")).organisationAgentIds(path),
   }),
 ];
@@ -136,11 +134,8 @@ async function main(argv: string[]): Promise<number> {
       if (own) return own.run(args, io);
       const extraCommands = await installedPluginCommands(builtInPlugins);
       const extra = extraCommands.find((c) => c.name === command);
-      if (extra && wantsHelp(args)) {
-        console.log(`Usage: muster ${extra.usage}\n\n${extra.summary}`);
-        return EXIT.ok;
-      }
-      if (extra) return extra.run(args, commandIo());
+      // The host's outcome rules (help, usage errors, coded errors) hold for plugins' commands too.
+      if (extra) return runCommand({ name: extra.name, help: extra.help ?? `Usage: muster ${extra.usage}\n\n${extra.summary}` }, args, io, () => extra.run(args, commandIo()));
       console.error(`Unknown command "${command}".\n\n${usage(extraCommands)}`);
       return EXIT.usage;
     }

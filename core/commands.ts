@@ -2,12 +2,13 @@
 // plugins contribute tasks): the CLI lists them in its usage and runs them by name. The
 // core knows none of them; each plugin's `run` loads its own implementation on demand.
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
-import { loadConfig } from "./internal/config.ts";
+import { hostCredential, loadConfig, type MusterConfig } from "./internal/config.ts";
+import { connectToServer } from "./internal/cli/server-client.ts";
 import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
 import { configuredPlugins } from "./internal/plugin-loader.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
-const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "approvals", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
+const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
 
 /** Every plugin's commands, in plugin order; a name already taken (host or earlier plugin) is skipped. */
 export function pluginCommands(plugins: readonly PluginDefinition[]): PluginCommand[] {
@@ -40,15 +41,28 @@ export async function installedPluginCommands(builtIns: readonly PluginDefinitio
   return pluginCommands(await configuredPlugins(builtIns, config, "skip"));
 }
 
-/** What a plugin command receives: configuration read now (environment and file) and the process streams. */
+/**
+ * What a plugin command receives: configuration (environment and file), read when first
+ * used, so that a usage error is reported before a configuration problem; and the process streams.
+ */
 export function commandIo(): CommandIo {
-  const config = loadConfig();
-  const running = runningInstance(config.home);
+  let loaded: MusterConfig | undefined;
+  const config = () => (loaded ??= loadConfig());
+  const running = () => runningInstance(config().home);
   return {
-    home: config.home,
-    credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
-    runningServer: running?.url ? reachableUrl(running.url) : null,
-    serverHeaders: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {},
+    get home() {
+      return config().home;
+    },
+    credential: (name) => hostCredential(config(), name),
+    server: () => connectToServer(config()),
+    get runningServer() {
+      const url = running()?.url;
+      return url ? reachableUrl(url) : null;
+    },
+    get serverHeaders(): Record<string, string> {
+      const token = config().apiToken;
+      return token ? { authorization: `Bearer ${token}` } : {};
+    },
     env: process.env,
     stdin: process.stdin,
     stdout: process.stdout,

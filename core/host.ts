@@ -13,7 +13,7 @@ import type { WorkspacePaths } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
 import { hostPoints } from "./plugin-api/host-points.ts";
-import { loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
+import { hostCredential, loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
@@ -194,7 +194,7 @@ export function createHost(options: HostOptions = {}): Host {
       approvers: Object.freeze([...config.approvers]),
       startedAt,
       url,
-      credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+      credential: (name) => hostCredential(config, name),
     };
     return { workspace, hostInfo };
   }
@@ -269,9 +269,12 @@ export function createHost(options: HostOptions = {}): Host {
 
   /** Every plugin's gated action kinds, built from their deps now that the database is open. */
   function defineGatedActions(ordered: PluginDefinition[]): void {
+    const ids = new Set(ordered.map((p) => p.id));
     for (const plugin of ordered) {
+      const namespace = plugin.gatedActionNamespace ?? plugin.id;
+      if (namespace !== plugin.id && ids.has(namespace)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `its gated action namespace "${namespace}" is another plugin's id` });
       for (const action of plugin.gatedActions ?? []) {
-        if (!action.kind.startsWith(`${plugin.id}.`)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${plugin.id}."` });
+        if (!action.kind.startsWith(`${namespace}.`)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${namespace}."` });
         const deps = services.resolveNeeds(action, requesters.get(plugin.id)!, `${plugin.id}.gatedActions.${action.kind}`);
         gate.define(action.kind, action.create(deps));
       }

@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { summarizeDetails, zodIssueDetails } from "../plugin-api/zod-issues.ts";
 import { startErrors } from "./start-errors.ts";
+import type { HostCredential } from "../plugin-api/context.ts";
 import { DEFAULT_GATEWAY_SCOPES, DEFAULT_GATEWAY_TIMINGS, type GatewayTimings } from "./gateway/timings.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -201,4 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** A credential of the configuration as plugins read it (`ctx.host.credential`, a command's or a doctor check's `credential`). */
+export function hostCredential(config: Pick<MusterConfig, "vaultKey" | "gatewayToken">, name: HostCredential): string | null {
+  return name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null;
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync, accessSync, con
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
-import { loadConfig, type MusterConfig } from "./config.ts";
+import { hostCredential, loadConfig, type MusterConfig } from "./config.ts";
 import { isStartError } from "./start-errors.ts";
 import { packageVersion } from "./package-version.ts";
 import { reachableUrl, runningInstance } from "./instance-lock.ts";
@@ -17,14 +17,18 @@ import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identi
 import { wantsDevice } from "./gateway/handshake.ts";
 import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
 import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./cli/command.ts";
+import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
+import { hostPoints, type DoctorContext } from "../plugin-api/host-points.ts";
+import { staticContributions } from "./contributions.ts";
+import { configuredPlugins } from "./plugin-loader.ts";
 
 export interface DoctorOptions {
   /** Read instead of `process.env` (tests). */
   env?: NodeJS.ProcessEnv;
   /** The migrations a current database has (the built-in plugins'), by plugin id. */
   migrations?: { pluginId: string; names: string[] }[];
-  /** Whether a passphrase opens the vault stored in a database file (the vault plugin's key check value). */
-  checkVaultPassphrase?: (dbPath: string, passphrase: string) => Promise<"match" | "mismatch" | "uninitialised" | "damaged">;
+  /** The built-in plugins; their contributed checks (hostPoints.doctorChecks) and the configured packages' run after the host's. */
+  plugins?: readonly PluginDefinition[];
   /** The agent ids of an organisation file, or null when there is no file (the agents plugin's reader). */
   organisationAgentIds?: (path: string) => Promise<string[] | null>;
 }
@@ -119,9 +123,34 @@ async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
   await add("workspace", "workspace", ["config"], () => checkWorkspace(config!));
   const agentIds = await gatewayChecks(config, results, add);
   await add("crew", "crew registered", ["gateway.agents", "workspace"], () => checkCrew(config!, agentIds, deps.organisationAgentIds));
-  // Optional, so last: whatever it says, the gateway diagnosis above is complete.
-  await add("vault", "vault key", ["database"], () => checkVaultKey(config!, deps.checkVaultPassphrase));
+  await contributedChecks(deps.plugins ?? [], config, agentIds, add);
   return results;
+}
+
+/**
+ * The checks plugins contribute (hostPoints.doctorChecks), after the host's, in plugin order:
+ * the optional ones last, so that whatever they say the diagnosis before them is complete.
+ * Each also needs the configuration, which its context is read from.
+ */
+async function contributedChecks(plugins: readonly PluginDefinition[], config: MusterConfig | undefined, gatewayAgentIds: readonly string[], add: (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => Promise<void>): Promise<void> {
+  // With the configuration: the plugins its host would load (disabled ones out, installed packages in).
+  const loaded = config ? await configuredPlugins(plugins, config, "skip") : plugins;
+  const checks = staticContributions(loaded, hostPoints.doctorChecks).map((c) => c.value);
+  const context = (): DoctorContext => {
+    const instance = runningInstance(config!.home);
+    return {
+      home: config!.home,
+      workspace: resolveWorkspaceRoot(config!.workspaceDir, config!.home),
+      databasePath: join(config!.home, "muster.db"),
+      runningServer: instance?.url ? reachableUrl(instance.url) : null,
+      serverHeaders: config!.apiToken ? { authorization: `Bearer ${config!.apiToken}` } : {},
+      credential: (name) => hostCredential(config!, name),
+      gatewayAgentIds,
+    };
+  };
+  for (const check of [...checks.filter((c) => !c.optional), ...checks.filter((c) => c.optional)]) {
+    await add(check.id, check.name, [...(check.needs ?? []), "config"], () => check.run(context()));
+  }
 }
 
 /** The gateway steps in order; a step needs the one before. Returns the ids agents.list named. */
@@ -173,37 +202,6 @@ async function checkCrew(config: MusterConfig, gatewayAgents: string[], read: Do
     detail: `${missing.length} of ${crew.length} agents of ${ORG_FILE} are not registered with the gateway (chat with them answers 409 AGENT_NOT_REGISTERED): ${missing.join(", ")}`,
     fix: REGISTER_FIX,
   };
-}
-
-const SET_VAULT_KEY = 'set VAULT_KEY to a long passphrase before starting (e.g. export VAULT_KEY="$(openssl rand -base64 32)") and keep it: secrets cannot be read without it';
-
-async function checkVaultKey(config: MusterConfig, verify: DoctorOptions["checkVaultPassphrase"]): Promise<Check> {
-  const source = config.vaultKey ? "VAULT_KEY" : config.gatewayToken ? "GATEWAY_TOKEN" : null;
-  const passphrase = config.vaultKey ?? config.gatewayToken;
-  const instance = runningInstance(config.home);
-  if (instance?.url) return vaultOfRunningServer(config, instance.url);
-  if (!source || !passphrase) return { status: "warn", detail: "VAULT_KEY is not set (optional): the vault stays locked, everything else works", fix: SET_VAULT_KEY };
-  const via = source === "GATEWAY_TOKEN" ? "VAULT_KEY is not set; the vault uses GATEWAY_TOKEN as its passphrase" : "VAULT_KEY is set";
-  if (!verify) return { status: "ok", detail: via };
-  const verdict = await verify(join(config.home, "muster.db"), passphrase);
-  if (verdict === "match") return { status: "ok", detail: `${via} and matches the vault's key check` };
-  if (verdict === "uninitialised") return { status: "ok", detail: `${via}; the vault has no key yet (the next start stores its key check)` };
-  if (verdict === "damaged") return { status: "fail", detail: "the vault's key metadata (table vault_meta) is damaged", fix: "restore a backup (muster restore); stored secrets cannot be checked" };
-  return {
-    status: "fail",
-    detail: `${source} is wrong: it is not the passphrase the vault's secrets are stored under (key check failed)`,
-    fix: `set ${source === "GATEWAY_TOKEN" ? "VAULT_KEY" : source} to the passphrase the vault was created with (or rotate: muster vault rotate)`,
-  };
-}
-
-/** A running server holds the database: ask its vault (the vault routes answer 503 with the lock's code). */
-async function vaultOfRunningServer(config: MusterConfig, url: string): Promise<Check> {
-  const res = await fetch(`${reachableUrl(url)}/api/vault`, { headers: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {}, signal: AbortSignal.timeout(5_000) });
-  if (res.status === 200 || res.status === 404) return { status: "ok", detail: res.status === 200 ? "the running server's vault is unlocked" : "the running server has no vault plugin" };
-  const code = ((await res.json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
-  if (code === "VAULT_LOCKED") return { status: "warn", detail: "the running server's vault is locked: it was started without VAULT_KEY (optional)", fix: `${SET_VAULT_KEY}; then restart the server` };
-  if (code === "VAULT_WRONG_KEY") return { status: "fail", detail: "the running server's VAULT_KEY is wrong: the vault's key check failed", fix: "restart the server with VAULT_KEY set to the passphrase the vault was created with" };
-  return { status: "fail", detail: `the running server answered GET /api/vault with HTTP ${res.status}${code ? ` ${code}` : ""}` };
 }
 
 function homeWritable(home: string): Omit<CheckResult, "id" | "name"> {

@@ -5,6 +5,7 @@ import type { PluginRouter } from "./http.ts";
 import type { Migration } from "./migrations.ts";
 import type { GatedActionDeclaration, HookDeclaration, RoutesDeclaration } from "./declare.ts";
 import type { Contribution, ExtensionPoint } from "./extension-points.ts";
+import type { ServerClient } from "./command-line.ts";
 
 /**
  * A plugin is a plain description the host can inspect (id, version, host range,
@@ -46,6 +47,12 @@ export interface PluginDefinition<C = any> {
   onStop?: HookDeclaration<any, any> | ((ctx: PluginContext<C>) => void | Promise<void>);
   /** Gated action kinds (`defineGatedAction`), built once the database is open; the one way to declare one. */
   gatedActions?: GatedActionDeclaration<any, any, any>[];
+  /**
+   * Gated action kinds start with `<id>.`; a plugin that brings an external system's own
+   * requests into the gate may name that system instead (gateway-approvals: `openclaw`, for
+   * `openclaw.exec`). Never another plugin's id.
+   */
+  gatedActionNamespace?: string;
   /** Points this plugin owns and other plugins contribute to (`extensionPoint`). */
   extensionPoints?: ExtensionPoint<any>[];
   /** What this plugin adds to other plugins' or the host's points (`contribute`, `contributeWith`). */
@@ -66,7 +73,13 @@ export interface PluginCommand {
   usage: string;
   /** One line for `muster --help`. */
   summary: string;
-  /** Runs with the words after `name`; resolves to the exit code (0 ok, 1 failure, 2 usage). */
+  /** What `muster <name> --help` prints (also after a sub-command); by default `Usage: muster <usage>` and the summary. */
+  help?: string;
+  /**
+   * Runs with the words after `name`; resolves to the exit code (0 ok, 1 failure, 2 usage).
+   * A thrown `UsageError` prints the reason and the help on stderr (exit 2); a thrown coded
+   * error (a MusterError, the server's refusal) prints `muster <name>: CODE: message` (exit 1).
+   */
   run(args: string[], io: CommandIo): Promise<number>;
 }
 
@@ -81,6 +94,8 @@ export interface CommandIo {
   /** Headers for that server's API (the API token when one is configured); never the human's session token. */
   serverHeaders: Record<string, string>;
   env: NodeJS.ProcessEnv;
+  /** A client of the running server of this MUSTER_HOME (its url from the instance lock, the API token when configured). */
+  server(): ServerClient;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

@@ -6,6 +6,7 @@
  */
 export { definePlugin, type PluginDefinition, type PluginCommand, type CommandIo } from "./define-plugin.ts";
 export { defineService, token, type ServiceDefinition, type ServiceToken, type ServiceScope, type ResolvedDeps, type Tokens } from "./define-service.ts";
+export { UsageError, parseCommandArgs, type ServerClient, type ServerRequest } from "./command-line.ts";
 export { defineRoutes, defineHook, defineGatedAction, type RoutesDeclaration, type HookDeclaration, type GatedActionDeclaration, type Needs } from "./declare.ts";
 export { extensionPoint, contribute, contributeWith, ownerOf, type ExtensionPoint, type Contribution, type Contributed } from "./extension-points.ts";
 export { hostPoints, type McpToolSpec, type McpScope, type DoctorCheck, type DoctorContext, type DoctorFinding, type DoctorStatus } from "./host-points.ts";

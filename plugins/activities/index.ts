@@ -1,7 +1,7 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { Activity } from "./entities/activity.ts";
 import { migrations } from "./migrations.ts";
-import { mountActivityRoutes } from "./http/routes.ts";
+import { activityRoutes } from "./http/routes.ts";
 import { registerActivityServices } from "./services/register.ts";
 import { startActivities } from "./services/lifecycle.ts";
 
@@ -14,7 +14,7 @@ export const activitiesPlugin = definePlugin({
   entities: [Activity],
   migrations,
   register: registerActivityServices,
-  routes: mountActivityRoutes,
+  routes: activityRoutes,
   onStart: startActivities,
   // MCP tools (docs/mcp.md).
   contributions: [

@@ -1,8 +1,9 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
+import { approvalsCommand } from "./cli/command.ts";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
-import { mountApprovalRoutes } from "./http/routes.ts";
+import { approvalRoutes } from "./http/routes.ts";
 import { registerApprovalServices } from "./services/register.ts";
 import { startApprovals } from "./services/lifecycle.ts";
 
@@ -25,7 +26,7 @@ export const approvalsPlugin = definePlugin({
   entities: [Approval],
   migrations,
   register: registerApprovalServices,
-  routes: mountApprovalRoutes,
+  routes: approvalRoutes,
   onStart: startApprovals,
   // MCP tools (docs/mcp.md).
   contributions: [
@@ -33,6 +34,8 @@ export const approvalsPlugin = definePlugin({
     contribute(hostPoints.mcpTools, { name: "approvals_get", title: "Get an approval", scope: "read", method: "GET", path: "/api/approvals/{id}" }),
     contribute(hostPoints.mcpTools, { name: "approvals_request", title: "Request a human approval", scope: "write", method: "POST", path: "/api/approvals" }),
   ],
+  // `muster approvals`: the inbox in a terminal, through the running server.
+  commands: [approvalsCommand],
 });
 
 export default approvalsPlugin;

@@ -4,6 +4,7 @@ import { GatewayRequest } from "./entities/gateway-request.ts";
 import { migrations } from "./migrations.ts";
 import { registerGatewayApprovals } from "./services/register.ts";
 import { startGatewayApprovals } from "./services/lifecycle.ts";
+import { gatewayApprovalActions } from "./services/gated-actions.ts";
 
 /**
  * One approval inbox: every approval request the OpenClaw gateway raises (exec, plugin,
@@ -21,6 +22,9 @@ export const gatewayApprovalsPlugin = definePlugin({
   entities: [GatewayRequest],
   migrations,
   register: registerGatewayApprovals,
+  // Approving one allows the request once in the gateway; kinds keep the gateway's names.
+  gatedActionNamespace: "openclaw",
+  gatedActions: gatewayApprovalActions,
   onStart: startGatewayApprovals,
 });
 

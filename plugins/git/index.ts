@@ -1,7 +1,8 @@
 import { definePlugin } from "@muster/plugin";
 import { gitConfig } from "./config.ts";
-import { mountGitRoutes } from "./http/routes.ts";
+import { gitRoutes } from "./http/routes.ts";
 import { registerGitServices } from "./services/register.ts";
+import { gitSyncActions } from "./services/sync-action.ts";
 
 /**
  * `/api/git`: the status of one repository (`git.repoPath`, default the workspace), commits,
@@ -17,7 +18,8 @@ export const gitPlugin = definePlugin({
   paths: ["/api/git"],
   config: gitConfig,
   register: registerGitServices,
-  routes: mountGitRoutes,
+  gatedActions: gitSyncActions,
+  routes: gitRoutes,
 });
 
 export default gitPlugin;

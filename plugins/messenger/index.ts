@@ -2,7 +2,7 @@ import { definePlugin } from "@muster/plugin";
 import { messengerConfig } from "./config.ts";
 import { MediaFile } from "./entities/media-file.ts";
 import { SeenUpdate } from "./entities/seen-update.ts";
-import { mountMessengerRoutes } from "./http/routes.ts";
+import { messengerRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
 import { startMessenger } from "./services/lifecycle.ts";
 import { registerMessengerServices } from "./services/register.ts";
@@ -23,7 +23,7 @@ export const messengerPlugin = definePlugin({
   entities: [SeenUpdate, MediaFile],
   migrations,
   register: registerMessengerServices,
-  routes: mountMessengerRoutes,
+  routes: messengerRoutes,
   onStart: startMessenger,
 });
 

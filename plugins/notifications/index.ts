@@ -1,7 +1,7 @@
 import { definePlugin } from "@muster/plugin";
 import { Notification } from "./entities/notification.ts";
 import { migrations } from "./migrations.ts";
-import { mountNotificationRoutes } from "./http/routes.ts";
+import { notificationRoutes } from "./http/routes.ts";
 import { registerNotificationServices } from "./services/register.ts";
 
 /** Notifications for the human owner: `GET`/`POST`/`PATCH /api/notifications` and the `notifications.service` other plugins use. */
@@ -13,7 +13,7 @@ export const notificationsPlugin = definePlugin({
   entities: [Notification],
   migrations,
   register: registerNotificationServices,
-  routes: mountNotificationRoutes,
+  routes: notificationRoutes,
 });
 
 export default notificationsPlugin;

@@ -2,10 +2,11 @@ import { definePlugin } from "@muster/plugin";
 import { publishingConfig } from "./config.ts";
 import { ContentDraft } from "./entities/content-draft.ts";
 import { OutboxEntry } from "./entities/outbox-entry.ts";
-import { mountPublishingRoutes } from "./http/routes.ts";
+import { publishingRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
 import { startPublishing } from "./services/lifecycle.ts";
 import { registerPublishingServices } from "./services/register.ts";
+import { publishAction } from "./services/publish-payload.ts";
 
 /**
  * Publishing behind the approval gate (DESIGN §14.10): the professional network, content
@@ -24,7 +25,8 @@ export const publishingPlugin = definePlugin({
   entities: [ContentDraft, OutboxEntry],
   migrations,
   register: registerPublishingServices,
-  routes: mountPublishingRoutes,
+  gatedActions: [publishAction],
+  routes: publishingRoutes,
   onStart: startPublishing,
 });
 

@@ -1,6 +1,6 @@
 import { definePlugin } from "@muster/plugin";
 import { terminalConfig } from "./config.ts";
-import { mountTerminalRoutes } from "./http/routes.ts";
+import { terminalRoutes } from "./http/routes.ts";
 import { registerTerminalServices } from "./services/register.ts";
 import { startTerminal } from "./services/lifecycle.ts";
 
@@ -17,7 +17,7 @@ export const terminalPlugin = definePlugin({
   paths: ["/api/terminal"],
   config: terminalConfig,
   register: registerTerminalServices,
-  routes: mountTerminalRoutes,
+  routes: terminalRoutes,
   onStart: startTerminal,
 });
 

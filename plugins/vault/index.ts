@@ -1,8 +1,9 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { vaultCommand } from "./cli/command.ts";
+import { vaultKeyCheck } from "./doctor/vault-key-check.ts";
 import { VaultMetaEntry } from "./entities/vault-meta.ts";
 import { VaultSecret } from "./entities/vault-secret.ts";
-import { mountVaultRoutes } from "./http/routes.ts";
+import { vaultRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
 import { registerVaultServices } from "./services/register.ts";
 import { startVault, stopVault } from "./services/lifecycle.ts";
@@ -21,10 +22,12 @@ export const vaultPlugin = definePlugin({
   entities: [VaultSecret, VaultMetaEntry],
   migrations,
   register: registerVaultServices,
-  routes: mountVaultRoutes,
+  routes: vaultRoutes,
   onStart: startVault,
   onStop: stopVault,
   commands: [vaultCommand],
+  // `muster doctor`: whether VAULT_KEY is set and is the vault's passphrase.
+  contributions: [contribute(hostPoints.doctorChecks, vaultKeyCheck)],
 });
 
 export default vaultPlugin;

@@ -1,5 +1,5 @@
 // The `--help` texts of the commands the CLI runs itself (start, status, login, plugins);
-// the other commands carry their own (approvals-command.ts, backup-command.ts, ...).
+// the other commands carry their own (backup-command.ts, restore-command.ts, ...; plugins' commands their `help`).
 export const START_HELP = `Usage: muster start
 
 Starts the server (what \`npm start\` runs) on HOST:PORT (default 127.0.0.1:3333) with its

@@ -1,8 +1,8 @@
 // What every `muster` command shares: its usage text (printed by `--help`/`-h`, exit 0, and
 // on stderr with exit 2 for a usage error) and strict flag parsing, so an unknown flag is a
 // usage error instead of being ignored.
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MusterError } from "../../plugin-api/errors.ts";
+import { UsageError } from "../../plugin-api/command-line.ts";
 import { isStartError } from "../start-errors.ts";
 import { ServerRefusal } from "./server-client.ts";
 
@@ -17,7 +17,7 @@ export interface CommandStreams {
 /** A `muster <name>` command of the host: listed in `muster --help`, with its own `--help`. */
 export interface CliCommand {
   name: string;
-  /** One line per form, shown in `muster --help` (`approvals list [--all] [--json]`). */
+  /** One line per form, shown in `muster --help` (`backup [<file>]`). */
   usage: { form: string; summary: string }[];
   /** The full text `muster <name> --help` prints. */
   help: string;
@@ -34,26 +34,10 @@ export function defineCliCommand(spec: Omit<CliCommand, "run"> & { body(args: st
   return command;
 }
 
-/** Thrown for a usage mistake: the command prints its help on stderr and exits 2. */
-export class UsageError extends Error {}
+// Shared with plugins' commands through the plugin kit.
+export { UsageError, parseCommandArgs } from "../../plugin-api/command-line.ts";
 
 export const wantsHelp = (args: readonly string[]) => args.includes("--help") || args.includes("-h");
-
-type Options = NonNullable<ParseArgsConfig["options"]>;
-
-/** node:util parseArgs, strict; every parsing problem becomes a {@link UsageError}. */
-export function parseCommandArgs<O extends Options>(args: string[], options: O, positionals: { min: number; max: number }) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const count = parsed.positionals.length;
-  if (count < positionals.min) throw new UsageError("missing argument");
-  if (count > positionals.max) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.max]}"`);
-  return parsed;
-}
 
 /**
  * Runs a command body with the shared outcome rules: `--help` prints the help (exit 0), a

@@ -7,6 +7,9 @@ import { join } from "node:path";
 import type { MusterConfig } from "../config.ts";
 import { reachableUrl, runningInstance } from "../instance-lock.ts";
 import { cliErrors } from "./cli-errors.ts";
+import type { ServerClient, ServerRequest } from "../../plugin-api/command-line.ts";
+
+export type { ServerClient, ServerRequest };
 
 /**
  * The url of the running server of this MUSTER_HOME (from its lock), else the configured
@@ -29,20 +32,6 @@ export class ServerRefusal extends Error {
     this.status = status;
     this.details = details;
   }
-}
-
-export interface ServerRequest {
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  /** Sends the session token (the human's credential) as X-Session-Token. */
-  session?: boolean;
-  headers?: Record<string, string>;
-}
-
-export interface ServerClient {
-  readonly url: string;
-  /** The parsed JSON body of a 2xx answer; throws the server's coded error otherwise. */
-  request<T = unknown>(method: string, path: string, init?: ServerRequest): Promise<T>;
 }
 
 export function connectToServer(config: Pick<MusterConfig, "home" | "host" | "port" | "apiToken">, doFetch: typeof fetch = fetch): ServerClient {

@@ -1,19 +1,20 @@
-import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
+import { defineRoutes, z } from "@muster/plugin";
 import { ACTIVITIES } from "../tokens.ts";
 import { activitySchema, createActivityBody, listActivitiesQuery } from "./schemas.ts";
 
-export function mountActivityRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const activities = () => ctx.resolve(ACTIVITIES);
+export const activityRoutes = defineRoutes({
+  deps: { activities: ACTIVITIES },
+  mount(router, { activities }) {
+    router.get(
+      "/api/activities",
+      { summary: "Recent activities, newest first (limit default 100, max 1000)", query: listActivitiesQuery, response: z.array(activitySchema) },
+      ({ query }) => activities.list(query),
+    );
 
-  router.get(
-    "/api/activities",
-    { summary: "Recent activities, newest first (limit default 100, max 1000)", query: listActivitiesQuery, response: z.array(activitySchema) },
-    ({ query }) => activities().list(query),
-  );
-
-  router.post(
-    "/api/activities",
-    { summary: "Log an activity", body: createActivityBody, status: 201, response: activitySchema },
-    ({ body }) => activities().log(body),
-  );
-}
+    router.post(
+      "/api/activities",
+      { summary: "Log an activity", body: createActivityBody, status: 201, response: activitySchema },
+      ({ body }) => activities.log(body),
+    );
+  },
+});

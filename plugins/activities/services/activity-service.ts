@@ -16,7 +16,7 @@ export interface NewActivity {
 
 export type ActivityQuery = ActivityFilter;
 
-/** The activity log other plugins write to (`ctx.resolve(ACTIVITIES).log(...)`). */
+/** The activity log other plugins write to (list `ACTIVITIES` in their deps, then `activities.log(...)`). */
 export class ActivityService implements ActivityLog {
   private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };
   private readonly store: ActivityStore;

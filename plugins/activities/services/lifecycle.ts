@@ -1,8 +1,9 @@
-import type { PluginContext } from "@muster/plugin";
+import { defineHook, hostTokens } from "@muster/plugin";
 import { ACTIVITIES } from "../tokens.ts";
 import { logWorkspaceChanges } from "./log-workspace-changes.ts";
 
 /** Logs workspace file changes as activities until shutdown. */
-export function startActivities(ctx: PluginContext): void {
-  ctx.lifecycle.onStop(logWorkspaceChanges(ctx.events, () => ctx.resolve(ACTIVITIES)));
-}
+export const startActivities = defineHook({
+  deps: { activities: ACTIVITIES, events: hostTokens.events },
+  run: ({ activities, events }, ctx) => ctx.lifecycle.onStop(logWorkspaceChanges(events, activities)),
+});

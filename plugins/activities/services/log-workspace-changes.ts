@@ -6,9 +6,9 @@ import type { ActivityLog } from "../tokens.ts";
  * `file_created|file_updated|file_deleted`, target the workspace-relative path).
  * Returns the unsubscribe function.
  */
-export function logWorkspaceChanges(events: EventBus, activities: () => ActivityLog): () => void {
+export function logWorkspaceChanges(events: EventBus, activities: ActivityLog): () => void {
   return events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
     const change = event.payload;
-    activities().log({ agentId: "watcher", action: `file_${change.type}`, target: change.path });
+    activities.log({ agentId: "watcher", action: `file_${change.type}`, target: change.path });
   });
 }

@@ -1,10 +1,13 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
-import { APPROVALS } from "../tokens.ts";
+import { defineRoutes, type PluginRouter } from "@muster/plugin";
+import { APPROVALS, type ApprovalQueue } from "../tokens.ts";
 import { approvalParams, approvalResponse, createApprovalBody, decideApprovalBody, listApprovalsQuery, listApprovalsResponse } from "./schemas.ts";
 
-export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const approvals = () => ctx.resolve(APPROVALS);
+export const approvalRoutes = defineRoutes({
+  deps: { approvals: APPROVALS },
+  mount: (router, { approvals }) => mountApprovalRoutes(router, approvals),
+});
 
+function mountApprovalRoutes(router: PluginRouter, approvals: ApprovalQueue): void {
   router.get(
     "/api/approvals",
     {
@@ -15,13 +18,13 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
       query: listApprovalsQuery,
       response: listApprovalsResponse,
     },
-    async ({ query }) => ({ ok: true, ...(await approvals().list({ historyLimit: query.limit, pendingLimit: query.pendingLimit, pendingOffset: query.pendingOffset })) }),
+    async ({ query }) => ({ ok: true, ...(await approvals.list({ historyLimit: query.limit, pendingLimit: query.pendingLimit, pendingOffset: query.pendingOffset })) }),
   );
 
   router.get(
     "/api/approvals/:id",
     { summary: "One approval", params: approvalParams, response: approvalResponse },
-    async ({ params }) => ({ ok: true, approval: await approvals().get(params.id) }),
+    async ({ params }) => ({ ok: true, approval: await approvals.get(params.id) }),
   );
 
   router.post(
@@ -32,7 +35,7 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
       status: 201,
       response: approvalResponse,
     },
-    async ({ body }) => ({ ok: true, approval: await approvals().create(body) }),
+    async ({ body }) => ({ ok: true, approval: await approvals.create(body) }),
   );
 
   router.patch(
@@ -44,6 +47,6 @@ export function mountApprovalRoutes(router: PluginRouter, ctx: PluginContext): v
       body: decideApprovalBody,
       response: approvalResponse,
     },
-    async ({ params, body, agentId }) => ({ ok: true, approval: await approvals().decide(params.id, { ...body, agentId }) }),
+    async ({ params, body, agentId }) => ({ ok: true, approval: await approvals.decide(params.id, { ...body, agentId }) }),
   );
 }

@@ -1,4 +1,4 @@
-import { MusterError, type ApprovalGate, type GatewayClient, type Logger } from "@muster/plugin";
+import { MusterError, type ApprovalGate, type GatedAction, type GatewayClient, type Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
 import type { ApprovalQueue } from "../../approvals/tokens.ts";
 import type { AutoDenyRule } from "../config.ts";
@@ -23,7 +23,7 @@ export const GATEWAY_DECIDER = "openclaw";
 export const POLICY_DECIDER = "policy";
 
 /** The stored payload: exactly what the gateway asked, under its id. */
-interface StoredPayload {
+export interface StoredPayload {
   gatewayId: string;
   kind: string;
   request: GatewayApprovalRequest["request"];
@@ -51,18 +51,16 @@ export class GatewayApprovalInbox {
     return run;
   }
 
-  /** Declares one gated action per kind: approving resolves the request allow-once in the gateway. */
-  defineActions(): void {
-    for (const spec of KINDS) {
-      this.deps.gate.define<StoredPayload>(spec.command, {
-        describe: (payload) => describe(spec, payload),
-        execute: async (payload) => {
-          await this.deps.gateway.request(spec.resolveMethod, { id: payload.gatewayId, decision: "allow-once" });
-          await this.deps.store.close(payload.gatewayId);
-          return { gatewayId: payload.gatewayId, decision: "allow-once" };
-        },
-      });
-    }
+  /** The gated action of one kind (declared in services/gated-actions.ts): approving resolves the request allow-once in the gateway. */
+  gatedAction(spec: KindSpec): GatedAction<StoredPayload> {
+    return {
+      describe: (payload) => describe(spec, payload),
+      execute: async (payload) => {
+        await this.deps.gateway.request(spec.resolveMethod, { id: payload.gatewayId, decision: "allow-once" });
+        await this.deps.store.close(payload.gatewayId);
+        return { gatewayId: payload.gatewayId, decision: "allow-once" };
+      },
+    };
   }
 
   requested(kind: string, event: unknown): Promise<void> {

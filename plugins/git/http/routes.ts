@@ -1,14 +1,17 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
-import { GIT } from "../tokens.ts";
+import { defineRoutes, type PluginRouter } from "@muster/plugin";
+import { GIT, type GitRepository } from "../tokens.ts";
 import { gitBody, operationResponse, statusResponse } from "./schemas.ts";
 
-export function mountGitRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const git = () => ctx.resolve(GIT);
+export const gitRoutes = defineRoutes({
+  deps: { git: GIT },
+  mount: (router, { git }) => mountGitRoutes(router, git),
+});
 
+function mountGitRoutes(router: PluginRouter, git: GitRepository): void {
   router.get(
     "/api/git",
     { summary: "Repository status of git.repoPath: branch, last commits, changed files, ahead/behind its upstream", response: statusResponse },
-    async () => ({ ok: true, ...(await git().status()) }),
+    async () => ({ ok: true, ...(await git.status()) }),
   );
 
   router.post(
@@ -21,8 +24,8 @@ export function mountGitRoutes(router: PluginRouter, ctx: PluginContext): void {
       response: operationResponse,
     },
     async ({ body, agentId, koa }) => {
-      if (body.operation === "commit") return { ok: true, commit: await git().commit(body) };
-      const approval = await git().requestSync({ operation: body.operation, remote: body.remote, branch: body.branch, requestedBy: agentId ?? body.requestedBy ?? "api" });
+      if (body.operation === "commit") return { ok: true, commit: await git.commit(body) };
+      const approval = await git.requestSync({ operation: body.operation, remote: body.remote, branch: body.branch, requestedBy: agentId ?? body.requestedBy ?? "api" });
       koa.status = 202;
       return { ok: true, approval };
     },

@@ -5,10 +5,9 @@ import type { GitConfig } from "../config.ts";
 import { GIT, GIT_SYNC } from "../tokens.ts";
 import { GitService } from "./git-service.ts";
 import { SerialQueue } from "./serial-queue.ts";
-import { GIT_SYNC_KIND, syncAction } from "./sync-action.ts";
 import { SyncRunner } from "./sync-runner.ts";
 
-/** Provides the repository service and the push/pull runner, and defines the gated kinds `git.push` and `git.pull`. */
+/** Provides the repository service and the push/pull runner (which the gated kinds `git.push` and `git.pull` run). */
 export function registerGitServices(ctx: PluginContext<GitConfig>): void {
   // One queue for everything that writes the repository: a commit and an approved pull must not interleave.
   const queue = new SerialQueue();
@@ -36,7 +35,4 @@ export function registerGitServices(ctx: PluginContext<GitConfig>): void {
         }),
     }),
   );
-  const runner = { sync: (payload: Parameters<SyncRunner["sync"]>[0]) => ctx.resolve(GIT_SYNC).sync(payload) };
-  ctx.gate.define(GIT_SYNC_KIND.push, syncAction(runner));
-  ctx.gate.define(GIT_SYNC_KIND.pull, syncAction(runner));
 }

@@ -1,7 +1,7 @@
 // The gated actions `git.push` and `git.pull`: they run only when a human approves, once,
 // with the payload stored at request time.
-import { MusterError, type GatedAction } from "@muster/plugin";
-import type { GitSyncRunner } from "../tokens.ts";
+import { defineGatedAction, MusterError, type GatedAction } from "@muster/plugin";
+import { GIT_SYNC, type GitSyncRunner } from "../tokens.ts";
 import { firstLinesOf } from "./sync-runner.ts";
 
 export interface SyncPayload {
@@ -39,3 +39,12 @@ export function syncAction(runner: GitSyncRunner): GatedAction<SyncPayload> {
     },
   };
 }
+
+/** `git.push` and `git.pull`, declared on the plugin (gatedActions) with the runner they use. */
+export const gitSyncActions = Object.values(GIT_SYNC_KIND).map((kind) =>
+  defineGatedAction({
+    kind,
+    deps: { runner: GIT_SYNC },
+    create: ({ runner }) => syncAction(runner),
+  }),
+);

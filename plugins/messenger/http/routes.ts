@@ -1,21 +1,23 @@
-import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
+import { defineRoutes, z } from "@muster/plugin";
 import { MESSENGER_WEBHOOK } from "../tokens.ts";
 
-export function mountMessengerRoutes(router: PluginRouter, ctx: PluginContext): void {
-  router.post(
-    "/api/messenger/webhook",
-    {
-      summary: "Telegram Bot API webhook: approval buttons (approve:<id> / reject:<id>), /status, photos and documents",
-      description:
-        "Needs X-Telegram-Bot-Api-Secret-Token equal to the vault's TELEGRAM_WEBHOOK_SECRET (401 MESSENGER_WEBHOOK_UNAUTHORIZED; 409 MESSENGER_NOT_CONFIGURED without the secrets). " +
-        "The secret is checked before the body is read as an update. Answers 200 { ok, outcome: handled | duplicate | ignored }.",
-      // Any JSON: the update is validated after the secret, so an unauthenticated caller learns nothing from validation errors.
-      body: z.json(),
-      response: z.object({ ok: z.literal(true), outcome: z.enum(["handled", "duplicate", "ignored"]) }),
-    },
-    async ({ body, koa, agentId }) => ({
-      ok: true,
-      ...(await ctx.resolve(MESSENGER_WEBHOOK).handle({ secretHeader: koa.get("x-telegram-bot-api-secret-token") || undefined, body, agentId })),
-    }),
-  );
-}
+export const messengerRoutes = defineRoutes({
+  deps: { webhook: MESSENGER_WEBHOOK },
+  mount: (router, { webhook }) =>
+    router.post(
+      "/api/messenger/webhook",
+      {
+        summary: "Telegram Bot API webhook: approval buttons (approve:<id> / reject:<id>), /status, photos and documents",
+        description:
+          "Needs X-Telegram-Bot-Api-Secret-Token equal to the vault's TELEGRAM_WEBHOOK_SECRET (401 MESSENGER_WEBHOOK_UNAUTHORIZED; 409 MESSENGER_NOT_CONFIGURED without the secrets). " +
+          "The secret is checked before the body is read as an update. Answers 200 { ok, outcome: handled | duplicate | ignored }.",
+        // Any JSON: the update is validated after the secret, so an unauthenticated caller learns nothing from validation errors.
+        body: z.json(),
+        response: z.object({ ok: z.literal(true), outcome: z.enum(["handled", "duplicate", "ignored"]) }),
+      },
+      async ({ body, koa, agentId }) => ({
+        ok: true,
+        ...(await webhook.handle({ secretHeader: koa.get("x-telegram-bot-api-secret-token") || undefined, body, agentId })),
+      }),
+    ),
+});

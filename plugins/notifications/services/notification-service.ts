@@ -43,10 +43,11 @@ const BODY_MAX = 10_000;
 
 /**
  * Notifications for the human owner. Other plugins create them through the
- * `notifications.service` token:
+ * `notifications.service` token, listed in their deps:
  *
  * @example
- * ctx.resolve(NOTIFICATIONS).create({ type: "approval", title: "Approval requested", body, priority: "high" });
+ * deps: { notifications: NOTIFICATIONS } // then:
+ * notifications.create({ type: "approval", title: "Approval requested", body, priority: "high" });
  */
 export class NotificationService implements Notifier {
   private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };

@@ -4,14 +4,13 @@ import { VAULT_SECRETS } from "../../vault/tokens.ts";
 import type { PublishingConfig } from "../config.ts";
 import { createAdapters } from "../platforms/adapters.ts";
 import { PlatformHttp } from "../platforms/platform-http.ts";
-import { CONTENT_DRAFTS, OUTBOX, PLATFORMS, PROFESSIONAL_NETWORK, PUBLISH_KIND } from "../tokens.ts";
+import { CONTENT_DRAFTS, OUTBOX, PLATFORMS, PROFESSIONAL_NETWORK } from "../tokens.ts";
 import { DraftService } from "./draft-service.ts";
 import { DraftStore } from "./draft-store.ts";
 import { OutboxService } from "./outbox-service.ts";
 import { OutboxStore } from "./outbox-store.ts";
 import { PlatformRegistry } from "./platform-registry.ts";
 import { ProfessionalNetworkService } from "./professional-network.ts";
-import { describePublish, publishPayload } from "./publish-payload.ts";
 
 export function registerPublishingServices(ctx: PluginContext<PublishingConfig>): void {
   const config = configToken<PublishingConfig>();
@@ -55,13 +54,4 @@ export function registerPublishingServices(ctx: PluginContext<PublishingConfig>)
         new ProfessionalNetworkService({ linkedin: createAdapters(config).linkedin, platforms, http: new PlatformHttp(config.requestTimeoutMs), vault, gate, logger }),
     }),
   );
-  // Approving only queues the entries (fast: the deciding request is not held by a platform);
-  // the outbox sends them. The executor's result lists the queued entries.
-  ctx.gate.define(PUBLISH_KIND, {
-    describe: (payload) => describePublish(publishPayload.parse(payload)),
-    async execute(payload, decision) {
-      const entries = await ctx.resolve(OUTBOX).enqueueApproved(publishPayload.parse(payload), decision);
-      return { outbox: entries.map(({ id, platform, status, dueAt }) => ({ id, platform, status, dueAt })) };
-    },
-  });
 }

@@ -1,8 +1,13 @@
-import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
-import { TERMINAL } from "../tokens.ts";
+import { defineRoutes, z, type PluginRouter } from "@muster/plugin";
+import { TERMINAL, type TerminalRunner } from "../tokens.ts";
 import { terminalBody, terminalResponse, terminalStatusResponse } from "./schemas.ts";
 
-export function mountTerminalRoutes(router: PluginRouter, ctx: PluginContext): void {
+export const terminalRoutes = defineRoutes({
+  deps: { terminal: TERMINAL },
+  mount: (router, { terminal }) => mountTerminalRoutes(router, terminal),
+});
+
+function mountTerminalRoutes(router: PluginRouter, terminal: TerminalRunner): void {
   router.get(
     "/api/terminal",
     {
@@ -11,7 +16,7 @@ export function mountTerminalRoutes(router: PluginRouter, ctx: PluginContext): v
       query: z.strictObject({}),
       response: terminalStatusResponse,
     },
-    async () => ({ ok: true, ...(await ctx.resolve(TERMINAL).status()) }),
+    async () => ({ ok: true, ...(await terminal.status()) }),
   );
   router.post(
     "/api/terminal",
@@ -25,6 +30,6 @@ export function mountTerminalRoutes(router: PluginRouter, ctx: PluginContext): v
       body: terminalBody,
       response: terminalResponse,
     },
-    async ({ body, agentId, signal }) => ({ ok: true, ...(await ctx.resolve(TERMINAL).run({ ...body, agentId, signal })) }),
+    async ({ body, agentId, signal }) => ({ ok: true, ...(await terminal.run({ ...body, agentId, signal })) }),
   );
 }

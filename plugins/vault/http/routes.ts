@@ -1,6 +1,7 @@
-import { z, type PluginContext, type PluginRouter, type RouteInput } from "@muster/plugin";
+import { defineRoutes, hostTokens, z, type PluginRouter, type RouteInput } from "@muster/plugin";
 import { vaultErrors } from "../errors.ts";
 import { VAULT_STORE } from "../tokens.ts";
+import type { SecretStore } from "../services/secret-store.ts";
 import { deleteQuery, injectBody, injectResponse, listResponse, revealBody, revealResponse, saveBody, secretResponse } from "./schemas.ts";
 
 /** No vault answer may be cached by a browser or proxy, whether it holds a value or not. */
@@ -8,13 +9,17 @@ function noStore(input: RouteInput<unknown, unknown, unknown>) {
   input.koa.set("Cache-Control", "no-store");
 }
 
-export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const store = () => ctx.resolve(VAULT_STORE);
-  const actor = (agentId: string | null) => agentId ?? ctx.host.owner;
+export const vaultRoutes = defineRoutes({
+  deps: { store: VAULT_STORE, host: hostTokens.info },
+  mount: (router, { store, host }) => mountVaultRoutes(router, store, host.owner),
+});
+
+function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: string): void {
+  const actor = (agentId: string | null) => agentId ?? owner;
 
   router.get("/api/vault", { summary: "Secrets' metadata (never values)", query: z.strictObject({}), response: listResponse }, async (input) => {
     noStore(input);
-    return { ok: true, secrets: await store().list() };
+    return { ok: true, secrets: await store.list() };
   });
 
   router.post(
@@ -29,7 +34,7 @@ export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void
     (input) => {
       noStore(input);
       const { body, agentId } = input;
-      const { secret, created } = store().save({ ...body, createdBy: body.createdBy ?? actor(agentId) }, actor(agentId));
+      const { secret, created } = store.save({ ...body, createdBy: body.createdBy ?? actor(agentId) }, actor(agentId));
       if (!created) input.koa.status = 200;
       return { ok: true, secret };
     },
@@ -40,7 +45,7 @@ export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void
     { summary: "Delete a secret by name (session token)", query: deleteQuery, response: z.object({ ok: z.literal(true) }) },
     (input) => {
       noStore(input);
-      store().remove(input.query.name, actor(input.agentId));
+      store.remove(input.query.name, actor(input.agentId));
       return { ok: true };
     },
   );
@@ -57,7 +62,7 @@ export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void
     (input) => {
       noStore(input);
       if (input.agentId) throw vaultErrors.VAULT_AGENT_FORBIDDEN();
-      const value = store().reveal(input.body.name, ctx.host.owner);
+      const value = store.reveal(input.body.name, owner);
       return { ok: true, name: input.body.name, value };
     },
   );
@@ -73,7 +78,7 @@ export function mountVaultRoutes(router: PluginRouter, ctx: PluginContext): void
     },
     (input) => {
       noStore(input);
-      store().inject(input.body.name, input.body.envVar, actor(input.agentId));
+      store.inject(input.body.name, input.body.envVar, actor(input.agentId));
       return { ok: true, name: input.body.name, envVar: input.body.envVar };
     },
   );

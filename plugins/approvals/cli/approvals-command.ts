@@ -2,76 +2,33 @@
 // server of this MUSTER_HOME with the session token (the human's credential), so deciding
 // here is deciding as the owner (or, with --as, as a configured approver); the server
 // applies every rule of the gate (DESIGN §8) and its refusals are printed by code.
-import type { MusterConfig } from "../config.ts";
-import { EXIT, parseCommandArgs, defineCliCommand, UsageError, type CliCommand, type CommandStreams } from "./command.ts";
-import { connectToServer, type ServerClient } from "./server-client.ts";
+import { parseCommandArgs, UsageError, type CommandIo } from "@muster/plugin";
+import type { ApprovalList, ApprovalRecord } from "../tokens.ts";
 import { printable } from "./terminal-text.ts";
 
-interface Approval {
-  id: string;
-  title: string;
-  status: string;
-  command: string | null;
-  requestedBy: string;
-  approver: string;
-  context: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  expired: boolean;
-  gated: boolean;
-  payload?: unknown;
-  reason: string | null;
-  decidedBy: string | null;
-  resolvedAt: string | null;
-  executionStatus: string;
-  executionError: string | null;
-}
-
-interface ApprovalList { pending: Approval[]; pendingTotal: number; history: Approval[] }
-
-const HELP = `Usage: muster approvals <list|show|approve|reject> ...
-
-  approvals list [--all] [--json]                 pending approvals (--all: also the decided history)
-  approvals show <id> [--json]                    one approval with its exact payload
-  approvals approve <id> [--reason <text>] [--as <name>]
-  approvals reject <id> --reason <text> [--as <name>]
-
-Talks to the running server of this MUSTER_HOME with its session token (the human's
-credential). A decision is made as the owner, or as --as <name> when that name is one of the
-configured approvers; the server refuses anyone else (403) and a decided approval (409).
-Approving a gated action runs it once. Exit codes: 0 done; 1 refused or failed (printed as
-CODE: message); 2 usage error.`;
+type Summary = ApprovalList["pending"][number];
 
 const PAGE = 500;
 
-export function approvalsCommand(config: () => MusterConfig): CliCommand {
-  return defineCliCommand({
-    name: "approvals",
-    usage: [
-      { form: "approvals list [--all] [--json]", summary: "the approval inbox of the running server" },
-      { form: "approvals show <id>", summary: "one approval with its exact payload" },
-      { form: "approvals approve|reject <id>", summary: "decide as the owner (--as <approver>); reject needs --reason" },
-    ],
-    help: HELP,
-    body: (args, io) => runApprovals(args, io, () => connectToServer(config())),
-  });
-}
+/** Exit 0: done (usage mistakes and refusals are thrown, and the CLI exits 2 or 1). */
+const EXIT_OK = 0;
 
-async function runApprovals([sub, ...args]: string[], io: CommandStreams, connect: () => ServerClient): Promise<number> {
+/** Runs `muster approvals <args>`; a usage mistake or a refusal is thrown, for the CLI to report. */
+export async function runApprovals([sub, ...args]: string[], io: Pick<CommandIo, "server" | "stdout">): Promise<number> {
   switch (sub) {
     case "list": {
       const { values } = parseCommandArgs(args, { all: { type: "boolean" }, json: { type: "boolean" } }, { min: 0, max: 0 });
-      const list = await connect().request<ApprovalList>("GET", "/api/approvals", { query: { pendingLimit: PAGE, limit: values.all ? PAGE : 1 } });
+      const list = await io.server().request<ApprovalList>("GET", "/api/approvals", { query: { pendingLimit: PAGE, limit: values.all ? PAGE : 1 } });
       const shown = values.all ? list : { pending: list.pending, pendingTotal: list.pendingTotal };
       if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       else io.stdout.write(renderList(list, Boolean(values.all)));
-      return EXIT.ok;
+      return EXIT_OK;
     }
     case "show": {
       const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, { min: 1, max: 1 });
-      const { approval } = await connect().request<{ approval: Approval }>("GET", approvalPath(positionals[0]!));
+      const { approval } = await io.server().request<{ approval: ApprovalRecord }>("GET", approvalPath(positionals[0]!));
       io.stdout.write(values.json ? `${JSON.stringify(approval, null, 2)}\n` : renderApproval(approval));
-      return EXIT.ok;
+      return EXIT_OK;
     }
     case "approve":
     case "reject": {
@@ -79,9 +36,9 @@ async function runApprovals([sub, ...args]: string[], io: CommandStreams, connec
       if (sub === "reject" && !values.reason?.trim()) throw new UsageError("reject needs --reason <text>: the requester is told why");
       const status = sub === "approve" ? "approved" : "rejected";
       const body = { status, ...(values.reason !== undefined ? { reason: values.reason } : {}), ...(values.as !== undefined ? { decidedBy: values.as } : {}) };
-      const { approval } = await connect().request<{ approval: Approval }>("PATCH", approvalPath(positionals[0]!), { body, session: true });
+      const { approval } = await io.server().request<{ approval: ApprovalRecord }>("PATCH", approvalPath(positionals[0]!), { body, session: true });
       io.stdout.write(`${status === "approved" ? "Approved" : "Rejected"} ${approval.id} "${printable(approval.title)}" as ${printable(approval.decidedBy ?? "?")}${execution(approval)}\n`);
-      return EXIT.ok;
+      return EXIT_OK;
     }
     default:
       throw new UsageError(sub === undefined ? "missing sub-command" : `unknown sub-command "${sub}"`);
@@ -94,13 +51,13 @@ function approvalPath(id: string): string {
   return `/api/approvals/${encodeURIComponent(id)}`;
 }
 
-function execution(a: Approval): string {
+function execution(a: ApprovalRecord): string {
   if (a.executionStatus === "none") return "";
   return `; execution ${a.executionStatus}${a.executionError ? `: ${printable(a.executionError)}` : ""}`;
 }
 
 function renderList(list: ApprovalList, all: boolean): string {
-  const rows = (items: Approval[]) =>
+  const rows = (items: Summary[]) =>
     items.map((a) => `  ${a.id}  ${a.status.padEnd(8)}  ${printable(a.requestedBy).padEnd(16)}  ${printable(a.command ?? "-").padEnd(16)}  ${printable(a.title)}${a.expired ? "  (expired)" : ""}`);
   const more = list.pendingTotal > list.pending.length ? ` (showing ${list.pending.length})` : "";
   const lines = [`Pending: ${list.pendingTotal}${more}`, ...rows(list.pending)];
@@ -109,7 +66,7 @@ function renderList(list: ApprovalList, all: boolean): string {
   return `${lines.join("\n")}\n`;
 }
 
-function renderApproval(a: Approval): string {
+function renderApproval(a: ApprovalRecord): string {
   const field = (name: string, value: string | null | undefined) => `${`${name}:`.padEnd(14)}${value === null || value === undefined ? "-" : printable(value)}`;
   const lines = [
     field("id", a.id),
