@@ -31,7 +31,7 @@ const hostCommands: CliCommand[] = [
     migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
     // Loaded on demand: only `muster doctor` needs them.
     checkVaultPassphrase: async (dbPath, passphrase) => (await import("../plugins/vault/crypto/passphrase-check.ts")).checkPassphrase(dbPath, passphrase),
-    organisationAgentIds: async (path) => (await import("../plugins/agents/services/org-file.ts")).organisationAgentIds(path),
+    plugins: builtInPlugins,
   }),
 ];
 

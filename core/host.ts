@@ -269,7 +269,7 @@ export function createHost(options: HostOptions = {}): Host {
   function defineGatedActions(ordered: PluginDefinition[]): void {
     for (const plugin of ordered) {
       for (const action of plugin.gatedActions ?? []) {
-        if (!action.kind.startsWith(`${plugin.id}.`)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${plugin.id}."` });
+        if (!action.kind.startsWith(`${plugin.id}.`) && !action.exemptFromPrefix?.trim()) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${plugin.id}."` });
         const deps = services.resolveNeeds(action, requesters.get(plugin.id)!, `${plugin.id}.gatedActions.${action.kind}`);
         gate.define(action.kind, action.create(deps));
       }

@@ -10,9 +10,9 @@ import { isStartError } from "./start-errors.ts";
 import { packageVersion } from "./package-version.ts";
 import { reachableUrl, runningInstance } from "./instance-lock.ts";
 import { resolveWorkspaceRoot } from "./workspace/paths.ts";
-
-/** The organisation file, relative to the workspace (the agents plugin's ORG_FILE). */
-const ORG_FILE = "company/org_structure.yaml";
+import { staticContributions } from "./contributions.ts";
+import { hostPoints, type DoctorCheck, type DoctorContext } from "../plugin-api/host-points.ts";
+import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identity.ts";
 import { wantsDevice } from "./gateway/handshake.ts";
 import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
@@ -25,8 +25,8 @@ export interface DoctorOptions {
   migrations?: { pluginId: string; names: string[] }[];
   /** Whether a passphrase opens the vault stored in a database file (the vault plugin's key check value). */
   checkVaultPassphrase?: (dbPath: string, passphrase: string) => Promise<"match" | "mismatch" | "uninitialised" | "damaged">;
-  /** The agent ids of an organisation file, or null when there is no file (the agents plugin's reader). */
-  organisationAgentIds?: (path: string) => Promise<string[] | null>;
+  /** The plugins whose contributed checks (`hostPoints.doctorChecks`) run after the host's own. */
+  plugins?: readonly PluginDefinition[];
 }
 
 /** `warn`: an optional part is not set up; reported, never a failure. */
@@ -118,7 +118,12 @@ async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
   await add("database", "database and migrations", ["home"], () => checkDatabase(config!, deps.migrations));
   await add("workspace", "workspace", ["config"], () => checkWorkspace(config!));
   const agentIds = await gatewayChecks(config, results, add);
-  await add("crew", "crew registered", ["gateway.agents", "workspace"], () => checkCrew(config!, agentIds, deps.organisationAgentIds));
+  // The plugins' checks (the agents plugin's "crew registered"), the optional ones after the rest.
+  const enabled = (deps.plugins ?? []).filter((p) => !config?.disabledPlugins.includes(p.id));
+  const contributed = staticContributions(enabled, hostPoints.doctorChecks).map((c) => c.value);
+  for (const check of [...contributed.filter((c) => !c.optional), ...contributed.filter((c) => c.optional)]) {
+    await add(check.id, check.name, check.needs ?? [], () => runContributed(check, doctorContext(config!, agentIds)));
+  }
   // Optional, so last: whatever it says, the gateway diagnosis above is complete.
   await add("vault", "vault key", ["database"], () => checkVaultKey(config!, deps.checkVaultPassphrase));
   return results;
@@ -158,21 +163,24 @@ function probeCheck(probed: ProbeResult[], step: ProbeStep): Check {
   return { status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) };
 }
 
-const REGISTER_FIX =
-  "register them with one approval while the server runs: curl -X POST http://127.0.0.1:<PORT>/api/agents/register-missing, then muster approvals approve <approvalId>";
-
-async function checkCrew(config: MusterConfig, gatewayAgents: string[], read: DoctorOptions["organisationAgentIds"]): Promise<Check> {
-  const path = join(resolveWorkspaceRoot(config.workspaceDir, config.home), ORG_FILE);
-  const crew = read ? await read(path) : null;
-  if (crew === null) return { status: "ok", detail: `no organisation file (${ORG_FILE}) yet; nothing to register` };
-  const known = new Set(gatewayAgents);
-  const missing = crew.filter((id) => !known.has(id));
-  if (missing.length === 0) return { status: "ok", detail: `all ${crew.length} agents of ${ORG_FILE} are in agents.list` };
+/** What a plugin's check may read: the configuration and what the host's checks found. */
+function doctorContext(config: MusterConfig, gatewayAgentIds: string[]): DoctorContext {
+  const running = runningInstance(config.home)?.url;
   return {
-    status: "fail",
-    detail: `${missing.length} of ${crew.length} agents of ${ORG_FILE} are not registered with the gateway (chat with them answers 409 AGENT_NOT_REGISTERED): ${missing.join(", ")}`,
-    fix: REGISTER_FIX,
+    home: config.home,
+    workspace: resolveWorkspaceRoot(config.workspaceDir, config.home),
+    databasePath: join(config.home, "muster.db"),
+    runningServer: running ? reachableUrl(running) : null,
+    serverHeaders: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {},
+    credential: (name) => (name === "vaultKey" ? config.vaultKey : name === "gatewayToken" ? config.gatewayToken : null),
+    gatewayAgentIds: Object.freeze([...gatewayAgentIds]),
   };
+}
+
+/** A plugin's finding as a report line: only the fields a finding has (a plugin's extra ones are not printed). */
+async function runContributed(check: DoctorCheck, context: DoctorContext): Promise<Check> {
+  const { status, detail, fix } = await check.run(context);
+  return { status, detail, ...(fix ? { fix } : {}) };
 }
 
 const SET_VAULT_KEY = 'set VAULT_KEY to a long passphrase before starting (e.g. export VAULT_KEY="$(openssl rand -base64 32)") and keep it: secrets cannot be read without it';
