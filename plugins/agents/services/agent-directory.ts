@@ -133,11 +133,7 @@ export class AgentDirectoryService implements Crew {
 
   async isKnown(id: string): Promise<boolean> {
     if ((await this.get(id)) || this.gatewayAgents.has(id)) return true;
-    // An agent added a moment ago: the watcher may not have reported the file's change yet.
-    if (this.syncedStamp !== (await fileStamp(this.deps.orgFile))) {
-      await this.sync();
-      if (await this.get(id)) return true;
-    }
+    if ((await this.syncIfChanged()) && (await this.get(id))) return true;
     if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refreshGatewayAgents();
     return this.gatewayAgents.has(id);
   }
@@ -147,7 +143,19 @@ export class AgentDirectoryService implements Crew {
   }
 
   async role(id: string): Promise<string | null> {
+    await this.syncIfChanged();
     return (await this.get(id))?.role ?? null;
+  }
+
+  /**
+   * Re-reads the organisation file when it changed since the last read (a stat, no parse
+   * otherwise): an agent added or edited a moment ago, before the watcher reported the change.
+   * True when it was read again.
+   */
+  private async syncIfChanged(): Promise<boolean> {
+    if (this.syncedStamp === (await fileStamp(this.deps.orgFile))) return false;
+    await this.sync();
+    return true;
   }
 
   async registeredWithGateway(id: string): Promise<boolean | null> {
