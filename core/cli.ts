@@ -29,8 +29,6 @@ const hostCommands: CliCommand[] = [
   doctorCommand({
     migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
     plugins: builtInPlugins,
-    // Loaded on demand: only `muster doctor` needs it.
-    organisationAgentIds: async (path) => (await import("../plugins/agents/services/org-file.ts")).organisationAgentIds(path),
   }),
 ];
 

@@ -269,12 +269,9 @@ export function createHost(options: HostOptions = {}): Host {
 
   /** Every plugin's gated action kinds, built from their deps now that the database is open. */
   function defineGatedActions(ordered: PluginDefinition[]): void {
-    const ids = new Set(ordered.map((p) => p.id));
     for (const plugin of ordered) {
-      const namespace = plugin.gatedActionNamespace ?? plugin.id;
-      if (namespace !== plugin.id && ids.has(namespace)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `its gated action namespace "${namespace}" is another plugin's id` });
       for (const action of plugin.gatedActions ?? []) {
-        if (!action.kind.startsWith(`${namespace}.`)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${namespace}."` });
+        if (!action.kind.startsWith(`${plugin.id}.`) && !action.exemptFromPrefix?.trim()) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `gated action kind "${action.kind}" must start with "${plugin.id}."` });
         const deps = services.resolveNeeds(action, requesters.get(plugin.id)!, `${plugin.id}.gatedActions.${action.kind}`);
         gate.define(action.kind, action.create(deps));
       }

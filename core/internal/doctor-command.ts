@@ -10,16 +10,13 @@ import { isStartError } from "./start-errors.ts";
 import { packageVersion } from "./package-version.ts";
 import { reachableUrl, runningInstance } from "./instance-lock.ts";
 import { resolveWorkspaceRoot } from "./workspace/paths.ts";
-
-/** The organisation file, relative to the workspace (the agents plugin's ORG_FILE). */
-const ORG_FILE = "company/org_structure.yaml";
+import { staticContributions } from "./contributions.ts";
+import { hostPoints, type DoctorCheck, type DoctorContext } from "../plugin-api/host-points.ts";
+import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
 import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identity.ts";
 import { wantsDevice } from "./gateway/handshake.ts";
 import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
 import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./cli/command.ts";
-import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
-import { hostPoints, type DoctorContext } from "../plugin-api/host-points.ts";
-import { staticContributions } from "./contributions.ts";
 import { configuredPlugins } from "./plugin-loader.ts";
 
 export interface DoctorOptions {
@@ -29,8 +26,6 @@ export interface DoctorOptions {
   migrations?: { pluginId: string; names: string[] }[];
   /** The built-in plugins; their contributed checks (hostPoints.doctorChecks) and the configured packages' run after the host's. */
   plugins?: readonly PluginDefinition[];
-  /** The agent ids of an organisation file, or null when there is no file (the agents plugin's reader). */
-  organisationAgentIds?: (path: string) => Promise<string[] | null>;
 }
 
 /** `warn`: an optional part is not set up; reported, never a failure. */
@@ -122,7 +117,6 @@ async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
   await add("database", "database and migrations", ["home"], () => checkDatabase(config!, deps.migrations));
   await add("workspace", "workspace", ["config"], () => checkWorkspace(config!));
   const agentIds = await gatewayChecks(config, results, add);
-  await add("crew", "crew registered", ["gateway.agents", "workspace"], () => checkCrew(config!, agentIds, deps.organisationAgentIds));
   await contributedChecks(deps.plugins ?? [], config, agentIds, add);
   return results;
 }
@@ -136,20 +130,8 @@ async function contributedChecks(plugins: readonly PluginDefinition[], config: M
   // With the configuration: the plugins its host would load (disabled ones out, installed packages in).
   const loaded = config ? await configuredPlugins(plugins, config, "skip") : plugins;
   const checks = staticContributions(loaded, hostPoints.doctorChecks).map((c) => c.value);
-  const context = (): DoctorContext => {
-    const instance = runningInstance(config!.home);
-    return {
-      home: config!.home,
-      workspace: resolveWorkspaceRoot(config!.workspaceDir, config!.home),
-      databasePath: join(config!.home, "muster.db"),
-      runningServer: instance?.url ? reachableUrl(instance.url) : null,
-      serverHeaders: config!.apiToken ? { authorization: `Bearer ${config!.apiToken}` } : {},
-      credential: (name) => hostCredential(config!, name),
-      gatewayAgentIds,
-    };
-  };
   for (const check of [...checks.filter((c) => !c.optional), ...checks.filter((c) => c.optional)]) {
-    await add(check.id, check.name, [...(check.needs ?? []), "config"], () => check.run(context()));
+    await add(check.id, check.name, [...(check.needs ?? []), "config"], () => runContributed(check, doctorContext(config!, gatewayAgentIds)));
   }
 }
 
@@ -187,21 +169,24 @@ function probeCheck(probed: ProbeResult[], step: ProbeStep): Check {
   return { status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) };
 }
 
-const REGISTER_FIX =
-  "register them with one approval while the server runs: curl -X POST http://127.0.0.1:<PORT>/api/agents/register-missing, then muster approvals approve <approvalId>";
-
-async function checkCrew(config: MusterConfig, gatewayAgents: string[], read: DoctorOptions["organisationAgentIds"]): Promise<Check> {
-  const path = join(resolveWorkspaceRoot(config.workspaceDir, config.home), ORG_FILE);
-  const crew = read ? await read(path) : null;
-  if (crew === null) return { status: "ok", detail: `no organisation file (${ORG_FILE}) yet; nothing to register` };
-  const known = new Set(gatewayAgents);
-  const missing = crew.filter((id) => !known.has(id));
-  if (missing.length === 0) return { status: "ok", detail: `all ${crew.length} agents of ${ORG_FILE} are in agents.list` };
+/** What a plugin's check may read: the configuration and what the host's checks found. */
+function doctorContext(config: MusterConfig, gatewayAgentIds: readonly string[]): DoctorContext {
+  const running = runningInstance(config.home)?.url;
   return {
-    status: "fail",
-    detail: `${missing.length} of ${crew.length} agents of ${ORG_FILE} are not registered with the gateway (chat with them answers 409 AGENT_NOT_REGISTERED): ${missing.join(", ")}`,
-    fix: REGISTER_FIX,
+    home: config.home,
+    workspace: resolveWorkspaceRoot(config.workspaceDir, config.home),
+    databasePath: join(config.home, "muster.db"),
+    runningServer: running ? reachableUrl(running) : null,
+    serverHeaders: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {},
+    credential: (name) => hostCredential(config, name),
+    gatewayAgentIds: Object.freeze([...gatewayAgentIds]),
   };
+}
+
+/** A plugin's finding as a report line: only the fields a finding has (a plugin's extra ones are not printed). */
+async function runContributed(check: DoctorCheck, context: DoctorContext): Promise<Check> {
+  const { status, detail, fix } = await check.run(context);
+  return { status, detail, ...(fix ? { fix } : {}) };
 }
 
 function homeWritable(home: string): Omit<CheckResult, "id" | "name"> {

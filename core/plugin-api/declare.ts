@@ -32,6 +32,13 @@ export interface HookDeclaration<D extends Tokens = Tokens, O extends Tokens = {
 export interface GatedActionDeclaration<P = any, D extends Tokens = Tokens, O extends Tokens = {}> extends Needs<D, O> {
   /** `<plugin id>.<action>`, e.g. `git.push`. */
   kind: string;
+  /**
+   * Only for a kind published without the plugin's prefix (DESIGN §14.6 names the dispatch
+   * plugin's `task.review`; gateway-approvals keeps the gateway's own `openclaw.exec`): why it
+   * keeps that name, as an error catalogue's `exempt` says why a code does. Any other kind must
+   * start with `<plugin id>.`; the host refuses the start otherwise.
+   */
+  exemptFromPrefix?: string;
   create(deps: ResolvedDeps<D, O>): GatedAction<P>;
 }
 

@@ -47,12 +47,6 @@ export interface PluginDefinition<C = any> {
   onStop?: HookDeclaration<any, any> | ((ctx: PluginContext<C>) => void | Promise<void>);
   /** Gated action kinds (`defineGatedAction`), built once the database is open; the one way to declare one. */
   gatedActions?: GatedActionDeclaration<any, any, any>[];
-  /**
-   * Gated action kinds start with `<id>.`; a plugin that brings an external system's own
-   * requests into the gate may name that system instead (gateway-approvals: `openclaw`, for
-   * `openclaw.exec`). Never another plugin's id.
-   */
-  gatedActionNamespace?: string;
   /** Points this plugin owns and other plugins contribute to (`extensionPoint`). */
   extensionPoints?: ExtensionPoint<any>[];
   /** What this plugin adds to other plugins' or the host's points (`contribute`, `contributeWith`). */

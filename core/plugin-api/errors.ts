@@ -256,9 +256,6 @@ export const hostErrors = defineErrors({
   RATE_LIMITED: { status: 429, message: "Too many {feature} requests; retry in {retryAfterSeconds} s" },
   BAD_REQUEST: { status: 400, message: "The request could not be processed" },
   PATH_OUTSIDE_WORKSPACE: { status: 400, message: "The path must be a relative path inside the workspace" },
-  // One code for every feature that names agents (chat, council, crons, dispatch, agents):
-  // "known" means in the organisation file or the gateway's agents.list (DESIGN §14).
-  AGENT_NOT_FOUND: { status: 404, message: "No agent \"{agentId}\" in the organisation file or the gateway's agents.list" },
   GATE_UNKNOWN_KIND: { status: 400, message: "No gated action of kind \"{kind}\" is defined" },
   GATE_UNAVAILABLE: { status: 503, message: "The approvals plugin is not loaded, so gated actions cannot be requested" },
   INTERNAL_ERROR: { status: 500, message: "Internal error; the server log has the details under this request id" },

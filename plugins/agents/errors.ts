@@ -1,7 +1,10 @@
 import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
-/** The agents plugin's error catalogue (docs/agents.md). */
+/** The agents plugin's error catalogue (docs/agents.md), the crew capability's codes included. */
 export const agentsErrors = defineErrors("agents", {
+  // One code for every feature that names agents (chat, council, dispatch, agents), raised by
+  // the crew capability (CREW): "known" means in the organisation file or the gateway's agents.list.
+  AGENT_NOT_FOUND: { status: 404, message: "No agent \"{agentId}\" in the organisation file or the gateway's agents.list" },
   AGENT_ALREADY_EXISTS: { status: 409, message: "An agent with id {agentId} already exists ({where}); pick another id" },
   AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
   AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },

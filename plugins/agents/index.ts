@@ -6,14 +6,17 @@ import { PackInstall } from "./entities/pack-install.ts";
 import { LicenceChallenge, LicenceInstance } from "./entities/licence-challenge.ts";
 import { migrations } from "./migrations.ts";
 import { packsCommand } from "./cli/command.ts";
-import { mountAgentRoutes } from "./http/routes.ts";
+import { crewDoctorCheck } from "./cli/crew-check.ts";
+import { agentRoutes } from "./http/routes.ts";
+import { configureAction, registerAction } from "./services/gated-actions.ts";
 import { registerAgentServices } from "./services/register.ts";
 import { startAgents } from "./services/lifecycle.ts";
 
 /**
  * The crew (DESIGN §14.5): agent records mirrored from the organisation file, the factory,
  * health from the gateway's sessions, coverage, squad packs, heartbeat, per-agent tools and
- * sandbox, and escalation of stuck agents. Provides `AGENTS` (tokens.ts) to dispatch and crons.
+ * sandbox, and escalation of stuck agents. Owns the crew capability (`CREW`, tokens.ts) that
+ * chat, council, dispatch and crons ask who the agents are, and `muster doctor`'s crew check.
  */
 export const agentsPlugin = definePlugin<AgentsConfig>({
   id: "agents",
@@ -27,8 +30,10 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
   register: registerAgentServices,
-  routes: mountAgentRoutes,
+  routes: agentRoutes,
   onStart: startAgents,
+  gatedActions: [registerAction, configureAction],
+  contributions: [crewDoctorCheck],
   commands: [packsCommand],
 });
 

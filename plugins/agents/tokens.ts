@@ -61,13 +61,30 @@ export interface EscalationTarget {
   triggers: string[];
 }
 
-/** The crew directory: agent records mirrored from the organisation file, their health and escalation chain. */
-export interface AgentDirectory {
-  /** True when the id is in the organisation file (agents table) or the gateway's agents.list. */
+/**
+ * The crew capability (DESIGN §14): who the agents are, what the organisation file says about
+ * them, and who sits above whom. The agents plugin parses the organisation file (through the
+ * memory plugin's parser) once per change and mirrors it into its table; chat, council,
+ * dispatch and crons ask this one view instead of reading the file or agents.list themselves.
+ */
+export interface Crew {
+  /** The configured owner: the default approver and the top of the escalation chain (`ctx.host.owner`). */
+  readonly owner: string;
+  /** The other humans who may decide approvals (`ctx.host.approvers`). */
+  readonly approvers: readonly string[];
+  /**
+   * True when the id is in the organisation file or the gateway's agents.list. A miss re-reads
+   * the organisation file when it changed since the last read (an agent added a moment ago) and
+   * agents.list at most every 2 s; never waits for a gateway that is not connected.
+   */
   isKnown(id: string): Promise<boolean>;
-  /** The record, or null when the id is not in the agents table. */
+  /** Throws 404 `AGENT_NOT_FOUND` naming the first unknown id, whether or not the gateway is up. */
+  assertKnown(ids: readonly string[]): Promise<void>;
+  /** The record, or null when the id is not in the organisation file (the agents table). */
   get(id: string): Promise<AgentRecord | null>;
   list(): Promise<AgentRecord[]>;
+  /** The agent's role from the organisation file, or null (not in it, or no role). */
+  role(id: string): Promise<string | null>;
   /**
    * Whether the gateway's agents.list names the agent: the cached list, re-read first (at most
    * every 2 s) when it does not. Null while the list was never read (gateway never connected).
@@ -81,9 +98,9 @@ export interface AgentDirectory {
    * agents.list primary model; null when none is known. Never a gateway call.
    */
   modelOf(agentId: string, sessionKey?: string): Promise<string | null>;
-  /** The next level of the chain above this agent; null when the agent is unknown. */
+  /** The next level of the escalation chain above this agent; null when the agent is not in the organisation file. */
   escalationFor(id: string): Promise<EscalationTarget | null>;
 }
 
-/** The `agents` plugin's directory. Depend on (or optionally on) `agents` to use it. */
-export const AGENTS = token<AgentDirectory>("agents.directory");
+/** The crew capability of the `agents` plugin. Depend (or optionally depend) on `agents` to use it. */
+export const CREW = token<Crew>("agents.crew");

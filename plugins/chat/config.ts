@@ -6,7 +6,10 @@ export const chatConfig = z.strictObject({
   turnTimeoutMs: z.number().int().min(100).max(30 * 60_000).default(120_000),
   /** A party stops starting turns once its replies used this many output tokens (`truncated: true`). */
   partyMaxOutputTokens: z.number().int().min(1).max(10_000_000).default(20_000),
-  /** How often the gateway's agents.list is re-read (it is also re-read on every reconnect). */
+  /**
+   * No longer read: known agents come from the agents plugin, whose `agentsRefreshMs` sets how
+   * often agents.list is re-read. Still accepted so that existing configuration files load.
+   */
   agentsRefreshMs: z.number().int().min(1_000).max(3_600_000).default(60_000),
   rateLimit: z
     .strictObject({

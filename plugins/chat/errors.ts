@@ -1,6 +1,6 @@
 import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
 
-/** The chat plugin's error catalogue. Unknown agents and gateway failures use the host's `AGENT_NOT_FOUND` and `GATEWAY_*`. */
+/** The chat plugin's error catalogue. Unknown agents are the crew capability's `AGENT_NOT_FOUND` (agents plugin); gateway failures the host's `GATEWAY_*`. */
 export const chatErrors = defineErrors("chat", {
   CHAT_SESSION_NOT_FOUND: { status: 404, message: "No chat session with id {id}" },
   CHAT_SESSION_MODE_MISMATCH: {

@@ -43,32 +43,13 @@ export interface AgentTurnRunner {
   run(turn: AgentTurn): Promise<AgentReply>;
 }
 
-/**
- * Who counts as a known agent (DESIGN §14): an id in the gateway's `agents.list` (cached,
- * re-read on connect and periodically) or in the organisation file.
- */
-export interface AgentDirectory {
-  /** Throws 404 `AGENT_NOT_FOUND` naming the first unknown id. */
-  assertKnown(agentIds: readonly string[]): Promise<void>;
-  /**
-   * Throws 409 `AGENT_NOT_REGISTERED` naming the first id that the organisation file lists but
-   * the gateway's agents.list (cached; re-read on a miss) does not. Call while connected: with
-   * the list never read, nothing is refused.
-   */
-  assertRegistered(agentIds: readonly string[]): Promise<void>;
-  /** The agent's role from the organisation file, or null (no file, no entry, no role). */
-  role(agentId: string): Promise<string | null>;
-}
-
 /** The agent turn runner. Depend on the `chat` plugin to use it. */
 export const AGENT_TURNS = token<AgentTurnRunner>("chat.turns");
-/** The known-agent directory. Depend on the `chat` plugin to use it. */
-export const AGENT_DIRECTORY = token<AgentDirectory>("chat.agents");
 
 /** Chat sessions: start or continue one, list, read, delete. */
 export interface Chat {
   /**
-   * Checks a chat request (404 `AGENT_NOT_FOUND` whether or not the gateway is up, 503
+   * Checks a chat request (with the agents plugin: 404 `AGENT_NOT_FOUND` whether or not the gateway is up; 503
    * `GATEWAY_UNAVAILABLE`, 409 `AGENT_NOT_REGISTERED`, 404 `CHAT_SESSION_NOT_FOUND`, 409
    * `CHAT_SESSION_MODE_MISMATCH`) before any chat reaches the gateway, stores the human's
    * message and returns the chat ready to run.

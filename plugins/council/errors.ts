@@ -1,6 +1,6 @@
 import { defineErrors } from "@muster/plugin";
 
-/** The council plugin's error catalogue (agents and gateway failures use chat's and the host's codes). */
+/** The council plugin's error catalogue (unknown agents are the agents plugin's `AGENT_NOT_FOUND`; gateway failures the host's codes). */
 export const councilErrors = defineErrors("council", {
   COUNCIL_SESSION_NOT_FOUND: { status: 404, message: "No council session with id {id}" },
 });

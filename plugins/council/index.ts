@@ -2,7 +2,8 @@ import { definePlugin } from "@muster/plugin";
 import { councilConfig, type CouncilConfig } from "./config.ts";
 import { CouncilSession } from "./entities/council-session.ts";
 import { migrations } from "./migrations.ts";
-import { mountCouncilRoutes } from "./http/routes.ts";
+import { councilRoutes } from "./http/routes.ts";
+import { councilDecisionAction } from "./services/decision-action.ts";
 import { registerCouncilServices } from "./services/register.ts";
 import { startCouncil } from "./services/lifecycle.ts";
 
@@ -14,18 +15,20 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   id: "council",
   version: "1.0.0",
   host: "^1.0.0",
-  // Agent turns and the known-agent directory come from chat.
+  // Agent turns come from chat.
   dependsOn: ["chat"],
-  // The ratification is reported as an activity and a notification; turns are checked against
-  // budgets and recorded as cost events (with the agents plugin's model); each when loaded.
+  // Members are checked against the agents plugin's crew capability (their roles and models
+  // too); the ratification is reported as an activity and a notification; turns are checked
+  // against budgets and recorded as cost events; each when loaded.
   optionalDependsOn: ["activities", "agents", "notifications", "usage"],
   paths: ["/api/council"],
   config: councilConfig,
   entities: [CouncilSession],
   migrations,
   register: registerCouncilServices,
-  routes: mountCouncilRoutes,
+  routes: councilRoutes,
   onStart: startCouncil,
+  gatedActions: [councilDecisionAction],
 });
 
 export default councilPlugin;

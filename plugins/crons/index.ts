@@ -3,7 +3,7 @@ import { cronsConfig, type CronsConfig } from "./config.ts";
 import { CronJob } from "./entities/cron-job.ts";
 import { CronRun } from "./entities/cron-run.ts";
 import { migrations } from "./migrations.ts";
-import { mountCronRoutes } from "./http/routes.ts";
+import { cronRoutes } from "./http/routes.ts";
 import { registerCronServices } from "./services/register.ts";
 import { startCrons } from "./services/lifecycle.ts";
 
@@ -15,7 +15,7 @@ export const cronsPlugin = definePlugin<CronsConfig>({
   id: "crons",
   version: "1.0.0",
   host: "^1.0.0",
-  // Agent ids are checked against the agents plugin's directory, and runs are priced and
+  // Agent ids are checked against the agents plugin's crew capability, and runs are priced and
   // held to budgets by the usage plugin, when they are loaded.
   optionalDependsOn: ["agents", "usage"],
   paths: ["/api/crons"],
@@ -23,7 +23,7 @@ export const cronsPlugin = definePlugin<CronsConfig>({
   entities: [CronJob, CronRun],
   migrations,
   register: registerCronServices,
-  routes: mountCronRoutes,
+  routes: cronRoutes,
   onStart: startCrons,
 });
 

@@ -4,7 +4,8 @@ import { BlockedEpisode } from "./entities/blocked-episode.ts";
 import { Dispatch } from "./entities/dispatch.ts";
 import { TaskReview } from "./entities/task-review.ts";
 import { migrations } from "./migrations.ts";
-import { mountDispatchRoutes } from "./http/routes.ts";
+import { dispatchRoutes } from "./http/routes.ts";
+import { reviewAction } from "./services/review-action.ts";
 import { registerDispatchServices } from "./services/register.ts";
 import { startDispatch } from "./services/lifecycle.ts";
 
@@ -20,7 +21,8 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   // Tasks come from work, runs go through chat's turn runner, reviews are gated approvals,
   // escalations are notifications, dispatch outcomes are activities.
   dependsOn: ["work", "chat", "approvals", "notifications", "activities"],
-  // The escalation chain and agent models come from agents (else the organisation file, from
+  // Assignees are checked, and the escalation chain and agent models come from, the agents
+  // plugin's crew capability (without it: the chain from the organisation file, through
   // memory); budgets and cost events from usage.
   optionalDependsOn: ["agents", "memory", "usage"],
   paths: ["/api/dispatch"],
@@ -28,8 +30,9 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   entities: [Dispatch, TaskReview, BlockedEpisode],
   migrations,
   register: registerDispatchServices,
-  routes: mountDispatchRoutes,
+  routes: dispatchRoutes,
   onStart: startDispatch,
+  gatedActions: [reviewAction],
 });
 
 export default dispatchPlugin;

@@ -23,7 +23,6 @@ export const gatewayApprovalsPlugin = definePlugin({
   migrations,
   register: registerGatewayApprovals,
   // Approving one allows the request once in the gateway; kinds keep the gateway's names.
-  gatedActionNamespace: "openclaw",
   gatedActions: gatewayApprovalActions,
   onStart: startGatewayApprovals,
 });

@@ -109,14 +109,12 @@ t("a gated action is declared once with its deps, runs only after a human approv
   assert.is(await startCode([stray]), "PLUGIN_INVALID");
 });
 
-t("a plugin that brings an external system's requests into the gate names that system's namespace, never another plugin's id", async () => {
-  const action = (kind: string) => defineGatedAction({ kind, deps: {}, create: () => ({ describe: () => "x", execute: async () => null }) });
-  const gatePlugins = builtInPlugins.filter((p) => ["activities", "notifications", "approvals"].includes(p.id));
-  const bridge = (namespace: string) => definePlugin({ id: "bridge", ...base, gatedActionNamespace: namespace, gatedActions: [action(`${namespace}.run`)] });
-  assert.is(await startCode([...gatePlugins, bridge("external")]), "started");
-  assert.is(await startCode([...gatePlugins, bridge("approvals")]), "PLUGIN_INVALID", "another plugin's namespace is refused");
-  const both = definePlugin({ id: "both", ...base, gatedActionNamespace: "external", gatedActions: [action("both.run")] });
-  assert.is(await startCode([both]), "PLUGIN_INVALID", "a declared namespace replaces the plugin id");
+t("a kind published without the plugin's prefix keeps it only with a stated reason", async () => {
+  const action = (kind: string, exemptFromPrefix?: string) => defineGatedAction({ kind, exemptFromPrefix, deps: {}, create: () => ({ describe: () => "x", execute: async () => null }) });
+  const bridge = (exempt?: string) => definePlugin({ id: "bridge", ...base, gatedActions: [action("external.run", exempt)] });
+  assert.is(await startCode([bridge("the external system's own kind")]), "started");
+  assert.is(await startCode([bridge()]), "PLUGIN_INVALID");
+  assert.is(await startCode([bridge("  ")]), "PLUGIN_INVALID", "an empty reason is no reason");
 });
 
 t("extension points: contributions arrive at the owner in order; bad contributions stop the start", async () => {

@@ -94,4 +94,15 @@ t("crew: agents of the organisation file missing from agents.list are listed wit
   });
 });
 
+t("crew: the check is the agents plugin's contribution, so without that plugin doctor has none", async () => {
+  await withGateway({ agents: [{ id: "main" }] }, async (gw, home) => {
+    writeOrg(home);
+    writeFileSync(join(home, "muster.config.json"), JSON.stringify({ disabledPlugins: ["agents"] }));
+    const json = await report(envFor(gw, home));
+    assert.not.ok(json.checks.some((c) => c.id === "crew"), JSON.stringify(json.checks, null, 1));
+    assert.equal(statuses(json, GATEWAY), Array(7).fill("ok"));
+    assert.is(json.checks.at(-1)!.id, "vault", "the vault key stays last");
+  });
+});
+
 t.run();

@@ -84,7 +84,7 @@ t("register, list, see the cost, buy, prove and install, as the page shows it", 
   assert.match(output, /listed: 1; template 1 costs 0\.01 ETH/);
   assert.match(output, /cost: price 0\.01 \+ L2 at most/);
   assert.match(output, /bought licence token 1/);
-  assert.match(output, /installed research-squad: researcher; approval \S+ registers them/);
+  assert.match(output, /installed research-squad: researcher; approval [0-9a-f-]{36} registers them/);
   const agent = await ctx.rig.h.json("/api/agents/researcher");
   assert.is(agent.status, 200, "the pack's agent exists");
 });

@@ -56,7 +56,7 @@ export async function runPacksCommand(args: string[], io: Pick<CommandIo, "home"
     } else {
       installed = await muster.postPacks({ body: { name } });
     }
-    io.stdout.write(`Installed ${installed.pack.name} ${installed.pack.version}: ${installed.orgEntries.join(", ")}. Approval ${installed.approval.approvalId} registers them with the gateway.\n`);
+    io.stdout.write(`Installed ${installed.pack.name} ${installed.pack.version}: ${installed.orgEntries.join(", ")}. Approval ${String(installed.approval.id)} registers them with the gateway.\n`);
     return 0;
   } catch (error) {
     if (isMusterApiError(error)) {

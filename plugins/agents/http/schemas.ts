@@ -35,7 +35,8 @@ export const agentRecord = z.object({
 export const listAgentsResponse = z.object({ ok: z.literal(true), agents: z.array(agentRecord) });
 export const agentResponse = z.object({ ok: z.literal(true), agent: agentRecord });
 
-const approvalRef = z.object({ approvalId: z.string(), status: z.literal("pending") });
+/** The pending Approval record a route requested (as `GET /api/approvals/{id}` shows it), as every route that creates one answers. */
+const approvalRef = z.record(z.string(), z.unknown());
 
 export const configureBody = z
   .strictObject({

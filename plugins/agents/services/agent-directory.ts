@@ -1,6 +1,8 @@
-import type { GatewayClient, GatewayStatus, Logger } from "@muster/plugin";
+import { stat } from "node:fs/promises";
+import type { EventBus, GatewayClient, GatewayStatus, HostInfo, Logger } from "@muster/plugin";
 import type { OrgStructure, WorkspaceMemory } from "../../memory/tokens.ts";
-import type { AgentDirectory, AgentHealthEntry, AgentRecord, EscalationTarget } from "../tokens.ts";
+import { agentsErrors } from "../errors.ts";
+import type { AgentHealthEntry, AgentRecord, Crew, EscalationTarget } from "../tokens.ts";
 import { orgColumns, type AgentStore, type SyncResult } from "./agent-store.ts";
 import { healthState, STATE_ORDER } from "./health-state.ts";
 import type { SessionSnapshot } from "./session-snapshot.ts";
@@ -16,17 +18,29 @@ export interface AgentDirectoryDeps {
   sessions: SessionSnapshot;
   gateway: GatewayClient;
   memory: WorkspaceMemory;
+  events: EventBus;
   logger: Logger;
+  host: HostInfo;
+  /** The organisation file's absolute path (only its modification time is read here). */
+  orgFile: string;
   /** Emojis as the organisation file writes them (its parser does not read them). */
   orgEmojis: () => Promise<ReadonlyMap<string, string>>;
   refreshMs: number;
 }
 
+/** What tells a changed organisation file from the one last read: modification time and size. */
+const fileStamp = (path: string) =>
+  stat(path).then(
+    (s) => `${s.mtimeMs}/${s.size}`,
+    () => "absent",
+  );
+
 /**
- * The crew as Muster knows it: the agents table (mirrored from the organisation file), the
- * gateway's `agents.list` (cached), and health from the cached sessions snapshot.
+ * The crew as Muster knows it (the {@link Crew} capability): the agents table (the
+ * organisation file, parsed once per change and mirrored), the gateway's `agents.list`
+ * (cached), and health from the cached sessions snapshot.
  */
-export class AgentDirectoryService implements AgentDirectory {
+export class AgentDirectoryService implements Crew {
   private gatewayAgents = new Map<string, { name: string | null; model: string | null }>();
   private loadedAt = 0;
   private refreshing: Promise<void> | undefined;
@@ -36,9 +50,19 @@ export class AgentDirectoryService implements AgentDirectory {
   private healthCache: { at: number; key: string; entries: AgentHealthEntry[] } | undefined;
   private recordsVersion = 0;
   private gatewayAgentsVersion = 0;
+  /** The organisation file's stamp when it was last read; a miss re-reads a file whose stamp moved. */
+  private syncedStamp: string | undefined;
   private readonly deps: AgentDirectoryDeps;
   constructor(deps: AgentDirectoryDeps) {
     this.deps = deps;
+  }
+
+  get owner(): string {
+    return this.deps.host.owner;
+  }
+
+  get approvers(): readonly string[] {
+    return this.deps.host.approvers;
   }
 
   /** Keeps the gateway agent list fresh; returns the function that stops it. */
@@ -54,8 +78,21 @@ export class AgentDirectoryService implements AgentDirectory {
     };
   }
 
-  /** Re-reads the organisation file into the agents table. A missing or unreadable file keeps the table as it is. */
-  async sync(): Promise<SyncResult | null> {
+  /**
+   * Re-reads the organisation file into the agents table and publishes `agents.records.synced`
+   * when records changed (`publish`: not for the first read at start). A missing file empties
+   * the table; an unreadable one keeps it as it is.
+   */
+  async sync(options: { publish: boolean } = { publish: true }): Promise<SyncResult | null> {
+    const result = await this.readOrgFile();
+    if (options.publish && result && result.added.length + result.removed.length + result.updated.length > 0) {
+      this.deps.events.publish("agents.records.synced", result, { public: true });
+    }
+    return result;
+  }
+
+  private async readOrgFile(): Promise<SyncResult | null> {
+    this.syncedStamp = await fileStamp(this.deps.orgFile);
     let org: OrgStructure;
     try {
       org = (await this.deps.memory.orgStructure()).org;
@@ -96,8 +133,29 @@ export class AgentDirectoryService implements AgentDirectory {
 
   async isKnown(id: string): Promise<boolean> {
     if ((await this.get(id)) || this.gatewayAgents.has(id)) return true;
+    if ((await this.syncIfChanged()) && (await this.get(id))) return true;
     if (Date.now() - this.loadedAt >= MISS_REFRESH_MS) await this.refreshGatewayAgents();
     return this.gatewayAgents.has(id);
+  }
+
+  async assertKnown(ids: readonly string[]): Promise<void> {
+    for (const agentId of ids) if (!(await this.isKnown(agentId))) throw agentsErrors.AGENT_NOT_FOUND({ agentId });
+  }
+
+  async role(id: string): Promise<string | null> {
+    await this.syncIfChanged();
+    return (await this.get(id))?.role ?? null;
+  }
+
+  /**
+   * Re-reads the organisation file when it changed since the last read (a stat, no parse
+   * otherwise): an agent added or edited a moment ago, before the watcher reported the change.
+   * True when it was read again.
+   */
+  private async syncIfChanged(): Promise<boolean> {
+    if (this.syncedStamp === (await fileStamp(this.deps.orgFile))) return false;
+    await this.sync();
+    return true;
   }
 
   async registeredWithGateway(id: string): Promise<boolean | null> {

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { hostErrors, type ApprovalGate, type GateRequestResult, type WorkspacePaths } from "@muster/plugin";
+import type { ApprovalGate, GateRequestResult, WorkspacePaths } from "@muster/plugin";
 import { agentsErrors } from "../errors.ts";
 import type { AgentRecord } from "../tokens.ts";
 import type { AgentDirectoryService } from "./agent-directory.ts";
@@ -48,7 +48,7 @@ export class AgentFactory {
       if (taken) throw agentsErrors.AGENT_ALREADY_EXISTS({ agentId: taken.id, where: taken.where });
       const template = await findPersonaTemplate(this.deps.workspace, request.templateId);
       if (!template) throw agentsErrors.AGENT_TEMPLATE_NOT_FOUND({ templateId: request.templateId });
-      if (request.reportsTo && !(await this.deps.directory.isKnown(request.reportsTo))) throw hostErrors.AGENT_NOT_FOUND({ agentId: request.reportsTo });
+      if (request.reportsTo) await this.deps.directory.assertKnown([request.reportsTo]);
       const persona = await readFile(templateFile(this.deps.workspace, template), "utf8");
       const entry = {
         id: request.agentId,

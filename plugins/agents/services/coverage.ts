@@ -1,4 +1,4 @@
-import { hostErrors } from "@muster/plugin";
+import { agentsErrors } from "../errors.ts";
 import type { AgentRecord } from "../tokens.ts";
 
 export interface CoverageCandidate {
@@ -22,7 +22,7 @@ export interface Coverage {
  */
 export function coverageFor(agentId: string, agents: AgentRecord[]): Coverage {
   const target = agents.find((a) => a.id === agentId);
-  if (!target) throw hostErrors.AGENT_NOT_FOUND({ agentId });
+  if (!target) throw agentsErrors.AGENT_NOT_FOUND({ agentId });
   const wanted = new Set(target.skills);
   const candidates = agents
     .filter((a) => a.id !== target.id)

@@ -1,7 +1,6 @@
-import type { ApprovalGate, GatewayClient } from "@muster/plugin";
+import { defineGatedAction, hostTokens } from "@muster/plugin";
 import type { AgentTools, SandboxMode } from "../tokens.ts";
-import type { AgentStore } from "./agent-store.ts";
-import type { AgentDirectoryService } from "./agent-directory.ts";
+import { DIRECTORY, STORE } from "./service-tokens.ts";
 
 export const REGISTER_ACTION = "agents.register";
 export const CONFIGURE_ACTION = "agents.configure";
@@ -37,15 +36,17 @@ const OPENCLAW_SANDBOX: Record<SandboxMode, string> = { off: "off", container: "
  * The two changes to OpenClaw's configuration Muster makes, both only after a human approves
  * (DESIGN §9: never rewrite OpenClaw's configuration without an approval).
  */
-export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayClient; store: AgentStore; directory: AgentDirectoryService }): void {
-  gate.define<RegisterPayload>(REGISTER_ACTION, {
-    describe: (p) => `Add ${p.agents.map((a) => a.agentId).join(", ")} to the OpenClaw gateway's agents (agents.create)`,
-    async execute(p) {
+export const registerAction = defineGatedAction({
+  kind: REGISTER_ACTION,
+  deps: { gateway: hostTokens.gateway, directory: DIRECTORY },
+  create: ({ gateway, directory }) => ({
+    describe: (p: RegisterPayload) => `Add ${p.agents.map((a) => a.agentId).join(", ")} to the OpenClaw gateway's agents (agents.create)`,
+    async execute(p: RegisterPayload) {
       const results: RegisterResult[] = [];
       const created: unknown[] = [];
       for (const a of p.agents) {
         // Idempotent: an agent the gateway knows by now (an earlier approval, or added by hand) is left alone.
-        if (await deps.directory.knownToGateway(a.agentId)) {
+        if (await directory.knownToGateway(a.agentId)) {
           results.push({ agentId: a.agentId, status: "exists" });
           continue;
         }
@@ -54,25 +55,29 @@ export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayC
         if (a.model) params.model = a.model;
         if (a.emoji) params.emoji = a.emoji;
         try {
-          created.push(await deps.gateway.request("agents.create", params, { timeoutMs: 30_000 }));
+          created.push(await gateway.request("agents.create", params, { timeoutMs: 30_000 }));
           results.push({ agentId: a.agentId, status: "created" });
         } catch (error) {
           // One refusal must not hide the others: every agent is tried, each one's outcome recorded.
           results.push({ agentId: a.agentId, status: "failed", error: (error as Error).message });
         }
       }
-      await deps.directory.knownToGateway(p.agents[0]?.agentId ?? "");
+      await directory.knownToGateway(p.agents[0]?.agentId ?? "");
       const failed = results.filter((r) => r.status === "failed");
       if (failed.length) throw new Error(`agents.create failed for ${failed.map((r) => `${r.agentId} (${r.error})`).join("; ")}; ${describeResults(results)}`);
       return { created, results };
     },
-  });
+  }),
+});
 
-  gate.define<ConfigurePayload>(CONFIGURE_ACTION, {
-    describe: (p) =>
+export const configureAction = defineGatedAction({
+  kind: CONFIGURE_ACTION,
+  deps: { gateway: hostTokens.gateway, store: STORE, directory: DIRECTORY },
+  create: ({ gateway, store, directory }) => ({
+    describe: (p: ConfigurePayload) =>
       `Set ${p.agentId}'s tools (allow: ${p.tools.allow.join(", ") || "any"}; deny: ${p.tools.deny.join(", ") || "none"}) and sandbox ${p.sandbox} in OpenClaw's configuration (config.patch)`,
-    async execute(p) {
-      const current = (await deps.gateway.request("config.get", {}, { timeoutMs: 15_000 })) as { hash?: unknown } | null;
+    async execute(p: ConfigurePayload) {
+      const current = (await gateway.request("config.get", {}, { timeoutMs: 15_000 })) as { hash?: unknown } | null;
       const patch = { agents: { entries: { [p.agentId]: { tools: { allow: p.tools.allow, deny: p.tools.deny }, sandbox: { mode: OPENCLAW_SANDBOX[p.sandbox] } } } } };
       const params: Record<string, unknown> = {
         raw: JSON.stringify(patch),
@@ -81,10 +86,10 @@ export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayC
         note: `Muster: tools and sandbox of ${p.agentId}, approved`,
       };
       if (typeof current?.hash === "string") params.baseHash = current.hash;
-      const result = await deps.gateway.request("config.patch", params, { timeoutMs: 30_000 });
-      deps.store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
-      deps.directory.invalidate();
+      const result = await gateway.request("config.patch", params, { timeoutMs: 30_000 });
+      store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
+      directory.invalidate();
       return { patched: true, result };
     },
-  });
-}
+  }),
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { hostErrors, type GatewayClient, type WorkspacePaths } from "@muster/plugin";
+import type { GatewayClient, WorkspacePaths } from "@muster/plugin";
 import { agentsErrors } from "../errors.ts";
 import type { AgentHealthEntry } from "../tokens.ts";
 import type { AgentDirectoryService } from "./agent-directory.ts";
@@ -24,7 +24,7 @@ export class Heartbeat {
   }
 
   async check(agentId: string, nudge: boolean): Promise<HeartbeatResult> {
-    if (!(await this.deps.directory.isKnown(agentId))) throw hostErrors.AGENT_NOT_FOUND({ agentId });
+    await this.deps.directory.assertKnown([agentId]);
     const agent = (await this.deps.directory.health(agentId)) ?? (await this.deps.directory.healthOfUnseen(agentId));
     const checkedAt = new Date().toISOString();
     if (!nudge) return { agent, checkedAt, nudged: false };

@@ -1,8 +1,8 @@
-import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
 import { MEMORY_READER } from "../../memory/tokens.ts";
 import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import type { AgentsConfig } from "../config.ts";
-import { AGENTS } from "../tokens.ts";
+import { CREW } from "../tokens.ts";
 import { AgentDirectoryService } from "./agent-directory.ts";
 import { AgentFactory } from "./agent-factory.ts";
 import { AgentStore } from "./agent-store.ts";
@@ -13,17 +13,7 @@ import { ORG_FILE, orgEmojis, readOrgDocument } from "./org-file.ts";
 import { PackService } from "./pack-service.ts";
 import { SessionSnapshot } from "./session-snapshot.ts";
 import { StuckEscalation } from "./stuck-escalation.ts";
-
-/** The concrete services, for this plugin's routes and lifecycle; other plugins get {@link AGENTS}. */
-export const STORE = token<AgentStore>("agents.store");
-export const SESSIONS = token<SessionSnapshot>("agents.sessions");
-export const DIRECTORY = token<AgentDirectoryService>("agents.directoryService");
-export const WRITER = token<CrewWriter>("agents.crewWriter");
-export const FACTORY = token<AgentFactory>("agents.factory");
-export const REGISTRATION = token<CrewRegistration>("agents.crewRegistration");
-export const PACKS = token<PackService>("agents.packs");
-export const HEARTBEAT = token<Heartbeat>("agents.heartbeat");
-export const ESCALATION = token<StuckEscalation>("agents.stuckEscalation");
+import { DIRECTORY, ESCALATION, FACTORY, HEARTBEAT, PACKS, REGISTRATION, SESSIONS, STORE, WRITER } from "./service-tokens.ts";
 
 /** Who the factory and pack installs name as the requester of their approvals. */
 const REQUESTED_BY = "muster-agents";
@@ -40,16 +30,28 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
   ctx.provide(
     defineService({
       token: DIRECTORY,
-      deps: { store: STORE, sessions: SESSIONS, gateway: hostTokens.gateway, memory: MEMORY_READER, logger: hostTokens.logger, workspace: hostTokens.workspace, config: configToken<AgentsConfig>() },
+      deps: {
+        store: STORE,
+        sessions: SESSIONS,
+        gateway: hostTokens.gateway,
+        memory: MEMORY_READER,
+        events: hostTokens.events,
+        logger: hostTokens.logger,
+        host: hostTokens.info,
+        workspace: hostTokens.workspace,
+        config: configToken<AgentsConfig>(),
+      },
       create: ({ workspace, config, ...deps }) =>
         new AgentDirectoryService({
           ...deps,
+          orgFile: workspace.resolve(ORG_FILE),
           refreshMs: config.agentsRefreshMs,
           orgEmojis: async () => orgEmojis(await readOrgDocument(workspace.resolve(ORG_FILE))),
         }),
     }),
   );
-  ctx.provide(defineService({ token: AGENTS, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
+  // The crew capability other plugins depend on: the same directory, seen through its interface.
+  ctx.provide(defineService({ token: CREW, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
   ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY }, create: (deps) => new CrewWriter(deps) }));
   ctx.provide(
     defineService({

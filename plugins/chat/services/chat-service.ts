@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { clip, retryWhileLocked, type GatewayClient, type Logger, type TextRedactor } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
-import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
+import type { Crew } from "../../agents/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
 import type { ChatConfig } from "../config.ts";
 import { chatErrors } from "../errors.ts";
-import type { AgentDirectory, AgentReply, AgentTurnRunner, Chat, TokenUsage } from "../tokens.ts";
+import type { AgentReply, AgentTurnRunner, Chat, TokenUsage } from "../tokens.ts";
 import type { ChatMessageRecord, ChatSessionRecord, ChatStore } from "./chat-store.ts";
 import { partyPrompt } from "./party-prompt.ts";
 
@@ -54,14 +54,17 @@ export interface PreparedChat {
 interface ChatServiceDeps {
   store: ChatStore;
   turns: AgentTurnRunner;
-  agents: AgentDirectory;
   gateway: GatewayClient;
   activities: ActivityLog | undefined;
   config: ChatConfig;
   logger: Logger;
   /** Budgets and cost events (the usage plugin), when loaded. */
   usage?: UsageLedger;
-  /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
+  /**
+   * The crew capability (the agents plugin), when loaded: who the agents are, whether the
+   * gateway knows them, and the model each turn ran on (cost events). Without it no id is
+   * refused here: the gateway's chat.send decides.
+   */
   crew?: Crew;
   /** Scrubs vault secret values from message text before it is stored (history, session titles). */
   redaction: TextRedactor;
@@ -84,12 +87,16 @@ export class ChatService implements Chat {
    * Checks everything that can refuse the request (agents known, gateway connected, agents
    * registered with it, session) and only then stores the human's message, so a refused
    * request writes nothing and no turn reaches the gateway. An unknown agent is 404 whether
-   * or not the gateway is up: it is known or not from the organisation file and the cached list.
+   * or not the gateway is up: the crew knows it or not from the organisation file and the
+   * cached agents.list.
    */
   async prepare(request: ChatRequest): Promise<PreparedChat> {
-    await this.deps.agents.assertKnown(request.agentIds);
+    const { crew } = this.deps;
+    await crew?.assertKnown(request.agentIds);
     await this.deps.gateway.ready(0);
-    await this.deps.agents.assertRegistered(request.agentIds);
+    // Known to Muster but not to this gateway: refused with the fix instead of the gateway's 502.
+    // With the list never read (null) nothing is refused: the turn says what the gateway thinks.
+    for (const agentId of request.agentIds) if ((await crew?.registeredWithGateway(agentId)) === false) throw chatErrors.AGENT_NOT_REGISTERED({ agentId });
     const existing = request.sessionId === undefined ? undefined : await this.deps.store.getSession(request.sessionId);
     if (request.sessionId !== undefined && !existing) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id: request.sessionId });
     if (existing && existing.mode !== request.mode) throw chatErrors.CHAT_SESSION_MODE_MISMATCH({ id: existing.id, mode: existing.mode });

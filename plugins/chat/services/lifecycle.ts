@@ -1,14 +1,8 @@
-import type { PluginContext } from "@muster/plugin";
-import { AGENTS } from "../../agents/tokens.ts";
-import { DIRECTORY, TURN_RUNNER } from "./register.ts";
+import { defineHook } from "@muster/plugin";
+import { TURN_RUNNER } from "./service-tokens.ts";
 
-/** Keeps the known-agent cache fresh while running; at shutdown, fails the turns still in flight. */
-export function startChat(ctx: PluginContext): void {
-  // With the agents plugin loaded its directory answers and keeps agents.list fresh itself.
-  const stopDirectory = ctx.has(AGENTS) ? () => {} : ctx.resolve(DIRECTORY).start();
-  const runner = ctx.resolve(TURN_RUNNER);
-  ctx.lifecycle.onStop(() => {
-    stopDirectory();
-    runner.stop();
-  });
-}
+/** At shutdown, fails the turns still in flight. */
+export const startChat = defineHook({
+  deps: { runner: TURN_RUNNER },
+  run: ({ runner }, ctx) => ctx.lifecycle.onStop(() => runner.stop()),
+});

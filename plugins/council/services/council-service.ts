@@ -28,8 +28,9 @@ export class CouncilService implements Council {
     const release = this.limiter.acquire();
     let session: CouncilSessionRecord;
     try {
+      // Unknown members are 404 whether or not the gateway is up: the crew knows them locally.
+      await this.deps.crew?.assertKnown(input.agents);
       await this.deps.gateway.ready(0);
-      await this.deps.agents.assertKnown(input.agents);
       // A member over its daily budget refuses the session (409 BUDGET_EXCEEDED), as chat, crons and dispatch do.
       for (const agentId of input.agents) await this.deps.usage?.checkBudget(agentId);
       session = {

@@ -1,22 +1,22 @@
-import { clip, type EventBus, type GatedAction, type Logger } from "@muster/plugin";
-import type { ActivityLog } from "../../activities/tokens.ts";
-import type { Notifier } from "../../notifications/tokens.ts";
-import type { CouncilStore } from "./council-store.ts";
-import type { CouncilDecisionPayload } from "./deliberation.ts";
+import { clip, defineGatedAction, hostTokens } from "@muster/plugin";
+import { ACTIVITIES } from "../../activities/tokens.ts";
+import { NOTIFICATIONS } from "../../notifications/tokens.ts";
+import { COUNCIL_DECISION, type CouncilDecisionPayload } from "./deliberation.ts";
+import { COUNCIL_STORE } from "./service-tokens.ts";
 
 /**
  * `council.decision`: approving ratifies an adopted proposal. It records the ratification on
- * the session, as an activity and a notification, and publishes `council.session.ratified`;
- * it does nothing outside Muster (the decision is for humans and agents to act on).
+ * the session, as an activity and a notification (when those plugins are loaded), and
+ * publishes `council.session.ratified`; it does nothing outside Muster (the decision is for
+ * humans and agents to act on).
  */
-export function councilDecisionAction(
-  /** Resolved when an approval runs, not when the action is declared (services are not ready yet). */
-  resolveDeps: () => { store: CouncilStore; events: EventBus; activities: ActivityLog | undefined; notifications: Notifier | undefined; logger: Logger },
-): GatedAction<CouncilDecisionPayload> {
-  return {
-    describe: (payload) => `Ratify the council's decision on "${clip(payload.topic.replace(/\s+/g, " ").trim(), 120)}" (memo ${payload.memoPath}); records the ratification, nothing external`,
-    async execute(payload, decision) {
-      const deps = resolveDeps();
+export const councilDecisionAction = defineGatedAction({
+  kind: COUNCIL_DECISION,
+  deps: { store: COUNCIL_STORE, events: hostTokens.events, logger: hostTokens.logger },
+  optionalDeps: { activities: ACTIVITIES, notifications: NOTIFICATIONS },
+  create: (deps) => ({
+    describe: (payload: CouncilDecisionPayload) => `Ratify the council's decision on "${clip(payload.topic.replace(/\s+/g, " ").trim(), 120)}" (memo ${payload.memoPath}); records the ratification, nothing external`,
+    async execute(payload: CouncilDecisionPayload, decision) {
       const at = new Date().toISOString();
       const first = deps.store.ratify(payload.sessionId, decision.decidedBy, at);
       const subject = clip(payload.topic.replace(/\s+/g, " ").trim(), 80);
@@ -27,5 +27,5 @@ export function councilDecisionAction(
       else deps.logger.warn({ sessionId: payload.sessionId }, "ratified a council decision whose session no longer exists");
       return { ratified: true, sessionId: payload.sessionId, ratifiedAt: first ? at : session?.ratifiedAt ?? at, memoPath: payload.memoPath };
     },
-  };
-}
+  }),
+});

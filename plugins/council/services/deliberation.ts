@@ -1,6 +1,6 @@
 import { clip, retryWhileLocked, type ApprovalGate, type EventBus, type Logger, type WorkspacePaths } from "@muster/plugin";
-import type { AgentDirectory as Crew } from "../../agents/tokens.ts";
-import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
+import type { Crew } from "../../agents/tokens.ts";
+import type { AgentTurnRunner } from "../../chat/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
 import type { CouncilConfig } from "../config.ts";
 import type { CouncilPosition, CouncilSessionRecord, CouncilVote } from "./council-record.ts";
@@ -25,7 +25,6 @@ export interface CouncilDecisionPayload {
 export interface DeliberationDeps {
   store: CouncilStore;
   turns: AgentTurnRunner;
-  agents: AgentDirectory;
   gate: ApprovalGate;
   workspace: WorkspacePaths;
   events: EventBus;
@@ -33,7 +32,11 @@ export interface DeliberationDeps {
   logger: Logger;
   /** Budgets and a cost event for each turn (the usage plugin), when loaded. */
   usage?: UsageLedger;
-  /** The crew directory (the agents plugin), when loaded: the model each turn ran on, for its cost event. */
+  /**
+   * The crew capability (the agents plugin), when loaded: who the members are (unknown ones
+   * refused), their roles, and the model each turn ran on (cost events). Without it members
+   * are not checked here (the gateway decides) and have no role in the prompts.
+   */
   crew?: Crew;
 }
 
@@ -62,7 +65,7 @@ async function recordCost(deps: DeliberationDeps, agentId: string, sessionKey: s
  */
 export async function deliberate(deps: DeliberationDeps, session: CouncilSessionRecord, signal: AbortSignal): Promise<void> {
   const { store, events } = deps;
-  const roles = new Map(await Promise.all(session.agents.map(async (id) => [id, await deps.agents.role(id)] as const)));
+  const roles = new Map(await Promise.all(session.agents.map(async (id) => [id, (await deps.crew?.role(id)) ?? null] as const)));
   const ask = async (agentId: string, message: string) => {
     // A member that went over its daily budget during the session fails it (BUDGET_EXCEEDED) before the gateway is asked.
     await deps.usage?.checkBudget(agentId);

@@ -1,13 +1,15 @@
-import type { PluginContext } from "@muster/plugin";
-import { COUNCIL_RUNNER, COUNCIL_STORE } from "./register.ts";
+import { defineHook, hostTokens } from "@muster/plugin";
+import { COUNCIL_RUNNER, COUNCIL_STORE } from "./service-tokens.ts";
 
 /**
  * Sessions a previous process left `running` are failed (nothing resumes a deliberation);
  * a shutdown cancels the running ones.
  */
-export function startCouncil(ctx: PluginContext): void {
-  const interrupted = ctx.resolve(COUNCIL_STORE).failInterrupted(new Date().toISOString());
-  if (interrupted) ctx.logger.warn({ interrupted }, "council sessions interrupted by the last stop were marked failed");
-  const runner = ctx.resolve(COUNCIL_RUNNER);
-  ctx.lifecycle.onStop(() => runner.stop());
-}
+export const startCouncil = defineHook({
+  deps: { store: COUNCIL_STORE, runner: COUNCIL_RUNNER, logger: hostTokens.logger },
+  run({ store, runner, logger }, ctx) {
+    const interrupted = store.failInterrupted(new Date().toISOString());
+    if (interrupted) logger.warn({ interrupted }, "council sessions interrupted by the last stop were marked failed");
+    ctx.lifecycle.onStop(() => runner.stop());
+  },
+});

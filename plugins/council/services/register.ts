@@ -1,21 +1,14 @@
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { CREW } from "../../agents/tokens.ts";
+import { AGENT_TURNS } from "../../chat/tokens.ts";
 import { USAGE } from "../../usage/tokens.ts";
-import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
-import { ACTIVITIES } from "../../activities/tokens.ts";
-import { AGENTS } from "../../agents/tokens.ts";
-import { AGENT_DIRECTORY, AGENT_TURNS } from "../../chat/tokens.ts";
-import { NOTIFICATIONS } from "../../notifications/tokens.ts";
 import type { CouncilConfig } from "../config.ts";
 import { COUNCIL } from "../tokens.ts";
 import { CouncilService } from "./council-service.ts";
 import { CouncilStore } from "./council-store.ts";
-import { councilDecisionAction } from "./decision-action.ts";
-import { COUNCIL_DECISION } from "./deliberation.ts";
+import { COUNCIL_RUNNER, COUNCIL_STORE } from "./service-tokens.ts";
 
-/** The concrete pieces, for this plugin's lifecycle; other plugins get the `COUNCIL` interface. */
-export const COUNCIL_STORE = token<CouncilStore>("council.store");
-export const COUNCIL_RUNNER = token<CouncilService>("council.runner");
-
-/** Provides the council service and declares the `council.decision` gated action. */
+/** Provides the council service. */
 export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void {
   ctx.provide(defineService({ token: COUNCIL_STORE, deps: { db: hostTokens.db }, create: ({ db }) => new CouncilStore(() => db) }));
   ctx.provide(
@@ -24,7 +17,6 @@ export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void
       deps: {
         store: COUNCIL_STORE,
         turns: AGENT_TURNS,
-        agents: AGENT_DIRECTORY,
         gate: hostTokens.gate,
         workspace: hostTokens.workspace,
         events: hostTokens.events,
@@ -32,20 +24,11 @@ export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void
         logger: hostTokens.logger,
         config: configToken<CouncilConfig>(),
       },
-      // Budgets and cost events when the usage plugin is loaded; the events carry the crew directory's model when the agents plugin is.
-      optionalDeps: { usage: USAGE, crew: AGENTS },
+      // Members and their roles come from the crew capability (the agents plugin); budgets and
+      // cost events from usage; each when loaded.
+      optionalDeps: { usage: USAGE, crew: CREW },
       create: (deps) => new CouncilService(deps),
     }),
   );
   ctx.provide(defineService({ token: COUNCIL, deps: { service: COUNCIL_RUNNER }, create: ({ service }) => service }));
-  ctx.gate.define(
-    COUNCIL_DECISION,
-    councilDecisionAction(() => ({
-      store: ctx.resolve(COUNCIL_STORE),
-      events: ctx.events,
-      activities: ctx.has(ACTIVITIES) ? ctx.resolve(ACTIVITIES) : undefined,
-      notifications: ctx.has(NOTIFICATIONS) ? ctx.resolve(NOTIFICATIONS) : undefined,
-      logger: ctx.logger,
-    })),
-  );
 }

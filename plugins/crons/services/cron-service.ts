@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AgentDirectory } from "../../agents/tokens.ts";
+import type { Crew } from "../../agents/tokens.ts";
 import type { CronJobRow } from "../entities/cron-job.ts";
 import type { CronRunRow } from "../entities/cron-run.ts";
 import { cronErrors } from "../errors.ts";
@@ -14,8 +14,8 @@ export interface CronServiceDeps {
   store: CronStore;
   scheduler: CronScheduler;
   runner: CronRunner;
-  /** Known agents; without the agents plugin any agent id is accepted. */
-  agents?: AgentDirectory;
+  /** Known agents (the agents plugin's crew capability); without it any agent id is accepted. */
+  crew?: Crew;
   maxJobs: number;
   now: () => number;
 }
@@ -66,7 +66,7 @@ export class CronService implements CronJobs {
   async create(input: NewCronJob): Promise<CronJobRecord> {
     const timezone = input.timezone ?? "UTC";
     validSchedule(input.cron, timezone);
-    if (this.deps.agents && !(await this.deps.agents.isKnown(input.agentId))) throw cronErrors.CRON_AGENT_NOT_FOUND({ agentId: input.agentId });
+    if (this.deps.crew && !(await this.deps.crew.isKnown(input.agentId))) throw cronErrors.CRON_AGENT_NOT_FOUND({ agentId: input.agentId });
     if ((await this.deps.store.countJobs()) >= this.deps.maxJobs) throw cronErrors.CRON_JOB_LIMIT({ limit: this.deps.maxJobs });
     const now = new Date(this.deps.now()).toISOString();
     const row: CronJobRow = {

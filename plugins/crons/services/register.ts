@@ -1,5 +1,5 @@
-import { configToken, defineService, hostTokens, token, type PluginContext } from "@muster/plugin";
-import { AGENTS } from "../../agents/tokens.ts";
+import { configToken, defineService, hostTokens, type PluginContext } from "@muster/plugin";
+import { CREW } from "../../agents/tokens.ts";
 import { USAGE } from "../../usage/tokens.ts";
 import type { CronsConfig } from "../config.ts";
 import { CRONS } from "../tokens.ts";
@@ -7,14 +7,8 @@ import { CronRunner } from "./cron-runner.ts";
 import { CronScheduler } from "./cron-scheduler.ts";
 import { CronService } from "./cron-service.ts";
 import { CronStore } from "./cron-store.ts";
+import { CRON_PARTS } from "./service-tokens.ts";
 
-/** The concrete parts, for this plugin's lifecycle (rebuild at start, stop timers). */
-export interface CronParts {
-  store: CronStore;
-  runner: CronRunner;
-  scheduler: CronScheduler;
-}
-export const CRON_PARTS = token<CronParts>("crons.parts");
 
 export function registerCronServices(ctx: PluginContext<CronsConfig>): void {
   ctx.provide(
@@ -35,9 +29,9 @@ export function registerCronServices(ctx: PluginContext<CronsConfig>): void {
     defineService({
       token: CRONS,
       deps: { parts: CRON_PARTS, config: configToken<CronsConfig>() },
-      // Without the agents plugin any agent id is accepted.
-      optionalDeps: { agents: AGENTS },
-      create: ({ parts, config, agents }) => new CronService({ ...parts, agents, maxJobs: config.maxJobs, now: () => Date.now() + config.clockOffsetMs }),
+      // Agent ids are checked by the crew capability; without the agents plugin any id is accepted.
+      optionalDeps: { crew: CREW },
+      create: ({ parts, config, crew }) => new CronService({ ...parts, crew, maxJobs: config.maxJobs, now: () => Date.now() + config.clockOffsetMs }),
     }),
   );
 }

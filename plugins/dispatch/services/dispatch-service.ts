@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createRateLimiter, type EventBus, type GatewayClient, type Logger, type RateLimiter } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
-import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
-import type { AgentDirectory, AgentTurnRunner } from "../../chat/tokens.ts";
+import type { Crew } from "../../agents/tokens.ts";
+import type { AgentTurnRunner } from "../../chat/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
 import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
 import type { DispatchConfig } from "../config.ts";
@@ -16,7 +16,6 @@ export interface DispatchServiceDeps {
   store: DispatchStore;
   work: WorkTracker;
   turns: AgentTurnRunner;
-  agents: AgentDirectory;
   gateway: GatewayClient;
   events: EventBus;
   logger: Logger;
@@ -24,8 +23,11 @@ export interface DispatchServiceDeps {
   activities: ActivityLog;
   /** Budgets and cost events, when the usage plugin is loaded. */
   usage?: UsageLedger;
-  /** The crew directory (for the agent's model in cost events), when the agents plugin is loaded. */
-  crew?: CrewDirectory;
+  /**
+   * The crew capability, when the agents plugin is loaded: an unknown assignee is refused (404
+   * AGENT_NOT_FOUND), and cost events carry the agent's model. Without it the gateway decides.
+   */
+  crew?: Crew;
 }
 
 const INTERRUPTED = "Muster stopped while the dispatch was in flight: the agent's reply was not collected and the task was not sent again";
@@ -52,7 +54,7 @@ export class DispatchService implements Dispatcher {
     const agentId = task.assignedTo;
     if (!agentId) throw dispatchErrors.DISPATCH_TASK_UNASSIGNED({ taskId });
     if (task.status === "review" || task.status === "done") throw dispatchErrors.DISPATCH_TASK_NOT_DISPATCHABLE({ taskId, status: task.status });
-    await this.deps.agents.assertKnown([agentId]);
+    await this.deps.crew?.assertKnown([agentId]);
     await this.deps.usage?.checkBudget(agentId);
     await this.deps.gateway.ready(0);
     const row: DispatchRow = {

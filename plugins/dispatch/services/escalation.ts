@@ -1,4 +1,4 @@
-import type { AgentDirectory as CrewDirectory, EscalationTarget } from "../../agents/tokens.ts";
+import type { Crew, EscalationTarget } from "../../agents/tokens.ts";
 import type { WorkspaceMemory, OrgStructure } from "../../memory/tokens.ts";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { WorkRecord } from "../../work/tokens.ts";
@@ -26,7 +26,7 @@ export function orgFileEscalation(org: OrgStructure, agentId: string): Escalatio
   return { ...base, toLevel: "owner", agentId: null, owner: org.owner };
 }
 
-async function targetFor(agentId: string, deps: { crew?: CrewDirectory; memory?: WorkspaceMemory }): Promise<EscalationTarget | null> {
+async function targetFor(agentId: string, deps: { crew?: Crew; memory?: WorkspaceMemory }): Promise<EscalationTarget | null> {
   if (deps.crew) return deps.crew.escalationFor(agentId);
   if (!deps.memory) return null;
   return orgFileEscalation((await deps.memory.orgStructure()).org, agentId);
@@ -39,7 +39,7 @@ async function targetFor(agentId: string, deps: { crew?: CrewDirectory; memory?:
  */
 export async function escalateBlockedTask(
   task: WorkRecord<"task">,
-  deps: { notifications: Notifier; crew?: CrewDirectory; memory?: WorkspaceMemory; owner: string },
+  deps: { notifications: Notifier; crew?: Crew; memory?: WorkspaceMemory; owner: string },
 ): Promise<{ toLevel: string; to: string | null; reason: string }> {
   const target = task.assignedTo ? await targetFor(task.assignedTo, deps) : null;
   const toLevel = target?.toLevel ?? "owner";

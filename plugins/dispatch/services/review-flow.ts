@@ -1,7 +1,7 @@
-import type { ApprovalGate, EventBus, Logger } from "@muster/plugin";
+import type { ApprovalGate, EventBus, GatedAction, Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
 import type { ApprovalQueue } from "../../approvals/tokens.ts";
-import type { AgentDirectory as CrewDirectory } from "../../agents/tokens.ts";
+import type { Crew } from "../../agents/tokens.ts";
 import type { WorkspaceMemory } from "../../memory/tokens.ts";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
@@ -9,10 +9,10 @@ import { dispatchErrors } from "../errors.ts";
 import { escalateBlockedTask } from "./escalation.ts";
 import type { ReviewStore } from "./review-store.ts";
 
-/** The gated action kind of a task's review approval. */
+/** The gated action kind of a task's review approval (DESIGN §14.6 names it, without the plugin's prefix). */
 export const REVIEW_ACTION = "task.review";
 
-interface ReviewPayload {
+export interface ReviewPayload {
   taskId: string;
   title: string;
 }
@@ -27,7 +27,7 @@ export interface ReviewFlowDeps {
   notifications: Notifier;
   logger: Logger;
   owner: string;
-  crew?: CrewDirectory;
+  crew?: Crew;
   /** The organisation file, for escalation when the agents plugin is not loaded. */
   memory?: WorkspaceMemory;
 }
@@ -51,12 +51,16 @@ export class ReviewFlow {
     this.deps = deps;
   }
 
-  start(): () => void {
-    const { work, events, gate } = this.deps;
-    gate.define<ReviewPayload>(REVIEW_ACTION, {
+  /** What approving a review does (declared as the `task.review` gated action, dispatch's index.ts). */
+  action(): GatedAction<ReviewPayload> {
+    return {
       describe: (p) => `Accept the work on task ${p.taskId} ("${p.title}"): the task moves to done`,
       execute: (p, decision) => this.approve(p, decision.approvalId),
-    });
+    };
+  }
+
+  start(): () => void {
+    const { work, events } = this.deps;
     const offs = [
       work.guardTaskUpdates((task, changes) => this.guard(task, changes)),
       events.subscribe("work.task.created", (event) => this.onTask(event.payload as WorkRecord<"task">, { created: true })),

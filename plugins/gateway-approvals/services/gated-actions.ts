@@ -6,6 +6,7 @@ import { KINDS } from "./kinds.ts";
 export const gatewayApprovalActions = KINDS.map((spec) =>
   defineGatedAction({
     kind: spec.command,
+    exemptFromPrefix: "the gateway's own request kinds (openclaw.exec, openclaw.plugin, openclaw.approval), shown in approvals' command field and documented",
     deps: { inbox: GATEWAY_APPROVALS },
     create: ({ inbox }) => inbox.gatedAction(spec),
   }),

@@ -90,7 +90,12 @@ t("creation: files and organisation entry, a pending agents.register approval; a
   assert.is(r.body.agent.id, "sif");
   assert.equal([r.body.agent.tier, r.body.agent.role, r.body.agent.emoji, r.body.agent.reportsTo, r.body.agent.squad], [3, "developer", "🌾", "thor", "dev"]);
   assert.equal(r.body.files, ["agents/sif/IDENTITY.md", "agents/sif/AGENTS.md", "agents/sif/HEARTBEAT.md", "company/org_structure.yaml"]);
+  // The whole Approval record, as every route that creates an approval answers (issue 23): the
+  // same as GET /api/approvals/{id} shows it, payload included.
   assert.is(r.body.approval.status, "pending");
+  assert.is(r.body.approval.command, "agents.register");
+  assert.equal(r.body.approval, (await rig.h.json(`/api/approvals/${r.body.approval.id}`)).body.approval);
+  assert.equal(r.body.approval.payload.agents.map((a: { agentId: string }) => a.agentId), ["sif"]);
   assert.match(readFileSync(join(rig.h.workspace, "agents/sif/AGENTS.md"), "utf8"), /# Developer persona/);
   assert.match(readFileSync(join(rig.h.workspace, "agents/sif/IDENTITY.md"), "utf8"), /\*\*Reports to:\*\* thor/);
   const org = orgText(rig);
@@ -103,7 +108,7 @@ t("creation: files and organisation entry, a pending agents.register approval; a
   const again = await rig.h.json("/api/agents/factory", { method: "POST", body: body() });
   assert.is(again.status, 409);
 
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.approvalId}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded", JSON.stringify(approve.body.approval.executionError));
   assert.is(created.length, 1);

@@ -108,6 +108,7 @@ t("install: agents, directories, organisation entries and squad, one pending app
   assert.equal(r.body.orgEntries, ["valet-a", "valet-b"]);
   assert.is(r.body.pack.installed, true);
   assert.is(r.body.approval.status, "pending");
+  assert.is(r.body.approval.command, "agents.register", "the whole Approval record");
   assert.ok(existsSync(join(rig.h.workspace, "projects/valet/board")));
   assert.match(readFileSync(join(rig.h.workspace, "agents/valet-a/AGENTS.md"), "utf8"), /# Developer persona[\s\S]*Installed from pack: valet 1.2.3/);
   const org = orgText(rig);

@@ -48,13 +48,14 @@ t("ONE approval registers every missing agent (one the gateway learnt meanwhile 
   assert.is(r.status, 202, JSON.stringify(r.body));
   assert.equal([...r.body.agents].sort(), ["freya", "loki", "odin", "thor"]);
   assert.is(r.body.approval.status, "pending");
+  assert.is(r.body.approval.command, "agents.register", "the whole Approval record");
   assert.is(rig.gw.requests("agents.create").length, 0, "nothing registered before the approval");
-  const approval = (await rig.h.json(`/api/approvals/${r.body.approval.approvalId}`)).body.approval;
+  const approval = (await rig.h.json(`/api/approvals/${r.body.approval.id}`)).body.approval;
   assert.equal(approval.payload.agents.map((a: any) => a.agentId).sort(), ["freya", "loki", "odin", "thor"]);
 
   // Someone registers thor by hand before the approval: approving must not fail on it.
   rig.gw.setAgents([...rig.gw.agentList, { id: "thor", name: "thor" }]);
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.approvalId}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded", JSON.stringify(approve.body.approval.executionError));
   const results = approve.body.approval.executionResult.results as { agentId: string; status: string }[];

@@ -168,4 +168,18 @@ t("gateway disabled (GATEWAY_URL=off): 503 GATEWAY_UNAVAILABLE", async () => {
   });
 });
 
+t("without the agents plugin (disabledPlugins), chat and council still run: no crew capability, so the gateway alone decides who answers", async () => {
+  const rig = await startRig({ host: { config: { disabledPlugins: ["agents"] } } });
+  try {
+    assert.is((await rig.h.json("/api/agents")).status, 404, "the agents plugin is not loaded");
+    const res = await rig.h.json("/api/chat", { method: "POST", body: { message: "hello", agentId: "main" } });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(res.body.reply.agentId, "main");
+    const council = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Lunch?", agents: ["main", "helper"], rounds: 1 } });
+    assert.is(council.status, 202, JSON.stringify(council.body));
+  } finally {
+    await rig.close();
+  }
+});
+
 t.run();

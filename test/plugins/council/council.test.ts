@@ -277,6 +277,10 @@ t("bad inputs and the gateway down: refused with nothing stored", async () => {
     const down = await start(rig, { topic: "t", agents: ["main", "helper"], rounds: 1 });
     assert.is(down.status, 503);
     assert.is(down.body.error.code, "GATEWAY_UNAVAILABLE");
+    // An unknown member is 404 whether or not the gateway is up: the crew is known locally (issue 23).
+    const unknownWhileDown = await start(rig, { topic: "t", agents: ["main", "nobody"], rounds: 1 });
+    assert.is(unknownWhileDown.status, 404, JSON.stringify(unknownWhileDown.body));
+    assert.is(unknownWhileDown.body.error.code, "AGENT_NOT_FOUND");
     assert.equal((await rig.h.json("/api/council/session")).body.sessions, []);
     assert.is(rig.gw.requests("chat.send").length, 0);
   } finally {

@@ -290,10 +290,7 @@ export interface Operations {
         };
         sandbox: "off" | "container";
       };
-      approval: {
-        approvalId: string;
-        status: "pending";
-      };
+      approval: Record<string, unknown>;
     };
   };
   /** `GET /api/agents/coverage`: Agents that share skills with an agent, by shared skills then same tier (400 without agent, 404 AGENT_NOT_FOUND) */
@@ -376,10 +373,7 @@ export interface Operations {
         updatedAt: string;
       };
       files: Array<string>;
-      approval: {
-        approvalId: string;
-        status: "pending";
-      };
+      approval: Record<string, unknown>;
     };
   };
   /** `GET /api/agents/health`: Every known agent's health from the cached gateway sessions (spec state table); all offline while the gateway is not connected */
@@ -415,10 +409,7 @@ export interface Operations {
     response: {
       ok: true;
       agents: Array<string>;
-      approval: {
-        approvalId: string;
-        status: "pending";
-      };
+      approval: Record<string, unknown>;
     };
   };
   /** `GET /api/approvals`: Pending approvals (paged) and decided history, newest first, without payloads */
@@ -2895,10 +2886,7 @@ export interface Operations {
       directories: Array<string>;
       orgEntries: Array<string>;
       files: Array<string>;
-      approval: {
-        approvalId: string;
-        status: "pending";
-      };
+      approval: Record<string, unknown>;
     };
   };
   /** `POST /api/packs/licence-challenge`: A single-use challenge (EIP-712 typed data) that the holder of a pack's marketplace licence signs to install it */
