@@ -28,6 +28,7 @@ export const agentsErrors = defineErrors("agents", {
 }, {
   // Codes without the prefix AGENTS_ that clients already match: they keep their names (docs/errors.md).
   exempt: {
+    AGENT_NOT_FOUND: "DESIGN §14.2 (one code for every feature naming agents); published by the host before it moved here",
     AGENT_ALREADY_EXISTS: PUBLISHED_BEFORE_PREFIX_RULE,
     AGENT_TEMPLATE_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
     AGENT_FILES_WRITE_FAILED: PUBLISHED_BEFORE_PREFIX_RULE,
