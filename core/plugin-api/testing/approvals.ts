@@ -1,7 +1,6 @@
 // The approval steps a test takes over HTTP, written once: find the approval a gated action
 // raised, decide it as the human, approve whatever is pending. Needs the approvals plugin.
 import type { Operations } from "@muster/sdk/rest";
-import type { JsonResponse, TestHost } from "./test-host.ts";
 import { waitUntil, type WaitOptions } from "./wait.ts";
 
 /** One approval with its payload (`GET /api/approvals/{id}`). */
@@ -24,17 +23,25 @@ export interface DecideOptions {
   /** Who decides (default: the server's choice, the owner). */
   decidedBy?: string;
   reason?: string;
+  /** Send the session token (default true; false to assert the refusal without it). */
+  session?: boolean;
+  /** Extra headers (an `x-agent-id` to assert that agents never decide). */
+  headers?: Record<string, string>;
 }
 
-type Host = Pick<TestHost, "json">;
+/** Anything that calls a host's JSON routes: a {@link TestHost}, or a host in a child process. */
+export interface ApprovalHost {
+  json<T = any>(path: string, init?: { method?: string; body?: unknown; session?: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
+}
+type Host = ApprovalHost;
 
 /**
  * `PATCH /api/approvals/{approvalId}` as the human (session token). The raw answer is returned,
  * not thrown on: tests also assert refusals (409 already decided, 403 not an approver).
  */
-export function decideApproval(host: Host, approvalId: string, decision: ApprovalDecision, by?: string | DecideOptions): Promise<JsonResponse<Answer<Operations["patchApprovalsById"]["response"]>>> {
-  const options = typeof by === "string" ? { decidedBy: by } : (by ?? {});
-  return host.json(`/api/approvals/${encodeURIComponent(approvalId)}`, { method: "PATCH", session: true, body: { status: decision, ...options } });
+export function decideApproval(host: Host, approvalId: string, decision: ApprovalDecision, by?: string | DecideOptions): Promise<{ status: number; body: Answer<Operations["patchApprovalsById"]["response"]> }> {
+  const { session = true, headers, ...body } = typeof by === "string" ? { decidedBy: by } : (by ?? {});
+  return host.json(`/api/approvals/${encodeURIComponent(approvalId)}`, { method: "PATCH", session, headers, body: { status: decision, ...body } });
 }
 
 /** Approves and returns the decided approval; throws (with the answer) when the server refused. */
@@ -58,20 +65,25 @@ export async function getApproval(host: Host, approvalId: string): Promise<Appro
   return res.body.approval;
 }
 
+export interface WaitForApprovalOptions extends WaitOptions {
+  /** Only these list entries are read in full and shown to `match` (saves a read per unrelated approval). */
+  where?: (summary: ApprovalSummary) => boolean;
+}
+
 /**
- * Waits for the first approval (pending or decided) that `match` accepts, and returns it with
- * its payload. `match` sees the full record, so it may look into the payload.
+ * Waits for the first approval (pending or decided, newest first within each) that `match`
+ * accepts, and returns it with its payload. `match` sees the full record, so it may look into
+ * the payload.
  */
-export function waitForApproval(host: Host, match: (approval: Approval) => boolean, options: WaitOptions = {}): Promise<Approval> {
+export function waitForApproval(host: Host, match: (approval: Approval) => boolean, options: WaitForApprovalOptions = {}): Promise<Approval> {
+  const { where = () => true, ...wait } = options;
   return waitUntil(
     async () => {
-      for (const summary of await listApprovals(host)) {
-        const approval = await getApproval(host, summary.id);
-        if (match(approval)) return approval;
-      }
-      return undefined;
+      const candidates = (await listApprovals(host)).filter(where);
+      const full = await Promise.all(candidates.map((summary) => getApproval(host, summary.id)));
+      return full.find(match);
     },
-    { timeoutMs: 5_000, label: "an approval", ...options },
+    { timeoutMs: 5_000, label: "an approval", ...wait },
   );
 }
 

@@ -27,6 +27,8 @@ export {
   type ApprovalSummary,
   type ApprovalDecision,
   type DecideOptions,
+  type ApprovalHost,
+  type WaitForApprovalOptions,
   type Answer,
   type ApiErrorBody,
 } from "./approvals.ts";

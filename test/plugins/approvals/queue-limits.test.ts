@@ -11,6 +11,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const KIND = "limits-test.send";
 const MAX_PENDING = 3;
@@ -51,7 +52,7 @@ t.after(async (ctx) => {
 const post = (h: TestHost, requestedBy: string, extra: Record<string, unknown> = {}) =>
   h.json("/api/approvals", { method: "POST", body: { title: `from ${requestedBy}`, type: "deploy", requestedBy, context: "c", ...extra } });
 const gated = (h: TestHost, requestedBy: string, payload: unknown = { n: 1 }) => h.json("/api/limits-test", { method: "POST", body: { payload, requestedBy } });
-const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
+const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
 const list = async (h: TestHost, query = "") => (await h.json(`/api/approvals${query}`)).body;
 function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
   const db = new BetterSqlite3(join(h.home, "muster.db"));
@@ -198,9 +199,9 @@ t("reads never write: an expired approval reads as rejected/expired while the da
   // Nothing was written by the reads: the row is still pending in the database.
   assert.is(withDb(h, (db) => (db.prepare("SELECT status FROM approvals_approvals WHERE id = ?").get(id) as { status: string }).status), "pending");
   // Deciding it is still refused as expired, and that (a write path) persists the expiry.
-  const decided = await h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
+  const decided = await decideApproval(h, id, "approved");
   assert.is(decided.status, 409);
-  assert.is(decided.body.error.code, "APPROVAL_EXPIRED");
+  assert.is(decided.body.error?.code, "APPROVAL_EXPIRED");
   assert.is(withDb(h, (db) => (db.prepare("SELECT status FROM approvals_approvals WHERE id = ?").get(id) as { status: string }).status), "rejected");
 });
 

@@ -7,12 +7,13 @@ import * as assert from "uvu/assert";
 import { openSse } from "../../helpers/sse-client.ts";
 import { withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { assertError, COLUMNS, createBoard, createCard, layout, patchCard } from "./helpers.ts";
 
 const t = suite("boards: policies, delegation, events");
 
 const GATED = { requireApprovalFor: ["done"], commentRequiredFor: ["doing"] };
-const decide = (h: TestHost, id: string, status: "approved" | "rejected") => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status }, session: true });
+const decide = (h: TestHost, id: string, status: ApprovalDecision) => decideApproval(h, id, status);
 const card = async (h: TestHost, id: string) => (await h.json(`/api/cards/${id}`)).body;
 
 t("requireApprovalFor: the move answers 202 with a pending approval; approving moves the card, rejecting does not", async () => {
