@@ -1,6 +1,6 @@
 // The approval steps a test takes over HTTP, written once: find the approval a gated action
 // raised, decide it as the human, approve whatever is pending. Needs the approvals plugin.
-import type { Operations } from "@muster/sdk/rest";
+import type { Operations } from "@muster/sdk/client";
 import { waitUntil, type WaitOptions } from "./wait.ts";
 
 /** One approval with its payload (`GET /api/approvals/{id}`). */

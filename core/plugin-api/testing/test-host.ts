@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMusterClient, type MusterClient } from "@muster/sdk/rest";
+import { createMusterClient, type MusterClient } from "@muster/sdk/client";
 import type { PluginDefinition } from "../define-plugin.ts";
 
 /** What the kit needs of a host; `createHost` from `muster` returns one. */
