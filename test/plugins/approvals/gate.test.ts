@@ -76,7 +76,7 @@ async function request(h: TestHost, payload: unknown, extra: Record<string, unkn
 }
 const decide = (h: TestHost, id: string, { status, ...by }: { status: ApprovalDecision; decidedBy?: string; reason?: string }, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
   decideApproval(h, id, status, { ...by, session: init.session === true, headers: init.headers });
-const approval = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
+const approval = async (h: TestHost, id: string) => (await h.client.getApprovalsById({ id })).approval;
 const runsOf = (id: string) => runs.filter((r) => r.decision.approvalId === id);
 function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
   const db = new BetterSqlite3(join(h.home, "muster.db"));
@@ -111,8 +111,8 @@ t("a gated request is pending, stores the exact payload and its SHA-256, and run
   assert.is(a.executionStatus, "none");
   await sleep(50); // a sleep on purpose: proves nothing runs within the window
   assert.is(runsOf(id).length, 0);
-  const list = await h.json("/api/approvals");
-  assert.ok(list.body.pending.some((p: any) => p.id === id));
+  const list = await h.client.getApprovals();
+  assert.ok(list.pending.some((p) => p.id === id));
 });
 
 t("approving runs the executor once with the exact stored payload and records the result", async ({ h }) => {
@@ -133,22 +133,22 @@ t("approving runs the executor once with the exact stored payload and records th
   assert.is(runsOf(id).length, 1);
   assert.equal(runsOf(id)[0]!.payload, payload);
   assert.equal(runsOf(id)[0]!.decision, { approvalId: id, decidedBy: "owner" });
-  const list = await h.json("/api/approvals");
-  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
-  assert.is(list.body.history[0].id, id);
+  const list = await h.client.getApprovals();
+  assert.not.ok(list.pending.some((p) => p.id === id));
+  assert.is(list.history[0]?.id, id);
   // Reported: bus events without the payload, an activity and a notification.
-  await waitUntil(() => events.some((e) => e.name === "approvals.approval.executed" && (e.payload as any).id === id), { label: "approvals.approval.executed" });
-  const names = events.filter((e) => (e.payload as any).id === id).map((e) => e.name);
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.executed" && (e.payload as { id?: string }).id === id), { label: "approvals.approval.executed" });
+  const names = events.filter((e) => (e.payload as { id?: string }).id === id).map((e) => e.name);
   assert.equal(names, ["approvals.approval.created", "approvals.approval.approved", "approvals.approval.executed"]);
   for (const e of events) {
     assert.is(e.public, true);
     assert.not.ok("payload" in (e.payload as object), "events never carry the payload");
     assert.not.ok("executionResult" in (e.payload as object));
   }
-  const activities = (await h.json("/api/activities?limit=1000")).body.filter((x: any) => x.target === id).map((x: any) => x.action);
+  const activities = (await h.client.getActivities({ query: { limit: 1000 } })).filter((x) => x.target === id).map((x) => x.action);
   assert.equal(activities.sort(), ["approval_executed", "approval_requested", "approval_resolved"]);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  assert.ok(notes.some((n: any) => n.title === "Approval approved: Post to the network" && n.type === "approval"));
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  assert.ok(notes.some((n) => n.title === "Approval approved: Post to the network" && n.type === "approval"));
   // Deciding again is a conflict and runs nothing more.
   const again = await decide(h, id, { status: "rejected" });
   assert.is(again.status, 409);
@@ -273,8 +273,9 @@ t("an expired approval cannot be approved and never runs; it shows as rejected a
   const id = await request(h, { text: "late" }, { expiresAt: new Date(Date.now() + 300).toISOString() });
   const before = await approval(h, id);
   assert.is(before.status, "pending");
-  assert.ok(before.expiresAt);
-  await waitUntil(() => Date.now() > Date.parse(before.expiresAt) + 5, { label: "the expiry" });
+  const expiresAt = before.expiresAt;
+  assert.ok(expiresAt);
+  await waitUntil(() => Date.now() > Date.parse(expiresAt) + 5, { label: "the expiry" });
   const res = await decide(h, id, { status: "approved" });
   assert.is(res.status, 409);
   assert.is(res.body.error?.code, "APPROVAL_EXPIRED");
@@ -284,9 +285,9 @@ t("an expired approval cannot be approved and never runs; it shows as rejected a
   assert.is(a.decidedBy, null);
   assert.is(a.resolvedAt, a.expiresAt);
   assert.is(a.executionStatus, "none");
-  const list = await h.json("/api/approvals");
-  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
-  assert.ok(list.body.history.some((p: any) => p.id === id && p.expired));
+  const list = await h.client.getApprovals();
+  assert.not.ok(list.pending.some((p) => p.id === id));
+  assert.ok(list.history.some((p) => p.id === id && p.expired));
   const reject = await decide(h, id, { status: "rejected" });
   assert.is(reject.status, 409);
   assert.is(reject.body.error?.code, "APPROVAL_EXPIRED");
@@ -305,12 +306,12 @@ t("an executor that throws: recorded as failed, urgent notification, execution_f
   assert.is(res.body.approval.executionError, "upstream refused the message");
   assert.is(res.body.approval.executionResult, null);
   assert.is(runsOf(id).length, 1);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  const failure = notes.find((n: any) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  const failure = notes.find((n) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
   assert.ok(failure);
   assert.is(failure.priority, "urgent");
-  await waitUntil(() => events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id), { label: "execution_failed event" });
-  assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id));
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as { id?: string }).id === id), { label: "execution_failed event" });
+  assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as { id?: string }).id === id));
   const again = await decide(h, id, { status: "approved" });
   assert.is(again.status, 409);
   assert.is(runsOf(id).length, 1);
@@ -324,8 +325,8 @@ t("a payload changed in the database after the request is refused, never execute
   assert.is(res.body.approval.executionStatus, "failed");
   assert.match(String(res.body.approval.executionError), /PAYLOAD_INTEGRITY/);
   assert.is(runsOf(id).length, 0);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  assert.ok(notes.some((n: any) => n.priority === "urgent" && /PAYLOAD_INTEGRITY/.test(n.body)));
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  assert.ok(notes.some((n) => n.priority === "urgent" && /PAYLOAD_INTEGRITY/.test(n.body)));
   // A tampered hash is refused the same way.
   const id2 = await request(h, { text: "hash" });
   withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payloadHash = ? WHERE id = ?").run("0".repeat(64), id2));
@@ -363,7 +364,7 @@ t("pending approvals survive a restart and nothing runs at start-up; interrupted
   assert.is((await approval(ctx.h, pendingId)).status, "pending");
   const interrupted = await approval(ctx.h, interruptedId);
   assert.is(interrupted.executionStatus, "failed");
-  assert.match(interrupted.executionError, /not retried/);
+  assert.match(String(interrupted.executionError), /not retried/);
   const res = await decide(ctx.h, pendingId, { status: "approved" });
   assert.is(res.status, 200);
   assert.is(res.body.approval.executionStatus, "succeeded");
