@@ -9,12 +9,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { cpus } from "node:os";
 import { extraSuites, type SuiteCounts } from "./test-suites.ts";
-import { loadTimeScale } from "../test/helpers/time-scale.ts";
+import { loadTimeScale } from "../core/plugin-api/testing/time-scale.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const filters = process.argv.slice(2);
 // One factor for the whole run, read from the load as it starts (or given): every suite's waits
-// and timed assertions stretch by it (test/helpers/time-scale.ts), and so does the per-file cap.
+// and timed assertions stretch by it (core/plugin-api/testing/time-scale.ts, in the test kit), and so does the per-file cap.
 const timeScale = Number(process.env.MUSTER_TEST_TIME_SCALE) >= 1 ? Number(process.env.MUSTER_TEST_TIME_SCALE) : loadTimeScale();
 const FILE_TIMEOUT_MS = 8 * 60_000 * timeScale;
 const parallel = Math.max(1, Math.min(2, cpus().length));

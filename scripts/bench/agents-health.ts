@@ -4,7 +4,7 @@
 // after the load).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FakeGateway } from "../../test/helpers/fake-gateway.ts";
+import { FakeGateway } from "@muster/plugin/testing";
 import type { LoadFigures, LoadTarget } from "./load.ts";
 import { freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 

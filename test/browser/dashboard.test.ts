@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { chromiumMissing, signedInPage, waitForDashboard, withBrowser } from "./browser.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const t = suite("dashboard in a browser");
 const missing = chromiumMissing();
@@ -158,7 +159,7 @@ if (missing) {
       // Someone decides from the CLI just before the page's request reaches the server.
       await page.route(`**/api/approvals/${decidedMeanwhile.id}`, async (route) => {
         if (route.request().method() === "PATCH") {
-          const cli = await h.json(`/api/approvals/${decidedMeanwhile.id}`, { method: "PATCH", session: true, body: { status: "rejected" } });
+          const cli = await decideApproval(h, decidedMeanwhile.id, "rejected");
           assert.is(cli.status, 200);
         }
         await route.continue();

@@ -12,6 +12,7 @@ import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const test = suite("agents");
 
@@ -50,7 +51,7 @@ boundedTest(test, "factory: the agent is known to the gateway after its approval
       const created = await h.json("/api/agents/factory", { method: "POST", body: { templateId: "developer", name: "Scout", agentId, model: "fake/fake-model" } });
       assert.is(created.status, 201, JSON.stringify(created.body));
       assert.not.ok((await gatewayIds()).includes(agentId), "not registered before the approval");
-      const approved = await h.json(`/api/approvals/${created.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
+      const approved = await decideApproval(h, created.body.approval.id, "approved");
       assert.is(approved.status, 200, JSON.stringify(approved.body));
       assert.is(approved.body.approval.executionStatus, "succeeded", approved.body.approval.executionError ?? "");
       await waitUntil(async () => (await gatewayIds()).includes(agentId), { timeoutMs: 20_000, label: `${agentId} in the gateway's agents.list` });

@@ -8,6 +8,7 @@ import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const test = suite("dispatch");
 
@@ -34,7 +35,7 @@ boundedTest(test, "a task dispatched to main ends in review with a pending appro
         const body = (await h.json("/api/approvals?pendingLimit=500")).body;
         return body.pending.find((a: any) => a.taskId === task.id && a.command === "task.review");
       }, { timeoutMs: 5_000, label: "pending review approval" });
-      const decided = await h.json(`/api/approvals/${approval.id}`, { method: "PATCH", session: true, body: { status: "approved", decidedBy: "Owner" } });
+      const decided = await decideApproval(h, approval.id, "approved", "Owner");
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       await waitUntil(async () => (await h.json(`/api/tasks/${task.id}`)).body.status === "done", { timeoutMs: 5_000, label: "task done" });
     },

@@ -12,6 +12,7 @@ import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const test = suite("approvals: one inbox");
 
@@ -36,7 +37,7 @@ async function runShell(decision: "approved" | "rejected"): Promise<void> {
         const full = (await h.json(`/api/approvals/${approval.id}`)).body.approval;
         assert.ok(String(full.payload.request.command).includes(`touch ${file}`), JSON.stringify(full.payload));
         assert.is(full.requestedBy, "helper");
-        const decided = await h.json(`/api/approvals/${approval.id}`, { method: "PATCH", session: true, body: { status: decision, decidedBy: "Owner" } });
+        const decided = await decideApproval(h, approval.id, decision, "Owner");
         assert.is(decided.status, 200, JSON.stringify(decided.body));
         const path = join(gateway.layout.stateDir, "workspace-helper", file);
         if (decision === "approved") {

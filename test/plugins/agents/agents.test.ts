@@ -7,6 +7,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
 import { minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const t = suite<{ rig: AgentsRig }>("agents");
 t.before(async (ctx) => {
@@ -147,7 +148,7 @@ t("tools and sandbox change only through an agents.configure approval, which pat
   assert.equal([unchanged.tools, unchanged.sandbox], [{ allow: [], deny: [] }, "off"], "nothing changes before the approval");
   assert.is(patches.length, 0);
 
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await decideApproval(rig.h, r.body.approval.id, "approved");
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded");
   assert.is(patches.length, 1);
@@ -158,7 +159,7 @@ t("tools and sandbox change only through an agents.configure approval, which pat
 
   // A rejected request changes nothing.
   const second = await rig.h.json("/api/agents/loki", { method: "PATCH", body: { sandbox: "off" } });
-  await rig.h.json(`/api/approvals/${second.body.approval.id}`, { method: "PATCH", session: true, body: { status: "rejected", reason: "no" } });
+  await decideApproval(rig.h, second.body.approval.id, "rejected", { reason: "no" });
   assert.is((await rig.h.json("/api/agents/loki")).body.agent.sandbox, "container");
   assert.is(patches.length, 1);
 
@@ -181,7 +182,7 @@ t("an approved change that OpenClaw refuses leaves the record as it was (executi
   rig.gw.failWith("config.patch", { code: "INVALID_REQUEST", message: "config changed since baseHash" });
   const r = await rig.h.json("/api/agents/freya", { method: "PATCH", body: { sandbox: "container" } });
   assert.is(r.status, 202);
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await decideApproval(rig.h, r.body.approval.id, "approved");
   assert.is(approve.body.approval.executionStatus, "failed");
   assert.is((await rig.h.json("/api/agents/freya")).body.agent.sandbox, "off");
   rig.gw.override("config.get", undefined);

@@ -7,6 +7,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const FILES = {
   "company/org_structure.yaml": ORG,
@@ -108,7 +109,7 @@ t("creation: files and organisation entry, a pending agents.register approval; a
   const again = await rig.h.json("/api/agents/factory", { method: "POST", body: body() });
   assert.is(again.status, 409);
 
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await decideApproval(rig.h, r.body.approval.id, "approved");
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded", JSON.stringify(approve.body.approval.executionError));
   assert.is(created.length, 1);

@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
 import { startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const t = suite<{ rig: AgentsRig }>("agents: register the crew the gateway does not know");
 t.before(async (ctx) => {
@@ -55,10 +56,10 @@ t("ONE approval registers every missing agent (one the gateway learnt meanwhile 
 
   // Someone registers thor by hand before the approval: approving must not fail on it.
   rig.gw.setAgents([...rig.gw.agentList, { id: "thor", name: "thor" }]);
-  const approve = await rig.h.json(`/api/approvals/${r.body.approval.id}`, { method: "PATCH", session: true, body: { status: "approved" } });
+  const approve = await decideApproval(rig.h, r.body.approval.id, "approved");
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded", JSON.stringify(approve.body.approval.executionError));
-  const results = approve.body.approval.executionResult.results as { agentId: string; status: string }[];
+  const results = (approve.body.approval.executionResult as { results: { agentId: string; status: string }[] }).results;
   assert.equal(Object.fromEntries(results.map((x) => [x.agentId, x.status])), { freya: "created", loki: "created", odin: "created", thor: "exists" });
   assert.equal(rig.gw.requests("agents.create").map((q) => q.params.name).sort(), ["freya", "loki", "odin"]);
   const created = rig.gw.requests("agents.create").find((q) => q.params.name === "loki")!.params;

@@ -11,6 +11,7 @@ import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const KIND = "busy-test.send";
 let runs = 0;
@@ -50,7 +51,7 @@ t("the executor runs once and its outcome is recorded after the lock is released
     const requested = await h.json("/api/busy-test", { method: "POST", body: { text: "hi" } });
     assert.is(requested.status, 201, JSON.stringify(requested.body));
     const id = requested.body.approvalId as string;
-    const decided = h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
+    const decided = decideApproval(h, id, "approved");
     await waitUntil(() => runs === 1, { label: "the executor to start" });
     const other = new BetterSqlite3(join(h.home, "muster.db"));
     try {

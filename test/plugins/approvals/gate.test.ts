@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { definePlugin, z, type MusterEvent, type PluginDefinition } from "@muster/plugin";
+import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
@@ -73,9 +74,9 @@ async function request(h: TestHost, payload: unknown, extra: Record<string, unkn
   assert.is(res.body.status, "pending");
   return res.body.approvalId;
 }
-const decide = (h: TestHost, id: string, body: Record<string, unknown>, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
-  h.json(`/api/approvals/${id}`, { method: "PATCH", body, ...init });
-const approval = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
+const decide = (h: TestHost, id: string, { status, ...by }: { status: ApprovalDecision; decidedBy?: string; reason?: string }, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
+  decideApproval(h, id, status, { ...by, session: init.session === true, headers: init.headers });
+const approval = async (h: TestHost, id: string) => (await h.client.getApprovalsById({ id })).approval;
 const runsOf = (id: string) => runs.filter((r) => r.decision.approvalId === id);
 function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
   const db = new BetterSqlite3(join(h.home, "muster.db"));
@@ -110,8 +111,8 @@ t("a gated request is pending, stores the exact payload and its SHA-256, and run
   assert.is(a.executionStatus, "none");
   await sleep(50); // a sleep on purpose: proves nothing runs within the window
   assert.is(runsOf(id).length, 0);
-  const list = await h.json("/api/approvals");
-  assert.ok(list.body.pending.some((p: any) => p.id === id));
+  const list = await h.client.getApprovals();
+  assert.ok(list.pending.some((p) => p.id === id));
 });
 
 t("approving runs the executor once with the exact stored payload and records the result", async ({ h }) => {
@@ -132,26 +133,26 @@ t("approving runs the executor once with the exact stored payload and records th
   assert.is(runsOf(id).length, 1);
   assert.equal(runsOf(id)[0]!.payload, payload);
   assert.equal(runsOf(id)[0]!.decision, { approvalId: id, decidedBy: "owner" });
-  const list = await h.json("/api/approvals");
-  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
-  assert.is(list.body.history[0].id, id);
+  const list = await h.client.getApprovals();
+  assert.not.ok(list.pending.some((p) => p.id === id));
+  assert.is(list.history[0]?.id, id);
   // Reported: bus events without the payload, an activity and a notification.
-  await waitUntil(() => events.some((e) => e.name === "approvals.approval.executed" && (e.payload as any).id === id), { label: "approvals.approval.executed" });
-  const names = events.filter((e) => (e.payload as any).id === id).map((e) => e.name);
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.executed" && (e.payload as { id?: string }).id === id), { label: "approvals.approval.executed" });
+  const names = events.filter((e) => (e.payload as { id?: string }).id === id).map((e) => e.name);
   assert.equal(names, ["approvals.approval.created", "approvals.approval.approved", "approvals.approval.executed"]);
   for (const e of events) {
     assert.is(e.public, true);
     assert.not.ok("payload" in (e.payload as object), "events never carry the payload");
     assert.not.ok("executionResult" in (e.payload as object));
   }
-  const activities = (await h.json("/api/activities?limit=1000")).body.filter((x: any) => x.target === id).map((x: any) => x.action);
+  const activities = (await h.client.getActivities({ query: { limit: 1000 } })).filter((x) => x.target === id).map((x) => x.action);
   assert.equal(activities.sort(), ["approval_executed", "approval_requested", "approval_resolved"]);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  assert.ok(notes.some((n: any) => n.title === "Approval approved: Post to the network" && n.type === "approval"));
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  assert.ok(notes.some((n) => n.title === "Approval approved: Post to the network" && n.type === "approval"));
   // Deciding again is a conflict and runs nothing more.
   const again = await decide(h, id, { status: "rejected" });
   assert.is(again.status, 409);
-  assert.is(again.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+  assert.is(again.body.error?.code, "APPROVAL_ALREADY_RESOLVED");
   const twice = await decide(h, id, { status: "approved" });
   assert.is(twice.status, 409);
   assert.is(runsOf(id).length, 1);
@@ -168,7 +169,7 @@ t("rejecting never runs the executor; approving afterwards is a conflict", async
   assert.is(res.body.approval.executionStatus, "none");
   const after = await decide(h, id, { status: "approved" });
   assert.is(after.status, 409);
-  assert.is(after.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+  assert.is(after.body.error?.code, "APPROVAL_ALREADY_RESOLVED");
   await sleep(50); // a sleep on purpose: proves nothing runs within the window
   assert.is(runsOf(id).length, 0);
 });
@@ -180,7 +181,7 @@ t("two simultaneous decisions: one 200, one 409, one execution", async ({ h }) =
     const statuses = [a.status, b.status].sort();
     assert.equal(statuses, [200, 409], `${a.status} ${b.status}`);
     const loser = a.status === 409 ? a : b;
-    assert.is(loser.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+    assert.is(loser.body.error?.code, "APPROVAL_ALREADY_RESOLVED");
     const winner = a.status === 200 ? a : b;
     assert.is(runsOf(id).length, winner.body.approval.status === "approved" ? 1 : 0);
   }
@@ -196,7 +197,7 @@ t("an agent (X-Agent-Id) cannot decide: 403, nothing changes", async ({ h }) => 
   const id = await request(h, { text: "agent tries" });
   const res = await decide(h, id, { status: "approved", decidedBy: "daniel" }, { session: true, headers: { "x-agent-id": "loki" } });
   assert.is(res.status, 403);
-  assert.is(res.body.error.code, "APPROVAL_AGENT_FORBIDDEN");
+  assert.is(res.body.error?.code, "APPROVAL_AGENT_FORBIDDEN");
   assert.is((await approval(h, id)).status, "pending");
   assert.is(runsOf(id).length, 0);
 });
@@ -210,23 +211,23 @@ t("the requester cannot decide its own request, however the name is spelled: 403
   for (const decidedBy of spellings) {
     const res = await decide(h, id, { status: "approved", decidedBy });
     assert.is(res.status, 403, JSON.stringify(decidedBy));
-    assert.is(res.body.error.code, "APPROVAL_SELF_DECISION", JSON.stringify(decidedBy));
+    assert.is(res.body.error?.code, "APPROVAL_SELF_DECISION", JSON.stringify(decidedBy));
   }
   // A requester spelled oddly is still odin.
   const odd = await request(h, { text: "odd requester" }, { requestedBy: "ｏｄｉｎ\u200b" });
   const oddRes = await decide(h, odd, { status: "approved", decidedBy: "odin" });
   assert.is(oddRes.status, 403);
-  assert.is(oddRes.body.error.code, "APPROVAL_SELF_DECISION");
+  assert.is(oddRes.body.error?.code, "APPROVAL_SELF_DECISION");
   assert.is(runsOf(odd).length, 0);
   const joined = await request(h, { text: "requester with a grapheme joiner" }, { requestedBy: "odin\u034f\ufe0f" });
   const joinedRes = await decide(h, joined, { status: "approved", decidedBy: "odin" });
   assert.is(joinedRes.status, 403);
-  assert.is(joinedRes.body.error.code, "APPROVAL_SELF_DECISION");
+  assert.is(joinedRes.body.error?.code, "APPROVAL_SELF_DECISION");
   // The default decider is the owner: an owner's own request needs another decider.
   const own = await request(h, { text: "owner asks" }, { requestedBy: "owner" });
   const res = await decide(h, own, { status: "approved" });
   assert.is(res.status, 403);
-  assert.is(res.body.error.code, "APPROVAL_SELF_DECISION");
+  assert.is(res.body.error?.code, "APPROVAL_SELF_DECISION");
   assert.is((await approval(h, id)).status, "pending");
   assert.is((await approval(h, own)).status, "pending");
   assert.is(runsOf(id).length + runsOf(own).length, 0);
@@ -239,10 +240,10 @@ t("only the owner and configured approvers decide: anyone else is 403 APPROVAL_D
   const id = await request(h, { text: "who decides" });
   // Not configured: free names, look-alikes from other scripts, the dotless ı, names that are only invisible characters.
   for (const decidedBy of ["loki", "daniel", "odın", "frıgg", "оwner", "frigg2", "\u200b\u200b", "owner.", "*"]) {
-    for (const status of ["approved", "rejected"]) {
+    for (const status of ["approved", "rejected"] as const) {
       const res = await decide(h, id, { status, decidedBy });
       assert.is(res.status, 403, JSON.stringify(decidedBy));
-      assert.is(res.body.error.code, "APPROVAL_DECIDER_NOT_ALLOWED", JSON.stringify(decidedBy));
+      assert.is(res.body.error?.code, "APPROVAL_DECIDER_NOT_ALLOWED", JSON.stringify(decidedBy));
     }
   }
   assert.is((await approval(h, id)).status, "pending");
@@ -259,7 +260,7 @@ t("deciding needs the session token: 401 without or with a wrong one, nothing ch
   const id = await request(h, { text: "no token" });
   const none = await decide(h, id, { status: "approved" }, {});
   assert.is(none.status, 401);
-  assert.is(none.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(none.body.error?.code, "SESSION_TOKEN_REQUIRED");
   for (const token of ["", "x", "0".repeat(64), h.token.slice(0, -1)]) {
     const wrong = await decide(h, id, { status: "approved" }, { headers: { "x-session-token": token } });
     assert.is(wrong.status, 401, `token ${token.length}`);
@@ -272,23 +273,24 @@ t("an expired approval cannot be approved and never runs; it shows as rejected a
   const id = await request(h, { text: "late" }, { expiresAt: new Date(Date.now() + 300).toISOString() });
   const before = await approval(h, id);
   assert.is(before.status, "pending");
-  assert.ok(before.expiresAt);
-  await waitUntil(() => Date.now() > Date.parse(before.expiresAt) + 5, { label: "the expiry" });
+  const expiresAt = before.expiresAt;
+  assert.ok(expiresAt);
+  await waitUntil(() => Date.now() > Date.parse(expiresAt) + 5, { label: "the expiry" });
   const res = await decide(h, id, { status: "approved" });
   assert.is(res.status, 409);
-  assert.is(res.body.error.code, "APPROVAL_EXPIRED");
+  assert.is(res.body.error?.code, "APPROVAL_EXPIRED");
   const a = await approval(h, id);
   assert.is(a.status, "rejected");
   assert.is(a.expired, true);
   assert.is(a.decidedBy, null);
   assert.is(a.resolvedAt, a.expiresAt);
   assert.is(a.executionStatus, "none");
-  const list = await h.json("/api/approvals");
-  assert.not.ok(list.body.pending.some((p: any) => p.id === id));
-  assert.ok(list.body.history.some((p: any) => p.id === id && p.expired));
+  const list = await h.client.getApprovals();
+  assert.not.ok(list.pending.some((p) => p.id === id));
+  assert.ok(list.history.some((p) => p.id === id && p.expired));
   const reject = await decide(h, id, { status: "rejected" });
   assert.is(reject.status, 409);
-  assert.is(reject.body.error.code, "APPROVAL_EXPIRED");
+  assert.is(reject.body.error?.code, "APPROVAL_EXPIRED");
   assert.is(runsOf(id).length, 0);
   const past = await h.json("/api/gate-test", { method: "POST", body: { payload: { text: "x" }, requestedBy: "odin", title: "t", expiresAt: new Date(Date.now() - 1000).toISOString() } });
   assert.is(past.status, 400);
@@ -304,12 +306,12 @@ t("an executor that throws: recorded as failed, urgent notification, execution_f
   assert.is(res.body.approval.executionError, "upstream refused the message");
   assert.is(res.body.approval.executionResult, null);
   assert.is(runsOf(id).length, 1);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  const failure = notes.find((n: any) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  const failure = notes.find((n) => n.title === "Approved action failed: Post to the network" && n.body === "upstream refused the message");
   assert.ok(failure);
   assert.is(failure.priority, "urgent");
-  await waitUntil(() => events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id), { label: "execution_failed event" });
-  assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as any).id === id));
+  await waitUntil(() => events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as { id?: string }).id === id), { label: "execution_failed event" });
+  assert.ok(events.some((e) => e.name === "approvals.approval.execution_failed" && (e.payload as { id?: string }).id === id));
   const again = await decide(h, id, { status: "approved" });
   assert.is(again.status, 409);
   assert.is(runsOf(id).length, 1);
@@ -321,10 +323,10 @@ t("a payload changed in the database after the request is refused, never execute
   const res = await decide(h, id, { status: "approved" });
   assert.is(res.status, 200);
   assert.is(res.body.approval.executionStatus, "failed");
-  assert.match(res.body.approval.executionError, /PAYLOAD_INTEGRITY/);
+  assert.match(String(res.body.approval.executionError), /PAYLOAD_INTEGRITY/);
   assert.is(runsOf(id).length, 0);
-  const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-  assert.ok(notes.some((n: any) => n.priority === "urgent" && /PAYLOAD_INTEGRITY/.test(n.body)));
+  const notes = (await h.client.getNotifications({ query: { limit: 500 } })).notifications;
+  assert.ok(notes.some((n) => n.priority === "urgent" && /PAYLOAD_INTEGRITY/.test(n.body)));
   // A tampered hash is refused the same way.
   const id2 = await request(h, { text: "hash" });
   withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payloadHash = ? WHERE id = ?").run("0".repeat(64), id2));
@@ -339,7 +341,7 @@ t("a database failure during the decision fails closed: 500, nothing runs, still
   try {
     const res = await decide(h, id, { status: "approved" });
     assert.is(res.status, 500);
-    assert.is(res.body.error.code, "INTERNAL_ERROR");
+    assert.is(res.body.error?.code, "INTERNAL_ERROR");
     assert.not.match(JSON.stringify(res.body), /injected|approvals_approvals|SQL/i);
   } finally {
     withDb(h, (db) => db.exec("DROP TRIGGER fault"));
@@ -362,7 +364,7 @@ t("pending approvals survive a restart and nothing runs at start-up; interrupted
   assert.is((await approval(ctx.h, pendingId)).status, "pending");
   const interrupted = await approval(ctx.h, interruptedId);
   assert.is(interrupted.executionStatus, "failed");
-  assert.match(interrupted.executionError, /not retried/);
+  assert.match(String(interrupted.executionError), /not retried/);
   const res = await decide(ctx.h, pendingId, { status: "approved" });
   assert.is(res.status, 200);
   assert.is(res.body.approval.executionStatus, "succeeded");
@@ -397,7 +399,7 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
   await withTestHost({ plugins, home: ctx.h.home, workspace: ctx.h.workspace, config }, async (without) => {
     const res = await decide(without, id, { status: "approved" });
     assert.is(res.status, 409);
-    assert.is(res.body.error.code, "APPROVAL_EXECUTOR_UNAVAILABLE");
+    assert.is(res.body.error?.code, "APPROVAL_EXECUTOR_UNAVAILABLE");
     assert.is((await approval(without, id)).status, "pending");
     const rejected = await decide(without, id, { status: "rejected", reason: "plugin removed" });
     assert.is(rejected.status, 200);

@@ -11,6 +11,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const KIND = "limits-test.send";
 const MAX_PENDING = 3;
@@ -51,8 +52,8 @@ t.after(async (ctx) => {
 const post = (h: TestHost, requestedBy: string, extra: Record<string, unknown> = {}) =>
   h.json("/api/approvals", { method: "POST", body: { title: `from ${requestedBy}`, type: "deploy", requestedBy, context: "c", ...extra } });
 const gated = (h: TestHost, requestedBy: string, payload: unknown = { n: 1 }) => h.json("/api/limits-test", { method: "POST", body: { payload, requestedBy } });
-const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
-const list = async (h: TestHost, query = "") => (await h.json(`/api/approvals${query}`)).body;
+const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
+const list = (h: TestHost, query: { pendingLimit?: number; pendingOffset?: number } = {}) => h.client.getApprovals({ query });
 function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
   const db = new BetterSqlite3(join(h.home, "muster.db"));
   try {
@@ -63,7 +64,7 @@ function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
 }
 /** Rejects everything still pending, so each test starts from an empty queue. */
 async function drain(h: TestHost) {
-  for (let body = await list(h, "?pendingLimit=500"); body.pending.length > 0; body = await list(h, "?pendingLimit=500")) {
+  for (let body = await list(h, { pendingLimit: 500 }); body.pending.length > 0; body = await list(h, { pendingLimit: 500 })) {
     for (const a of body.pending) assert.is((await reject(h, a.id)).status, 200);
   }
 }
@@ -81,10 +82,11 @@ t("lists carry no payload or executor result, only the hash; one approval's GET 
     assert.not.ok("payload" in item, "no payload in list items");
     assert.not.ok("executionResult" in item, "no executor result in list items");
   }
-  const item = body.pending.find((a: any) => a.id === id);
-  assert.match(item.payloadHash, /^[0-9a-f]{64}$/);
+  const item = body.pending.find((a) => a.id === id);
+  assert.ok(item, "the new approval is listed");
+  assert.match(String(item.payloadHash), /^[0-9a-f]{64}$/);
   assert.not.ok(JSON.stringify(body).includes("pppp"), "the payload text is nowhere in the list");
-  const one = (await h.json(`/api/approvals/${id}`)).body.approval;
+  const { approval: one } = await h.client.getApprovalsById({ id });
   assert.equal(one.payload, payload);
   assert.is(one.payloadHash, item.payloadHash);
   await drain(h);
@@ -100,15 +102,15 @@ t("pending is paged: pendingLimit (default 100, max 500) from pendingOffset, new
   const newestFirst = [...ids].reverse();
   const all = await list(h);
   assert.is(all.pendingTotal, 7);
-  assert.equal(all.pending.map((a: any) => a.id), newestFirst);
-  const first = await list(h, "?pendingLimit=3");
+  assert.equal(all.pending.map((a) => a.id), newestFirst);
+  const first = await list(h, { pendingLimit: 3 });
   assert.is(first.pendingTotal, 7);
-  assert.equal(first.pending.map((a: any) => a.id), newestFirst.slice(0, 3));
-  const second = await list(h, "?pendingLimit=3&pendingOffset=3");
-  assert.equal(second.pending.map((a: any) => a.id), newestFirst.slice(3, 6));
-  const last = await list(h, "?pendingLimit=3&pendingOffset=6");
-  assert.equal(last.pending.map((a: any) => a.id), newestFirst.slice(6));
-  assert.equal((await list(h, "?pendingOffset=50")).pending, []);
+  assert.equal(first.pending.map((a) => a.id), newestFirst.slice(0, 3));
+  const second = await list(h, { pendingLimit: 3, pendingOffset: 3 });
+  assert.equal(second.pending.map((a) => a.id), newestFirst.slice(3, 6));
+  const last = await list(h, { pendingLimit: 3, pendingOffset: 6 });
+  assert.equal(last.pending.map((a) => a.id), newestFirst.slice(6));
+  assert.equal((await list(h, { pendingOffset: 50 })).pending, []);
   for (const q of ["pendingLimit=0", "pendingLimit=501", "pendingLimit=x", "pendingOffset=-1", "pendingOffset=1.5", "pendingOffset=1e309"]) {
     const res = await h.json(`/api/approvals?${q}`);
     assert.is(res.status, 400, q);
@@ -150,12 +152,13 @@ t("a requester may have at most maxPendingPerRequester pending, however its name
   // Another requester is not affected.
   assert.is((await post(h, "herald")).status, 201);
   // A decided approval frees a place.
-  const mine = (await list(h)).pending.filter((a: any) => a.requestedBy === "scribe");
-  assert.is((await reject(h, mine[0].id)).status, 200);
+  const [first, second] = (await list(h)).pending.filter((a) => a.requestedBy === "scribe");
+  assert.ok(first && second, "two of scribe's approvals are pending");
+  assert.is((await reject(h, first.id)).status, 200);
   assert.is((await post(h, "scribe")).status, 201);
   assert.is((await post(h, "scribe")).status, 429);
   // An expired approval does not count either (expiry moved into the past directly in the database).
-  withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET expiresAt = ? WHERE id = ?").run(new Date(Date.now() - 1000).toISOString(), mine[1].id));
+  withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET expiresAt = ? WHERE id = ?").run(new Date(Date.now() - 1000).toISOString(), second.id));
   assert.is((await post(h, "scribe")).status, 201);
   await drain(h);
 });
@@ -198,9 +201,9 @@ t("reads never write: an expired approval reads as rejected/expired while the da
   // Nothing was written by the reads: the row is still pending in the database.
   assert.is(withDb(h, (db) => (db.prepare("SELECT status FROM approvals_approvals WHERE id = ?").get(id) as { status: string }).status), "pending");
   // Deciding it is still refused as expired, and that (a write path) persists the expiry.
-  const decided = await h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
+  const decided = await decideApproval(h, id, "approved");
   assert.is(decided.status, 409);
-  assert.is(decided.body.error.code, "APPROVAL_EXPIRED");
+  assert.is(decided.body.error?.code, "APPROVAL_EXPIRED");
   assert.is(withDb(h, (db) => (db.prepare("SELECT status FROM approvals_approvals WHERE id = ?").get(id) as { status: string }).status), "rejected");
 });
 

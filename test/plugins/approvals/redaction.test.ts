@@ -15,6 +15,7 @@ import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { VAULT_SECRETS } from "../../../plugins/vault/tokens.ts";
 import type { VaultSecrets } from "../../../plugins/vault/services/vault-secrets.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const KIND = "leaky.send";
 const WEIRD_KIND = "leaky.weird";
@@ -94,7 +95,7 @@ function captureLogs() {
 async function approveAndRead(h: TestHost, kind: string, payload: unknown) {
   const requested = await h.json("/api/leaky", { method: "POST", body: { kind, payload } });
   assert.is(requested.status, 201, JSON.stringify(requested.body));
-  const decided = await h.json(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true });
+  const decided = await decideApproval(h, requested.body.approvalId, "approved");
   assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));
   return (await h.json(`/api/approvals/${requested.body.approvalId}`)).body.approval;
 }

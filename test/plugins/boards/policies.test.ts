@@ -7,13 +7,14 @@ import * as assert from "uvu/assert";
 import { openSse } from "../../helpers/sse-client.ts";
 import { withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { assertError, COLUMNS, createBoard, createCard, layout, patchCard } from "./helpers.ts";
 
 const t = suite("boards: policies, delegation, events");
 
 const GATED = { requireApprovalFor: ["done"], commentRequiredFor: ["doing"] };
-const decide = (h: TestHost, id: string, status: "approved" | "rejected") => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status }, session: true });
-const card = async (h: TestHost, id: string) => (await h.json(`/api/cards/${id}`)).body;
+const decide = (h: TestHost, id: string, status: ApprovalDecision) => decideApproval(h, id, status);
+const card = (h: TestHost, id: string) => h.client.getCardsById({ id });
 
 t("requireApprovalFor: the move answers 202 with a pending approval; approving moves the card, rejecting does not", async () => {
   await withTestHost(async (h) => {
@@ -33,7 +34,7 @@ t("requireApprovalFor: the move answers 202 with a pending approval; approving m
     const moved = await waitUntil(async () => ((await card(h, a.id)).card.column === "done" ? card(h, a.id) : null), { label: "approved move" });
     assert.is(moved.card.progress, 100);
     assert.ok(moved.card.completedAt);
-    assert.equal(moved.history.filter((r: any) => r.action === "moved").map((r: any) => [r.from, r.to, r.by]), [["todo", "done", "loki"]]);
+    assert.equal(moved.history.filter((r) => r.action === "moved").map((r) => [r.from, r.to, r.by]), [["todo", "done", "loki"]]);
     assert.is((await h.json(`/api/approvals/${res.body.approval.id}`)).body.approval.executionStatus, "succeeded");
 
     const second = await patchCard(h, b.id, { column: "done" });
@@ -104,9 +105,9 @@ t("commentRequiredFor: a move without a comment is refused; with one, the commen
     const res = await patchCard(h, a.id, { column: "doing", comment: "starting now" }, { "x-agent-id": "thor" });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.card.column, "doing");
-    const comments = (await h.json(`/api/cards/${a.id}/comments`)).body.comments;
-    assert.equal(comments.map((c: any) => [c.content, c.author]), [["starting now", "thor"]]);
-    assert.equal((await card(h, a.id)).history.map((r: any) => r.action), ["created", "moved", "commented"]);
+    const { comments } = await h.client.getCardsCommentsById({ id: a.id });
+    assert.equal(comments.map((c) => [c.content, c.author]), [["starting now", "thor"]]);
+    assert.equal((await card(h, a.id)).history.map((r) => r.action), ["created", "moved", "commented"]);
   });
 });
 
@@ -133,7 +134,7 @@ t("delegation round trip: the other squad's board gets a card for its lead; its 
     const followed = await card(h, source.id);
     assert.is(followed.card.column, "done");
     assert.ok(followed.card.completedAt);
-    assert.equal(followed.history.map((r: any) => r.action), ["created", "delegated", "moved", "completed"]);
+    assert.equal(followed.history.map((r) => r.action), ["created", "delegated", "moved", "completed"]);
     assert.equal(await layout(h, mine.id), { todo: [], doing: [], done: ["Build the landing page"] });
   });
 });

@@ -12,6 +12,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { gate, startRig, type Rig } from "../chat/chat-helpers.ts";
 import type { FakeReplyHook } from "../../helpers/fake-gateway.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const t = suite("council");
 
@@ -104,7 +105,7 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
       assert.equal([approval.status, approval.command, approval.gated, approval.requestedBy], ["pending", "council.decision", true, "council"]);
       assert.equal(approval.payload.sessionId, created.id);
       assert.equal(approval.payload.memoPath, done.memoPath);
-      const decided = await rig.h.json(`/api/approvals/${done.approvalId}`, { method: "PATCH", session: true, body: { status: "approved" } });
+      const decided = await decideApproval(rig.h, done.approvalId, "approved");
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       const ratified = await waitUntil(async () => {
         const s = await session(rig, created.id);

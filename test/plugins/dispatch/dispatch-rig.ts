@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { decideApproval, listApprovals, type ApprovalDecision, type ApprovalSummary } from "@muster/plugin/testing";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
 import { FAST, gate } from "../chat/chat-helpers.ts";
 
@@ -56,13 +57,11 @@ export const waitForDispatch = (h: TestHost, id: string, status: string, timeout
   }, { timeoutMs, label: `dispatch ${id} ${status}` });
 
 /** The review approvals (pending and decided) of a task. */
-export async function reviewApprovals(h: TestHost, taskId: string): Promise<any[]> {
-  const body = (await h.json("/api/approvals?limit=500&pendingLimit=500")).body;
-  return [...body.pending, ...body.history].filter((a: any) => a.taskId === taskId && a.command === "task.review");
+export async function reviewApprovals(h: TestHost, taskId: string): Promise<ApprovalSummary[]> {
+  return (await listApprovals(h)).filter((a) => a.taskId === taskId && a.command === "task.review");
 }
 
-export const decide = (h: TestHost, approvalId: string, status: "approved" | "rejected", reason?: string) =>
-  h.json(`/api/approvals/${approvalId}`, { method: "PATCH", session: true, body: { status, decidedBy: "Daniel", ...(reason ? { reason } : {}) } });
+export const decide = (h: TestHost, approvalId: string, status: ApprovalDecision, reason?: string) => decideApproval(h, approvalId, status, { decidedBy: "Daniel", reason });
 
 /** A task's cost events as stored (GET /api/usage only has totals), oldest first. */
 export function costEvents(h: TestHost, agentId: string): Array<{ model: string; taskId: string | null; estimatedCostCents: number }> {

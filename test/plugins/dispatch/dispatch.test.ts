@@ -34,6 +34,7 @@ t("happy path: 202 → in_progress → review with the reply stored → one pend
   await waitUntil(async () => (await getTask(h, task.id)).status === "review", { label: "task in review" });
   const [approval, ...more] = await waitUntil(async () => ((await reviewApprovals(h, task.id)).length ? reviewApprovals(h, task.id) : null), { label: "review approval" });
   assert.is(more.length, 0);
+  assert.ok(approval);
   assert.is(approval.status, "pending");
   assert.is(approval.requestedBy, "loki");
   const activities = (await h.json("/api/activities?limit=100")).body;

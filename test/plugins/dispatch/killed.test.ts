@@ -15,6 +15,7 @@ import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
 import { startMusterChild, type MusterChild } from "../../helpers/muster-child.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const test = suite("dispatch: server killed mid-dispatch");
 
@@ -182,7 +183,7 @@ test("kills while a task enters review: after restart each task in review has ex
       assert.equal([patched.status, patched.body?.error?.code], [409, "TASK_REVIEW_PENDING"]);
       // The relinked approval is rejected: only a linked review sends the task back with the reason.
       const [decision, status] = name === "unlinked" ? (["rejected", "in_progress"] as const) : (["approved", "done"] as const);
-      const decided = await second.json(`/api/approvals/${pending[0].id}`, { method: "PATCH", session: true, body: { status: decision, decidedBy: "Daniel", reason: "redo the intro" } });
+      const decided = await decideApproval(second, pending[0].id, decision, { decidedBy: "Daniel", reason: "redo the intro" });
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       const task = await waitUntil(async () => {
         const t = (await second.json(`/api/tasks/${tasks[name].id}`)).body;

@@ -50,7 +50,7 @@ t("approving in Muster resolves it allow-once in the gateway; rejecting resolves
       ["plugin.approval.resolve", { id: "plugin:no", decision: "deny" }],
     ]);
     // A second decision is refused as for every approval.
-    assert.is((await decide(rig.h, yes.id, "rejected")).body.error.code, "APPROVAL_ALREADY_RESOLVED");
+    assert.is((await decide(rig.h, yes.id, "rejected")).body.error?.code, "APPROVAL_ALREADY_RESOLVED");
   } finally {
     await rig.close();
   }
@@ -81,7 +81,7 @@ t("settled in the gateway first: closed in Muster with that outcome, by openclaw
     assert.is(closedAllow.executionStatus, "none", "nothing ran in Muster");
     const again = await decide(rig.h, denied.id, "approved");
     assert.is(again.status, 409);
-    assert.is(again.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+    assert.is(again.body.error?.code, "APPROVAL_ALREADY_RESOLVED");
     assert.is(rig.gw.requests("exec.approval.resolve").length, 0, "Muster sent nothing back");
   } finally {
     await rig.close();
@@ -103,7 +103,7 @@ t("decided in both places at once: exactly one outcome; the loser sees 409 or th
         return a.status !== "pending" && a.executionStatus !== "running" ? a : null;
       });
       if (res.status === 409) {
-        assert.is(res.body.error.code, "APPROVAL_ALREADY_RESOLVED");
+        assert.is(res.body.error?.code, "APPROVAL_ALREADY_RESOLVED");
         assert.is(final.decidedBy, "openclaw");
       } else {
         assert.is(res.status, 200);
@@ -154,7 +154,7 @@ t("restart of Muster: requests raised or settled while it was away are reconcile
     h = await h.restart();
     const away = await approvalFor(h, "while-away");
     assert.is(away.status, "pending");
-    assert.is(away.payload.request.command, "ls");
+    assert.is((away.payload as { request: { command: string } }).request.command, "ls");
     const closed = await waitUntil(async () => {
       const x = (await h.json(`/api/approvals/${expiring.id}`)).body.approval;
       return x.status !== "pending" ? x : null;

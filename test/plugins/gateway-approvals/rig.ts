@@ -1,7 +1,7 @@
 // A host connected to the fake gateway, and helpers to find the approval standing for a gateway request.
 import { startRig, waitForGateway, type Rig } from "../chat/chat-helpers.ts";
 import type { TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { decideApproval, getApproval, listApprovals, waitForApproval, type Approval, type ApprovalDecision, type ApprovalSummary } from "@muster/plugin/testing";
 
 export { waitForGateway, type Rig };
 
@@ -10,16 +10,16 @@ export const startInboxRig = (pluginConfig: Record<string, unknown> = {}): Promi
 
 export const EXEC_REQUEST = { command: "touch approved.txt", cwd: "/work/agents/main", agentId: "main", sessionKey: "agent:main:main", host: "gateway", ask: "always" };
 
+const fromGateway = (a: ApprovalSummary) => String(a.command ?? "").startsWith("openclaw.");
+const forRequest = (gatewayId: string) => (a: Approval) => (a.payload as { gatewayId?: unknown } | null)?.gatewayId === gatewayId;
+
 /** Every approval (pending and history) whose payload names this gateway id. */
-export async function approvalsFor(h: TestHost, gatewayId: string): Promise<any[]> {
-  const list = (await h.json("/api/approvals?limit=200&pendingLimit=200")).body;
-  const all = [...(list.pending ?? []), ...(list.history ?? [])].filter((a: any) => String(a.command ?? "").startsWith("openclaw."));
-  const full = await Promise.all(all.map(async (a: any) => (await h.json(`/api/approvals/${a.id}`)).body.approval));
-  return full.filter((a: any) => a.payload?.gatewayId === gatewayId);
+export async function approvalsFor(h: TestHost, gatewayId: string): Promise<Approval[]> {
+  const full = await Promise.all((await listApprovals(h)).filter(fromGateway).map((a) => getApproval(h, a.id)));
+  return full.filter(forRequest(gatewayId));
 }
 
 export const approvalFor = (h: TestHost, gatewayId: string, label = `approval for ${gatewayId}`) =>
-  waitUntil(async () => (await approvalsFor(h, gatewayId))[0], { timeoutMs: 5_000, label });
+  waitForApproval(h, forRequest(gatewayId), { where: fromGateway, timeoutMs: 5_000, label });
 
-export const decide = (h: TestHost, id: string, status: "approved" | "rejected") =>
-  h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status }, session: true });
+export const decide = (h: TestHost, id: string, status: ApprovalDecision) => decideApproval(h, id, status);

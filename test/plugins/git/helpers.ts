@@ -8,6 +8,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
+import { decideApproval } from "@muster/plugin/testing";
 import { suite, type Test } from "uvu";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
@@ -91,8 +92,8 @@ export function startGitHost(repoPath?: string): Promise<TestHost> {
 }
 
 export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
-export const approve = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
-export const reject = (h: TestHost, id: string) => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "rejected" }, session: true });
+export const approve = (h: TestHost, id: string) => decideApproval(h, id, "approved");
+export const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
 
 /** Writes `text` into the repository's .git/config directly, as a command in the workspace could. */
 export const plantConfig = (repo: string, text: string) => appendFileSync(join(repo, ".git", "config"), `\n${text}\n`);

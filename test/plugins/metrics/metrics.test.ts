@@ -9,6 +9,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { renderExposition } from "../../../plugins/metrics/services/exposition.ts";
 import { parseExposition, sampleValue } from "./exposition-parser.ts";
+import { decideApproval } from "@muster/plugin/testing";
 
 const t = suite("metrics");
 
@@ -81,7 +82,7 @@ t("gauges follow the server: pending approvals, stream clients, gateway state, s
       stream.close();
     }
     await waitUntil(async () => sampleValue(await scrape(h), "muster_sse_clients") === 0, { label: "the stream client to be gone", timeoutMs: 5_000 });
-    await h.json(`/api/approvals/${approval.body.approval.id}`, { method: "PATCH", session: true, body: { status: "rejected" } });
+    await decideApproval(h, approval.body.approval.id, "rejected");
     assert.is(sampleValue(await scrape(h), "muster_approvals_pending"), 0);
   }));
 

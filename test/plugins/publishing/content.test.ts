@@ -182,7 +182,7 @@ t("content changed in the database after the request (TOCTOU) is never published
   const posts = li.posts.length;
   const decided = await decide(h, id, "approved");
   assert.is(decided.body.approval.executionStatus, "failed");
-  assert.match(decided.body.approval.executionError, /PAYLOAD_INTEGRITY/);
+  assert.match(String(decided.body.approval.executionError), /PAYLOAD_INTEGRITY/);
   await waitUntil(async () => (await draftOf(h, draft.id)).status === "failed", { label: "draft failed" });
   assert.equal(await outbox(h, `approvalId=${id}`), []);
   assert.is(li.posts.length, posts);

@@ -7,6 +7,7 @@ import { publishingPlugin } from "../../../plugins/publishing/index.ts";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
 import { scaled } from "../../helpers/time-scale.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { decideApproval, type Approval, type ApprovalDecision } from "@muster/plugin/testing";
 
 export const VAULT_KEY = "publishing test passphrase";
 
@@ -53,9 +54,9 @@ export async function deleteSecret(h: TestHost, name: string): Promise<void> {
   assert.is(res.status, 200, JSON.stringify(res.body));
 }
 
-export const decide = (h: TestHost, id: string, status: "approved" | "rejected") => h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status }, session: true });
+export const decide = (h: TestHost, id: string, status: ApprovalDecision) => decideApproval(h, id, status);
 
-export async function approve(h: TestHost, id: string): Promise<any> {
+export async function approve(h: TestHost, id: string): Promise<Approval> {
   const res = await decide(h, id, "approved");
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.is(res.body.approval.executionStatus, "succeeded", JSON.stringify(res.body.approval));

@@ -113,7 +113,7 @@ t("executing the same approval again queues and sends nothing", async ({ h, li }
   const action = probe.ctx!.gate.action("publishing.publish")!;
   const again = (await action.execute(approval.payload, { approvalId: id, decidedBy: "owner" })) as { outbox: { id: string }[] };
   assert.is(again.outbox.length, 1);
-  assert.is(again.outbox[0]!.id, approval.executionResult.outbox[0].id, "the same entry, not a new one");
+  assert.is(again.outbox[0]!.id, (approval.executionResult as { outbox: { id: string }[] }).outbox[0]!.id, "the same entry, not a new one");
   assert.is((await outbox(h, `approvalId=${id}`)).length, 1);
   assert.is(li.posts.length, posts);
 });
