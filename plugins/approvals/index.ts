@@ -1,4 +1,6 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
+import { approvalMetrics } from "./metrics.ts";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
@@ -18,7 +20,7 @@ export const approvalsPlugin = definePlugin({
   // and a notification; without them the gate stays unavailable (fail closed).
   dependsOn: ["activities", "notifications"],
   // When present, executor errors are redacted of stored secret values before they are reported.
-  optionalDependsOn: ["vault"],
+  optionalDependsOn: ["vault", "metrics", "stream"],
   paths: ["/api/approvals"],
   // Caps on what requesters can make the queue hold (docs/approvals.md).
   config: approvalsConfig,
@@ -26,6 +28,7 @@ export const approvalsPlugin = definePlugin({
   migrations,
   register: registerApprovalServices,
   routes: mountApprovalRoutes,
+  contributions: [approvalMetrics, contribute(STREAM_EVENT_FAMILIES, { pattern: "approvals.approval.*", description: "An approval was requested, approved, rejected or expired, or its gated action ran or failed" })],
   onStart: startApprovals,
 });
 

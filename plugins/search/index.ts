@@ -3,7 +3,8 @@ import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { SearchFile } from "./entities/search-file.ts";
 import { SearchState } from "./entities/search-state.ts";
 import { migrations } from "./migrations.ts";
-import { mountSearchRoutes } from "./http/routes.ts";
+import { searchMetrics } from "./metrics.ts";
+import { searchRoutes } from "./http/routes.ts";
 import { registerSearchServices } from "./services/register.ts";
 import { startSearch, stopSearch } from "./services/lifecycle.ts";
 
@@ -16,12 +17,15 @@ export const searchPlugin = definePlugin<SearchConfig>({
   id: "search",
   version: "1.0.0",
   host: "^1.0.0",
+  // Its index size on GET /metrics when the metrics plugin is loaded.
+  optionalDependsOn: ["metrics"],
   paths: ["/api/search"],
   config: searchConfigSchema,
   entities: [SearchFile, SearchState],
   migrations,
+  contributions: [searchMetrics],
   register: registerSearchServices,
-  routes: mountSearchRoutes,
+  routes: searchRoutes,
   onStart: startSearch,
   onStop: stopSearch,
 });
