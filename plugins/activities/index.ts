@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Activity } from "./entities/activity.ts";
 import { migrations } from "./migrations.ts";
 import { mountActivityRoutes } from "./http/routes.ts";
@@ -10,9 +11,11 @@ export const activitiesPlugin = definePlugin({
   id: "activities",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["stream"],
   paths: ["/api/activities"],
   entities: [Activity],
   migrations,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "activities.activity.created", description: "An activity was logged by an agent or a human" })],
   register: registerActivityServices,
   routes: mountActivityRoutes,
   onStart: startActivities,

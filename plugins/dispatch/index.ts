@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { dispatchConfig, type DispatchConfig } from "./config.ts";
 import { BlockedEpisode } from "./entities/blocked-episode.ts";
 import { Dispatch } from "./entities/dispatch.ts";
@@ -22,11 +23,12 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   dependsOn: ["work", "chat", "approvals", "notifications", "activities"],
   // The escalation chain and agent models come from agents (else the organisation file, from
   // memory); budgets and cost events from usage.
-  optionalDependsOn: ["agents", "memory", "usage"],
+  optionalDependsOn: ["agents", "memory", "usage", "stream"],
   paths: ["/api/dispatch"],
   config: dispatchConfig,
   entities: [Dispatch, TaskReview, BlockedEpisode],
   migrations,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "dispatch.*", description: "A task was dispatched to an agent or its dispatch changed, or a task under review was escalated" })],
   register: registerDispatchServices,
   routes: mountDispatchRoutes,
   onStart: startDispatch,

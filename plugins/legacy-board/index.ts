@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { mountBoardRoutes } from "./http/routes.ts";
 import { registerBoardServices } from "./services/register.ts";
 
@@ -8,7 +9,9 @@ export const legacyBoardPlugin = definePlugin({
   version: "1.0.0",
   host: "^1.0.0",
   dependsOn: ["work"],
+  optionalDependsOn: ["stream"],
   paths: ["/api/board"],
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "legacy-board.*", description: "A legacy board was imported, or one of its tasks was updated" })],
   register: registerBoardServices,
   routes: mountBoardRoutes,
 });

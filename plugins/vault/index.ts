@@ -1,4 +1,7 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { vaultCommand } from "./cli/command.ts";
 import { VaultMetaEntry } from "./entities/vault-meta.ts";
 import { VaultSecret } from "./entities/vault-secret.ts";
@@ -17,9 +20,11 @@ export const vaultPlugin = definePlugin({
   version: "1.0.0",
   host: "^1.0.0",
   dependsOn: ["activities"],
+  optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/vault"],
   entities: [VaultSecret, VaultMetaEntry],
   migrations,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }), contribute(CONSOLE_PANELS, { id: "names", title: "Vault", module: fileURLToPath(new URL("./console/names-panel.js", import.meta.url)), events: ["vault.secret.*"] })],
   register: registerVaultServices,
   routes: mountVaultRoutes,
   onStart: startVault,

@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Task } from "./entities/task.ts";
 import { Sprint } from "./entities/sprint.ts";
 import { Epic } from "./entities/epic.ts";
@@ -13,9 +14,11 @@ export const workPlugin = definePlugin({
   id: "work",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["stream"],
   paths: ["/api/tasks", "/api/sprints", "/api/epics", "/api/stories", "/api/projects"],
   entities: [Task, Sprint, Epic, Story, Project],
   migrations,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "work.*", description: "A work record (task, sprint, epic, story, project) was created, updated or deleted" })],
   register: registerWorkServices,
   routes: mountWorkRoutes,
 });

@@ -112,3 +112,20 @@ export async function withTestHost<T>(a: StartOptions | ((h: TestHost) => Promis
 export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
+
+/**
+ * Starts a host with these plugins (in a temporary home, always stopped and removed) and
+ * returns the code of the error that stopped the start, or "started": for plugins whose
+ * declarations must stop the start.
+ */
+export async function startErrorCode(options: Omit<StartOptions, "home">): Promise<string> {
+  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
+  try {
+    await withTestHost({ ...options, home }, () => undefined);
+    return "started";
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    removeHome(home);
+  }
+}

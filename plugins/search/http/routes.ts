@@ -29,6 +29,6 @@ function mountSearchRoutes(router: PluginRouter, index: WorkspaceSearch): void {
   router.post(
     "/api/search",
     { summary: "Rebuild the whole search index from the workspace (no body, or an empty JSON object)", body: reindexBody, response: reindexResponse },
-    async () => ({ ok: true, ...(await index.reindex) }),
+    async () => ({ ok: true, ...(await index.reindex()) }),
   );
 }
