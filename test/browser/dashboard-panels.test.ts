@@ -40,9 +40,8 @@ if (missing) {
         const before = Number(await panel.locator(".drawn").getAttribute("data-drawn"));
         const task = await h.json("/api/tasks", { method: "POST", body: { title: "Wake the panel" } });
         assert.is(task.status, 201);
-        await page.waitForFunction(
-          `Number(document.querySelector('[data-plugin="notes-panel"] .drawn')?.dataset.drawn) > ${before}`,
-        );
+        // The count only grows: another value means the panel was drawn again.
+        await panel.locator(`.drawn:not([data-drawn="${before}"])`).waitFor();
       }),
     ));
 }
