@@ -30,7 +30,10 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   config: agentsConfig,
   entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "agents.*", description: "The agent records were synced with the organisation file, or a stuck agent was escalated" }), contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: fileURLToPath(new URL("./console/health-panel.js", import.meta.url)) })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "agents.*", description: "The agent records were synced with the organisation file, or a stuck agent was escalated" }),
+    contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: fileURLToPath(new URL("./console/health-panel.js", import.meta.url)) }),
+  ],
   register: registerAgentServices,
   routes: mountAgentRoutes,
   onStart: startAgents,

@@ -28,7 +28,10 @@ export const approvalsPlugin = definePlugin({
   migrations,
   register: registerApprovalServices,
   routes: mountApprovalRoutes,
-  contributions: [approvalMetrics, contribute(STREAM_EVENT_FAMILIES, { pattern: "approvals.approval.*", description: "An approval was requested, approved or rejected, or its gated action ran or failed" })],
+  contributions: [
+    approvalMetrics,
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "approvals.approval.*", description: "An approval was requested, approved or rejected, or its gated action ran or failed" }),
+  ],
   onStart: startApprovals,
 });
 

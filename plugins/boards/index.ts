@@ -24,7 +24,9 @@ export const boardsPlugin = definePlugin({
   paths: ["/api/boards", "/api/cards"],
   entities: [Board, Card, CardComment, CardHistory],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "boards.*", description: "A board or a card was created, updated, moved, commented on or deleted" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "boards.*", description: "A board or a card was created, updated, moved, commented on or deleted" }),
+  ],
   register: registerBoardServices,
   routes: mountBoardRoutes,
   onStart: startBoards,

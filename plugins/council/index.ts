@@ -24,7 +24,9 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   config: councilConfig,
   entities: [CouncilSession],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "council.session.*", description: "A council session was created, progressed, completed, failed, was cancelled or ratified" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "council.session.*", description: "A council session was created, progressed, completed, failed, was cancelled or ratified" }),
+  ],
   register: registerCouncilServices,
   routes: mountCouncilRoutes,
   onStart: startCouncil,

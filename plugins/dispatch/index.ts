@@ -28,7 +28,9 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   config: dispatchConfig,
   entities: [Dispatch, TaskReview, BlockedEpisode],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "dispatch.*", description: "A task was dispatched to an agent or its dispatch changed, or a task under review was escalated" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "dispatch.*", description: "A task was dispatched to an agent or its dispatch changed, or a task under review was escalated" }),
+  ],
   register: registerDispatchServices,
   routes: mountDispatchRoutes,
   onStart: startDispatch,

@@ -11,7 +11,9 @@ export const legacyBoardPlugin = definePlugin({
   dependsOn: ["work"],
   optionalDependsOn: ["stream"],
   paths: ["/api/board"],
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "legacy-board.*", description: "A legacy board was imported, or one of its tasks was updated" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "legacy-board.*", description: "A legacy board was imported, or one of its tasks was updated" }),
+  ],
   register: registerBoardServices,
   routes: mountBoardRoutes,
 });

@@ -24,7 +24,9 @@ export const messengerPlugin = definePlugin({
   config: messengerConfig,
   entities: [SeenUpdate, MediaFile],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "messenger.notice.*", description: "An approval notice was sent to the messenger, or sending it failed" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "messenger.notice.*", description: "An approval notice was sent to the messenger, or sending it failed" }),
+  ],
   register: registerMessengerServices,
   routes: mountMessengerRoutes,
   onStart: startMessenger,

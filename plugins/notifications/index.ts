@@ -14,7 +14,9 @@ export const notificationsPlugin = definePlugin({
   paths: ["/api/notifications"],
   entities: [Notification],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "notifications.notification.*", description: "A notification was created, or notifications were read or dismissed" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "notifications.notification.*", description: "A notification was created, or notifications were read or dismissed" }),
+  ],
   register: registerNotificationServices,
   routes: mountNotificationRoutes,
 });

@@ -25,7 +25,9 @@ export const publishingPlugin = definePlugin({
   config: publishingConfig,
   entities: [ContentDraft, OutboxEntry],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" }),
+  ],
   register: registerPublishingServices,
   routes: mountPublishingRoutes,
   onStart: startPublishing,

@@ -18,7 +18,9 @@ export const terminalPlugin = definePlugin({
   optionalDependsOn: ["stream"],
   paths: ["/api/terminal"],
   config: terminalConfig,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "terminal.command.executed", description: "A terminal command ran: exit code, duration, sandbox" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "terminal.command.executed", description: "A terminal command ran: exit code, duration, sandbox" }),
+  ],
   register: registerTerminalServices,
   routes: mountTerminalRoutes,
   onStart: startTerminal,

@@ -24,7 +24,9 @@ export const usagePlugin = definePlugin<UsageConfig>({
   config: usageConfig,
   entities: [CostEventEntity, UsageRollup, UsageTotals, UsageBudget, UsageBudgetAlert],
   migrations,
-  contributions: [contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: fileURLToPath(new URL("./console/usage-panel.js", import.meta.url)) })],
+  contributions: [
+    contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: fileURLToPath(new URL("./console/usage-panel.js", import.meta.url)) }),
+  ],
   register: registerUsageServices,
   routes: mountUsageRoutes,
 });

@@ -24,7 +24,10 @@ export const vaultPlugin = definePlugin({
   paths: ["/api/vault"],
   entities: [VaultSecret, VaultMetaEntry],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }), contribute(CONSOLE_PANELS, { id: "names", title: "Vault", module: fileURLToPath(new URL("./console/names-panel.js", import.meta.url)), events: ["vault.secret.*"] })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }),
+    contribute(CONSOLE_PANELS, { id: "names", title: "Vault", module: fileURLToPath(new URL("./console/names-panel.js", import.meta.url)), events: ["vault.secret.*"] }),
+  ],
   register: registerVaultServices,
   routes: mountVaultRoutes,
   onStart: startVault,

@@ -18,7 +18,9 @@ export const workPlugin = definePlugin({
   paths: ["/api/tasks", "/api/sprints", "/api/epics", "/api/stories", "/api/projects"],
   entities: [Task, Sprint, Epic, Story, Project],
   migrations,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "work.*", description: "A work record (task, sprint, epic, story, project) was created, updated or deleted" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "work.*", description: "A work record (task, sprint, epic, story, project) was created, updated or deleted" }),
+  ],
   register: registerWorkServices,
   routes: mountWorkRoutes,
 });
