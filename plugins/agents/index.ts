@@ -1,4 +1,7 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { agentsConfig, type AgentsConfig } from "./config.ts";
 import { Agent } from "./entities/agent.ts";
 import { Escalation } from "./entities/escalation.ts";
@@ -25,15 +28,20 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   // The organisation file is read through memory; approvals back the gate (registration and
   // configuration are gated); stuck agents are escalated as notifications.
   dependsOn: ["memory", "approvals", "notifications"],
+  optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
   config: agentsConfig,
   entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "agents.*", description: "The agent records were synced with the organisation file, or a stuck agent was escalated" }),
+    contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: fileURLToPath(new URL("./console/health-panel.js", import.meta.url)) }),
+    crewDoctorCheck,
+  ],
   register: registerAgentServices,
   routes: agentRoutes,
   onStart: startAgents,
   gatedActions: [registerAction, configureAction],
-  contributions: [crewDoctorCheck],
   commands: [packsCommand],
 });
 

@@ -1,5 +1,7 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { approvalsCommand } from "./cli/command.ts";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
+import { approvalMetrics } from "./metrics.ts";
 import { approvalsConfig } from "./config.ts";
 import { Approval } from "./entities/approval.ts";
 import { migrations } from "./migrations.ts";
@@ -19,7 +21,7 @@ export const approvalsPlugin = definePlugin({
   // and a notification; without them the gate stays unavailable (fail closed).
   dependsOn: ["activities", "notifications"],
   // When present, executor errors are redacted of stored secret values before they are reported.
-  optionalDependsOn: ["vault"],
+  optionalDependsOn: ["vault", "metrics", "stream"],
   paths: ["/api/approvals"],
   // Caps on what requesters can make the queue hold (docs/approvals.md).
   config: approvalsConfig,
@@ -27,13 +29,15 @@ export const approvalsPlugin = definePlugin({
   migrations,
   register: registerApprovalServices,
   routes: approvalRoutes,
-  onStart: startApprovals,
-  // MCP tools (docs/mcp.md).
   contributions: [
+    approvalMetrics,
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "approvals.approval.*", description: "An approval was requested, approved or rejected, or its gated action ran or failed" }),
+    // MCP tools (docs/mcp.md).
     contribute(hostPoints.mcpTools, { name: "approvals_list", title: "List approvals", scope: "read", method: "GET", path: "/api/approvals" }),
     contribute(hostPoints.mcpTools, { name: "approvals_get", title: "Get an approval", scope: "read", method: "GET", path: "/api/approvals/{id}" }),
     contribute(hostPoints.mcpTools, { name: "approvals_request", title: "Request a human approval", scope: "write", method: "POST", path: "/api/approvals" }),
   ],
+  onStart: startApprovals,
   // `muster approvals`: the inbox in a terminal, through the running server.
   commands: [approvalsCommand],
 });

@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Board } from "./entities/board.ts";
 import { Card } from "./entities/card.ts";
 import { CardComment } from "./entities/card-comment.ts";
@@ -19,9 +20,13 @@ export const boardsPlugin = definePlugin({
   host: "^1.0.0",
   // Links to stories, epics and sprints are checked against work; gated moves become approvals.
   dependsOn: ["work", "approvals"],
+  optionalDependsOn: ["stream"],
   paths: ["/api/boards", "/api/cards"],
   entities: [Board, Card, CardComment, CardHistory],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "boards.*", description: "A board or a card was created, updated, moved, commented on or deleted" }),
+  ],
   register: registerBoardServices,
   routes: boardRoutes,
   onStart: startBoards,

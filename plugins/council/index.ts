@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { councilConfig, type CouncilConfig } from "./config.ts";
 import { CouncilSession } from "./entities/council-session.ts";
 import { migrations } from "./migrations.ts";
@@ -20,11 +21,14 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   // Members are checked against the agents plugin's crew capability (their roles and models
   // too); the ratification is reported as an activity and a notification; turns are checked
   // against budgets and recorded as cost events; each when loaded.
-  optionalDependsOn: ["activities", "agents", "notifications", "usage"],
+  optionalDependsOn: ["activities", "agents", "notifications", "usage", "stream"],
   paths: ["/api/council"],
   config: councilConfig,
   entities: [CouncilSession],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "council.session.*", description: "A council session was created, progressed, completed, failed, was cancelled or ratified" }),
+  ],
   register: registerCouncilServices,
   routes: councilRoutes,
   onStart: startCouncil,

@@ -1,17 +1,21 @@
 import { definePlugin } from "@muster/plugin";
-import { mountDashboardRoutes } from "./http/routes.ts";
+import { dashboardRoutes } from "./http/routes.ts";
+import { CONSOLE_PANELS } from "./tokens.ts";
 
 /**
  * The web page at `/` for the human who runs the crew: approvals inbox, task board, live
- * activity feed, agent health, vault names and usage. Static ES modules calling the API
- * with the browser session of the one-time login link (docs/dashboard.md).
+ * activity feed, and the panels other plugins contribute (agent health, usage, vault names).
+ * Static ES modules calling the API with the browser session of the one-time login link
+ * (docs/dashboard.md).
  */
 export const dashboardPlugin = definePlugin({
   id: "dashboard",
   version: "1.0.0",
   host: "^1.0.0",
   paths: ["/", "/dashboard"],
-  routes: mountDashboardRoutes,
+  // Plugins add panels to the page here (GET /dashboard/panels).
+  extensionPoints: [CONSOLE_PANELS],
+  routes: dashboardRoutes,
 });
 
 export default dashboardPlugin;

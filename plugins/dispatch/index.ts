@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { dispatchConfig, type DispatchConfig } from "./config.ts";
 import { BlockedEpisode } from "./entities/blocked-episode.ts";
 import { Dispatch } from "./entities/dispatch.ts";
@@ -24,11 +25,14 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   // Assignees are checked, and the escalation chain and agent models come from, the agents
   // plugin's crew capability (without it: the chain from the organisation file, through
   // memory); budgets and cost events from usage.
-  optionalDependsOn: ["agents", "memory", "usage"],
+  optionalDependsOn: ["agents", "memory", "usage", "stream"],
   paths: ["/api/dispatch"],
   config: dispatchConfig,
   entities: [Dispatch, TaskReview, BlockedEpisode],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "dispatch.*", description: "A task was dispatched to an agent or its dispatch changed, or a task under review was escalated" }),
+  ],
   register: registerDispatchServices,
   routes: dispatchRoutes,
   onStart: startDispatch,

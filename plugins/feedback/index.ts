@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { FeedbackEntry } from "./entities/feedback-entry.ts";
 import { feedbackRoutes } from "./http/routes.ts";
 import { migrations } from "./migrations.ts";
@@ -9,9 +10,11 @@ export const feedbackPlugin = definePlugin({
   id: "feedback",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["stream"],
   paths: ["/api/feedback"],
   entities: [FeedbackEntry],
   migrations,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "feedback.entry.created", description: "A feedback entry was recorded" })],
   register: registerFeedbackServices,
   routes: feedbackRoutes,
 });

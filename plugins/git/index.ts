@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { gitConfig } from "./config.ts";
 import { gitRoutes } from "./http/routes.ts";
 import { registerGitServices } from "./services/register.ts";
@@ -14,9 +15,10 @@ export const gitPlugin = definePlugin({
   host: "^1.0.0",
   // Push and pull are external actions: they exist only through the approval gate.
   dependsOn: ["approvals"],
-  optionalDependsOn: ["vault"],
+  optionalDependsOn: ["vault", "stream"],
   paths: ["/api/git"],
   config: gitConfig,
+  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "git.commit.created", description: "A commit was made in the workspace repository" })],
   register: registerGitServices,
   gatedActions: gitSyncActions,
   routes: gitRoutes,

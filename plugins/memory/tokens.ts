@@ -1,4 +1,4 @@
-import { token } from "@muster/plugin";
+import { extensionPoint, token, type PluginRouter } from "@muster/plugin";
 import type { DailyMemoryFile } from "./services/daily-memory.ts";
 import type { DocCategory } from "./services/doc-category.ts";
 import type { WorkspaceDocument } from "./services/docs-scanner.ts";
@@ -21,3 +21,11 @@ export interface WorkspaceMemory {
 
 /** Workspace memory, documents and the parsed organisation file. Depend on the `memory` plugin to use it. */
 export const MEMORY_READER = token<WorkspaceMemory>("memory.reader");
+
+/**
+ * Routes another plugin serves under `/api/memory/` (the rag plugin's `/api/memory/rag` and
+ * `/api/memory/config`): this plugin owns the prefix, so it mounts them on its router, after
+ * its own memory routes. Contribute with `contributeWith(MEMORY_ROUTES, { deps, create })`
+ * and list `memory` in dependsOn or optionalDependsOn; a path outside `/api/memory/` is refused at start.
+ */
+export const MEMORY_ROUTES = extensionPoint<(router: PluginRouter) => void>("memory.routes");

@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { messengerConfig } from "./config.ts";
 import { MediaFile } from "./entities/media-file.ts";
 import { SeenUpdate } from "./entities/seen-update.ts";
@@ -18,10 +19,14 @@ export const messengerPlugin = definePlugin({
   host: "^1.0.0",
   // approvals: decisions and the created-approval event; vault: the bot token, webhook secret and chat id.
   dependsOn: ["approvals", "vault"],
+  optionalDependsOn: ["stream"],
   paths: ["/api/messenger"],
   config: messengerConfig,
   entities: [SeenUpdate, MediaFile],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "messenger.notice.*", description: "An approval notice was sent to the messenger, or sending it failed" }),
+  ],
   register: registerMessengerServices,
   routes: messengerRoutes,
   onStart: startMessenger,

@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Notification } from "./entities/notification.ts";
 import { migrations } from "./migrations.ts";
 import { notificationRoutes } from "./http/routes.ts";
@@ -9,9 +10,13 @@ export const notificationsPlugin = definePlugin({
   id: "notifications",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["stream"],
   paths: ["/api/notifications"],
   entities: [Notification],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "notifications.notification.*", description: "A notification was created, or notifications were read or dismissed" }),
+  ],
   register: registerNotificationServices,
   routes: notificationRoutes,
 });

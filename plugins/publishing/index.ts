@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { publishingConfig } from "./config.ts";
 import { ContentDraft } from "./entities/content-draft.ts";
 import { OutboxEntry } from "./entities/outbox-entry.ts";
@@ -20,10 +21,14 @@ export const publishingPlugin = definePlugin({
   // approvals: publish requests are gated and a rejection updates the draft; vault: the
   // platform credentials; notifications: a failed or unknown post is told to the human.
   dependsOn: ["approvals", "vault", "notifications"],
+  optionalDependsOn: ["stream"],
   paths: ["/api/professional-network", "/api/content"],
   config: publishingConfig,
   entities: [ContentDraft, OutboxEntry],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" }),
+  ],
   register: registerPublishingServices,
   gatedActions: [publishAction],
   routes: publishingRoutes,

@@ -3,7 +3,8 @@ import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { SearchFile } from "./entities/search-file.ts";
 import { SearchState } from "./entities/search-state.ts";
 import { migrations } from "./migrations.ts";
-import { mountSearchRoutes } from "./http/routes.ts";
+import { searchMetrics } from "./metrics.ts";
+import { searchRoutes } from "./http/routes.ts";
 import { registerSearchServices } from "./services/register.ts";
 import { startSearch, stopSearch } from "./services/lifecycle.ts";
 
@@ -16,18 +17,21 @@ export const searchPlugin = definePlugin<SearchConfig>({
   id: "search",
   version: "1.0.0",
   host: "^1.0.0",
+  // Its index size on GET /metrics when the metrics plugin is loaded.
+  optionalDependsOn: ["metrics"],
   paths: ["/api/search"],
   config: searchConfigSchema,
   entities: [SearchFile, SearchState],
   migrations,
-  register: registerSearchServices,
-  routes: mountSearchRoutes,
-  onStart: startSearch,
-  onStop: stopSearch,
-  // MCP tools (docs/mcp.md).
   contributions: [
+    searchMetrics,
+    // MCP tools (docs/mcp.md).
     contribute(hostPoints.mcpTools, { name: "search", title: "Search the workspace", scope: "read", method: "GET", path: "/api/search" }),
   ],
+  register: registerSearchServices,
+  routes: searchRoutes,
+  onStart: startSearch,
+  onStop: stopSearch,
 });
 
 export default searchPlugin;

@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { terminalConfig } from "./config.ts";
 import { terminalRoutes } from "./http/routes.ts";
 import { registerTerminalServices } from "./services/register.ts";
@@ -14,8 +15,12 @@ export const terminalPlugin = definePlugin({
   host: "^1.0.0",
   // Every command is logged as an activity; injected secrets come from the vault and are masked with it.
   dependsOn: ["activities", "vault"],
+  optionalDependsOn: ["stream"],
   paths: ["/api/terminal"],
   config: terminalConfig,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "terminal.command.executed", description: "A terminal command ran: exit code, duration, sandbox" }),
+  ],
   register: registerTerminalServices,
   routes: terminalRoutes,
   onStart: startTerminal,

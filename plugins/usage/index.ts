@@ -1,4 +1,6 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { usageConfig, type UsageConfig } from "./config.ts";
 import { CostEventEntity } from "./entities/cost-event.ts";
 import { UsageBudget, UsageBudgetAlert } from "./entities/usage-budget.ts";
@@ -17,11 +19,14 @@ export const usagePlugin = definePlugin<UsageConfig>({
   version: "1.0.0",
   host: "^1.0.0",
   // Budget alerts become notifications when the plugin is loaded.
-  optionalDependsOn: ["notifications"],
+  optionalDependsOn: ["notifications", "dashboard"],
   paths: ["/api/usage"],
   config: usageConfig,
   entities: [CostEventEntity, UsageRollup, UsageTotals, UsageBudget, UsageBudgetAlert],
   migrations,
+  contributions: [
+    contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: fileURLToPath(new URL("./console/usage-panel.js", import.meta.url)) }),
+  ],
   register: registerUsageServices,
   routes: usageRoutes,
 });

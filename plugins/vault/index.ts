@@ -1,4 +1,7 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { vaultCommand } from "./cli/command.ts";
 import { vaultKeyCheck } from "./doctor/vault-key-check.ts";
 import { VaultMetaEntry } from "./entities/vault-meta.ts";
@@ -18,16 +21,21 @@ export const vaultPlugin = definePlugin({
   version: "1.0.0",
   host: "^1.0.0",
   dependsOn: ["activities"],
+  optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/vault"],
   entities: [VaultSecret, VaultMetaEntry],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }),
+    contribute(CONSOLE_PANELS, { id: "names", title: "Vault", module: fileURLToPath(new URL("./console/names-panel.js", import.meta.url)), events: ["vault.secret.*"] }),
+    // `muster doctor`: whether VAULT_KEY is set and is the vault's passphrase.
+    contribute(hostPoints.doctorChecks, vaultKeyCheck),
+  ],
   register: registerVaultServices,
   routes: vaultRoutes,
   onStart: startVault,
   onStop: stopVault,
   commands: [vaultCommand],
-  // `muster doctor`: whether VAULT_KEY is set and is the vault's passphrase.
-  contributions: [contribute(hostPoints.doctorChecks, vaultKeyCheck)],
 });
 
 export default vaultPlugin;

@@ -1,4 +1,5 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Task } from "./entities/task.ts";
 import { Sprint } from "./entities/sprint.ts";
 import { Epic } from "./entities/epic.ts";
@@ -13,19 +14,21 @@ export const workPlugin = definePlugin({
   id: "work",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["stream"],
   paths: ["/api/tasks", "/api/sprints", "/api/epics", "/api/stories", "/api/projects"],
   entities: [Task, Sprint, Epic, Story, Project],
   migrations,
-  register: registerWorkServices,
-  routes: workRoutes,
-  // MCP tools (docs/mcp.md): reads for every session, writes with the write scope.
   contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "work.*", description: "A work record (task, sprint, epic, story, project) was created, updated or deleted" }),
+    // MCP tools (docs/mcp.md): reads for every session, writes with the write scope.
     contribute(hostPoints.mcpTools, { name: "tasks_list", title: "List tasks", scope: "read", method: "GET", path: "/api/tasks" }),
     contribute(hostPoints.mcpTools, { name: "tasks_get", title: "Get a task", scope: "read", method: "GET", path: "/api/tasks/{id}" }),
     contribute(hostPoints.mcpTools, { name: "tasks_create", title: "Create a task", scope: "write", method: "POST", path: "/api/tasks" }),
     contribute(hostPoints.mcpTools, { name: "tasks_update", title: "Update a task", scope: "write", method: "PATCH", path: "/api/tasks/{id}" }),
     contribute(hostPoints.mcpTools, { name: "tasks_claim", title: "Claim a task", scope: "write", method: "POST", path: "/api/tasks/{id}/claim" }),
   ],
+  register: registerWorkServices,
+  routes: workRoutes,
 });
 
 export default workPlugin;

@@ -1,15 +1,27 @@
-// Stand-ins for the routes issue 12 adds (GET /api/agents/health, GET /api/usage), shaped as
-// the spec gives them, so the dashboard's panels can be seen lit up before those exist.
-import { definePlugin, type PluginDefinition } from "@muster/plugin";
+// Stand-ins for GET /api/agents/health and GET /api/usage, shaped as the spec gives them
+// (a connected gateway, agents in every state, a day of usage), with the agents and usage
+// plugins' own console panels contributed over them, so the panels can be seen lit up from
+// data a test host without a gateway cannot produce. And a third-party panel: its own module,
+// refreshed on the events it names.
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin, z, type PluginDefinition } from "@muster/plugin";
+import { CONSOLE_PANELS } from "../../plugins/dashboard/tokens.ts";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 
 export const SAMPLE_AGENT_WITH_MARKUP = "<img src=x>";
+
+const moduleOf = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export const samplePanelsPlugin = definePlugin({
   id: "sample-panels",
   version: "1.0.0",
   host: "^1.0.0",
+  optionalDependsOn: ["dashboard"],
   paths: ["/api/agents", "/api/usage"],
+  contributions: [
+    contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: moduleOf("../../plugins/agents/console/health-panel.js") }),
+    contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: moduleOf("../../plugins/usage/console/usage-panel.js") }),
+  ],
   routes(router) {
     router.get("/api/agents/health", { summary: "sample agent health" }, () => ({
       ok: true,
@@ -27,7 +39,21 @@ export const samplePanelsPlugin = definePlugin({
   },
 });
 
-/** The built-ins less any plugin that serves those routes for real by now. */
+/** The built-ins less any plugin that serves those routes for real. */
 export function builtInsWithoutPanelRoutes(): PluginDefinition[] {
   return builtInPlugins.filter((plugin) => !(plugin.paths ?? []).some((path) => path === "/api/agents" || path.startsWith("/api/agents/") || path === "/api/usage"));
 }
+
+/** How often the third-party panel below has drawn; it refreshes on `work.task.*`. */
+let notesDrawn = 0;
+
+/** A third-party plugin with a console panel (fixtures/notes-panel.js) that refreshes on task events. */
+export const notesPanelPlugin = definePlugin({
+  id: "notes-panel",
+  version: "1.0.0",
+  host: "^1.0.0",
+  optionalDependsOn: ["dashboard"],
+  paths: ["/api/notes-panel"],
+  contributions: [contribute(CONSOLE_PANELS, { id: "drawn", title: "Notes <b>panel</b>", module: moduleOf("./fixtures/notes-panel.js"), events: ["work.task.*"] })],
+  routes: (router) => router.get("/api/notes-panel", { summary: "counts the panel's draws", query: z.strictObject({}) }, () => ({ drawn: ++notesDrawn })),
+});

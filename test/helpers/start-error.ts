@@ -20,3 +20,8 @@ export async function startOutcome(plugins: PluginDefinition[]): Promise<{ code:
     removeHome(home);
   }
 }
+
+/** The start's error code, or "started" (for assertions that only need the code). */
+export async function startErrorCode(options: { plugins: PluginDefinition[] }): Promise<string> {
+  return (await startOutcome(options.plugins)).code;
+}

@@ -1,10 +1,12 @@
-// Wires the dashboard: sign-in state, the panels, and the live stream that keeps them current.
+// Wires the dashboard: sign-in state, the built-in sections, the panels plugins contribute,
+// and the live stream that keeps them current.
 import { captureCsrf, csrfSecret, forgetCsrf } from "./session.js";
 import { debounce } from "./dom.js";
 import { createApprovalsInbox } from "./approvals.js";
 import { createTaskBoard } from "./board.js";
 import { createActivityFeed } from "./feed.js";
-import { createHealthPanel, createUsagePanel, createVaultPanel } from "./panels.js";
+import { describe, loadEventFamilies, matchesAny, patternsOf } from "./event-families.js";
+import { createPluginPanels } from "./plugin-panels.js";
 
 const POLL_MS = 30_000;
 
@@ -29,17 +31,18 @@ const inbox = createApprovalsInbox({
   },
 });
 const board = createTaskBoard();
-const feed = createActivityFeed();
-const health = createHealthPanel();
-const usage = createUsagePanel();
-const vault = createVaultPanel();
+let families = [];
+const feed = createActivityFeed({ describe: (name) => describe(families, name) });
+const panels = createPluginPanels(document.getElementById("side"));
 
 const refreshInbox = debounce(() => inbox.refresh(), 100);
 const refreshBoard = debounce(() => board.refresh(), 100);
-const refreshVault = debounce(() => vault.refresh(), 100);
-const refreshUsage = debounce(() => usage.refresh(), 500);
 
 function connectStream() {
+  // The inbox and the board show the approvals and work plugins' records: they follow the
+  // events those plugins say they publish, whatever the names are.
+  const inboxEvents = patternsOf(families, "approvals");
+  const boardEvents = patternsOf(families, "work");
   const stream = new EventSource("/api/sse");
   stream.addEventListener("open", () => {
     liveState.textContent = "Live";
@@ -61,18 +64,14 @@ function connectStream() {
     }
     feed.onStreamMessage(message);
     if (message.type !== "event") return;
-    if (message.name.startsWith("approvals.")) refreshInbox();
-    else if (message.name.startsWith("work.task.")) refreshBoard();
-    else if (message.name.startsWith("vault.secret.")) refreshVault();
-    else if (message.name.startsWith("usage.")) refreshUsage();
+    if (matchesAny(inboxEvents, message.name)) refreshInbox();
+    if (matchesAny(boardEvents, message.name)) refreshBoard();
+    panels.onEvent(message.name);
   });
 }
 
 showSignIn();
-await Promise.all([inbox.refresh(), board.refresh(), feed.loadRecent(), health.refresh(), usage.refresh(), vault.refresh()]);
+await Promise.all([inbox.refresh(), board.refresh(), feed.loadRecent(), panels.load(), loadEventFamilies().then((loaded) => (families = loaded))]);
 connectStream();
-setInterval(() => {
-  void health.refresh();
-  void usage.refresh();
-}, POLL_MS);
+setInterval(() => void panels.refreshAll(), POLL_MS);
 document.body.dataset.ready = "true";

@@ -5,7 +5,8 @@ import { h, showError, errorText, time } from "./dom.js";
 
 const MAX_ENTRIES = 200;
 
-export function createActivityFeed() {
+/** `describe(name)`: the description of the event's family (GET /api/sse/families), shown as the entry's tooltip. */
+export function createActivityFeed({ describe = () => undefined } = {}) {
   const list = document.getElementById("feed-list");
   const error = document.getElementById("feed-error");
 
@@ -27,7 +28,7 @@ export function createActivityFeed() {
   /** One decoded SSE message (`file_change` or `event`; connected and ping frames are not shown). */
   function onStreamMessage(message) {
     if (message.type === "file_change") add(fileEntry(message.event));
-    else if (message.type === "event") add(message.name === "activities.activity.created" ? activityEntry(message.payload, true) : busEntry(message));
+    else if (message.type === "event") add(message.name === "activities.activity.created" ? activityEntry(message.payload, true) : busEntry(message, describe(message.name)));
   }
 
   return { loadRecent, onStreamMessage };
@@ -51,11 +52,12 @@ function fileEntry(change) {
 
 const EVENT_LABELS = { created: "created", updated: "updated", deleted: "deleted", approved: "approved", rejected: "rejected", executed: "ran", execution_failed: "failed to run" };
 
-function busEntry(message) {
+function busEntry(message, description) {
   const [plugin, entity, verb] = message.name.split(".");
   const payload = message.payload ?? {};
   const subject = payload.title ?? payload.name ?? payload.id ?? "";
   const item = entry("event", message.timestamp, plugin, `${entity} ${EVENT_LABELS[verb] ?? verb} `, subject ? h("span", { class: "subject" }, String(subject)) : null, payload.status && entity === "task" ? h("span", { class: "details" }, `status ${payload.status}`) : null);
   item.classList.add("new");
+  if (description) item.title = description;
   return item;
 }

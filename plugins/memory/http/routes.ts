@@ -1,12 +1,16 @@
-import { z, type PluginContext, type PluginRouter } from "@muster/plugin";
-import { mountRagRoutes } from "../../rag/http/routes.ts";
+import { defineRoutes, z, type Contributed, type PluginRouter } from "@muster/plugin";
 import { ORG_FILE } from "../services/memory-reader.ts";
-import { MEMORY_READER } from "../tokens.ts";
+import { MEMORY_READER, MEMORY_ROUTES, type WorkspaceMemory } from "../tokens.ts";
+import { underMemoryPrefix } from "./contributed-routes.ts";
 import { dailyMemorySchema, documentSchema, listDocsQuery, listMemoryQuery, longTermMemorySchema, orgStructureResponse } from "./schemas.ts";
 
-export function mountMemoryRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const reader = () => ctx.resolve(MEMORY_READER);
+/** Memory, documents and the organisation file, with the routes other plugins contribute under `/api/memory/`. */
+export const memoryRoutes = defineRoutes({
+  deps: { reader: MEMORY_READER, contributed: MEMORY_ROUTES.contributions },
+  mount: (router, { reader, contributed }) => mountMemoryRoutes(router, reader, contributed),
+});
 
+function mountMemoryRoutes(router: PluginRouter, reader: WorkspaceMemory, contributed: readonly Contributed<(router: PluginRouter) => void>[]): void {
   router.get(
     "/api/memory",
     {
@@ -14,16 +18,17 @@ export function mountMemoryRoutes(router: PluginRouter, ctx: PluginContext): voi
       query: listMemoryQuery,
       response: z.array(dailyMemorySchema),
     },
-    ({ query }) => reader().daily(query.limit),
+    ({ query }) => reader.daily(query.limit),
   );
 
   router.get(
     "/api/memory/longterm",
     { summary: "The long-term memory file MEMORY.md (404 MEMORY_LONGTERM_NOT_FOUND when absent)", response: longTermMemorySchema },
-    async () => ({ ok: true, ...(await reader().longTerm()) }),
+    async () => ({ ok: true, ...(await reader.longTerm()) }),
   );
 
-  mountRagRoutes(router, ctx);
+  // Here, between the memory routes and the documents, so the OpenAPI document keeps its order.
+  for (const { plugin, value: mount } of contributed) mount(underMemoryPrefix(router, plugin));
 
   router.get(
     "/api/docs",
@@ -32,7 +37,7 @@ export function mountMemoryRoutes(router: PluginRouter, ctx: PluginContext): voi
       query: listDocsQuery,
       response: z.array(documentSchema),
     },
-    ({ query }) => reader().documents(query),
+    ({ query }) => reader.documents(query),
   );
 
   router.get(
@@ -43,7 +48,7 @@ export function mountMemoryRoutes(router: PluginRouter, ctx: PluginContext): voi
       response: orgStructureResponse,
     },
     async () => {
-      const { org, warnings, modifiedAt } = await reader().orgStructure();
+      const { org, warnings, modifiedAt } = await reader.orgStructure();
       return { ok: true, path: ORG_FILE, modifiedAt, org, warnings };
     },
   );

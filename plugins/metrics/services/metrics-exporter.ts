@@ -1,11 +1,9 @@
-// Gathers what GET /metrics reports from the host and the plugins that are present: request
-// counts and latencies by route template, SSE clients, gateway state, search index size,
-// the approval queue's length, process memory. An absent plugin's families are left out.
-import type { GatewayClient, GatewayState, HostInfo, HttpMetrics, Logger } from "@muster/plugin";
-import type { ApprovalQueue } from "../../approvals/tokens.ts";
-import type { WorkspaceSearch } from "../../search/tokens.ts";
-import type { EventStream } from "../../stream/tokens.ts";
-import type { MetricsExporter } from "../tokens.ts";
+// Gathers what GET /metrics reports: the host's own families (request counts and latencies
+// by route template, gateway state, process memory) and the families other plugins
+// contribute through METRIC_SOURCES (SSE clients, search index size, pending approvals...).
+// This plugin imports none of them: an absent plugin simply contributes nothing.
+import type { Contributed, GatewayClient, GatewayState, HostInfo, HttpMetrics, Logger } from "@muster/plugin";
+import type { MetricSource, MetricsExporter } from "../tokens.ts";
 import { formatValue, renderExposition, type MetricFamily } from "./exposition.ts";
 
 const GATEWAY_STATES: GatewayState[] = ["connecting", "connected", "down", "unauthorized", "disabled"];
@@ -15,9 +13,8 @@ export interface MetricsExporterDeps {
   gateway: GatewayClient;
   info: HostInfo;
   logger: Logger;
-  stream: EventStream | undefined;
-  search: WorkspaceSearch | undefined;
-  approvals: ApprovalQueue | undefined;
+  /** Contributed sources, in plugin start order. */
+  sources: readonly Contributed<MetricSource>[];
 }
 
 export class PrometheusExporter implements MetricsExporter {
@@ -29,10 +26,8 @@ export class PrometheusExporter implements MetricsExporter {
   async render(): Promise<string> {
     return renderExposition([
       ...this.httpFamilies(),
-      ...this.streamFamilies(),
       ...this.gatewayFamilies(),
-      ...this.searchFamilies(),
-      ...(await this.approvalFamilies()),
+      ...(await this.contributedFamilies()),
       ...this.processFamilies(),
     ]);
   }
@@ -63,15 +58,6 @@ export class PrometheusExporter implements MetricsExporter {
     ];
   }
 
-  private streamFamilies(): MetricFamily[] {
-    if (!this.deps.stream) return [];
-    const stats = this.deps.stream.stats();
-    return [
-      { name: "muster_sse_clients", help: "Clients connected to the live stream (GET /api/sse).", type: "gauge", samples: [{ value: stats.clients }] },
-      { name: "muster_sse_slow_clients_dropped_total", help: "Stream clients disconnected for falling too far behind.", type: "counter", samples: [{ value: stats.droppedSlowClients }] },
-    ];
-  }
-
   private gatewayFamilies(): MetricFamily[] {
     const { state } = this.deps.gateway.status();
     return [
@@ -85,23 +71,18 @@ export class PrometheusExporter implements MetricsExporter {
     ];
   }
 
-  private searchFamilies(): MetricFamily[] {
-    if (!this.deps.search) return [];
-    const stats = this.deps.search.stats();
-    return [
-      { name: "muster_search_index_files", help: "Workspace files in the full-text search index.", type: "gauge", samples: [{ value: stats.totalFiles }] },
-      { name: "muster_search_index_ready", help: "1 once the search index has loaded.", type: "gauge", samples: [{ value: stats.state === "ready" ? 1 : 0 }] },
-    ];
+  /** Every source's families, in plugin order; collected together so one slow source does not hold up the others. */
+  private async contributedFamilies(): Promise<MetricFamily[]> {
+    const collected = await Promise.all(this.deps.sources.map(({ plugin, value }) => this.collect(plugin, value)));
+    return collected.flat();
   }
 
-  private async approvalFamilies(): Promise<MetricFamily[]> {
-    if (!this.deps.approvals) return [];
+  private async collect(plugin: string, source: MetricSource): Promise<MetricFamily[]> {
     try {
-      const { pendingTotal } = await this.deps.approvals.list({ historyLimit: 1, pendingLimit: 1, pendingOffset: 0 });
-      return [{ name: "muster_approvals_pending", help: "Approvals waiting for a human decision.", type: "gauge", samples: [{ value: pendingTotal }] }];
+      return await source.collect();
     } catch (error) {
-      // A scrape must still answer while the database is busy; the family is left out this time.
-      this.deps.logger.warn({ err: error }, "approval queue length not available for /metrics");
+      // A scrape must still answer while a source fails (the database is busy): its families are left out this time.
+      this.deps.logger.warn({ err: error, source: plugin }, "metric source not available for /metrics");
       return [];
     }
   }

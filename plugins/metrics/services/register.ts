@@ -1,17 +1,13 @@
 import { defineService, hostTokens, type PluginContext } from "@muster/plugin";
-import { APPROVALS } from "../../approvals/tokens.ts";
-import { SEARCH } from "../../search/tokens.ts";
-import { STREAM } from "../../stream/tokens.ts";
-import { METRICS } from "../tokens.ts";
+import { METRIC_SOURCES, METRICS } from "../tokens.ts";
 import { PrometheusExporter } from "./metrics-exporter.ts";
 
-/** Provides the exporter; each optional plugin adds its families when present. */
+/** Provides the exporter: the host's families and those other plugins contribute. */
 export function registerMetricsServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: METRICS,
-      deps: { http: hostTokens.httpMetrics, gateway: hostTokens.gateway, info: hostTokens.info, logger: hostTokens.logger },
-      optionalDeps: { stream: STREAM, search: SEARCH, approvals: APPROVALS },
+      deps: { http: hostTokens.httpMetrics, gateway: hostTokens.gateway, info: hostTokens.info, logger: hostTokens.logger, sources: METRIC_SOURCES.contributions },
       create: (deps) => new PrometheusExporter(deps),
     }),
   );

@@ -1,12 +1,16 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
+import { defineRoutes, type PluginRouter } from "@muster/plugin";
 import { searchErrors } from "../errors.ts";
 import { isLongEnough } from "../domain/query.ts";
-import { SEARCH } from "../tokens.ts";
+import { SEARCH, type WorkspaceSearch } from "../tokens.ts";
 import { reindexBody, reindexResponse, searchQuery, searchResponse } from "./schemas.ts";
 
-export function mountSearchRoutes(router: PluginRouter, ctx: PluginContext): void {
-  const index = () => ctx.resolve(SEARCH);
+/** `GET`/`POST /api/search`. */
+export const searchRoutes = defineRoutes({
+  deps: { index: SEARCH },
+  mount: (router, { index }) => mountSearchRoutes(router, index),
+});
 
+function mountSearchRoutes(router: PluginRouter, index: WorkspaceSearch): void {
   router.get(
     "/api/search",
     {
@@ -17,14 +21,14 @@ export function mountSearchRoutes(router: PluginRouter, ctx: PluginContext): voi
     async ({ query }) => {
       const q = query.q.trim();
       if (!isLongEnough(q)) throw searchErrors.SEARCH_QUERY_TOO_SHORT({}, { details: [{ path: "q", reason: "needs at least 2 letters or digits", in: "query" }] });
-      const { total, results } = await index().search(q, { category: query.category, limit: query.limit });
-      return { ok: true, query: q, count: results.length, total, results, stats: index().stats() };
+      const { total, results } = await index.search(q, { category: query.category, limit: query.limit });
+      return { ok: true, query: q, count: results.length, total, results, stats: index.stats() };
     },
   );
 
   router.post(
     "/api/search",
     { summary: "Rebuild the whole search index from the workspace (no body, or an empty JSON object)", body: reindexBody, response: reindexResponse },
-    async () => ({ ok: true, ...(await index().reindex()) }),
+    async () => ({ ok: true, ...(await index.reindex()) }),
   );
 }

@@ -1,7 +1,27 @@
-import type { PluginContext, PluginRouter } from "@muster/plugin";
-import { STREAM } from "../tokens.ts";
+import { defineRoutes, z, type PluginRouter } from "@muster/plugin";
+import { checkedFamilies, type ListedFamily } from "../services/event-families.ts";
+import { STREAM, STREAM_EVENT_FAMILIES, type EventStream } from "../tokens.ts";
 
-export function mountStreamRoutes(router: PluginRouter, ctx: PluginContext): void {
+const familiesResponse = z.object({
+  families: z.array(
+    z.object({
+      plugin: z.string().describe("The plugin that publishes these events"),
+      pattern: z.string().describe("An event name, or a prefix ending in `.*`"),
+      description: z.string(),
+    }),
+  ),
+});
+
+/** `GET /api/sse` (the stream) and `GET /api/sse/families` (what its events can be). */
+export const streamRoutes = defineRoutes({
+  deps: { stream: STREAM, families: STREAM_EVENT_FAMILIES.contributions },
+  mount: (router, { stream, families }) => {
+    mountStream(router, stream);
+    mountFamilies(router, checkedFamilies(families));
+  },
+});
+
+function mountStream(router: PluginRouter, stream: EventStream): void {
   router.get(
     "/api/sse",
     {
@@ -18,9 +38,21 @@ export function mountStreamRoutes(router: PluginRouter, ctx: PluginContext): voi
         return;
       }
       const fromQuery = typeof koa.query.lastEventId === "string" ? koa.query.lastEventId : undefined;
-      ctx.resolve(STREAM).open(koa.res, koa.get("last-event-id") || fromQuery);
+      stream.open(koa.res, koa.get("last-event-id") || fromQuery);
       koa.status = 200;
       koa.respond = false;
     },
+  );
+}
+
+function mountFamilies(router: PluginRouter, families: ListedFamily[]): void {
+  router.get(
+    "/api/sse/families",
+    {
+      summary: "The families of bus events the loaded plugins publish to the live stream, with what each reports",
+      query: z.strictObject({}),
+      response: familiesResponse,
+    },
+    () => ({ families }),
   );
 }

@@ -1,12 +1,14 @@
-import type { PluginContext } from "@muster/plugin";
+import { defineHook } from "@muster/plugin";
 import { STREAM } from "../tokens.ts";
 
 /** Forwards bus events to SSE clients until shutdown. */
-export function startStream(ctx: PluginContext): void {
-  ctx.lifecycle.onStop(ctx.resolve(STREAM).attach(ctx.events));
-}
+export const startStream = defineHook({
+  deps: { stream: STREAM },
+  run: ({ stream }, ctx) => ctx.lifecycle.onStop(stream.attach(ctx.events)),
+});
 
 /** Ends every open stream so the server can close. */
-export function stopStream(ctx: PluginContext): void {
-  ctx.resolve(STREAM).close();
-}
+export const stopStream = defineHook({
+  deps: { stream: STREAM },
+  run: ({ stream }) => stream.close(),
+});

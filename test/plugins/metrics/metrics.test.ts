@@ -7,7 +7,10 @@ import { randomUUID } from "node:crypto";
 import { withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { contributeWith, definePlugin, hostTokens } from "@muster/plugin";
 import { renderExposition } from "../../../plugins/metrics/services/exposition.ts";
+import { METRIC_SOURCES } from "../../../plugins/metrics/tokens.ts";
 import { parseExposition, sampleValue } from "./exposition-parser.ts";
 import { decideApproval } from "@muster/plugin/testing";
 
@@ -114,6 +117,54 @@ t("access like the API: a foreign Origin is refused; with MUSTER_API_TOKEN the b
     const families = await scrape(h, { authorization: "Bearer metrics-test-token" });
     assert.ok(sampleValue(families, "muster_http_requests_total", { method: "GET", route: "(unmatched)", status: "401" })! >= 2, "refused scrapes are counted too");
   });
+});
+
+/** A third-party plugin's family, read from a host service at every scrape; and a source that always fails. */
+let widgets = 0;
+const widgetsPlugin = definePlugin({
+  id: "widgets",
+  version: "1.0.0",
+  host: "^1.0.0",
+  optionalDependsOn: ["metrics"],
+  contributions: [
+    contributeWith(METRIC_SOURCES, {
+      deps: { info: hostTokens.info },
+      create: ({ info }) => ({
+        collect: () => [{ name: "muster_widgets_total", help: "Widgets made.", type: "counter", samples: [{ labels: { version: info.version }, value: widgets }] }],
+      }),
+    }),
+  ],
+});
+const brokenPlugin = definePlugin({
+  id: "broken-source",
+  version: "1.0.0",
+  host: "^1.0.0",
+  optionalDependsOn: ["metrics"],
+  contributions: [contributeWith(METRIC_SOURCES, { deps: {}, create: () => ({ collect: () => Promise.reject(new Error("busy")) }) })],
+});
+
+t("a plugin's contributed family appears in /metrics, current at every scrape; a failing source is left out, the scrape still answers", () =>
+  withTestHost({ extraPlugins: [widgetsPlugin, brokenPlugin] }, async (h) => {
+    widgets = 3;
+    let families = await scrape(h);
+    assert.is(families.get("muster_widgets_total")?.help, "Widgets made.");
+    assert.is(families.get("muster_widgets_total")?.type, "counter");
+    assert.is(families.get("muster_widgets_total")?.samples[0]?.value, 3);
+    widgets = 5;
+    families = await scrape(h);
+    assert.is(families.get("muster_widgets_total")?.samples[0]?.value, 5);
+    for (const name of ["muster_http_requests_total", "muster_gateway_up", "muster_sse_clients", "muster_search_index_files", "muster_approvals_pending", "muster_info"]) assert.ok(families.has(name), name);
+  }));
+
+t("the metrics plugin imports no other plugin: the others contribute their families", () => {
+  const dir = new URL("../../../plugins/metrics/", import.meta.url);
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+  assert.ok(files.length > 3);
+  for (const file of files) {
+    for (const [, specifier] of readFileSync(new URL(file, dir), "utf8").matchAll(/from "(\.[^"]+)"/g)) {
+      assert.ok(new URL(specifier!, new URL(file, dir)).href.startsWith(dir.href), `${file} imports ${specifier}`);
+    }
+  }
 });
 
 t.run();

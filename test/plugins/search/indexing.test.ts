@@ -6,14 +6,15 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type EventBus, type PluginContext, type WorkspaceFileChange } from "@muster/plugin";
+import { defineHook, definePlugin, type EventBus, type PluginContext, type WorkspaceFileChange } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { SEARCH } from "../../../plugins/search/tokens.ts";
+import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 
 let probe: PluginContext | undefined;
+let probeSearch: WorkspaceSearch | undefined;
 /** Hands the test the host's event bus (to publish what the watcher would) and the SEARCH token. */
-const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: (ctx) => void (probe = ctx) });
+const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: defineHook({ deps: { search: SEARCH }, run: ({ search }, ctx) => void ((probe = ctx), (probeSearch = search)) }) });
 const bus = (): EventBus => probe!.events;
 const publish = (type: WorkspaceFileChange["type"], path: string, workspace: string) =>
   bus().publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
@@ -99,14 +100,14 @@ t("1 character, punctuation only: 400 SEARCH_QUERY_TOO_SHORT; 10,000 characters:
 
 t("SEARCH.rank gives the paths of GET /api/search in the same order, ranked from 1, without excerpts", async ({ h }) => {
   const res = await search(h, { q: "zebulon handbook crew", limit: 5 });
-  const ranked = await probe!.resolve(SEARCH).rank("zebulon handbook crew", { limit: 5 });
+  const ranked = await probeSearch!.rank("zebulon handbook crew", { limit: 5 });
   assert.equal(
     ranked.map((r) => [r.path, r.score]),
     res.body.results.map((r: { path: string; score: number }) => [r.path, r.score]),
   );
   assert.equal(ranked.map((r) => r.rank), ranked.map((_, i) => i + 1));
-  assert.equal(await probe!.resolve(SEARCH).rank("?!", { limit: 5 }), []);
-  const filtered = await probe!.resolve(SEARCH).rank("capybara", { limit: 3, category: "docs" });
+  assert.equal(await probeSearch!.rank("?!", { limit: 5 }), []);
+  const filtered = await probeSearch!.rank("capybara", { limit: 3, category: "docs" });
   assert.equal(filtered, []);
 });
 

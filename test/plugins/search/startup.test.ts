@@ -7,12 +7,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type PluginContext, type PluginDefinition } from "@muster/plugin";
+import { defineHook, definePlugin, type PluginContext, type PluginDefinition } from "@muster/plugin";
 import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { searchPlugin } from "../../../plugins/search/index.ts";
 import { registerSearchServices } from "../../../plugins/search/services/register.ts";
 import type { BuildProgress } from "../../../plugins/search/services/search-index.ts";
-import { SEARCH } from "../../../plugins/search/tokens.ts";
+import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 
@@ -47,7 +47,8 @@ class Hold {
 const hold = new Hold();
 const heldSearch: PluginDefinition = { ...searchPlugin, register: (ctx) => registerSearchServices(ctx as PluginContext<never>, { betweenSlices: (p) => hold.betweenSlices(p) }) };
 let probe: PluginContext | undefined;
-const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: (ctx) => void (probe = ctx) });
+let probeSearch: WorkspaceSearch | undefined;
+const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: defineHook({ deps: { search: SEARCH }, run: ({ search }, ctx) => void ((probe = ctx), (probeSearch = search)) }) });
 
 const FILES = 1_000;
 /** The build is held once a partial index of at least this many files serves (a pause comes at least every 256 files). */
@@ -92,7 +93,7 @@ async function duringTheHeldBuild(h: TestHost, progress: BuildProgress): Promise
   assert.is(during.body.total, progress.published, "answered from the partial index");
   assert.is(during.body.count, 5, "limit");
   assert.is(during.body.stats.lastRefresh, null);
-  const ranked = await probe!.resolve(SEARCH).rank("capybara", { limit: 3 });
+  const ranked = await probeSearch!.rank("capybara", { limit: 3 });
   assert.is(ranked.length, 3, "rank answers from what exists too");
   assert.is((await search(h, { q: "x" })).body.error.code, "SEARCH_QUERY_TOO_SHORT", "bad queries are refused as usual");
 

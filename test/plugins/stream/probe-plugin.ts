@@ -1,6 +1,6 @@
 // A test-only plugin: publishes bus events on request and reports the stream hub's stats,
 // so the SSE tests drive everything through HTTP.
-import { definePlugin, z } from "@muster/plugin";
+import { defineRoutes, definePlugin, hostTokens, z } from "@muster/plugin";
 import { STREAM } from "../../../plugins/stream/tokens.ts";
 
 /** The probe publishes whatever `probe.*` event a test asks for. */
@@ -18,27 +18,30 @@ export const probePlugin = definePlugin({
   host: "^1.0.0",
   dependsOn: ["stream"],
   paths: ["/api/stream-probe"],
-  routes(router, ctx) {
-    router.post(
-      "/api/stream-probe/publish",
-      {
-        summary: "publish test events",
-        body: z.strictObject({
-          name: z.string().default("probe.thing.happened"),
-          payload: z.unknown().optional(),
-          public: z.boolean().default(true),
-          count: z.number().int().min(1).max(1000).default(1),
-          padBytes: z.number().int().min(0).max(4 * 1024 * 1024).default(0),
-        }),
-      },
-      ({ body }) => {
-        const pad = body.padBytes ? "x".repeat(body.padBytes) : undefined;
-        for (let i = 0; i < body.count; i++) {
-          ctx.events.publish(body.name as `probe.${string}`, { n: i, ...(pad ? { pad } : {}), ...(body.payload !== undefined ? { value: body.payload } : {}) }, { public: body.public });
-        }
-        return { ok: true, at: Date.now() };
-      },
-    );
-    router.get("/api/stream-probe/stats", { summary: "stream stats" }, () => ({ ok: true, ...ctx.resolve(STREAM).stats() }));
-  },
+  routes: defineRoutes({
+    deps: { stream: STREAM, events: hostTokens.events },
+    mount: (router, { stream, events }) => {
+      router.post(
+        "/api/stream-probe/publish",
+        {
+          summary: "publish test events",
+          body: z.strictObject({
+            name: z.string().default("probe.thing.happened"),
+            payload: z.unknown().optional(),
+            public: z.boolean().default(true),
+            count: z.number().int().min(1).max(1000).default(1),
+            padBytes: z.number().int().min(0).max(4 * 1024 * 1024).default(0),
+          }),
+        },
+        ({ body }) => {
+          const pad = body.padBytes ? "x".repeat(body.padBytes) : undefined;
+          for (let i = 0; i < body.count; i++) {
+            events.publish(body.name as `probe.${string}`, { n: i, ...(pad ? { pad } : {}), ...(body.payload !== undefined ? { value: body.payload } : {}) }, { public: body.public });
+          }
+          return { ok: true, at: Date.now() };
+        },
+      );
+      router.get("/api/stream-probe/stats", { summary: "stream stats" }, () => ({ ok: true, ...stream.stats() }));
+    },
+  }),
 });

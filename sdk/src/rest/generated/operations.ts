@@ -114,6 +114,7 @@ export const operations = {
   patchSprints: { method: "PATCH", path: "/api/sprints", pathParams: [], status: 200, raw: false, session: false, operationId: "work.patchApiSprints" },
   postSprints: { method: "POST", path: "/api/sprints", pathParams: [], status: 201, raw: false, session: false, operationId: "work.postApiSprints" },
   getSse: { method: "GET", path: "/api/sse", pathParams: [], status: 200, raw: true, session: false, operationId: "stream.getApiSse" },
+  getSseFamilies: { method: "GET", path: "/api/sse/families", pathParams: [], status: 200, raw: false, session: false, operationId: "stream.getApiSseFamilies" },
   deleteStories: { method: "DELETE", path: "/api/stories", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiStories" },
   getStories: { method: "GET", path: "/api/stories", pathParams: [], status: 200, raw: false, session: false, operationId: "work.getApiStories" },
   patchStories: { method: "PATCH", path: "/api/stories", pathParams: [], status: 200, raw: false, session: false, operationId: "work.patchApiStories" },
@@ -136,6 +137,8 @@ export const operations = {
   postVaultInject: { method: "POST", path: "/api/vault/inject", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultInject" },
   postVaultReveal: { method: "POST", path: "/api/vault/reveal", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultReveal" },
   getDashboardByFile: { method: "GET", path: "/dashboard/{file}", pathParams: ["file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardFile" },
+  getDashboardPanels: { method: "GET", path: "/dashboard/panels", pathParams: [], status: 200, raw: false, session: false, operationId: "dashboard.getDashboardPanels" },
+  getDashboardPluginsByPluginAndFile: { method: "GET", path: "/dashboard/plugins/{plugin}/{file}", pathParams: ["plugin", "file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardPluginsPluginFile" },
   getLogin: { method: "GET", path: "/login", pathParams: [], status: 303, raw: true, session: false, operationId: "host.getLogin" },
   postMcp: { method: "POST", path: "/mcp", pathParams: [], status: 200, raw: true, session: false, operationId: "host.postMcp" },
   getMetrics: { method: "GET", path: "/metrics", pathParams: [], status: 200, raw: true, session: false, operationId: "metrics.getMetrics" },
@@ -3311,6 +3314,21 @@ export interface Operations {
     argsRequired: false;
     response: Response;
   };
+  /** `GET /api/sse/families`: The families of bus events the loaded plugins publish to the live stream, with what each reports */
+  getSseFamilies: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      families: Array<{
+        /** The plugin that publishes these events */
+        plugin: string;
+        /** An event name, or a prefix ending in `.*` */
+        pattern: string;
+        description: string;
+      }>;
+    };
+  };
   /** `DELETE /api/stories`: Delete a story and clear references to it (session token) Needs the session token. */
   deleteStories: {
     args: {
@@ -3779,6 +3797,32 @@ export interface Operations {
   /** `GET /dashboard/{file}`: A file of the dashboard (ES module, stylesheet or icon) */
   getDashboardByFile: {
     args: {
+      "file": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /dashboard/panels`: The console panels plugins contribute: title, module to import, events to refresh on */
+  getDashboardPanels: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      panels: Array<{
+        plugin: string;
+        id: string;
+        title: string;
+        /** `/dashboard/plugins/<plugin>/<id>.js` */
+        module: string;
+        /** Live-stream event names or prefixes (`vault.secret.*`) the panel refreshes on */
+        events: Array<string>;
+      }>;
+    };
+  };
+  /** `GET /dashboard/plugins/{plugin}/{file}`: The ES module of a console panel a plugin contributes */
+  getDashboardPluginsByPluginAndFile: {
+    args: {
+      "plugin": string;
       "file": string;
     };
     argsRequired: true;
