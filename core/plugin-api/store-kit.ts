@@ -1,4 +1,5 @@
 import { DriverException, raw, type EntitySchema, type FilterQuery, type InferEntity, type Opt, type QueryOrderMap } from "@mikro-orm/core";
+import type { QueryBuilder } from "@mikro-orm/sql";
 import type { Database, EntityRow } from "./context.ts";
 
 /**
@@ -98,7 +99,7 @@ export interface EntityStore<S, K extends StoreField<S> = "id" & StoreField<S>> 
    * A query builder over the table, for what the methods above do not say (an aggregate, a
    * bulk update, a conditional statement over many rows). Read with `execute("all")`.
    */
-  qb(): ReturnType<ReturnType<Database["em"]>["createQueryBuilder"]>;
+  qb(): QueryBuilder<InferEntity<S> & object>;
 }
 
 export interface StoreDefinition<S, K extends StoreField<S>> {
