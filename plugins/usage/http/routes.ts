@@ -13,7 +13,7 @@ export function mountUsageRoutes(router: PluginRouter, ctx: PluginContext): void
       query: usageSummaryQuery,
       response: usageSummaryResponse,
     },
-    async ({ query }) => ({ ok: true, ...usage().summary(query.tz) }),
+    async ({ query }) => ({ ok: true, ...(await usage().summary(query.tz)) }),
   );
 
   router.post(
