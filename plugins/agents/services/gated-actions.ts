@@ -82,7 +82,7 @@ export function defineAgentActions(gate: ApprovalGate, deps: { gateway: GatewayC
       };
       if (typeof current?.hash === "string") params.baseHash = current.hash;
       const result = await deps.gateway.request("config.patch", params, { timeoutMs: 30_000 });
-      deps.store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
+      await deps.store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
       deps.directory.invalidate();
       return { patched: true, result };
     },
