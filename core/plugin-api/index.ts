@@ -60,6 +60,19 @@ export type {
 } from "./gateway.ts";
 export type { HttpMetrics, HttpMetricsSnapshot, HttpRequestSeries, HttpDurationSeries } from "./http-metrics.ts";
 export { WORKSPACE_FILE_CHANGED, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
+export {
+  defineStore,
+  insertionOrder,
+  type StoreDefinition,
+  type EntityStore,
+  type StoreOptions,
+  type StoreFilter,
+  type StoreOrder,
+  type StoreField,
+  type ListQuery,
+  type NewRow,
+  type Transition,
+} from "./store-kit.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
 export { hostTokens, configToken } from "./tokens.ts";

@@ -1,4 +1,4 @@
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { Activity, type ActivityRow } from "../entities/activity.ts";
 
 /** Every column, derived once from the entity. */
@@ -12,16 +12,21 @@ export interface ActivityFilter {
   since?: string;
 }
 
-/** `activities_activities`: the list through MikroORM's query builder (plain rows, no entities). */
+/** Newest first; activities of the same millisecond latest-inserted first. */
+const activities = defineStore(Activity, { orderBy: [{ timestamp: "desc" }, insertionOrder("desc")] });
+
+/** `activities_activities`: the list over the store kit (plain rows, no entities). */
 export class ActivityStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof Activity>;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = activities.on(db);
   }
 
   /**
-   * Appends one row as a single synchronous statement on the shared connection: other
+   * Appends one row as a single synchronous raw statement on the shared connection: other
    * plugins log from inside their own `sql.transaction()` (the vault audits a secret's
    * reveal in the transaction that reads it, so an access that cannot be audited does not
    * happen), which an awaited ORM insert could not join.
@@ -33,17 +38,13 @@ export class ActivityStore {
 
   /** Newest first. */
   list(query: ActivityFilter): Promise<ActivityRow[]> {
-    return this.db()
-      .em()
-      .createQueryBuilder(Activity)
-      .select(FIELDS)
-      .where({
+    return this.rows.list({
+      where: {
         ...(query.agentId ? { agentId: query.agentId } : {}),
         ...(query.action ? { action: query.action } : {}),
         ...(query.since ? { timestamp: { $gte: query.since } } : {}),
-      })
-      .orderBy([{ timestamp: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(query.limit)
-      .execute<ActivityRow[]>("all");
+      },
+      limit: query.limit,
+    });
   }
 }

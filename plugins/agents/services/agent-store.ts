@@ -1,4 +1,4 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import type { OrgStructure } from "../../memory/tokens.ts";
 
 type OrgAgent = OrgStructure["agents"][number];
@@ -54,6 +54,9 @@ export const orgColumns = (a: OrgAgent): OrgColumns => ({
   skills: a.skills,
 });
 
+/** By id; text and number columns only, so rows need no mapping. */
+const agents = defineStore(Agent, { orderBy: { id: "asc" }, mapRows: false });
+
 export interface SyncResult {
   added: string[];
   removed: string[];
@@ -61,26 +64,24 @@ export interface SyncResult {
 }
 
 /**
- * `agents_agents`: list reads through the query builder; the sync from the organisation file
- * is one synchronous transaction, so a reader never sees half an organisation.
+ * `agents_agents`: reads and plain updates over the store kit; the sync from the
+ * organisation file is one synchronous raw transaction (a read, then inserts, updates and
+ * deletes), so a reader never sees half an organisation.
  */
 export class AgentStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof Agent>;
   constructor(db: () => Database) {
     this.db = db;
-  }
-
-  private qb() {
-    return this.db().em().createQueryBuilder(Agent);
+    this.rows = agents.on(db);
   }
 
   async list(): Promise<AgentRecord[]> {
-    const rows = await this.qb().select("*").orderBy({ id: "asc" }).execute<AgentRow[]>("all", false);
-    return rows.map(toRecord);
+    return (await this.rows.list()).map(toRecord);
   }
 
   async get(id: string): Promise<AgentRecord | null> {
-    const row = await this.qb().select("*").where({ id }).execute<AgentRow | null>("get", false);
+    const row = await this.rows.get(id);
     return row ? toRecord(row) : null;
   }
 
@@ -128,17 +129,13 @@ export class AgentStore {
   }
 
   /** Records an approved tools/sandbox change (after OpenClaw accepted it). */
-  setConfiguration(id: string, tools: AgentTools, sandbox: SandboxMode, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare("UPDATE agents_agents SET toolsAllow = ?, toolsDeny = ?, sandbox = ?, updatedAt = ? WHERE id = ?")
-        .run(JSON.stringify(tools.allow), JSON.stringify(tools.deny), sandbox, now, id).changes === 1
-    );
+  setConfiguration(id: string, tools: AgentTools, sandbox: SandboxMode, now: string): Promise<boolean> {
+    return this.rows.update(id, { toolsAllow: JSON.stringify(tools.allow), toolsDeny: JSON.stringify(tools.deny), sandbox, updatedAt: now });
   }
 
   /**
    * Claims the escalation of one stuck episode: true only the first time for this agent and
-   * `lastActivityMs`. One conditional statement, so two checks (or a check after a restart)
+   * `lastActivityMs`. One conditional raw statement (an upsert whose update is conditional), so two checks (or a check after a restart)
    * cannot both notify for the same episode.
    */
   claimEscalation(agentId: string, lastActivityMs: number, now: string): boolean {

@@ -87,7 +87,7 @@ export const configureAction = defineGatedAction({
       };
       if (typeof current?.hash === "string") params.baseHash = current.hash;
       const result = await gateway.request("config.patch", params, { timeoutMs: 30_000 });
-      store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
+      await store.setConfiguration(p.agentId, p.tools, p.sandbox, new Date().toISOString());
       directory.invalidate();
       return { patched: true, result };
     },

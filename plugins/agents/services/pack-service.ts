@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import type { ApprovalGate, Database, GateRequestResult, WorkspacePaths } from "@muster/plugin";
-import { summarizeDetails, zodIssueDetails } from "@muster/plugin";
+import { defineStore, summarizeDetails, zodIssueDetails } from "@muster/plugin";
 import type { AgentsConfig } from "../config.ts";
 import { PackInstall, type PackInstallRow } from "../entities/pack-install.ts";
 import { agentsErrors } from "../errors.ts";
@@ -14,6 +14,8 @@ import { assertLicence, type LicenceProofInput } from "./licence-check.ts";
 import { packManifest, type PackManifest, type PackSummary } from "./pack-manifest.ts";
 import { findPersonaTemplate, templateFile } from "./persona-templates.ts";
 import type { OrgEntry } from "./org-file.ts";
+
+const packInstalls = defineStore(PackInstall, { key: "name", mapRows: false });
 
 const MAX_PACK_BYTES = 256 * 1024;
 
@@ -152,10 +154,7 @@ export class PackService {
           title: `Register the ${manifest.name} pack's agents with OpenClaw`,
           context: `Pack ${manifest.name} ${manifest.version} (${file}) installed ${ids.join(", ")}; approving adds them to the gateway (agents.create).`,
         });
-        this.deps
-          .db()
-          .sql.prepare("INSERT INTO agents_pack_installs (name, version, agents, installedAt) VALUES (?, ?, ?, ?)")
-          .run(manifest.name, manifest.version, JSON.stringify(ids), new Date().toISOString());
+        await packInstalls.on(this.deps.db).insert({ name: manifest.name, version: manifest.version, agents: JSON.stringify(ids), installedAt: new Date().toISOString() });
       } catch (error) {
         await written.undo();
         throw error;
@@ -166,7 +165,7 @@ export class PackService {
   }
 
   private installs(): Promise<PackInstallRow[]> {
-    return this.deps.db().em().createQueryBuilder(PackInstall).select("*").execute<PackInstallRow[]>("all", false);
+    return packInstalls.on(this.deps.db).list();
   }
 
   /** Every `packs/*.json`, parsed and checked; a bad one carries its reason instead. */

@@ -201,11 +201,11 @@ export class ApprovalService implements ApprovalQueue {
     if (approving && row.gated && !this.deps.gate.action(row.command ?? "")) {
       throw approvalErrors.APPROVAL_EXECUTOR_UNAVAILABLE({ kind: row.command });
     }
-    const won = store.transition(
+    const won = await store.transition(
       { id, status: decision.status, reason: decision.reason ?? null, decidedBy, resolvedAt: now, startExecution: approving && row.gated },
       now,
     );
-    const decided = (await store.get(id))!;
+    const decided = won ?? (await store.get(id))!;
     if (!won) this.assertPending(decided);
     this.deps.reports.decided(toApprovalRecord(decided));
     if (decided.status !== "approved" || !decided.gated) return toApprovalRecord(decided);
@@ -215,8 +215,8 @@ export class ApprovalService implements ApprovalQueue {
   /** Records an outcome reached elsewhere on a pending approval; never runs its executor. */
   async closeExternally(id: string, outcome: ExternalOutcome): Promise<ApprovalRecord> {
     const now = this.now();
-    const won = this.deps.store.transition({ id, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, resolvedAt: now, startExecution: false }, now);
-    const row = await this.deps.store.get(id);
+    const won = await this.deps.store.transition({ id, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, resolvedAt: now, startExecution: false }, now);
+    const row = won ?? (await this.deps.store.get(id));
     if (!row) throw approvalErrors.APPROVAL_NOT_FOUND({ id });
     if (!won) this.assertPending(row);
     const record = toApprovalRecord(row);

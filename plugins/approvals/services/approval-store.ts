@@ -1,4 +1,4 @@
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, raw, type Database, type EntityStore } from "@muster/plugin";
 import { Approval } from "../entities/approval.ts";
 import { APPROVAL_FIELDS, SUMMARY_FIELDS, type ApprovalStatus, type ApprovalSummaryRow, type ExecutionStatus, type StoredApproval } from "./approval-record.ts";
 
@@ -19,28 +19,37 @@ const pendingAt = (now: string) => ({ status: "pending" as const, $or: [{ expire
 /** Pending but expired by `now`, and not yet swept. */
 const expiredBy = (now: string) => ({ status: "pending" as const, expiresAt: { $ne: null, $lte: now } });
 
+/** Every column but the requester's comparison key, which is never shown. */
+const approvals = defineStore(Approval, { fields: APPROVAL_FIELDS });
+
+/** Newest first; rows created in the same millisecond newest-inserted first. */
+const NEWEST_FIRST = [{ createdAt: "desc" as const }, insertionOrder("desc")];
+
 const INTERRUPTED = "Muster stopped before the action finished; it was not retried. Check whether it took effect.";
 
 /**
- * `approvals_approvals`: reads and plain updates through MikroORM's query builder (plain
- * rows, no entities).
+ * `approvals_approvals` over the store kit (plain rows, no entities). A decision and an
+ * execution's outcome are the kit's `transition`: one conditional UPDATE that only a row
+ * still in the expected state matches, so exactly one of any number of concurrent deciders
+ * wins. Sweeps are bulk conditional updates through the query builder.
  *
- * The two conditional changes, the capped insert and the decision, are each one SQL
- * statement run synchronously on the shared connection: the condition (the requester's
- * pending count, the row still pending) and the write are one step that no other request
- * can interleave with, so concurrent requesters cannot both slip under the cap and exactly
- * one of any number of concurrent deciders wins. Both are prepared once.
+ * The capped insert is raw SQL, one statement run synchronously on the shared connection:
+ * its condition reads other rows (the requester's pending count), which no single-row
+ * step of the kit can express, and the count and the insert must be one step that no other
+ * request can interleave with, so concurrent requesters cannot both slip under the cap.
+ * Prepared once.
  */
 export class ApprovalStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof Approval>;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
-  private transitionStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = approvals.on(db);
   }
 
   private qb() {
-    return this.db().em().createQueryBuilder(Approval);
+    return this.rows.qb();
   }
 
   /**
@@ -60,36 +69,27 @@ export class ApprovalStore {
 
   /**
    * The one place a decision is written: a conditional update that only a still-pending,
-   * unexpired row matches. Returns whether this call made the transition.
+   * unexpired row matches. Returns the decided row when this call made the transition,
+   * null when another decision (or the expiry) came first.
    */
-  transition(t: Transition, now: string): boolean {
-    this.transitionStatement ??= this.db().sql.prepare(
-      `UPDATE approvals_approvals
-       SET status = @status, reason = @reason, approver = @decidedBy, decidedBy = @decidedBy, resolvedAt = @resolvedAt,
-           executionStatus = CASE WHEN @startExecution = 1 THEN 'running' ELSE executionStatus END
-       WHERE id = @id AND status = 'pending' AND (expiresAt IS NULL OR expiresAt > @now)`,
-    );
-    return this.transitionStatement.run({ ...t, startExecution: t.startExecution ? 1 : 0, now }).changes === 1;
+  async transition(t: Transition, now: string): Promise<StoredApproval | null> {
+    const set = { status: t.status, reason: t.reason, approver: t.decidedBy, decidedBy: t.decidedBy, resolvedAt: t.resolvedAt, ...(t.startExecution ? { executionStatus: "running" as const } : {}) };
+    return this.rows.transition(t.id, { from: pendingAt(now), set });
   }
 
   /** The whole approval, payload and result included. */
   async get(id: string): Promise<StoredApproval | undefined> {
-    return (await this.qb().select(APPROVAL_FIELDS).where({ id }).execute<StoredApproval | null>("get")) ?? undefined;
+    return (await this.rows.get(id)) ?? undefined;
   }
 
   /** One page of the approvals still pending at `now` (not expired), newest first, without payloads. Reads only. */
   pendingPage(now: string, limit: number, offset: number): Promise<ApprovalSummaryRow[]> {
-    return this.qb()
-      .select(SUMMARY_FIELDS)
-      .where(pendingAt(now))
-      .orderBy([{ createdAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(limit, offset)
-      .execute<ApprovalSummaryRow[]>("all");
+    return this.rows.list({ fields: SUMMARY_FIELDS, where: pendingAt(now), orderBy: NEWEST_FIRST, limit, offset });
   }
 
   /** How many approvals are still pending at `now`. */
   pendingCount(now: string): Promise<number> {
-    return this.db().em().count(Approval, pendingAt(now));
+    return this.rows.count(pendingAt(now));
   }
 
   /**
@@ -97,12 +97,12 @@ export class ApprovalStore {
    * first (an expired one resolves at its expiry), without payloads. Reads only.
    */
   history(limit: number, now: string): Promise<ApprovalSummaryRow[]> {
-    return this.qb()
-      .select(SUMMARY_FIELDS)
-      .where({ $or: [{ status: { $ne: "pending" } }, expiredBy(now)] })
-      .orderBy([{ [raw("CASE WHEN status = 'pending' THEN expiresAt ELSE resolvedAt END")]: "desc" }, { createdAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(limit)
-      .execute<ApprovalSummaryRow[]>("all");
+    return this.rows.list({
+      fields: SUMMARY_FIELDS,
+      where: { $or: [{ status: { $ne: "pending" } }, expiredBy(now)] },
+      orderBy: [{ [raw("CASE WHEN status = 'pending' THEN expiresAt ELSE resolvedAt END")]: "desc" }, ...NEWEST_FIRST],
+      limit,
+    });
   }
 
   /**
@@ -119,11 +119,8 @@ export class ApprovalStore {
 
   /** Records the executor's outcome; only a `running` execution can finish, and only once. */
   async finishExecution(id: string, outcome: { status: Extract<ExecutionStatus, "succeeded" | "failed">; result: string | null; error: string | null; at: string }): Promise<boolean> {
-    const { affectedRows } = await this.qb()
-      .update({ executionStatus: outcome.status, executionResult: outcome.result, executionError: outcome.error, executedAt: outcome.at })
-      .where({ id, executionStatus: "running" })
-      .execute("run");
-    return affectedRows === 1;
+    const set = { executionStatus: outcome.status, executionResult: outcome.result, executionError: outcome.error, executedAt: outcome.at };
+    return (await this.rows.transition(id, { from: { executionStatus: "running" }, set })) !== null;
   }
 
   /** Executions cut short by a stop or crash: marked failed, never retried. */

@@ -62,7 +62,7 @@ export class BoardService implements Boards {
       columns: JSON.stringify(columns), owner: input.owner ?? "user", squad: input.squad ?? null, settings: JSON.stringify(settings),
       version: 0, createdAt: now, updatedAt: now, archivedAt: null,
     };
-    this.deps.boards.insert(row);
+    await this.deps.boards.insert(row);
     return this.publishBoard("created", row, by);
   }
 

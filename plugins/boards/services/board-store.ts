@@ -1,7 +1,7 @@
-// Boards: reads through the query builder (plain rows), and the writes whose checks must hold
+// Boards: reads over the store kit (plain rows), and the writes whose checks must hold
 // at the moment of writing (no column removed while it holds cards; a hard delete takes
 // cards, comments and history with it) as one synchronous `sql.transaction()`.
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, raw, type Database, type EntityStore } from "@muster/plugin";
 import { Board, type BoardRow } from "../entities/board.ts";
 import { Card, type CardRow } from "../entities/card.ts";
 import { CardComment, type CardCommentRow } from "../entities/card-comment.ts";
@@ -10,8 +10,14 @@ import { boardErrors } from "../errors.ts";
 import type { BoardColumn, BoardSettings, HistoryEntry } from "./records.ts";
 
 const BOARD_FIELDS = Object.keys(Board.meta.properties) as (keyof BoardRow)[];
-const CARD_FIELDS = Object.keys(Card.meta.properties) as (keyof CardRow)[];
-const COMMENT_FIELDS = ["id", "cardId", "author", "content", "createdAt"] as const;
+// Rows unmapped: text and number columns only (JSON columns stay text, as the records expect).
+/** Most recently updated first. */
+const boards = defineStore(Board, { orderBy: [{ updatedAt: "desc" }, insertionOrder("desc")], mapRows: false });
+/** Column order, then position; archived cards by last update. */
+const cards = defineStore(Card, { orderBy: [{ column: "asc" }, { position: "asc" }, { updatedAt: "desc" }], mapRows: false });
+/** Oldest first. */
+const comments = defineStore(CardComment, { fields: ["id", "cardId", "author", "content", "createdAt"], orderBy: [{ createdAt: "asc" }, insertionOrder("asc")], mapRows: false });
+const histories = defineStore(CardHistory, { mapRows: false });
 // The query builder types raw aliases poorly; the row shape is HistoryEntry.
 const HISTORY_FIELDS: any[] = ["id", "cardId", "action", "field", raw('fromValue AS "from"'), raw('toValue AS "to"'), "by", "at"];
 
@@ -52,9 +58,17 @@ const CARDS_JSON = `SELECT json_group_array(json(card) ORDER BY columnIndex, pos
 
 export class BoardStore {
   private readonly db: () => Database;
+  private readonly boards: EntityStore<typeof Board>;
+  private readonly cards: EntityStore<typeof Card>;
+  private readonly commentRows: EntityStore<typeof CardComment>;
+  private readonly historyRows: EntityStore<typeof CardHistory>;
   private prepared?: ReturnType<typeof prepare>;
   constructor(db: () => Database) {
     this.db = db;
+    this.boards = boards.on(db);
+    this.cards = cards.on(db);
+    this.commentRows = comments.on(db);
+    this.historyRows = histories.on(db);
   }
 
   private get s() {
@@ -66,11 +80,11 @@ export class BoardStore {
   listBoards(filter: { archived: boolean; squad?: string }): Promise<BoardRow[]> {
     const where: Record<string, unknown> = { archivedAt: filter.archived ? { $ne: null } : null };
     if (filter.squad !== undefined) where.squad = filter.squad;
-    return this.db().em().createQueryBuilder(Board).select(BOARD_FIELDS).where(where).orderBy([{ updatedAt: "desc" }, { [raw("rowid")]: "desc" }]).execute("all", false) as Promise<BoardRow[]>;
+    return this.boards.list({ where });
   }
 
   async findBoard(id: string): Promise<BoardRow | undefined> {
-    return ((await this.db().em().createQueryBuilder(Board).select(BOARD_FIELDS).where({ id }).execute("get", false)) ?? undefined) as BoardRow | undefined;
+    return (await this.boards.get(id)) ?? undefined;
   }
 
   /** The board row and its cards as one JSON array text, read in one synchronous step (consistent). */
@@ -92,25 +106,25 @@ export class BoardStore {
     const where: Record<string, unknown> = { boardId, archivedAt: filter.archived ? { $ne: null } : null };
     if (filter.column !== undefined) where.column = filter.column;
     if (filter.assignee !== undefined) where.assignee = filter.assignee;
-    return this.db().em().createQueryBuilder(Card).select(CARD_FIELDS).where(where).orderBy([{ column: "asc" }, { position: "asc" }, { updatedAt: "desc" }]).execute("all", false) as Promise<CardRow[]>;
+    return this.cards.list({ where });
   }
 
   async findCard(id: string): Promise<CardRow | undefined> {
-    return ((await this.db().em().createQueryBuilder(Card).select(CARD_FIELDS).where({ id }).execute("get", false)) ?? undefined) as CardRow | undefined;
+    return (await this.cards.get(id)) ?? undefined;
   }
 
-  /** A card's history, oldest first. */
+  /** A card's history, oldest first; through the kit's query builder, which can rename columns (`fromValue AS "from"`). */
   history(cardId: string): Promise<HistoryEntry[]> {
-    return this.db().em().createQueryBuilder(CardHistory).select(HISTORY_FIELDS).where({ cardId }).orderBy([{ at: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<HistoryEntry[]>;
+    return this.historyRows.qb().select(HISTORY_FIELDS).where({ cardId }).orderBy([{ at: "asc" }, insertionOrder("asc")]).execute("all", false) as Promise<HistoryEntry[]>;
   }
 
   /** A card's comments, oldest first. */
   comments(cardId: string): Promise<CardCommentRow[]> {
-    return this.db().em().createQueryBuilder(CardComment).select([...COMMENT_FIELDS]).where({ cardId }).orderBy([{ createdAt: "asc" }, { [raw("rowid")]: "asc" }]).execute("all", false) as Promise<CardCommentRow[]>;
+    return this.commentRows.list({ where: { cardId } }) as Promise<CardCommentRow[]>;
   }
 
-  insert(row: BoardRow): void {
-    this.s.insert.run(row);
+  insert(row: BoardRow): Promise<void> {
+    return this.boards.insert(row);
   }
 
   /**
@@ -170,7 +184,6 @@ function prepare(sql: Database["sql"]) {
     getBoard: sql.prepare(`SELECT ${columns} FROM boards_boards WHERE id = ?`),
     version: sql.prepare("SELECT version FROM boards_boards WHERE id = ?").pluck(),
     cardsJson: sql.prepare(CARDS_JSON).pluck(),
-    insert: sql.prepare(`INSERT INTO boards_boards (${columns}) VALUES (${BOARD_FIELDS.map((f) => `@${f}`).join(", ")})`),
     update: sql.prepare(
       `UPDATE boards_boards SET name = @name, description = @description, type = @type, columns = @columns, owner = @owner, squad = @squad,
        settings = @settings, version = @version, updatedAt = @updatedAt, archivedAt = @archivedAt WHERE id = @id`,

@@ -1,4 +1,4 @@
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { ChatMessage, type ChatMessageRow } from "../entities/chat-message.ts";
 import { ChatSession, type ChatSessionRow } from "../entities/chat-session.ts";
 
@@ -30,40 +30,40 @@ const parseArray = (text: string): unknown[] => {
 const toSession = (row: ChatSessionRow): ChatSessionRecord => ({ ...row, agentIds: parseArray(row.agentIds).filter((v): v is string => typeof v === "string") });
 const toMessage = (row: ChatMessageRow): ChatMessageRecord => ({ ...row, toolCalls: parseArray(row.toolCalls), artifacts: parseArray(row.artifacts) });
 
-/** `chat_sessions` and `chat_messages`: reads through the query builder (plain rows). */
+// Text and number columns only: rows need no mapping.
+/** Most recently active first. */
+const sessions = defineStore(ChatSession, { orderBy: [{ updatedAt: "desc" }, insertionOrder("desc")], mapRows: false });
+/** Newest first (a page is reversed to read oldest first). */
+const messages = defineStore(ChatMessage, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")], mapRows: false });
+
+/**
+ * `chat_sessions` and `chat_messages`: reads over the store kit (plain rows). Each write is
+ * several statements that must commit together (a session with its first message, a reply
+ * with its session's touch, a session with its messages), so each is one synchronous raw
+ * `sql.transaction()` that no other request's statement can interleave with.
+ */
 export class ChatStore {
   private readonly db: () => Database;
+  private readonly sessions: EntityStore<typeof ChatSession>;
+  private readonly messageRows: EntityStore<typeof ChatMessage>;
   constructor(db: () => Database) {
     this.db = db;
+    this.sessions = sessions.on(db);
+    this.messageRows = messages.on(db);
   }
 
   async getSession(id: string): Promise<ChatSessionRecord | undefined> {
-    const row = await this.db().em().createQueryBuilder(ChatSession).select("*").where({ id }).execute<ChatSessionRow | null>("get");
+    const row = await this.sessions.get(id);
     return row ? toSession(row) : undefined;
   }
 
   async listSessions(limit: number): Promise<ChatSessionRecord[]> {
-    const rows = await this.db()
-      .em()
-      .createQueryBuilder(ChatSession)
-      .select("*")
-      .orderBy([{ updatedAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(limit)
-      .execute<ChatSessionRow[]>("all", false);
-    return rows.map(toSession);
+    return (await this.sessions.list({ limit })).map(toSession);
   }
 
   /** The newest `limit` messages of a session, oldest first. */
   async messages(sessionId: string, limit: number): Promise<ChatMessageRecord[]> {
-    const rows = await this.db()
-      .em()
-      .createQueryBuilder(ChatMessage)
-      .select("*")
-      .where({ sessionId })
-      .orderBy([{ createdAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(limit)
-      .execute<ChatMessageRow[]>("all", false);
-    return rows.reverse().map(toMessage);
+    return (await this.messageRows.list({ where: { sessionId }, limit })).reverse().map(toMessage);
   }
 
   /**

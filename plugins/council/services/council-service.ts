@@ -51,7 +51,7 @@ export class CouncilService implements Council {
         ratifiedAt: null,
         ratifiedBy: null,
       };
-      this.deps.store.insert(session);
+      await this.deps.store.insert(session);
     } catch (error) {
       release();
       throw error;
@@ -93,7 +93,7 @@ export class CouncilService implements Council {
       const reason = cancelled ? STOPPED : error instanceof MusterError ? `${error.code}: ${error.message}` : "Internal error; the server log has the details";
       if (!cancelled && !(error instanceof MusterError)) this.deps.logger.error({ err: error, sessionId: session.id }, "council deliberation failed");
       try {
-        this.deps.store.end(session.id, cancelled ? "cancelled" : "failed", reason, new Date().toISOString());
+        await this.deps.store.end(session.id, cancelled ? "cancelled" : "failed", reason, new Date().toISOString());
         await this.publishEnd(session.id, cancelled ? "council.session.cancelled" : "council.session.failed");
       } catch (storeError) {
         // The next start fails any session still `running` (lifecycle.ts).

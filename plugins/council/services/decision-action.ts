@@ -18,7 +18,7 @@ export const councilDecisionAction = defineGatedAction({
     describe: (payload: CouncilDecisionPayload) => `Ratify the council's decision on "${clip(payload.topic.replace(/\s+/g, " ").trim(), 120)}" (memo ${payload.memoPath}); records the ratification, nothing external`,
     async execute(payload: CouncilDecisionPayload, decision) {
       const at = new Date().toISOString();
-      const first = deps.store.ratify(payload.sessionId, decision.decidedBy, at);
+      const first = await deps.store.ratify(payload.sessionId, decision.decidedBy, at);
       const subject = clip(payload.topic.replace(/\s+/g, " ").trim(), 80);
       deps.activities?.log({ agentId: "council", action: "council_decision_ratified", target: subject, details: `${decision.decidedBy} ratified session ${payload.sessionId} (approval ${decision.approvalId}); memo ${payload.memoPath}` });
       deps.notifications?.create({ type: "council", title: `Council decision ratified: ${subject}`, body: clip(payload.proposal, 2_000), priority: "normal" });

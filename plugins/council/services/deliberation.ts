@@ -75,7 +75,7 @@ export async function deliberate(deps: DeliberationDeps, session: CouncilSession
     return reply.text;
   };
   // Turns happened on the gateway; a locked database must not lose or repeat them.
-  const write = (fn: () => boolean) => retryWhileLocked(fn);
+  const write = (fn: () => boolean | Promise<boolean>) => retryWhileLocked(fn);
 
   const positions: CouncilPosition[] = [];
   for (let round = 1; round <= session.rounds; round++) {

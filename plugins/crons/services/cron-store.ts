@@ -1,22 +1,33 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { CronJob, type CronJobRow } from "../entities/cron-job.ts";
 import { CronRun, type CronRunRow } from "../entities/cron-run.ts";
 import type { CronRunRecord } from "../tokens.ts";
 
 type Statement = ReturnType<Database["sql"]["prepare"]>;
 
+/** Oldest first. */
+const jobs = defineStore(CronJob, { orderBy: { createdAt: "asc", id: "asc" } });
+/** Newest first; text and number columns only, so rows need no mapping. */
+const runs = defineStore(CronRun, { orderBy: { startedAt: "desc", id: "desc" }, mapRows: false });
+
 /**
- * `crons_jobs` and `crons_runs`. Claiming a fire time and recording its run are ONE
- * synchronous transaction: the claim only moves `lastFireAt` forward, so two timers, two
- * processes or a restart can never run one fire time twice, and a crash cannot leave a
- * claimed fire time without its run record.
+ * `crons_jobs` and `crons_runs`: plain reads and writes over the store kit. Claiming a fire
+ * time and recording its run are ONE synchronous raw transaction: the claim only moves
+ * `lastFireAt` forward, so two timers, two processes or a restart can never run one fire
+ * time twice, and a crash cannot leave a claimed fire time without its run record. The
+ * other multi-statement changes (a run's end, a delete, the start-up sweep) are synchronous
+ * transactions for the same reason: nothing half-written.
  */
 export class CronStore {
   private readonly db: () => Database;
+  private readonly jobRows: EntityStore<typeof CronJob>;
+  private readonly runRows: EntityStore<typeof CronRun>;
   private statements?: Record<"claim" | "insertRun" | "finishRun" | "jobResult", Statement>;
   private startTx?: (run: CronRunRecord) => boolean;
   constructor(db: () => Database) {
     this.db = db;
+    this.jobRows = jobs.on(db);
+    this.runRows = runs.on(db);
   }
 
   private prepared() {
@@ -33,34 +44,24 @@ export class CronStore {
     return this.statements;
   }
 
-  private jobs() {
-    return this.db().em().createQueryBuilder(CronJob);
-  }
-
-  private runsQb() {
-    return this.db().em().createQueryBuilder(CronRun);
-  }
-
-  async listJobs(): Promise<CronJobRow[]> {
-    return this.jobs().select("*").orderBy({ createdAt: "asc", id: "asc" }).execute("all", false);
+  listJobs(): Promise<CronJobRow[]> {
+    return this.jobRows.list();
   }
 
   async getJob(id: string): Promise<CronJobRow | undefined> {
-    return (await this.jobs().select("*").where({ id }).execute<CronJobRow | null>("get")) ?? undefined;
+    return (await this.jobRows.get(id)) ?? undefined;
   }
 
-  async countJobs(): Promise<number> {
-    const row = await this.jobs().count().execute<{ count: number }>("get");
-    return row.count;
+  countJobs(): Promise<number> {
+    return this.jobRows.count();
   }
 
-  async insertJob(row: CronJobRow): Promise<void> {
-    await this.jobs().insert({ ...row }).execute();
+  insertJob(row: CronJobRow): Promise<void> {
+    return this.jobRows.insert(row);
   }
 
-  async updateJob(id: string, fields: Partial<CronJobRow>): Promise<boolean> {
-    const result = await this.jobs().update(fields).where({ id }).execute<{ affectedRows: number }>("run");
-    return result.affectedRows > 0;
+  updateJob(id: string, fields: Partial<CronJobRow>): Promise<boolean> {
+    return this.jobRows.update(id, fields);
   }
 
   /** Deletes a job and its run history in one step. */
@@ -108,9 +109,7 @@ export class CronStore {
     })();
   }
 
-  async runs(query: { jobId?: string; limit: number }): Promise<CronRunRow[]> {
-    const qb = this.runsQb().select("*");
-    if (query.jobId) qb.where({ jobId: query.jobId });
-    return qb.orderBy({ startedAt: "desc", id: "desc" }).limit(query.limit).execute("all", false);
+  runs(query: { jobId?: string; limit: number }): Promise<CronRunRow[]> {
+    return this.runRows.list({ where: query.jobId ? { jobId: query.jobId } : undefined, limit: query.limit });
   }
 }

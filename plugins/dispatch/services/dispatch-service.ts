@@ -81,7 +81,7 @@ export class DispatchService implements Dispatcher {
       release = this.limiter.acquire();
     } catch (error) {
       // Refused before anything changed: the claim is withdrawn, no record is left.
-      store.remove(row.id);
+      await store.remove(row.id);
       throw error;
     }
     try {
@@ -89,8 +89,8 @@ export class DispatchService implements Dispatcher {
     } catch (error) {
       release();
       const now = new Date().toISOString();
-      store.finish(row.id, { status: "failed", error: `the task could not be moved to in_progress: ${(error as Error).message}` }, now);
-      store.markSettled(row.id, now);
+      await store.finish(row.id, { status: "failed", error: `the task could not be moved to in_progress: ${(error as Error).message}` }, now);
+      await store.markSettled(row.id, now);
       throw error;
     }
     this.deps.events.publish("dispatch.dispatch.created", row, { public: true });
@@ -130,7 +130,7 @@ export class DispatchService implements Dispatcher {
     try {
       const reply = await this.deps.turns.run({ agentId: row.agentId, sessionKey: row.sessionKey, message: taskMessage(task), timeoutMs: this.deps.config.runTimeoutMs });
       if (this.stopped) return;
-      const ended = store.finish(row.id, { status: "completed", output: reply.text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens }, new Date().toISOString());
+      const ended = await store.finish(row.id, { status: "completed", output: reply.text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens }, new Date().toISOString());
       if (!ended) return;
       this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_completed", target: row.taskId, details: `dispatch ${row.id}: ${reply.text.slice(0, 500)}` });
       await this.recordCost(row, reply.usage);
@@ -138,7 +138,7 @@ export class DispatchService implements Dispatcher {
     } catch (error) {
       if (this.stopped) return;
       const reason = (error as Error).message || String(error);
-      if (!store.finish(row.id, { status: "failed", error: reason }, new Date().toISOString())) return;
+      if (!(await store.finish(row.id, { status: "failed", error: reason }, new Date().toISOString()))) return;
       this.deps.activities.log({ agentId: row.agentId, action: "task_dispatch_failed", target: row.taskId, details: `dispatch ${row.id}: ${reason}` });
       await this.settleTask({ ...row, status: "failed" }).catch((cause: unknown) => logger.warn({ err: cause, dispatchId: row.id }, "restoring a failed dispatch's task failed"));
     } finally {
@@ -155,11 +155,11 @@ export class DispatchService implements Dispatcher {
    */
   private async settleTask(row: DispatchRow): Promise<void> {
     const current = await this.deps.work.find("task", row.taskId);
-    if (current?.status === "in_progress" && !this.deps.store.hasOtherRunning(row.taskId, row.id)) {
+    if (current?.status === "in_progress" && !(await this.deps.store.hasOtherRunning(row.taskId, row.id))) {
       if (row.status === "completed") await this.deps.work.update("task", row.taskId, { status: "review" });
       else if (row.previousStatus !== "in_progress") await this.deps.work.update("task", row.taskId, { status: row.previousStatus });
     }
-    this.deps.store.markSettled(row.id, new Date().toISOString());
+    await this.deps.store.markSettled(row.id, new Date().toISOString());
   }
 
   private async recordCost(row: DispatchRow, usage: { inputTokens: number; outputTokens: number }): Promise<void> {

@@ -1,13 +1,20 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { Dispatch, type DispatchRow, type DispatchStatus } from "../entities/dispatch.ts";
 
-const FIELDS = Object.keys(Dispatch.meta.properties) as (keyof DispatchRow)[];
+/** Newest first; text and number columns only, so rows need no mapping. */
+const dispatches = defineStore(Dispatch, { orderBy: [{ createdAt: "desc" }, { id: "desc" }], mapRows: false });
 
-/** The dispatch records. Starting one is a single synchronous transaction: of concurrent starts for one task exactly one wins. */
+/**
+ * The dispatch records over the store kit; ending one is the kit's `transition` (only a
+ * running dispatch ends, once). Starting one and the start-up sweep read and write in one
+ * step, so each is one synchronous raw transaction (see `start`).
+ */
 export class DispatchStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof Dispatch>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = dispatches.on(db);
   }
 
   /**
@@ -30,22 +37,21 @@ export class DispatchStore {
     })();
   }
 
-  remove(id: string): void {
-    this.db().sql.prepare("DELETE FROM dispatch_dispatches WHERE id = ?").run(id);
+  async remove(id: string): Promise<void> {
+    await this.rows.delete(id);
   }
 
   /** Ends a running dispatch; false when it was no longer running (ended once only). */
-  finish(id: string, end: { status: Exclude<DispatchStatus, "running">; output?: string | null; error?: string | null; inputTokens?: number | null; outputTokens?: number | null }, now: string): boolean {
-    const result = this.db()
-      .sql.prepare(
-        `UPDATE dispatch_dispatches SET status = @status, output = @output, error = @error, inputTokens = @inputTokens, outputTokens = @outputTokens, finishedAt = @now
-         WHERE id = @id AND status = 'running'`,
-      )
-      .run({ id, status: end.status, output: end.output ?? null, error: end.error ?? null, inputTokens: end.inputTokens ?? null, outputTokens: end.outputTokens ?? null, now });
-    return result.changes === 1;
+  async finish(id: string, end: { status: Exclude<DispatchStatus, "running">; output?: string | null; error?: string | null; inputTokens?: number | null; outputTokens?: number | null }, now: string): Promise<boolean> {
+    const set = { status: end.status, output: end.output ?? null, error: end.error ?? null, inputTokens: end.inputTokens ?? null, outputTokens: end.outputTokens ?? null, finishedAt: now };
+    return (await this.rows.transition(id, { from: { status: "running" }, set })) !== null;
   }
 
-  /** Every dispatch a previous process left running, marked `interrupted` with the reason; returns them. */
+  /**
+   * Every dispatch a previous process left running, marked `interrupted` with the reason;
+   * returns them. Raw: a read and a bulk update that must see the same rows, in one
+   * synchronous transaction.
+   */
   interruptRunning(reason: string, now: string): DispatchRow[] {
     const sql = this.db().sql;
     return sql.transaction(() => {
@@ -56,38 +62,26 @@ export class DispatchStore {
   }
 
   /** Records that the ended dispatch's task was moved (or needed no move). */
-  markSettled(id: string, now: string): void {
-    this.db().sql.prepare("UPDATE dispatch_dispatches SET taskSettledAt = ? WHERE id = ? AND taskSettledAt IS NULL").run(now, id);
+  async markSettled(id: string, now: string): Promise<void> {
+    await this.rows.transition(id, { from: { taskSettledAt: null }, set: { taskSettledAt: now } });
   }
 
   /** Ended dispatches whose task was not moved yet: a process was killed between the two steps. */
-  async unsettled(): Promise<DispatchRow[]> {
-    return (await this.db()
-      .em()
-      .createQueryBuilder(Dispatch)
-      .select(FIELDS)
-      .where({ taskSettledAt: null, status: { $ne: "running" } })
-      .orderBy([{ createdAt: "asc" }, { id: "asc" }])
-      .execute("all", false)) as DispatchRow[];
+  unsettled(): Promise<DispatchRow[]> {
+    return this.rows.list({ where: { taskSettledAt: null, status: { $ne: "running" } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   }
 
   /** Whether another dispatch of the task is running (then the task is that one's to move). */
-  hasOtherRunning(taskId: string, exceptId: string): boolean {
-    return this.db().sql.prepare("SELECT 1 FROM dispatch_dispatches WHERE taskId = ? AND status = 'running' AND id <> ? LIMIT 1").get(taskId, exceptId) !== undefined;
+  async hasOtherRunning(taskId: string, exceptId: string): Promise<boolean> {
+    return (await this.rows.find({ taskId, status: "running", id: { $ne: exceptId } })) !== null;
   }
 
   async get(id: string): Promise<DispatchRow | undefined> {
-    return ((await this.db().em().createQueryBuilder(Dispatch).select(FIELDS).where({ id }).execute("get", false)) ?? undefined) as DispatchRow | undefined;
+    return (await this.rows.get(id)) ?? undefined;
   }
 
   /** Newest first. */
-  async list(limit: number): Promise<DispatchRow[]> {
-    return (await this.db()
-      .em()
-      .createQueryBuilder(Dispatch)
-      .select(FIELDS)
-      .orderBy([{ createdAt: "desc" }, { id: "desc" }])
-      .limit(limit)
-      .execute("all", false)) as DispatchRow[];
+  list(limit: number): Promise<DispatchRow[]> {
+    return this.rows.list({ limit });
   }
 }

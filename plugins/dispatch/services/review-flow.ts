@@ -80,12 +80,12 @@ export class ReviewFlow {
   async recover(): Promise<number> {
     const { store, work } = this.deps;
     let repaired = 0;
-    const unlinked = store.unlinked();
+    const unlinked = await store.unlinked();
     const approvalOf = unlinked.length > 0 ? await this.pendingReviewApprovals() : new Map<string, string>();
     for (const review of unlinked) {
       const approvalId = approvalOf.get(review.taskId);
-      if (approvalId) store.attachApproval(review.id, approvalId);
-      else store.discard(review.id);
+      if (approvalId) await store.attachApproval(review.id, approvalId);
+      else await store.discard(review.id);
       repaired++;
     }
     const { items } = await work.listTasks({ status: "review" }, { limit: null, offset: 0 });
@@ -134,9 +134,9 @@ export class ReviewFlow {
         taskId: task.id,
         context: task.notes ?? task.description ?? undefined,
       });
-      this.deps.store.attachApproval(review.id, approvalId);
+      await this.deps.store.attachApproval(review.id, approvalId);
     } catch (error) {
-      this.deps.store.discard(review.id);
+      await this.deps.store.discard(review.id);
       this.deps.logger.warn({ err: error, taskId: task.id }, "creating a task's review approval failed; the task stays in review without one");
     }
   }

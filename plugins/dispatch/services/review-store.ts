@@ -1,14 +1,24 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "@muster/plugin";
-import type { TaskReviewRow } from "../entities/task-review.ts";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { TaskReview, type TaskReviewRow } from "../entities/task-review.ts";
 
-/** Task review records and blocked episodes; each conditional change is one statement or one synchronous transaction. */
+const reviews = defineStore(TaskReview, { mapRows: false });
+
+/**
+ * Task review records and blocked episodes. Plain reads and writes go over the store kit.
+ * Each conditional change is one raw statement or one synchronous raw transaction (a check
+ * and a write no other request can come between); the checks that run inside every task
+ * write (`hasPending`, the blocked episode's end) are synchronous prepared statements, since
+ * the task-write hooks that call them are.
+ */
 export class ReviewStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof TaskReview>;
   /** Statements that run on every task write, prepared once (preparing costs more than running them). */
   private readonly hot = new Map<string, ReturnType<Database["sql"]["prepare"]>>();
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = reviews.on(db);
   }
 
   private prepared(text: string) {
@@ -28,13 +38,13 @@ export class ReviewStore {
     })();
   }
 
-  attachApproval(id: string, approvalId: string): void {
-    this.db().sql.prepare("UPDATE dispatch_task_reviews SET approvalId = ? WHERE id = ?").run(approvalId, id);
+  async attachApproval(id: string, approvalId: string): Promise<void> {
+    await this.rows.update(id, { approvalId });
   }
 
   /** Forgets a review whose approval could not be created. */
-  discard(id: string): void {
-    this.db().sql.prepare("DELETE FROM dispatch_task_reviews WHERE id = ? AND status = 'pending'").run(id);
+  async discard(id: string): Promise<void> {
+    await this.rows.qb().delete().where({ id, status: "pending" }).execute("run");
   }
 
   /** Decides the pending review of an approval; the row, or null when it was not pending. */
@@ -49,8 +59,8 @@ export class ReviewStore {
   }
 
   /** Pending reviews never linked to their approval (a kill during the approval's creation). */
-  unlinked(): TaskReviewRow[] {
-    return this.db().sql.prepare("SELECT * FROM dispatch_task_reviews WHERE status = 'pending' AND approvalId IS NULL").all() as TaskReviewRow[];
+  unlinked(): Promise<TaskReviewRow[]> {
+    return this.rows.list({ where: { status: "pending", approvalId: null } });
   }
 
   hasPending(taskId: string): boolean {

@@ -1,19 +1,24 @@
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { FeedbackEntry, type FeedbackRow } from "../entities/feedback-entry.ts";
 
 /** Every column, derived once from the entity. */
 const FIELDS = Object.keys(FeedbackEntry.meta.properties) as (keyof FeedbackRow)[];
 
-/** `feedback_entries`: the list through MikroORM's query builder (plain rows, no entities). */
+/** Newest first; entries of the same millisecond latest-inserted first. */
+const entries = defineStore(FeedbackEntry, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")] });
+
+/** `feedback_entries`: the list over the store kit (plain rows, no entities). */
 export class FeedbackStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof FeedbackEntry>;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = entries.on(db);
   }
 
   /**
-   * Inserts the row and runs `append` (the learnings-file write) in one synchronous SQLite
+   * Inserts the row and runs `append` (the learnings-file write) in one synchronous raw SQLite
    * transaction: the file append sits between the insert and the commit, which no awaited
    * ORM write can do without letting other requests' statements into the transaction, so a
    * failed append stores nothing and a failed insert appends nothing.
@@ -30,13 +35,6 @@ export class FeedbackStore {
 
   /** Newest first, optionally for one agent and/or one type. */
   list(query: { agent?: string; type?: FeedbackRow["type"]; limit: number }): Promise<FeedbackRow[]> {
-    return this.db()
-      .em()
-      .createQueryBuilder(FeedbackEntry)
-      .select(FIELDS)
-      .where({ ...(query.agent ? { agentId: query.agent } : {}), ...(query.type ? { type: query.type } : {}) })
-      .orderBy([{ createdAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(query.limit)
-      .execute<FeedbackRow[]>("all");
+    return this.rows.list({ where: { ...(query.agent ? { agentId: query.agent } : {}), ...(query.type ? { type: query.type } : {}) }, limit: query.limit });
   }
 }

@@ -1,22 +1,27 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { GatewayRequest, type GatewayRequestRow } from "../entities/gateway-request.ts";
 
+const requests = defineStore(GatewayRequest, { key: "gatewayId" });
+
 /**
- * `gateway_approvals_requests`. Claiming a gateway id is one conditional insert, so of any
- * number of deliveries of the same request exactly one goes on to create the approval.
+ * `gateway_approvals_requests` over the store kit. Claiming a gateway id is one conditional
+ * insert, so of any number of deliveries of the same request exactly one goes on to create
+ * the approval.
  */
 export class RequestStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof GatewayRequest, "gatewayId">;
   private claimStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = requests.on(db);
   }
 
-  private qb() {
-    return this.db().em().createQueryBuilder(GatewayRequest);
-  }
-
-  /** Whether this call claimed the id (false: it was seen before). */
+  /**
+   * Whether this call claimed the id (false: it was seen before). Raw SQL: an insert that
+   * does nothing on a taken id (`ON CONFLICT DO NOTHING`) is the conditional step, and it
+   * runs synchronously so that the caller learns the outcome before any other delivery runs.
+   */
   claim(gatewayId: string, kind: string, now: string): boolean {
     this.claimStatement ??= this.db().sql.prepare(
       `INSERT INTO gateway_approvals_requests (gatewayId, kind, approvalId, state, createdAt) VALUES (@gatewayId, @kind, NULL, 'open', @now)
@@ -26,33 +31,32 @@ export class RequestStore {
   }
 
   async attach(gatewayId: string, approvalId: string): Promise<void> {
-    await this.qb().update({ approvalId }).where({ gatewayId }).execute("run");
+    await this.rows.update(gatewayId, { approvalId });
   }
 
   /** Forgets a claim whose approval could not be created, so a later delivery can try again. */
   async release(gatewayId: string): Promise<void> {
-    await this.qb().delete().where({ gatewayId, approvalId: null }).execute("run");
+    await this.rows.qb().delete().where({ gatewayId, approvalId: null }).execute("run");
   }
 
   /** Marks it settled in the gateway; true when this call did it. */
   async close(gatewayId: string): Promise<boolean> {
-    const { affectedRows } = await this.qb().update({ state: "closed" }).where({ gatewayId, state: "open" }).execute("run");
-    return affectedRows === 1;
+    return (await this.rows.transition(gatewayId, { from: { state: "open" }, set: { state: "closed" } })) !== null;
   }
 
   async get(gatewayId: string): Promise<GatewayRequestRow | undefined> {
-    return (await this.qb().select("*").where({ gatewayId }).execute<GatewayRequestRow | null>("get")) ?? undefined;
+    return (await this.rows.get(gatewayId)) ?? undefined;
   }
 
   async byApproval(approvalId: string): Promise<GatewayRequestRow | undefined> {
-    return (await this.qb().select("*").where({ approvalId }).execute<GatewayRequestRow | null>("get")) ?? undefined;
+    return (await this.rows.find({ approvalId })) ?? undefined;
   }
 
   open(kind: string): Promise<GatewayRequestRow[]> {
-    return this.qb().select("*").where({ kind, state: "open" }).execute<GatewayRequestRow[]>("all", false);
+    return this.rows.list({ where: { kind, state: "open" } });
   }
 
   openCount(): Promise<number> {
-    return this.db().em().count(GatewayRequest, { state: "open" });
+    return this.rows.count({ state: "open" });
   }
 }

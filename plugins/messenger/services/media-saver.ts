@@ -61,7 +61,7 @@ export class MediaSaver {
     mkdirSync(join(this.deps.home, "media"), { recursive: true, mode: 0o700 });
     writeFileSync(join(this.deps.home, path), bytes, { flag: "wx", mode: 0o600 });
     const saved = { id, path, mimeType, sizeBytes: bytes.byteLength };
-    this.deps.store.addMedia({ ...saved, updateId, createdAt: new Date().toISOString() });
+    await this.deps.store.addMedia({ ...saved, updateId, createdAt: new Date().toISOString() });
     return { saved };
   }
 }

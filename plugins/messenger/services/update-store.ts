@@ -1,17 +1,25 @@
-import type { Database } from "@muster/plugin";
-import type { MediaFileRow } from "../entities/media-file.ts";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { MediaFile, type MediaFileRow } from "../entities/media-file.ts";
+import { SeenUpdate } from "../entities/seen-update.ts";
+
+const seenUpdates = defineStore(SeenUpdate, { key: "updateId" });
+const media = defineStore(MediaFile);
 
 /**
- * `messenger_seen_updates` and `messenger_media`. Marking an update seen is one synchronous
- * transaction (the check against the retained window, the insert and the trim), so two
- * deliveries of one update id race to exactly one winner.
+ * `messenger_seen_updates` and `messenger_media`: plain writes over the store kit. Marking an
+ * update seen is one synchronous raw transaction (the check against the retained window,
+ * the insert and the trim), so two deliveries of one update id race to exactly one winner.
  */
 export class UpdateStore {
   private readonly db: () => Database;
   private readonly maxSeen: number;
+  private readonly seen: EntityStore<typeof SeenUpdate, "updateId">;
+  private readonly media: EntityStore<typeof MediaFile>;
   constructor(db: () => Database, maxSeen: number) {
     this.db = db;
     this.maxSeen = maxSeen;
+    this.seen = seenUpdates.on(db);
+    this.media = media.on(db);
   }
 
   /**
@@ -32,13 +40,11 @@ export class UpdateStore {
   }
 
   /** Forgets an update whose handling failed unexpectedly, so Telegram's redelivery is handled (deciding is idempotent: a second decision is refused). */
-  forget(updateId: number): void {
-    this.db().sql.prepare("DELETE FROM messenger_seen_updates WHERE updateId = ?").run(updateId);
+  async forget(updateId: number): Promise<void> {
+    await this.seen.delete(updateId);
   }
 
-  addMedia(row: MediaFileRow): void {
-    this.db()
-      .sql.prepare("INSERT INTO messenger_media (id, updateId, path, mimeType, sizeBytes, createdAt) VALUES (@id, @updateId, @path, @mimeType, @sizeBytes, @createdAt)")
-      .run(row);
+  addMedia(row: MediaFileRow): Promise<void> {
+    return this.media.insert(row);
   }
 }

@@ -80,7 +80,7 @@ export class WebhookService implements MessengerWebhook {
       return await this.dispatch(update.update_id, update.callback_query, update.message, token, chatId, delivery.agentId);
     } catch (error) {
       // Not half-done: let Telegram redeliver it. A decision already made stays made, and a repeat is refused by the approvals plugin.
-      this.deps.store.forget(update.update_id);
+      await this.deps.store.forget(update.update_id);
       throw error;
     }
   }

@@ -1,17 +1,20 @@
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { Notification, type NotificationRow } from "../entities/notification.ts";
 
 /** Every column, derived once from the entity. */
 const FIELDS = Object.keys(Notification.meta.properties) as (keyof NotificationRow)[];
 
+/** Newest first; booleans mapped. */
+const notifications = defineStore(Notification, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")] });
+
 /** Which flag a change sets, and the timestamp column that records when. */
 export type NotificationFlag = { column: "read"; stamp: "readAt" } | { column: "dismissed"; stamp: "dismissedAt" };
 
 /**
- * `notifications_notifications`: reads through MikroORM's query builder (plain rows with
- * booleans, no entities).
+ * `notifications_notifications`: reads over the store kit (plain rows with booleans, no
+ * entities).
  *
- * The insert and the marking are synchronous statements on the shared connection: other
+ * The insert and the marking are synchronous raw statements on the shared connection: other
  * plugins create notifications from their synchronous report paths (approval reports, right
  * after their own write), and marking by ids checks that every id exists and changes all or
  * nothing, several statements that must be one `sql.transaction()` no other request can
@@ -20,12 +23,10 @@ export type NotificationFlag = { column: "read"; stamp: "readAt" } | { column: "
 export class NotificationStore {
   private readonly db: () => Database;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
+  private readonly rows: EntityStore<typeof Notification>;
   constructor(db: () => Database) {
     this.db = db;
-  }
-
-  private qb() {
-    return this.db().em().createQueryBuilder(Notification);
+    this.rows = notifications.on(db);
   }
 
   insert(row: NotificationRow): void {
@@ -35,22 +36,17 @@ export class NotificationStore {
 
   /** Visible (not dismissed) notifications, newest first; `unread` filters on the read flag. */
   visible(query: { limit: number; unread?: boolean }): Promise<NotificationRow[]> {
-    return this.qb()
-      .select(FIELDS)
-      .where({ dismissed: false, ...(query.unread === undefined ? {} : { read: !query.unread }) })
-      .orderBy([{ createdAt: "desc" }, { [raw("rowid")]: "desc" }])
-      .limit(query.limit)
-      .execute<NotificationRow[]>("all");
+    return this.rows.list({ where: { dismissed: false, ...(query.unread === undefined ? {} : { read: !query.unread }) }, limit: query.limit });
   }
 
   /** Number of visible unread notifications. */
   unreadCount(): Promise<number> {
-    return this.db().em().count(Notification, { dismissed: false, read: false });
+    return this.rows.count({ dismissed: false, read: false });
   }
 
   /** One notification by id, dismissed or not. */
-  async get(id: string): Promise<NotificationRow | null> {
-    return (await this.qb().select(FIELDS).where({ id }).execute<NotificationRow | null>("get")) ?? null;
+  get(id: string): Promise<NotificationRow | null> {
+    return this.rows.get(id);
   }
 
   /**

@@ -1,6 +1,9 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { ContentDraft, type ContentDraftRow } from "../entities/content-draft.ts";
 import { DRAFT_FIELDS, PUBLISHABLE, type DraftStatus } from "./draft-record.ts";
+
+/** Most recently changed first; text columns only, so rows need no mapping. */
+const drafts = defineStore(ContentDraft, { fields: DRAFT_FIELDS, orderBy: [{ updatedAt: "desc" }, { id: "asc" }], mapRows: false });
 
 /** Columns a draft edit may set. */
 export type DraftChanges = Partial<Pick<ContentDraftRow, "title" | "text" | "platforms" | "media" | "status" | "scheduledAt">>;
@@ -10,36 +13,30 @@ const EDITABLE = ["title", "text", "platforms", "media", "status", "scheduledAt"
 const UNLOCKED = "status IN ('draft', 'rejected', 'failed') OR (status = 'review' AND approvalId IS NULL)";
 
 /**
- * `publishing_drafts`. Reads through the query builder; the changes that depend on the
- * draft's current state (an edit of an unlocked draft, a manual transition, taking it for a
- * publish request) are each one conditional statement, so a concurrent approval or second
- * request cannot slip between the check and the write.
+ * `publishing_drafts`. Reads and the insert over the store kit; the changes that depend on
+ * the draft's current state (an edit of an unlocked draft, a manual transition, taking it
+ * for a publish request) are each one conditional raw statement, run synchronously, so a
+ * concurrent approval or second request cannot slip between the check and the write (the
+ * lock condition spans several statuses and columns, and an edit's columns vary).
  */
 export class DraftStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof ContentDraft>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = drafts.on(db);
   }
 
-  private qb() {
-    return this.db().em().createQueryBuilder(ContentDraft);
-  }
-
-  async insert(row: ContentDraftRow): Promise<void> {
-    await this.qb().insert(row).execute("run");
+  insert(row: ContentDraftRow): Promise<void> {
+    return this.rows.insert(row);
   }
 
   async get(id: string): Promise<ContentDraftRow | undefined> {
-    return (await this.qb().select(DRAFT_FIELDS).where({ id }).execute<ContentDraftRow | null>("get")) ?? undefined;
+    return (await this.rows.get(id)) ?? undefined;
   }
 
   list(filter: { status?: DraftStatus; limit: number }): Promise<ContentDraftRow[]> {
-    return this.qb()
-      .select(DRAFT_FIELDS)
-      .where(filter.status ? { status: filter.status } : {})
-      .orderBy([{ updatedAt: "desc" }, { id: "asc" }])
-      .limit(filter.limit)
-      .execute<ContentDraftRow[]>("all", false);
+    return this.rows.list({ where: filter.status ? { status: filter.status } : undefined, limit: filter.limit });
   }
 
   /**

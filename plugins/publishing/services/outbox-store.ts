@@ -1,26 +1,27 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { OutboxEntry, type OutboxEntryRow } from "../entities/outbox-entry.ts";
 import { OUTBOX_FIELDS } from "./outbox-record.ts";
 
 export type NewOutboxRow = Omit<OutboxEntryRow, "status" | "attempts" | "postId" | "postUrl" | "error" | "updatedAt">;
 export type Settled = { status: "published" | "failed" | "unknown"; postId: string | null; postUrl: string | null; error: string | null };
 
+/** Newest first; text and number columns only, so rows need no mapping. */
+const outbox = defineStore(OutboxEntry, { fields: OUTBOX_FIELDS, orderBy: [{ createdAt: "desc" }, { platform: "asc" }], mapRows: false });
+
 const INTERRUPTED = "Muster stopped while this post was being sent; the platform may or may not have it, so it was not sent again";
 
 /**
- * `publishing_outbox`. Every state change is one conditional SQL statement on the shared
- * connection (run synchronously, so nothing interleaves): an entry is claimed only from
+ * `publishing_outbox`: reads over the store kit. Every state change is one conditional raw
+ * SQL statement on the shared connection (run synchronously, so nothing interleaves): an entry is claimed only from
  * `approved` and only when due, and settled or re-queued only from `publishing`, so two
  * runners can never both send one entry, and a settled entry never changes again.
  */
 export class OutboxStore {
   private readonly db: () => Database;
+  private readonly rows: EntityStore<typeof OutboxEntry>;
   constructor(db: () => Database) {
     this.db = db;
-  }
-
-  private qb() {
-    return this.db().em().createQueryBuilder(OutboxEntry);
+    this.rows = outbox.on(db);
   }
 
   /**
@@ -75,18 +76,18 @@ export class OutboxStore {
   }
 
   async dueIds(now: string): Promise<string[]> {
-    const rows = await this.qb().select(["id"]).where({ status: "approved", dueAt: { $lte: now } }).orderBy([{ dueAt: "asc" }]).execute<{ id: string }[]>("all", false);
+    const rows = await this.rows.list({ fields: ["id"], where: { status: "approved", dueAt: { $lte: now } }, orderBy: { dueAt: "asc" } });
     return rows.map((r) => r.id);
   }
 
   /** The earliest `dueAt` of a queued entry, or null when none is queued. */
   async nextDueAt(): Promise<string | null> {
-    const row = await this.qb().select(["dueAt"]).where({ status: "approved" }).orderBy([{ dueAt: "asc" }]).limit(1).execute<{ dueAt: string } | null>("get", false);
+    const [row] = await this.rows.list({ fields: ["dueAt"], where: { status: "approved" }, orderBy: { dueAt: "asc" }, limit: 1 });
     return row?.dueAt ?? null;
   }
 
   async get(id: string): Promise<OutboxEntryRow | undefined> {
-    return (await this.qb().select(OUTBOX_FIELDS).where({ id }).execute<OutboxEntryRow | null>("get")) ?? undefined;
+    return (await this.rows.get(id)) ?? undefined;
   }
 
   /** Entries newest first, optionally of one approval or draft. */
@@ -95,6 +96,6 @@ export class OutboxStore {
     if (filter.approvalId) where.approvalId = filter.approvalId;
     if (filter.draftId) where.draftId = filter.draftId;
     if (filter.status) where.status = filter.status;
-    return this.qb().select(OUTBOX_FIELDS).where(where).orderBy([{ createdAt: "desc" }, { platform: "asc" }]).limit(filter.limit).execute<OutboxEntryRow[]>("all", false);
+    return this.rows.list({ where, limit: filter.limit });
   }
 }

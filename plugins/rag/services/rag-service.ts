@@ -150,7 +150,7 @@ export class RagService implements SemanticSearch {
 
   async config() {
     const provider = this.active();
-    const counts = this.deps.store.counts(providerKey(provider));
+    const counts = await this.deps.store.counts(providerKey(provider));
     const job = this.deps.indexer().job();
     const dirty = counts.indexed < counts.files || this.deps.indexer().busy || job?.status === "failed";
     const agentIds = ["main", ...Object.keys(this.settings.agentModes).filter((a) => a !== "main").sort()];

@@ -1,8 +1,13 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import type { Chunk } from "../domain/chunker.ts";
 import { RagChunk } from "../entities/rag-chunk.ts";
 import { RagFile } from "../entities/rag-file.ts";
 import { RagSetting } from "../entities/rag-setting.ts";
+
+// Rows unmapped: vectors stay the driver's Buffers, other columns are text and numbers.
+const files = defineStore(RagFile, { key: "path", mapRows: false });
+const chunks = defineStore(RagChunk, { mapRows: false });
+const settings = defineStore(RagSetting, { key: "key", mapRows: false });
 
 /** All vectors of one provider key in one contiguous array, for brute-force cosine. */
 export interface VectorMatrix {
@@ -14,18 +19,25 @@ export interface VectorMatrix {
 }
 
 /**
- * `rag_files`, `rag_chunks`, `rag_settings`. A file's chunks are replaced in one synchronous
- * transaction (delete, insert, record the file), so a server killed mid-index leaves each
- * file either fully old or fully new, and the next job redoes what is missing.
+ * `rag_files`, `rag_chunks`, `rag_settings`: reads over the store kit. A file's chunks are
+ * replaced in one synchronous raw transaction (delete, insert, record the file), so a server
+ * killed mid-index leaves each file either fully old or fully new, and the next job redoes
+ * what is missing; a file's removal likewise.
  */
 export class VectorStore {
   private readonly db: () => Database;
+  private readonly files: EntityStore<typeof RagFile, "path">;
+  private readonly chunkRows: EntityStore<typeof RagChunk>;
+  private readonly settings: EntityStore<typeof RagSetting, "key">;
   constructor(db: () => Database) {
     this.db = db;
+    this.files = files.on(db);
+    this.chunkRows = chunks.on(db);
+    this.settings = settings.on(db);
   }
 
   async fileStates(): Promise<Map<string, { contentHash: string; providerKey: string }>> {
-    const rows = await this.db().em().createQueryBuilder(RagFile).select(["path", "contentHash", "providerKey"]).execute("all", false);
+    const rows = await this.files.list({ fields: ["path", "contentHash", "providerKey"] });
     return new Map(rows.map((r) => [r.path, { contentHash: r.contentHash, providerKey: r.providerKey }]));
   }
 
@@ -59,7 +71,7 @@ export class VectorStore {
   }
 
   async matrix(key: string): Promise<VectorMatrix> {
-    const rows = await this.db().em().createQueryBuilder(RagChunk).select(["id", "path", "dimensions", "vector"]).where({ providerKey: key }).orderBy({ id: "asc" }).execute("all", false);
+    const rows = await this.chunkRows.list({ fields: ["id", "path", "dimensions", "vector"], where: { providerKey: key }, orderBy: { id: "asc" } });
     const dimensions = rows[0]?.dimensions ?? 0;
     const vectors = new Float32Array(rows.length * dimensions);
     rows.forEach((r, i) => {
@@ -71,11 +83,15 @@ export class VectorStore {
 
   async chunks(ids: number[]): Promise<Map<number, { path: string; startLine: number; endLine: number; text: string }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db().em().createQueryBuilder(RagChunk).select(["id", "path", "startLine", "endLine", "text"]).where({ id: { $in: ids } }).execute("all", false);
+    const rows = await this.chunkRows.list({ fields: ["id", "path", "startLine", "endLine", "text"], where: { id: { $in: ids } } });
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** The first stored chunk of each path, whatever provider embedded it (lines and text do not depend on it). */
+  /**
+   * The first stored chunk of each path, whatever provider embedded it (lines and text do not
+   * depend on it). Raw: one statement prepared once and re-run per path on a search's path,
+   * where a query-builder read per path would compile a new statement each time.
+   */
   firstChunks(paths: string[]): Map<string, { path: string; startLine: number; endLine: number; text: string }> {
     const out = new Map<string, { path: string; startLine: number; endLine: number; text: string }>();
     const get = this.db().sql.prepare("SELECT path, startLine, endLine, text FROM rag_chunks WHERE path = ? ORDER BY startLine, id LIMIT 1");
@@ -87,19 +103,16 @@ export class VectorStore {
   }
 
   /** Files and chunks stored under `key`, and all indexed files. */
-  counts(key: string): { indexed: number; files: number; chunks: number } {
-    const sql = this.db().sql;
-    const indexed = (sql.prepare("SELECT count(*) AS n FROM rag_files WHERE providerKey = ?").get(key) as { n: number }).n;
-    const files = (sql.prepare("SELECT count(*) AS n FROM rag_files").get() as { n: number }).n;
-    const chunks = (sql.prepare("SELECT count(*) AS n FROM rag_chunks WHERE providerKey = ?").get(key) as { n: number }).n;
+  async counts(key: string): Promise<{ indexed: number; files: number; chunks: number }> {
+    const [indexed, files, chunks] = await Promise.all([this.files.count({ providerKey: key }), this.files.count(), this.chunkRows.count({ providerKey: key })]);
     return { indexed, files, chunks };
   }
 
   async setting(key: string): Promise<string | null> {
-    const rows = await this.db().em().createQueryBuilder(RagSetting).select(["value"]).where({ key }).execute("all", false);
-    return rows[0]?.value ?? null;
+    return (await this.settings.get(key))?.value ?? null;
   }
 
+  /** Raw: one upsert (`ON CONFLICT DO UPDATE`). */
   saveSetting(key: string, value: string): void {
     this.db().sql.prepare("INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
   }

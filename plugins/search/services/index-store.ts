@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Database } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { SearchFile, type FileRow } from "../entities/search-file.ts";
 import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
 
@@ -28,13 +28,17 @@ const ROWS_PER_PAGE = ROWS_PER_STEP * 4;
 /** Every column of `search_files`, derived once from the entity. */
 const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[];
 
+/** By path, the order the start-up load pages in. */
+const files = defineStore(SearchFile, { orderBy: { path: "asc" } });
+const states = defineStore(SearchState, { key: "key", fields: ["key", "value", "data"] });
+
 /**
  * SQLite persistence of the index. A row means "the saved index holds this file as it was
  * at this size and mtime". Full saves write the serialised index and every row (in steps,
  * see {@link IndexStore.saveAll}); between full saves, a change only deletes the file's row (cheap), so after
  * any crash the next start re-reads exactly the files whose row is missing or differs.
  *
- * The start-up loads read through MikroORM's query builder. The writes are the index's hot
+ * The start-up loads read over the store kit. The writes are the index's hot
  * path and stay prepared SQL in synchronous transactions: a full save replaces thousands of
  * rows and the serialised index in a known order, and an invalidation must be gone before the
  * next task of the index's queue runs; an awaited ORM write would let other requests'
@@ -42,8 +46,12 @@ const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[]
  */
 export class IndexStore {
   private readonly db: () => Database;
+  private readonly files: EntityStore<typeof SearchFile>;
+  private readonly states: EntityStore<typeof SearchState, "key">;
   constructor(db: () => Database) {
     this.db = db;
+    this.files = files.on(db);
+    this.states = states.on(db);
   }
 
   /** Every row, read in pages by path (one 10,000-row read held the event loop ~50 ms at start). */
@@ -51,14 +59,7 @@ export class IndexStore {
     const all = new Map<string, FileRow>();
     let after: string | undefined;
     for (;;) {
-      const page = await this.db()
-        .em()
-        .createQueryBuilder(SearchFile)
-        .select(FILE_FIELDS)
-        .where(after === undefined ? {} : { path: { $gt: after } })
-        .orderBy({ path: "asc" })
-        .limit(ROWS_PER_PAGE)
-        .execute<FileRow[]>("all");
+      const page = await this.files.list({ where: after === undefined ? undefined : { path: { $gt: after } }, limit: ROWS_PER_PAGE });
       for (const row of page) all.set(row.path, row);
       if (page.length < ROWS_PER_PAGE) return all;
       after = page.at(-1)!.path;
@@ -92,8 +93,8 @@ export class IndexStore {
     return buffers.every((b): b is Buffer => b instanceof Uint8Array) ? Buffer.concat(buffers) : null;
   }
 
-  private state(where: object): Promise<Pick<SearchStateRow, "key" | "value" | "data">[]> {
-    return this.db().em().createQueryBuilder(SearchState).select(["key", "value", "data"]).where(where).execute<Pick<SearchStateRow, "key" | "value" | "data">[]>("all");
+  private state(where: { key: { $in: string[] } }): Promise<Pick<SearchStateRow, "key" | "value" | "data">[]> {
+    return this.states.list({ where });
   }
 
   /**

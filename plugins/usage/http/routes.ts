@@ -14,7 +14,7 @@ export const usageRoutes = defineRoutes({
         query: usageSummaryQuery,
         response: usageSummaryResponse,
       },
-      async ({ query }) => ({ ok: true, ...usage.summary(query.tz) }),
+      async ({ query }) => ({ ok: true, ...(await usage.summary(query.tz)) }),
     );
 
     router.post(

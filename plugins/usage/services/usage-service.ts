@@ -59,7 +59,7 @@ export class UsageService implements UsageLedger {
     };
     this.deps.store.insert(event);
     this.deps.events.publish("usage.cost.recorded", event);
-    if (cents > 0) this.announceThresholds(event);
+    if (cents > 0) await this.announceThresholds(event);
     return event;
   }
 
@@ -77,34 +77,34 @@ export class UsageService implements UsageLedger {
     return this.budgetStatus(agentId);
   }
 
-  summary(tz = "UTC"): UsageSummary {
+  async summary(tz = "UTC"): Promise<UsageSummary> {
     if (!isKnownTimeZone(tz)) throw usageErrors.USAGE_UNKNOWN_TIME_ZONE({ tz });
     const day = zonedDay(this.now(), tz);
     const byAgent: UsageSummary["today"]["byAgent"] = {};
     let totalInputTokens = 0;
     let totalOutputTokens = 0;
     let estimatedCostCents = 0;
-    for (const row of this.deps.store.byAgent(day.start, day.end)) {
+    for (const row of await this.deps.store.byAgent(day.start, day.end)) {
       byAgent[row.agentId] = { input: row.inputTokens, output: row.outputTokens, cost: row.costCents };
       totalInputTokens += row.inputTokens;
       totalOutputTokens += row.outputTokens;
       estimatedCostCents += row.costCents;
     }
-    const allTime = this.deps.store.allTime();
+    const allTime = await this.deps.store.allTime();
     return {
       today: { date: day.date, timeZone: tz, totalInputTokens, totalOutputTokens, estimatedCostCents, byAgent },
       allTime: { totalEvents: allTime.events, estimatedCostCents: allTime.costCents },
     };
   }
 
-  private budgetFor(agentId: string): number | null {
-    return this.deps.store.budget(agentId) ?? this.deps.config.budgets[agentId] ?? null;
+  private async budgetFor(agentId: string): Promise<number | null> {
+    return (await this.deps.store.budget(agentId)) ?? this.deps.config.budgets[agentId] ?? null;
   }
 
-  private statusOn(agentId: string, ms: number): BudgetStatus {
-    const budgetCents = this.budgetFor(agentId);
+  private async statusOn(agentId: string, ms: number): Promise<BudgetStatus> {
+    const budgetCents = await this.budgetFor(agentId);
     const day = zonedDay(ms, "UTC");
-    const spentCents = this.deps.store.agentCost(agentId, day.start, day.end);
+    const spentCents = await this.deps.store.agentCost(agentId, day.start, day.end);
     return { agentId, spentCents, budgetCents, exceeded: budgetCents !== null && spentCents >= budgetCents };
   }
 
@@ -115,9 +115,9 @@ export class UsageService implements UsageLedger {
   }
 
   /** 80% and 100% of the day's budget are each announced once per agent and UTC day. */
-  private announceThresholds(event: CostEvent): void {
+  private async announceThresholds(event: CostEvent): Promise<void> {
     const ms = Date.parse(event.timestamp);
-    const status = this.statusOn(event.agentId, ms);
+    const status = await this.statusOn(event.agentId, ms);
     if (status.budgetCents === null || status.budgetCents === 0) return;
     const day = new Date(ms).toISOString().slice(0, 10);
     const level = status.spentCents >= status.budgetCents ? "exceeded" : status.spentCents >= status.budgetCents * WARNING_AT ? "warning" : null;

@@ -1,5 +1,11 @@
-import type { Database } from "@muster/plugin";
+import { defineStore, raw, type Database, type EntityStore } from "@muster/plugin";
+import { UsageBudget } from "../entities/usage-budget.ts";
+import { UsageRollup, UsageTotals } from "../entities/usage-rollup.ts";
 import type { CostEvent } from "../tokens.ts";
+
+const budgets = defineStore(UsageBudget, { key: "agentId" });
+const rollup = defineStore(UsageRollup, { key: "agentId" });
+const totals = defineStore(UsageTotals, { key: "agentId" });
 
 const QUARTER_HOUR_MS = 900_000;
 export const bucketOf = (ms: number) => Math.floor(ms / QUARTER_HOUR_MS);
@@ -14,17 +20,26 @@ export interface Totals {
 type Statement = ReturnType<Database["sql"]["prepare"]>;
 
 /**
- * `usage_*` tables. An event, its quarter-hour rollup and the all-time totals are written in
- * ONE synchronous transaction, so summaries (which read only the aggregates) always agree
- * with the events and never scan them. Budget alerts are claimed with one conditional insert
- * so each is announced once however many requests cross the threshold together.
+ * `usage_*` tables: reads over the store kit and its query builder. Raw SQL only where a
+ * statement needs it, each prepared once: an event, its quarter-hour rollup and the
+ * all-time totals are written in ONE synchronous transaction (upserts that add to the
+ * stored sums), so summaries (which read only the aggregates) always agree with the events
+ * and never scan them; budget alerts are claimed with one conditional insert so each is
+ * announced once however many requests cross the threshold together; a budget is set with
+ * one upsert; and the day's per-agent sums carry an index hint (see `byAgent`).
  */
 export class UsageStore {
   private readonly db: () => Database;
-  private statements?: Record<"event" | "rollup" | "totals" | "alert" | "range" | "agentRange" | "allTime" | "budget" | "setBudget", Statement>;
+  private readonly budgets: EntityStore<typeof UsageBudget, "agentId">;
+  private readonly rollup: EntityStore<typeof UsageRollup, "agentId">;
+  private readonly totals: EntityStore<typeof UsageTotals, "agentId">;
+  private statements?: Record<"event" | "rollup" | "totals" | "alert" | "range" | "setBudget", Statement>;
   private insertTx?: (event: CostEvent) => void;
   constructor(db: () => Database) {
     this.db = db;
+    this.budgets = budgets.on(db);
+    this.rollup = rollup.on(db);
+    this.totals = totals.on(db);
   }
 
   private prepared() {
@@ -48,9 +63,6 @@ export class UsageStore {
         `SELECT agentId, sum(inputTokens) AS inputTokens, sum(outputTokens) AS outputTokens, sum(costCents) AS costCents, sum(events) AS events
          FROM usage_rollup INDEXED BY usage_rollup_bucket WHERE bucket >= @from AND bucket < @to GROUP BY agentId`,
       ),
-      agentRange: sql.prepare("SELECT coalesce(sum(costCents), 0) AS costCents FROM usage_rollup WHERE agentId = @agentId AND bucket >= @from AND bucket < @to"),
-      allTime: sql.prepare("SELECT coalesce(sum(events), 0) AS events, coalesce(sum(costCents), 0) AS costCents FROM usage_totals WHERE 1 = @one"),
-      budget: sql.prepare("SELECT dailyCents FROM usage_budgets WHERE agentId = @agentId"),
       setBudget: sql.prepare(
         "INSERT INTO usage_budgets (agentId, dailyCents, updatedAt) VALUES (@agentId, @dailyCents, @now) ON CONFLICT (agentId) DO UPDATE SET dailyCents = excluded.dailyCents, updatedAt = excluded.updatedAt",
       ),
@@ -69,23 +81,30 @@ export class UsageStore {
     this.insertTx(event);
   }
 
-  /** Per-agent totals of events in [startMs, endMs); both on quarter-hour boundaries. */
-  byAgent(startMs: number, endMs: number): Array<Totals & { agentId: string }> {
+  /**
+   * Per-agent totals of events in [startMs, endMs); both on quarter-hour boundaries. Raw:
+   * `INDEXED BY usage_rollup_bucket` pins the plan to a range scan of the day's buckets,
+   * a hint the query builder cannot express.
+   */
+  async byAgent(startMs: number, endMs: number): Promise<Array<Totals & { agentId: string }>> {
     return this.prepared().range.all({ from: bucketOf(startMs), to: bucketOf(endMs) }) as Array<Totals & { agentId: string }>;
   }
 
-  agentCost(agentId: string, startMs: number, endMs: number): number {
-    return (this.prepared().agentRange.get({ agentId, from: bucketOf(startMs), to: bucketOf(endMs) }) as { costCents: number }).costCents;
+  async agentCost(agentId: string, startMs: number, endMs: number): Promise<number> {
+    const [row] = await this.rollup.qb().select(raw("coalesce(sum(costCents), 0) AS costCents")).where({ agentId, bucket: { $gte: bucketOf(startMs), $lt: bucketOf(endMs) } }).execute<{ costCents: number }[]>("all", false);
+    return row!.costCents;
   }
 
-  allTime(): { events: number; costCents: number } {
-    return this.prepared().allTime.get({ one: 1 }) as { events: number; costCents: number };
+  async allTime(): Promise<{ events: number; costCents: number }> {
+    const [row] = await this.totals.qb().select([raw("coalesce(sum(events), 0) AS events"), raw("coalesce(sum(costCents), 0) AS costCents")]).execute<{ events: number; costCents: number }[]>("all", false);
+    return row!;
   }
 
-  budget(agentId: string): number | undefined {
-    return (this.prepared().budget.get({ agentId }) as { dailyCents: number } | undefined)?.dailyCents;
+  async budget(agentId: string): Promise<number | undefined> {
+    return (await this.budgets.get(agentId))?.dailyCents;
   }
 
+  /** Raw: one upsert (`ON CONFLICT DO UPDATE`), so two settings of one budget cannot collide on its key. */
   setBudget(agentId: string, dailyCents: number, now: string): void {
     this.prepared().setBudget.run({ agentId, dailyCents, now });
   }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { raw, type Database } from "@muster/plugin";
+import { defineStore, insertionOrder, type Database, type EntityStore, type StoreDefinition } from "@muster/plugin";
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
 /** The task list's exact-match filters (GET /api/tasks query parameters). */
@@ -9,14 +9,14 @@ export type TaskFilter = Partial<Record<(typeof TASK_FILTERS)[number], string>>;
 /** Each kind's columns, derived once from its entity. */
 const FIELDS = Object.fromEntries(Object.values(KINDS).map((spec) => [spec.kind, Object.keys(spec.entity.meta.properties)])) as Record<WorkKind, string[]>;
 
-/** Most recently updated first; rowid breaks ties in insertion order. */
-const NEWEST_FIRST = [{ updatedAt: "desc" }, { [raw("rowid")]: "desc" }] as const;
-
 /**
- * The limit of "no limit": SQLite refuses an OFFSET without a LIMIT (the query builder
- * leaves it out), and a negative LIMIT is SQLite's own dialect.
+ * Each kind's store: most recently updated first, insertion order breaking ties; rows
+ * unmapped (columns carry the property names and no work column needs converting, so
+ * mapping each row would only cost time).
  */
-const EVERY_ROW = Number.MAX_SAFE_INTEGER;
+const STORES = Object.fromEntries(
+  Object.values(KINDS).map((spec) => [spec.kind, defineStore(spec.entity, { orderBy: [{ updatedAt: "desc" }, insertionOrder("desc")], mapRows: false })]),
+) as unknown as Record<WorkKind, StoreDefinition<(typeof KINDS)[WorkKind]["entity"], "id">>;
 
 type Row = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ const INSERTS = Object.fromEntries(
   Object.values(KINDS).map((spec) => [spec.kind, `INSERT INTO ${spec.table} (${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS[spec.kind].map((f) => `@${f}`).join(", ")})`]),
 ) as Record<WorkKind, string>;
 
-/** Each kind's unfiltered list, most recently updated first (NEWEST_FIRST as SQL). */
+/** Each kind's unfiltered list, most recently updated first (the stores' order as SQL). */
 const LISTS = Object.fromEntries(
   Object.values(KINDS).map((spec) => [spec.kind, `SELECT ${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")} FROM ${spec.table} ORDER BY "updatedAt" DESC, rowid DESC`]),
 ) as Record<WorkKind, string>;
@@ -33,10 +33,7 @@ const LISTS = Object.fromEntries(
 type Statement<P extends unknown[] | {}> = BetterSqlite3.Statement<P>;
 
 /**
- * The five work tables. Reads go through MikroORM's query builder and return plain rows,
- * unmapped (`execute(…, false)`): columns carry the property names (EntityCaseNamingStrategy)
- * and no work column needs converting, so mapping each row would only cost time. Creates
- * are one insert (no unit of work: a fresh row has nothing to track).
+ * The five work tables. Reads go over the store kit and return plain rows, unmapped.
  *
  * The two hottest statements, a create's INSERT and the unfiltered list of a kind (DESIGN
  * §1: hot reads return raw rows), run as statements prepared once on the connection
@@ -49,8 +46,10 @@ export class WorkStore {
   /** Prepared once per kind (and connection), re-run per request. */
   private readonly inserts = new Map<WorkKind, Statement<[Row]>>();
   private readonly lists = new Map<WorkKind, Statement<[]>>();
+  private readonly rows: Record<WorkKind, EntityStore<(typeof KINDS)[WorkKind]["entity"]>>;
   constructor(db: () => Database) {
     this.db = db;
+    this.rows = Object.fromEntries(Object.entries(STORES).map(([kind, store]) => [kind, store.on(db)])) as WorkStore["rows"];
   }
 
   private prepared<P extends unknown[] | {}>(cache: Map<WorkKind, Statement<P>>, kind: WorkKind, text: () => string): Statement<P> {
@@ -60,10 +59,6 @@ export class WorkStore {
       cache.set(kind, statement);
     }
     return statement;
-  }
-
-  private qb(kind: WorkKind) {
-    return this.db().em().createQueryBuilder(KINDS[kind].entity);
   }
 
   /** Every record of a kind, most recently updated first. */
@@ -82,21 +77,21 @@ export class WorkStore {
     const items = (
       !filtered && page.limit === null && page.offset === 0
         ? await this.list("task")
-        : await this.qb("task").select(FIELDS.task).where(where).orderBy([...NEWEST_FIRST]).limit(page.limit ?? EVERY_ROW, page.offset).execute("all", false)
+        : await this.rows.task.list({ where, limit: page.limit ?? undefined, offset: page.offset })
     ) as WorkRecord<"task">[];
     // A page that ends before its limit holds the last matching task, unless it is empty
     // because the offset is past the end.
     const complete = (page.limit === null || items.length < page.limit) && (items.length > 0 || page.offset === 0);
-    const total = complete ? page.offset + items.length : await this.db().em().count(KINDS.task.entity, where);
+    const total = complete ? page.offset + items.length : await this.rows.task.count(where);
     return { items, total };
   }
 
   async find<K extends WorkKind>(kind: K, id: string): Promise<WorkRecord<K> | undefined> {
-    return ((await this.qb(kind).select(FIELDS[kind]).where({ id }).execute("get", false)) ?? undefined) as WorkRecord<K> | undefined;
+    return ((await this.rows[kind].get(id)) ?? undefined) as WorkRecord<K> | undefined;
   }
 
   async exists(kind: WorkKind, id: string): Promise<boolean> {
-    return (await this.qb(kind).select("id").where({ id }).execute("get", false)) != null;
+    return (await this.rows[kind].count({ id })) > 0;
   }
 
   /**
