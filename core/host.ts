@@ -2,10 +2,8 @@
 // code runs, wires DI, the database and HTTP, and runs the plugin lifecycle.
 import "reflect-metadata";
 import { createServer, type Server } from "node:http";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { parse as parseYaml } from "yaml";
 import type { Logger } from "pino";
 import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
 import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts";
@@ -18,7 +16,7 @@ import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 import { ServiceContainer, type Requester } from "./internal/container.ts";
-import { provideContributions, requesterOf } from "./internal/contributions.ts";
+import { provideContributions, requesterOf, staticContributions } from "./internal/contributions.ts";
 import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry } from "./internal/gate-registry.ts";
 import { createRedaction } from "./internal/redaction.ts";
@@ -75,16 +73,15 @@ export interface Host {
   loginLink(): LoginLink;
 }
 
-function resolveOwner(config: MusterConfig, workspaceRoot: string): string {
+/**
+ * The owner: the configuration's, else the first name a plugin's owner source gives (the
+ * agents plugin reads the organisation file), else "owner". The host itself reads no feature's files.
+ */
+function resolveOwner(config: MusterConfig, plugins: readonly PluginDefinition[], workspaceRoot: string): string {
   if (config.owner) return config.owner;
-  const orgFile = join(workspaceRoot, "company", "org_structure.yaml");
-  try {
-    if (existsSync(orgFile)) {
-      const owner = (parseYaml(readFileSync(orgFile, "utf8")) as { org?: { owner?: unknown } })?.org?.owner;
-      if (typeof owner === "string" && owner.trim()) return owner.trim();
-    }
-  } catch {
-    // A malformed organisation file is reported by the workspace readers; the owner falls back.
+  for (const { value } of staticContributions(plugins, hostPoints.ownerSources)) {
+    const owner = value.owner(workspaceRoot)?.trim();
+    if (owner) return owner;
   }
   return "owner";
 }
@@ -180,7 +177,7 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   /** The workspace (scaffolded on first start when configured) and the host facts plugins read. */
-  function prepareWorkspace(): { workspace: WorkspacePaths; hostInfo: HostInfo } {
+  function prepareWorkspace(ordered: readonly PluginDefinition[]): { workspace: WorkspacePaths; hostInfo: HostInfo } {
     const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
     if (config.scaffoldWorkspace) {
       const scaffold = scaffoldWorkspace(workspaceRoot);
@@ -190,7 +187,7 @@ export function createHost(options: HostOptions = {}): Host {
     const hostInfo: HostInfo = {
       version: packageVersion,
       home: config.home,
-      owner: resolveOwner(config, workspace.root),
+      owner: resolveOwner(config, ordered, workspace.root),
       approvers: Object.freeze([...config.approvers]),
       startedAt,
       url,
@@ -379,7 +376,7 @@ export function createHost(options: HostOptions = {}): Host {
       currentSession = session;
       const ordered = await collectAndOrder();
       phases.mark("plugins collected and ordered");
-      const { workspace, hostInfo } = prepareWorkspace();
+      const { workspace, hostInfo } = prepareWorkspace(ordered);
       phases.mark("workspace scaffold");
       registerPlugins(ordered, workspace, hostInfo);
       phases.mark("plugins registered");

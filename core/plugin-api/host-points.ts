@@ -66,8 +66,20 @@ export interface DoctorCheck {
   run(context: DoctorContext): DoctorFinding | Promise<DoctorFinding>;
 }
 
+/**
+ * Where the owner comes from when `MUSTER_OWNER` (config `owner`) is not set: the host asks
+ * each contribution in plugin order, before any plugin runs, and takes the first name one
+ * gives (else "owner"). Synchronous and side-effect free: it runs during the boot.
+ */
+export interface OwnerSource {
+  /** The owner's name from what this plugin knows of the workspace (the organisation file), or null. */
+  owner(workspaceRoot: string): string | null;
+}
+
 /** The points the host owns; contributing to them needs no dependency declaration. */
 export const hostPoints = {
+  /** Who the owner is, when the configuration does not say (the agents plugin: the organisation file's `org.owner`). */
+  ownerSources: extensionPoint<OwnerSource>("host.ownerSources"),
   /** Tools of the MCP endpoint (`/mcp`) and of `muster mcp`. */
   mcpTools: extensionPoint<McpToolSpec>("host.mcpTools"),
   /** Checks of `muster doctor`. */

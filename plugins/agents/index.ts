@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { contribute, definePlugin } from "@muster/plugin";
+import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { agentsConfig, type AgentsConfig } from "./config.ts";
@@ -10,6 +10,7 @@ import { LicenceChallenge, LicenceInstance } from "./entities/licence-challenge.
 import { migrations } from "./migrations.ts";
 import { packsCommand } from "./cli/command.ts";
 import { crewDoctorCheck } from "./cli/crew-check.ts";
+import { organisationOwner } from "./services/owner-source.ts";
 import { agentRoutes } from "./http/routes.ts";
 import { configureAction, registerAction } from "./services/gated-actions.ts";
 import { registerAgentServices } from "./services/register.ts";
@@ -37,6 +38,8 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
     contribute(STREAM_EVENT_FAMILIES, { pattern: "agents.*", description: "The agent records were synced with the organisation file, or a stuck agent was escalated" }),
     contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: fileURLToPath(new URL("./console/health-panel.js", import.meta.url)) }),
     crewDoctorCheck,
+    // The owner the host uses when MUSTER_OWNER is not set: the organisation file's org.owner.
+    contribute(hostPoints.ownerSources, organisationOwner),
   ],
   register: registerAgentServices,
   routes: agentRoutes,

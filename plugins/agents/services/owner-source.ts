@@ -1,0 +1,21 @@
+// The owner named by the organisation file (`org.owner`), for the host's boot when the
+// configuration names none (hostPoints.ownerSources). Synchronous: the host asks before any
+// plugin runs. A malformed file is reported by the workspace readers; here it names no one.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { OwnerSource } from "@muster/plugin";
+import { ORG_FILE } from "./org-file.ts";
+
+export const organisationOwner: OwnerSource = {
+  owner(workspaceRoot) {
+    const path = join(workspaceRoot, ORG_FILE);
+    try {
+      if (!existsSync(path)) return null;
+      const owner = (parseYaml(readFileSync(path, "utf8")) as { org?: { owner?: unknown } } | null)?.org?.owner;
+      return typeof owner === "string" ? owner : null;
+    } catch {
+      return null;
+    }
+  },
+};
