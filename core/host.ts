@@ -18,7 +18,7 @@ import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 import { ServiceContainer, type Requester } from "./internal/container.ts";
 import { provideContributions, requesterOf, staticContributions } from "./internal/contributions.ts";
 import { createEventBus } from "./internal/event-bus.ts";
-import { createGateRegistry } from "./internal/gate-registry.ts";
+import { createGateRegistry, publicGate } from "./internal/gate-registry.ts";
 import { createRedaction } from "./internal/redaction.ts";
 import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
 import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
@@ -125,6 +125,8 @@ export function createHost(options: HostOptions = {}): Host {
   const services = new ServiceContainer();
   const events = createEventBus(logger);
   const gate = createGateRegistry(() => (services.has(hostTokens.gateBackend) ? services.resolve(hostTokens.gateBackend) : undefined));
+  /** What plugins receive as `ctx.gate` and `hostTokens.gate`: requesting, not defining. */
+  const pluginGate = publicGate(gate);
   const redaction = createRedaction(() => (services.has(hostTokens.redactionBackend) ? services.resolve(hostTokens.redactionBackend) : undefined));
   // Both are taken in start(): the lock first, so a second start on this home changes nothing.
   let lock: InstanceLock | undefined;
@@ -219,20 +221,14 @@ export function createHost(options: HostOptions = {}): Host {
         config: pluginConfig,
         logger: pluginLogger(plugin.id),
         events,
-        gate,
+        gate: pluginGate,
         workspace,
         host: hostInfo,
         gateway,
-        get db() {
-          if (!db) throw new Error(`Plugin "${plugin.id}" used ctx.db before the database was open (not allowed in register)`);
-          return db;
-        },
         provide(definition) {
           if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
           services.register(definition, requester);
         },
-        resolve: (token) => services.resolve(token, requester),
-        has: (token) => services.has(token),
         lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
       };
       contexts.set(plugin.id, ctx);
@@ -435,7 +431,7 @@ export function createHost(options: HostOptions = {}): Host {
     });
     services.provideHost(hostTokens.db, () => database);
     services.provideHost(hostTokens.events, () => events);
-    services.provideHost(hostTokens.gate, () => gate);
+    services.provideHost(hostTokens.gate, () => pluginGate);
     services.provideHost(hostTokens.redaction, () => redaction);
     services.provideHost(hostTokens.gateway, () => gateway);
     services.provideHost(hostTokens.workspace, () => host.workspace);

@@ -37,7 +37,7 @@ const Cap = camel.charAt(0).toUpperCase() + camel.slice(1);
 /** The plugin itself, the same in both modes (relative to the plugin's source folder). */
 const pluginFiles: Record<string, string> = {
   "index.ts": `import { definePlugin } from "@muster/plugin";
-import { mount${Cap}Routes } from "./http/routes.ts";
+import { ${camel}Routes } from "./http/routes.ts";
 
 /** ${id}: describe what this plugin adds to Muster. */
 export const ${camel}Plugin = definePlugin({
@@ -45,7 +45,7 @@ export const ${camel}Plugin = definePlugin({
   version: "0.1.0",
   host: "^1.0.0",
   paths: ["/api/${id}"],
-  routes: mount${Cap}Routes,
+  routes: ${camel}Routes,
 });
 
 export default ${camel}Plugin;
@@ -62,15 +62,22 @@ export const ${camel}Errors = defineErrors("${id}", {
 export const echoBody = z.strictObject({ message: z.string().min(1).max(1000) });
 export const echoResponse = z.object({ ok: z.literal(true), echo: z.string() });
 `,
-  "http/routes.ts": `import type { PluginContext, PluginRouter } from "@muster/plugin";
+  "http/routes.ts": `import { defineRoutes, hostTokens } from "@muster/plugin";
 import { echoBody, echoResponse } from "./schemas.ts";
 
-export function mount${Cap}Routes(router: PluginRouter, ctx: PluginContext): void {
-  router.post("/api/${id}", { summary: "Echo a message", body: echoBody, response: echoResponse }, ({ body }) => {
-    ctx.logger.debug({ length: body.message.length }, "echo");
-    return { ok: true, echo: body.message };
-  });
-}
+/**
+ * The routes and the services they use, declared in \`deps\` (your own tokens, \`hostTokens\`,
+ * those of plugins in \`dependsOn\`): the host checks them when it starts and passes them in.
+ */
+export const ${camel}Routes = defineRoutes({
+  deps: { logger: hostTokens.logger },
+  mount(router, { logger }) {
+    router.post("/api/${id}", { summary: "Echo a message", body: echoBody, response: echoResponse }, ({ body }) => {
+      logger.debug({ length: body.message.length }, "echo");
+      return { ok: true, echo: body.message };
+    });
+  },
+});
 `,
 };
 
@@ -187,7 +194,7 @@ function scaffoldStandalone(dir: string): void {
     // Only npm pack's output: vendor/ holds the kit the install needs and is committed.
     ".gitignore": "node_modules/\ndist/\n/*.tgz\n",
     ...Object.fromEntries(Object.entries(pluginFiles).map(([path, content]) => [`src/${path}`, content])),
-    [`test/${id}.test.js`]: `// Runs the built plugin's route against a stand-in router (no host needed): \`npm test\`.
+    [`test/${id}.test.js`]: `// Runs the built plugin's route against a stand-in router and logger (no host needed): \`npm test\`.
 // For the real thing: npm pack, then \`muster plugins add ./${name}-0.1.0.tgz\` and restart Muster.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -202,8 +209,8 @@ test("the definition names its id, host range and paths", () => {
 test("POST /api/${id} echoes the message; its body schema refuses an empty one", async () => {
   const routes = new Map();
   const router = new Proxy({}, { get: (_target, method) => (path, spec, handler) => routes.set(\`\${String(method).toUpperCase()} \${path}\`, { spec, handler }) });
-  const ctx = { id: plugin.id, logger: { debug() {}, info() {}, warn() {}, error() {} } };
-  plugin.routes(router, ctx);
+  const logger = { debug() {}, info() {}, warn() {}, error() {} };
+  plugin.routes.mount(router, { logger }, { id: plugin.id, logger });
   const echo = routes.get("POST /api/${id}");
   assert.deepEqual(await echo.handler({ body: { message: "hi" } }), { ok: true, echo: "hi" });
   assert.equal(echo.spec.body.safeParse({ message: "" }).success, false);

@@ -5,7 +5,16 @@ import { hostErrors } from "../plugin-api/errors.ts";
 
 const KIND = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9._-]*$/;
 
-export function createGateRegistry(backend: () => GateBackend | undefined): ApprovalGate {
+/**
+ * The host's side of the gate: plugins get {@link ApprovalGate} (see {@link publicGate}); only
+ * the host defines kinds, from the plugins' `gatedActions` declarations.
+ */
+export interface GateRegistry extends ApprovalGate {
+  /** Defines a gated action kind (`publishing.post`). Throws if the kind is already defined. */
+  define<P>(kind: string, action: GatedAction<P>): void;
+}
+
+export function createGateRegistry(backend: () => GateBackend | undefined): GateRegistry {
   const actions = new Map<string, GatedAction>();
   return {
     define(kind, action) {
@@ -25,4 +34,9 @@ export function createGateRegistry(backend: () => GateBackend | undefined): Appr
     action: (kind) => actions.get(kind),
     kinds: () => [...actions.keys()],
   };
+}
+
+/** The registry without `define`, the object plugins receive, so no plugin can define a kind at run time. */
+export function publicGate(registry: GateRegistry): ApprovalGate {
+  return Object.freeze({ request: registry.request, action: registry.action, kinds: registry.kinds });
 }

@@ -12,7 +12,7 @@
 // A statement is reusable as long as nothing changes its mode (kysely never calls `pluck`,
 // `raw` or `expand`) and it is not in the middle of an `iterate()` (a busy statement is
 // replaced by a fresh one). Only the ORM's view of the connection caches: raw statements a
-// plugin prepares on `ctx.db.sql` are the plugin's own, so a `pluck()` there cannot leak
+// plugin prepares on `db.sql` (its `hostTokens.db`) are the plugin's own, so a `pluck()` there cannot leak
 // into an ORM query.
 // better-sqlite3 13 segfaults on Node < 24: every database user (host, tests) passes here first.
 import "../node-version-guard.js";

@@ -5,7 +5,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { EventBus } from "./events.ts";
 import type { ApprovalGate } from "./gate.ts";
 import type { WorkspacePaths } from "./workspace.ts";
-import type { ServiceDefinition, ServiceToken } from "./define-service.ts";
+import type { ServiceDefinition } from "./define-service.ts";
 import type { GatewayClient } from "./gateway.ts";
 
 export type { Logger };
@@ -64,34 +64,35 @@ export interface HostInfo {
 /** Credentials of the host configuration a plugin may read through `ctx.host.credential`. */
 export type HostCredential = "vaultKey" | "gatewayToken";
 
-/** What a plugin receives in `register`, `routes`, `onStart` and `onStop`. */
+/**
+ * What a plugin receives in `register`, in a bare-function `routes`/`onStart`/`onStop`, and as
+ * the last argument of a declared one (`defineRoutes`, `defineHook`): its identity and
+ * configuration, the host facilities below, and `provide` to register its services.
+ * Services, the database and other plugins' services are never reached through it: a service,
+ * routes, a hook, a gated action or a contribution lists them in its `deps` (`hostTokens.db`,
+ * `configToken<C>()`, a token of its own plugin or of one in `dependsOn`) or `optionalDeps`
+ * (`undefined` when the providing plugin is absent), and the host checks every such
+ * declaration when it starts. Gated action kinds are declared in the definition's `gatedActions`.
+ */
 export interface PluginContext<C = unknown> {
   /** The plugin id. */
   readonly id: string;
-  /** The plugin's resolved, frozen configuration. */
+  /** The plugin's resolved, frozen configuration (the same as `configToken<C>()` in deps). */
   readonly config: Readonly<C>;
   /** Logger with `plugin=<id>`; log fields, never interpolated values or secrets. */
   readonly logger: Logger;
   readonly events: EventBus;
+  /** Requests approvals for declared kinds (`gate.request`); kinds come from `gatedActions`. */
   readonly gate: ApprovalGate;
   readonly workspace: WorkspacePaths;
   readonly host: HostInfo;
   /**
-   * The OpenClaw gateway client (DESIGN §9), the same as `resolve(hostTokens.gateway)`.
+   * The OpenClaw gateway client (DESIGN §9), the same as `hostTokens.gateway` in deps.
    * Calls fail fast while it is not connected; `status()`/`onState` say whether it is.
    */
   readonly gateway: GatewayClient;
-  /** Available from `routes`/`onStart` on (after migrations); throws in `register`. */
-  readonly db: Database;
   /** Registers a service in the host container (only in `register`). */
   provide<T>(definition: ServiceDefinition<T, any, any>): void;
-  /**
-   * Resolves a service of this plugin, of the host (`hostTokens`) or of a plugin listed in
-   * `dependsOn`/`optionalDependsOn`; any other token fails with `TOKEN_NOT_DECLARED`.
-   */
-  resolve<T>(token: ServiceToken<T>): T;
-  /** Whether some loaded plugin provides this token (for optional dependencies). */
-  has(token: ServiceToken<unknown>): boolean;
   lifecycle: {
     /** Runs `fn` at shutdown, in reverse start order, before the database closes. */
     onStop(fn: () => void | Promise<void>): void;

@@ -1,6 +1,7 @@
 /**
  * The approval gate (DESIGN §8): no external action runs without an explicit human
- * approval. A plugin declares an action kind with an executor; requesting it creates a
+ * approval. A plugin declares an action kind with an executor in its definition's
+ * `gatedActions` (`defineGatedAction`); requesting it creates a
  * `pending` approval holding the exact payload and its SHA-256; only an explicit
  * `approved` decision runs the executor, once, with the stored payload.
  */
@@ -29,9 +30,11 @@ export interface GateRequestResult {
   status: "pending";
 }
 
+/**
+ * The gate as plugins see it (`ctx.gate`, `hostTokens.gate`): requesting and reading kinds.
+ * Kinds are declared only in a definition's `gatedActions`, which the host defines at start.
+ */
 export interface ApprovalGate {
-  /** Declares a gated action kind (`publishing.post`). Throws if the kind is already defined. */
-  define<P>(kind: string, action: GatedAction<P>): void;
   /** Creates a pending approval for `kind`; nothing runs until a human approves. */
   request<P>(kind: string, payload: P, options: GateRequestOptions): Promise<GateRequestResult>;
   /** The declared action for a kind, if any (used by the approvals plugin to execute). */

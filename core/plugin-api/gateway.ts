@@ -1,6 +1,6 @@
 /**
- * The OpenClaw gateway client (DESIGN §9), as plugins see it: `ctx.resolve(hostTokens.gateway)`
- * or `ctx.gateway`. One long-lived WebSocket in the host speaking protocol v4
+ * The OpenClaw gateway client (DESIGN §9), as plugins see it: `hostTokens.gateway` in a
+ * declaration's deps, or `ctx.gateway`. One long-lived WebSocket in the host speaking protocol v4
  * (`shared/reference/openclaw-gateway.md`); this file is the contract, the host implements it.
  *
  * Payload shapes are typed loosely on purpose: the gateway sends more fields than its closed

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pino from "pino";
-import { defineErrors, definePlugin, hostErrors, z, type PluginContext } from "@muster/plugin";
+import { defineErrors, defineHook, definePlugin, hostErrors, hostTokens, z, type Database } from "@muster/plugin";
 import { workPlugin } from "../../plugins/work/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { openSse } from "../helpers/sse-client.ts";
@@ -141,8 +141,8 @@ t("past the budget a locked write is 503 DATABASE_BUSY with Retry-After, writes 
 });
 
 t("a full database is 507 DATABASE_FULL, stays intact, and takes writes again once space frees", async (ctx) => {
-  let db: PluginContext["db"] | undefined;
-  const grabDb = definePlugin({ id: "db-probe", version: "1.0.0", host: "^1.0.0", onStart: (pluginCtx) => void (db = pluginCtx.db) });
+  let db: Database | undefined;
+  const grabDb = definePlugin({ id: "db-probe", version: "1.0.0", host: "^1.0.0", onStart: defineHook({ deps: { db: hostTokens.db }, run: (deps) => void (db = deps.db) }) });
   // Only the plugin under test: no background writer may land a small write in between.
   const h = await startTestHost({ plugins: [workPlugin], extraPlugins: [grabDb] });
   ctx.hosts.push(h);

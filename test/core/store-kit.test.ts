@@ -6,6 +6,7 @@ import {
   defineEntity,
   defineErrors,
   defineMigration,
+  defineRoutes,
   definePlugin,
   defineService,
   defineStore,
@@ -60,67 +61,69 @@ const kitNotesPlugin = definePlugin({
   register(ctx) {
     ctx.provide(defineService({ token: NOTES, deps: { db: hostTokens.db }, create: ({ db }) => notes.on(() => db as Database) }));
   },
-  routes(router, ctx) {
-    const store = () => ctx.resolve(NOTES);
-    const idParams = z.object({ id: z.string() });
-    const found = (row: NoteRow | null, id: string) => {
-      if (!row) throw errors.KIT_NOTES_NOT_FOUND({ id });
-      return { ok: true, note: row };
-    };
-    router.post(
-      "/api/kit-notes",
-      { summary: "Create", status: 201, body: z.object({ id: z.string(), title: z.string(), pinned: z.boolean().optional(), createdAt: z.string() }) },
-      async ({ body }) => {
-        try {
-          await store().insert(body);
-        } catch (error) {
-          if ((error as Error).name === "UniqueConstraintViolationException") throw errors.KIT_NOTES_TAKEN({ id: body.id });
-          throw error;
-        }
-        return found(await store().get(body.id), body.id);
-      },
-    );
-    router.post("/api/kit-notes/bulk", { summary: "Create several", status: 201, body: z.object({ notes: z.array(z.object({ id: z.string(), title: z.string(), createdAt: z.string() })) }) }, async ({ body }) => {
-      await store().insert(body.notes);
-      return { ok: true };
-    });
-    router.get(
-      "/api/kit-notes",
-      {
-        summary: "List",
-        query: z.object({
-          status: z.enum(["draft", "published"]).optional(),
-          limit: z.coerce.number().int().optional(),
-          offset: z.coerce.number().int().optional(),
-          titles: z.literal("1").optional(),
-          oldest: z.literal("1").optional(),
-        }),
-      },
-      async ({ query }) => {
-        const where = query.status ? { status: query.status } : undefined;
-        const orderBy = query.oldest ? [{ createdAt: "asc" as const }, insertionOrder("asc")] : undefined;
-        const rows = query.titles
-          ? await store().list({ where, limit: query.limit, offset: query.offset, orderBy, fields: ["id", "title"] })
-          : await store().list({ where, limit: query.limit, offset: query.offset, orderBy });
-        return { ok: true, notes: rows, total: await store().count(where) };
-      },
-    );
-    router.get("/api/kit-notes/first-draft", { summary: "The newest draft" }, async () => ({ ok: true, note: await store().find({ status: "draft" }) }));
-    router.get("/api/kit-notes/:id", { summary: "One", params: idParams }, async ({ params }) => found(await store().get(params.id), params.id));
-    router.patch("/api/kit-notes/:id", { summary: "Change", params: idParams, body: z.object({ title: z.string().optional(), pinned: z.boolean().optional() }) }, async ({ params, body }) => {
-      if (!(await store().update(params.id, body))) throw errors.KIT_NOTES_NOT_FOUND({ id: params.id });
-      return found(await store().get(params.id), params.id);
-    });
-    router.delete("/api/kit-notes/:id", { summary: "Delete", params: idParams }, async ({ params }) => {
-      if (!(await store().delete(params.id))) throw errors.KIT_NOTES_NOT_FOUND({ id: params.id });
-      return { ok: true };
-    });
-    router.post("/api/kit-notes/:id/publish", { summary: "Publish a draft once", params: idParams, body: z.object({ body: z.string() }) }, async ({ params, body }) => {
-      const row = await store().transition(params.id, { from: { status: "draft" }, set: { status: "published", body: body.body } });
-      if (!row) throw errors.KIT_NOTES_NOT_DRAFT({ id: params.id });
-      return { ok: true, note: row };
-    });
-  },
+  routes: defineRoutes({
+    deps: { store: NOTES },
+    mount(router, { store }) {
+      const idParams = z.object({ id: z.string() });
+      const found = (row: NoteRow | null, id: string) => {
+        if (!row) throw errors.KIT_NOTES_NOT_FOUND({ id });
+        return { ok: true, note: row };
+      };
+      router.post(
+        "/api/kit-notes",
+        { summary: "Create", status: 201, body: z.object({ id: z.string(), title: z.string(), pinned: z.boolean().optional(), createdAt: z.string() }) },
+        async ({ body }) => {
+          try {
+            await store.insert(body);
+          } catch (error) {
+            if ((error as Error).name === "UniqueConstraintViolationException") throw errors.KIT_NOTES_TAKEN({ id: body.id });
+            throw error;
+          }
+          return found(await store.get(body.id), body.id);
+        },
+      );
+      router.post("/api/kit-notes/bulk", { summary: "Create several", status: 201, body: z.object({ notes: z.array(z.object({ id: z.string(), title: z.string(), createdAt: z.string() })) }) }, async ({ body }) => {
+        await store.insert(body.notes);
+        return { ok: true };
+      });
+      router.get(
+        "/api/kit-notes",
+        {
+          summary: "List",
+          query: z.object({
+            status: z.enum(["draft", "published"]).optional(),
+            limit: z.coerce.number().int().optional(),
+            offset: z.coerce.number().int().optional(),
+            titles: z.literal("1").optional(),
+            oldest: z.literal("1").optional(),
+          }),
+        },
+        async ({ query }) => {
+          const where = query.status ? { status: query.status } : undefined;
+          const orderBy = query.oldest ? [{ createdAt: "asc" as const }, insertionOrder("asc")] : undefined;
+          const rows = query.titles
+            ? await store.list({ where, limit: query.limit, offset: query.offset, orderBy, fields: ["id", "title"] })
+            : await store.list({ where, limit: query.limit, offset: query.offset, orderBy });
+          return { ok: true, notes: rows, total: await store.count(where) };
+        },
+      );
+      router.get("/api/kit-notes/first-draft", { summary: "The newest draft" }, async () => ({ ok: true, note: await store.find({ status: "draft" }) }));
+      router.get("/api/kit-notes/:id", { summary: "One", params: idParams }, async ({ params }) => found(await store.get(params.id), params.id));
+      router.patch("/api/kit-notes/:id", { summary: "Change", params: idParams, body: z.object({ title: z.string().optional(), pinned: z.boolean().optional() }) }, async ({ params, body }) => {
+        if (!(await store.update(params.id, body))) throw errors.KIT_NOTES_NOT_FOUND({ id: params.id });
+        return found(await store.get(params.id), params.id);
+      });
+      router.delete("/api/kit-notes/:id", { summary: "Delete", params: idParams }, async ({ params }) => {
+        if (!(await store.delete(params.id))) throw errors.KIT_NOTES_NOT_FOUND({ id: params.id });
+        return { ok: true };
+      });
+      router.post("/api/kit-notes/:id/publish", { summary: "Publish a draft once", params: idParams, body: z.object({ body: z.string() }) }, async ({ params, body }) => {
+        const row = await store.transition(params.id, { from: { status: "draft" }, set: { status: "published", body: body.body } });
+        if (!row) throw errors.KIT_NOTES_NOT_DRAFT({ id: params.id });
+        return { ok: true, note: row };
+      });
+    },
+  }),
 });
 
 const t = suite("store kit");

@@ -2,7 +2,7 @@ import { definePlugin } from "@muster/plugin";
 import { releaseNotesConfig } from "./config.ts";
 import { ReleaseNote } from "./entities/release-note.ts";
 import { migrations } from "./migrations.ts";
-import { mountReleaseNoteRoutes } from "./http/routes.ts";
+import { releaseNoteRoutes } from "./http/routes.ts";
 
 /**
  * Release notes kept in Muster's database (`/api/release-notes`): agents add a note per
@@ -14,10 +14,10 @@ export default definePlugin({
   version: "0.1.0",
   host: "^1.0.0",
   paths: ["/api/release-notes"],
-  // Its section of muster.config.json (`"release-notes": { "maxNotes": 500 }`); ctx.config is typed from it.
+  // Its section of muster.config.json (`"release-notes": { "maxNotes": 500 }`); routes read it as configToken<ReleaseNotesConfig>() in their deps.
   config: releaseNotesConfig,
   // Tables carry the plugin's prefix, release_notes_ (the id with - turned into _).
   entities: [ReleaseNote],
   migrations,
-  routes: mountReleaseNoteRoutes,
+  routes: releaseNoteRoutes,
 });

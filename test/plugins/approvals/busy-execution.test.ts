@@ -5,7 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { definePlugin, z, type PluginDefinition } from "@muster/plugin";
+import { defineGatedAction, definePlugin, z, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
@@ -24,16 +24,20 @@ const busyTestPlugin = definePlugin({
   host: "^1.0.0",
   dependsOn: ["approvals"],
   paths: ["/api/busy-test"],
-  register(ctx) {
-    ctx.gate.define<{ text: string }>(KIND, {
-      describe: (p) => `Send "${p.text}"`,
-      async execute(payload) {
-        runs++;
-        await new Promise<void>((resolve) => (finish = resolve));
-        return { sent: true, echo: payload.text };
-      },
-    });
-  },
+  gatedActions: [
+    defineGatedAction({
+      kind: KIND,
+      deps: {},
+      create: () => ({
+        describe: (p: { text: string }) => `Send "${p.text}"`,
+        async execute(payload: { text: string }) {
+          runs++;
+          await new Promise<void>((resolve) => (finish = resolve));
+          return { sent: true, echo: payload.text };
+        },
+      }),
+    }),
+  ],
   routes(router, ctx) {
     router.post(
       "/api/busy-test",

@@ -4,7 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { definePlugin, z, type MusterEvent, type PluginDefinition } from "@muster/plugin";
+import { defineGatedAction, definePlugin, z, type MusterEvent, type PluginDefinition } from "@muster/plugin";
 import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
@@ -15,6 +15,7 @@ import { startTestHost, removeHome, withTestHost, type TestHost } from "../../he
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 
 const KIND = "gate-test.send";
+type SendPayload = { text: string; fail?: boolean; delayMs?: number };
 interface Run {
   payload: any;
   decision: { approvalId: string; decidedBy: string };
@@ -29,17 +30,21 @@ const gateTestPlugin = definePlugin({
   host: "^1.0.0",
   dependsOn: ["approvals"],
   paths: ["/api/gate-test"],
-  register(ctx) {
-    ctx.gate.define<{ text: string; fail?: boolean; delayMs?: number }>(KIND, {
-      describe: (p) => `Send "${p.text}" to the outside world`,
-      async execute(payload, decision) {
-        runs.push({ payload, decision });
-        if (payload.delayMs) await sleep(payload.delayMs); // holds the execution open so concurrent decisions overlap it
-        if (payload.fail) throw new Error("upstream refused the message");
-        return { sent: true, echo: payload.text };
-      },
-    });
-  },
+  gatedActions: [
+    defineGatedAction({
+      kind: KIND,
+      deps: {},
+      create: () => ({
+        describe: (p: SendPayload) => `Send "${p.text}" to the outside world`,
+        async execute(payload: SendPayload, decision) {
+          runs.push({ payload, decision });
+          if (payload.delayMs) await sleep(payload.delayMs); // holds the execution open so concurrent decisions overlap it
+          if (payload.fail) throw new Error("upstream refused the message");
+          return { sent: true, echo: payload.text };
+        },
+      }),
+    }),
+  ],
   onStart(ctx) {
     ctx.events.subscribe("approvals.*", (event) => void events.push(event));
   },

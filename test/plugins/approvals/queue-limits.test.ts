@@ -6,7 +6,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { definePlugin, z, type PluginDefinition } from "@muster/plugin";
+import { defineGatedAction, definePlugin, z, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
@@ -23,9 +23,7 @@ const gatedPlugin = definePlugin({
   host: "^1.0.0",
   dependsOn: ["approvals"],
   paths: ["/api/limits-test"],
-  register(ctx) {
-    ctx.gate.define(KIND, { describe: () => "Send something", execute: async () => ({ sent: true }) });
-  },
+  gatedActions: [defineGatedAction({ kind: KIND, deps: {}, create: () => ({ describe: () => "Send something", execute: async () => ({ sent: true }) }) })],
   routes(router, ctx) {
     router.post(
       "/api/limits-test",

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { definePlugin, defineService, z, type PluginDefinition } from "@muster/plugin";
+import { defineGatedAction, definePlugin, defineService, z, type PluginDefinition } from "@muster/plugin";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
@@ -20,6 +20,8 @@ import { decideApproval } from "@muster/plugin/testing";
 const KIND = "leaky.send";
 const WEIRD_KIND = "leaky.weird";
 const ECHO_KIND = "leaky.echo";
+type LeakyPayload = { names: string[]; extra?: string };
+type EchoPayload = { name: string; pad: number; tail: number };
 
 /**
  * `leaky.send` reads the named secrets from the vault and throws an error quoting them
@@ -33,32 +35,44 @@ const leakyPlugin = definePlugin({
   dependsOn: ["approvals"],
   optionalDependsOn: ["vault"],
   paths: ["/api/leaky"],
-  register(ctx) {
-    ctx.gate.define<{ names: string[]; extra?: string }>(KIND, {
-      describe: (p) => `Call upstream with ${p.names.length} credentials`,
-      async execute(p) {
-        const values = p.names.map((name) => ctx.resolve(VAULT_SECRETS).get(name) ?? `<no ${name}>`);
-        throw new Error(`401 Unauthorized; sent ${values.join(" | ")}; ${p.extra ?? ""}`);
-      },
-    });
+  gatedActions: [
+    defineGatedAction({
+      kind: KIND,
+      deps: { secrets: VAULT_SECRETS },
+      create: ({ secrets }) => ({
+        describe: (p: LeakyPayload) => `Call upstream with ${p.names.length} credentials`,
+        async execute(p: LeakyPayload) {
+          const values = p.names.map((name) => secrets.get(name) ?? `<no ${name}>`);
+          throw new Error(`401 Unauthorized; sent ${values.join(" | ")}; ${p.extra ?? ""}`);
+        },
+      }),
+    }),
     // Succeeds with a result quoting the secret, as an upstream echoing the request's headers would: `pad` characters before it, `tail` after.
-    ctx.gate.define<{ name: string; pad: number; tail: number }>(ECHO_KIND, {
-      describe: (p) => `Echo ${p.name}`,
-      async execute(p) {
-        return { echoed: `${"x".repeat(p.pad)}Authorization: Bearer ${ctx.resolve(VAULT_SECRETS).get(p.name)}`, tail: "y".repeat(p.tail) };
-      },
-    });
-    ctx.gate.define(WEIRD_KIND, {
-      describe: () => "Return an unserialisable result",
-      async execute() {
-        const result = Object.create(null);
-        result.toJSON = () => {
-          throw new Error("cannot serialise");
-        };
-        return result;
-      },
-    });
-  },
+    defineGatedAction({
+      kind: ECHO_KIND,
+      deps: { secrets: VAULT_SECRETS },
+      create: ({ secrets }) => ({
+        describe: (p: EchoPayload) => `Echo ${p.name}`,
+        async execute(p: EchoPayload) {
+          return { echoed: `${"x".repeat(p.pad)}Authorization: Bearer ${secrets.get(p.name)}`, tail: "y".repeat(p.tail) };
+        },
+      }),
+    }),
+    defineGatedAction({
+      kind: WEIRD_KIND,
+      deps: {},
+      create: () => ({
+        describe: () => "Return an unserialisable result",
+        async execute() {
+          const result = Object.create(null);
+          result.toJSON = () => {
+            throw new Error("cannot serialise");
+          };
+          return result;
+        },
+      }),
+    }),
+  ],
   routes(router, ctx) {
     router.post(
       "/api/leaky",
@@ -243,9 +257,7 @@ const stuckPlugin = definePlugin({
   host: "^1.0.0",
   dependsOn: ["approvals"],
   paths: ["/api/stuck"],
-  register(ctx) {
-    ctx.gate.define(STUCK_KIND, { describe: () => "Wait forever", execute: () => new Promise(() => undefined) });
-  },
+  gatedActions: [defineGatedAction({ kind: STUCK_KIND, deps: {}, create: () => ({ describe: () => "Wait forever", execute: () => new Promise(() => undefined) }) })],
   routes(router, ctx) {
     router.post(
       "/api/stuck",

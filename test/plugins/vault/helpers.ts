@@ -4,27 +4,32 @@ import { Writable } from "node:stream";
 import { join } from "node:path";
 import pino, { type Logger } from "pino";
 import Database from "better-sqlite3";
-import { definePlugin, type MusterEvent, type PluginContext } from "@muster/plugin";
+import { defineHook, definePlugin, hostTokens, type MusterEvent } from "@muster/plugin";
+import { VAULT_ENVIRONMENT, VAULT_SECRETS, type ChildProcessEnvironment, type VaultSecretReader } from "../../../plugins/vault/tokens.ts";
 import type { SecretMetadata } from "../../../plugins/vault/services/secret-store.ts";
 import type { Sealed } from "../../../plugins/vault/crypto/cipher.ts";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
 
 export const KEY = "correct horse battery staple";
 
-/** A plugin that depends on the vault and exposes its context and every published event. */
+/** A plugin that depends on the vault and exposes its two services and every published event. */
 export function createProbe() {
   const probe = {
-    ctx: undefined as PluginContext | undefined,
+    secrets: undefined as VaultSecretReader | undefined,
+    environment: undefined as ChildProcessEnvironment | undefined,
     events: [] as MusterEvent[],
     plugin: definePlugin({
       id: "vault-probe",
       version: "1.0.0",
       host: "^1.0.0",
       dependsOn: ["vault"],
-      onStart(ctx) {
-        probe.ctx = ctx;
-        ctx.events.subscribe("*", (event) => void probe.events.push(event));
-      },
+      onStart: defineHook({
+        deps: { secrets: VAULT_SECRETS, environment: VAULT_ENVIRONMENT, events: hostTokens.events },
+        run({ secrets, environment, events }) {
+          Object.assign(probe, { secrets, environment });
+          events.subscribe("*", (event) => void probe.events.push(event));
+        },
+      }),
     }),
   };
   return probe;

@@ -3,7 +3,6 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { VAULT_ENVIRONMENT, VAULT_SECRETS } from "../../../plugins/vault/tokens.ts";
 import { redactValues } from "../../../plugins/vault/services/redact.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
 
@@ -22,7 +21,7 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-const env = (probe: ReturnType<typeof createProbe>) => probe.ctx!.resolve(VAULT_ENVIRONMENT);
+const env = (probe: ReturnType<typeof createProbe>) => probe.environment!;
 const inject = (h: TestHost, body: unknown, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
   post(h, "/api/vault/inject", body, init);
 
@@ -77,7 +76,7 @@ t("childEnv drops Muster's credentials, keeps the rest, adds injected secrets; a
     timeout: 20_000,
   });
   assert.equal(JSON.parse(run.stdout), [OPENAI, null]);
-  const secrets = probe.ctx!.resolve(VAULT_SECRETS);
+  const secrets = probe.secrets!;
   assert.is(secrets.redact(`child said: ${run.stdout}`), 'child said: ["[redacted:OPENAI_API_KEY]",null]');
 });
 
@@ -92,7 +91,7 @@ t("updating a secret updates its injection; deleting it removes the injection", 
 });
 
 t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", ({ h, probe }) => {
-  const secrets = probe.ctx!.resolve(VAULT_SECRETS);
+  const secrets = probe.secrets!;
   assert.is(rawRows(h.home).find((r) => r.name === "SMTP_CONNECTION")!.lastAccessedAt, null);
   assert.is(secrets.get("SMTP_CONNECTION"), '{"host":"smtp.example","pass":"p@ss\\"word"}');
   assert.ok(rawRows(h.home).find((r) => r.name === "SMTP_CONNECTION")!.lastAccessedAt);
@@ -101,7 +100,7 @@ t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", ({
 });
 
 t("redact replaces stored values, also JSON-escaped, and follows writes", async ({ h, probe }) => {
-  const secrets = probe.ctx!.resolve(VAULT_SECRETS);
+  const secrets = probe.secrets!;
   const smtp = '{"host":"smtp.example","pass":"p@ss\\"word"}';
   assert.is(secrets.redact(`raw ${smtp} end`), "raw [redacted:SMTP_CONNECTION] end");
   assert.is(secrets.redact(JSON.stringify({ body: smtp })), '{"body":"[redacted:SMTP_CONNECTION]"}');

@@ -5,7 +5,6 @@ import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { open, seal } from "../../../plugins/vault/crypto/cipher.ts";
-import { VAULT_ENVIRONMENT, VAULT_SECRETS } from "../../../plugins/vault/tokens.ts";
 import { createProbe, flipHex, openRaw, post, rawRows, startVaultHost, type RawSecret } from "./helpers.ts";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault tamper and IVs");
@@ -77,11 +76,11 @@ t("bit flips, truncation, a moved ciphertext and a renamed row are each reported
   assert.is(list.body.secrets.length, Object.keys(VALUES).length);
   const inject = await post(h, "/api/vault/inject", { name: "TAG_FLIP", envVar: "SOME_TOKEN" }, { session: true });
   assert.is(inject.body.error.code, "VAULT_SECRET_CORRUPTED");
-  assert.equal(probe.ctx!.resolve(VAULT_ENVIRONMENT).variables(), []);
+  assert.equal(probe.environment!.variables(), []);
 });
 
 t("the vault.secrets service reports corruption per secret and still redacts the others", ({ probe }) => {
-  const secrets = probe.ctx!.resolve(VAULT_SECRETS);
+  const secrets = probe.secrets!;
   assert.throws(() => secrets.get("CT_FLIP"), (e: any) => e.code === "VAULT_SECRET_CORRUPTED");
   assert.is(secrets.get("INTACT"), VALUES.INTACT);
   assert.is(secrets.get("NO_SUCH_SECRET"), null);
@@ -128,7 +127,7 @@ t("seal() over 10,000 encryptions: no IV repeats, and each opens only under its 
 
 t("the key is derived once at start-up, not per request", async ({ h, probe }) => {
   for (let i = 0; i < 100; i++) await (i % 2 ? h.json("/api/vault") : reveal(h, "INTACT"));
-  assert.is(probe.ctx!.resolve(VAULT_SECRETS).status().keyDerivations, 1);
+  assert.is(probe.secrets!.status().keyDerivations, 1);
 });
 
 t.run();
