@@ -16,6 +16,7 @@ const single = (_output: string, exitCode: number): SuiteCounts =>
 export function extraSuites(node: string): ExtraSuite[] {
   return [
     { name: "typecheck (tsc --noEmit)", command: node, args: ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"], parse: single },
+    { name: "typecheck the console (tsc --noEmit, DOM)", command: node, args: ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.console.json"], parse: single },
     {
       // Solidity fuzz and invariant tests (contracts/test/*.t.sol); counts from "N passing" / "N failing".
       name: "contracts: solidity fuzz and invariant tests (hardhat test solidity)",

@@ -10,7 +10,7 @@ export { UsageError, parseCommandArgs, type ServerClient, type ServerRequest } f
 export { defineRoutes, defineHook, defineGatedAction, type RoutesDeclaration, type HookDeclaration, type GatedActionDeclaration, type Needs } from "./declare.ts";
 export { extensionPoint, contribute, contributeWith, ownerOf, type ExtensionPoint, type Contribution, type Contributed } from "./extension-points.ts";
 export { hostPoints, type OwnerSource, type McpToolSpec, type McpScope, type DoctorCheck, type DoctorContext, type DoctorFinding, type DoctorStatus } from "./host-points.ts";
-export type { ConsolePanel, MetricSource, MetricFamily, MetricType, MetricSample } from "./plugin-point-shapes.ts";
+export type { ConsolePanel, ConsolePage, MetricSource, MetricFamily, MetricType, MetricSample } from "./plugin-point-shapes.ts";
 export type { PluginContext, Database, EntityRow, HostInfo, HostCredential, Logger } from "./context.ts";
 export {
   MusterError,

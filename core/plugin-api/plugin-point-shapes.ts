@@ -37,6 +37,40 @@ export interface ConsolePanel {
   events?: string[];
 }
 
+/**
+ * A page a plugin adds to the console (point `dashboard.pages`): listed in `GET /dashboard/pages`,
+ * shown in the navigation under its `group`, and opened at `/console/<id>` (deeper paths such as
+ * `/console/<id>/<record>` open the same page; it reads them with `useRoute()`).
+ *
+ * The module is a browser ES module, TypeScript (`.ts`, its types stripped when served) or
+ * JavaScript. Every `.ts`/`.js`/`.css` file in the module's directory is served beside it at
+ * `/dashboard/plugins/<plugin>/<file>`, so a page can import its own components relatively.
+ * Bare imports resolve through the console's import map: `preact`, `preact/hooks`, `htm`,
+ * `@muster/sdk/client` and `@muster/console` (the console kit: `html`, the typed `muster`
+ * client, `useResource`, `useLive`, `useRoute`, components; docs/console.md).
+ *
+ * Its default export mounts the page, as a panel does: `export default function mount(element,
+ * kit)` returning `{ unmount }` or an unmount function (the console's `mountComponent(Page)`
+ * builds one for a Preact component).
+ *
+ * @example
+ * contribute(CONSOLE_PAGES, { id: "standup", title: "Stand-up", group: "work", module: fileURLToPath(new URL("./console/standup-page.ts", import.meta.url)), events: ["standup.*"] })
+ */
+export interface ConsolePage {
+  /** kebab-case, unique across the console: the page lives at `/console/<id>`. */
+  id: string;
+  /** The navigation label, the page's `<h1>` and the document title. */
+  title: string;
+  /** Absolute path of the module file (`.ts` or `.js`). */
+  module: string;
+  /** The navigation group: `crew`, `work`, `knowledge`, `outside`, `settings` (others are listed after them). */
+  group?: string;
+  /** Order within the group (lower first; default 100). */
+  order?: number;
+  /** Live-stream event names or patterns the page follows (shown in `GET /dashboard/pages`; the page subscribes with `useLive`). */
+  events?: string[];
+}
+
 export type MetricType = "counter" | "gauge" | "histogram";
 
 /** One sample of a metric family. */

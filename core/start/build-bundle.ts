@@ -68,6 +68,8 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
         setup(b) {
           // Native, so loaded from node_modules; by its absolute path, as the bundle may live elsewhere.
           b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: requireFromRoot.resolve("better-sqlite3"), external: true }));
+          // Finds its own binary beside its package, so it cannot be bundled (the console strips types with it).
+          b.onResolve({ filter: /^esbuild$/ }, () => ({ path: requireFromRoot.resolve("esbuild"), external: true }));
           b.onResolve({ filter: BUILTIN }, (args) => {
             const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
             // The shim's own require() is the real built-in.

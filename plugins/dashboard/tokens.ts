@@ -1,7 +1,10 @@
-import { extensionPoint, type ConsolePanel } from "@muster/plugin";
+import { extensionPoint, type ConsolePage, type ConsolePanel } from "@muster/plugin";
 
-/** A panel a plugin adds to the console; the shape is published by @muster/plugin so third-party packages get it typed. */
-export type { ConsolePanel };
+/** A panel or page a plugin adds to the console; the shapes are published by @muster/plugin so third-party packages get them typed. */
+export type { ConsolePage, ConsolePanel };
 
-/** Where plugins contribute console panels (`contribute(CONSOLE_PANELS, {...})`). */
+/** Where plugins contribute panels to the console's home page (`contribute(CONSOLE_PANELS, {...})`). */
 export const CONSOLE_PANELS = extensionPoint<ConsolePanel>("dashboard.panels");
+
+/** Where plugins contribute whole pages of the console (`/console/<id>`, listed in the navigation). */
+export const CONSOLE_PAGES = extensionPoint<ConsolePage>("dashboard.pages");

@@ -1,72 +1,84 @@
 import { fileURLToPath } from "node:url";
 import { defineRoutes, z, type PluginRouter, type RouteInput } from "@muster/plugin";
 import { dashboardErrors } from "../errors.ts";
-import { loadConsolePanels, type ConsolePanels } from "../services/console-panels.ts";
-import { loadStaticAssets, type StaticAsset } from "../services/static-assets.ts";
-import { CONSOLE_PANELS } from "../tokens.ts";
+import { consoleFiles, type ServedFile } from "../services/console-files.ts";
+import { loadConsoleContributions, type ConsoleContributions } from "../services/console-contributions.ts";
+import { loadConsolePage, withScriptHash, type ConsolePage } from "../services/console-page.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../tokens.ts";
 
-const STATIC_DIR = fileURLToPath(new URL("../static/", import.meta.url));
-const assetParams = z.strictObject({ file: z.string().regex(/^[a-z0-9-]+\.(?:js|css|svg)$/, "a dashboard file name") });
-const panelParams = z.strictObject({
-  plugin: z.string().regex(/^[a-z][a-z0-9-]*$/, "a plugin id"),
-  file: z.string().regex(/^[a-z][a-z0-9-]*\.js$/, "a panel module name"),
-});
-const panelsResponse = z.object({
-  panels: z.array(
-    z.object({
-      plugin: z.string(),
-      id: z.string(),
-      title: z.string(),
-      module: z.string().describe("`/dashboard/plugins/<plugin>/<id>.js`"),
-      events: z.array(z.string()).describe("Live-stream event names or prefixes (`vault.secret.*`) the panel refreshes on"),
-    }),
-  ),
+const CONSOLE_DIR = fileURLToPath(new URL("../console/", import.meta.url));
+const segment = (what: string) => z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, what);
+const pageParams = z.object({ page: z.string().regex(/^[a-z][a-z0-9-]*$/, "a page id") }).passthrough();
+const listedFields = {
+  plugin: z.string(),
+  id: z.string(),
+  title: z.string(),
+  module: z.string().describe("The ES module to import: `/dashboard/plugins/<plugin>/<file>`"),
+  events: z.array(z.string()).describe("Live-stream event names or prefixes (`vault.secret.*`) it refreshes on"),
+};
+const panelsResponse = z.object({ panels: z.array(z.object(listedFields)) });
+const pagesResponse = z.object({
+  pages: z.array(z.object({ ...listedFields, path: z.string().describe("`/console/<id>`"), group: z.string(), order: z.number() })),
 });
 
-function send(input: RouteInput<unknown, unknown, unknown>, asset: StaticAsset): void {
-  input.koa.status = 200;
-  input.koa.type = asset.type;
-  input.koa.body = asset.body;
-}
-
-/** `GET /` (the page), `GET /dashboard/{file}` (its modules and styles), and the panels other plugins contribute. */
+/** The console page, its files, and the panels and pages other plugins contribute. */
 export const dashboardRoutes = defineRoutes({
-  deps: { contributed: CONSOLE_PANELS.contributions },
-  mount: (router, { contributed }) => mountDashboardRoutes(router, loadConsolePanels(contributed)),
+  deps: { panels: CONSOLE_PANELS.contributions, pages: CONSOLE_PAGES.contributions },
+  mount: (router, { panels, pages }) => {
+    const files = consoleFiles(CONSOLE_DIR);
+    const contributions = loadConsoleContributions(panels, pages, files);
+    mountConsoleRoutes(router, files, contributions, loadConsolePage(`${CONSOLE_DIR}index.html`));
+  },
 });
 
-function mountDashboardRoutes(router: PluginRouter, panels: ConsolePanels): void {
-  const assets = loadStaticAssets(STATIC_DIR);
-  const page = assets.get("index.html")!;
+function mountConsoleRoutes(router: PluginRouter, files: Map<string, ServedFile>, contributions: ConsoleContributions, page: ConsolePage): void {
+  const sendPage = ({ koa }: RouteInput<unknown, unknown, unknown>) => {
+    koa.set("Content-Security-Policy", withScriptHash(koa.response.get("Content-Security-Policy"), page.scriptHash));
+    koa.status = 200;
+    koa.type = "text/html; charset=utf-8";
+    koa.body = page.body;
+  };
+  const sendFile = async ({ koa }: RouteInput<unknown, unknown, unknown>, key: string) => {
+    const file = files.get(key);
+    if (!file) throw dashboardErrors.DASHBOARD_ASSET_NOT_FOUND({ file: key });
+    const body = await file.body();
+    koa.status = 200;
+    koa.type = file.type;
+    koa.body = body;
+  };
+  const knownPage = (id: string) => {
+    if (!contributions.pages.some((listed) => listed.id === id)) throw dashboardErrors.DASHBOARD_PAGE_NOT_FOUND({ page: id });
+  };
 
   // Any query is ignored rather than refused: a link with tracking parameters still opens the page.
-  router.get("/", { summary: "The dashboard page (HTML)", query: z.object({}), raw: true, tags: ["page"] }, (input) => send(input, page));
+  router.get("/", { summary: "The console's home page (HTML)", query: z.object({}), raw: true, tags: ["page"] }, sendPage);
+  for (const path of ["/console/:page", "/console/:page/:a", "/console/:page/:a/:b"]) {
+    router.get(path, { summary: "A page of the console (HTML): the page a plugin contributes, at a place inside it", params: pageParams, query: z.object({}), raw: true, tags: ["page"] }, (input) => {
+      knownPage(input.params.page);
+      sendPage(input);
+    });
+  }
 
-  // Before /dashboard/:file, which would otherwise take "panels" for a file name.
+  // Before /dashboard/:file, which would otherwise take "panels" and "pages" for file names.
   router.get(
     "/dashboard/panels",
-    { summary: "The console panels plugins contribute: title, module to import, events to refresh on", query: z.strictObject({}), response: panelsResponse, tags: ["page"] },
-    () => ({ panels: panels.listed }),
+    { summary: "The home-page panels plugins contribute: title, module to import, events to refresh on", query: z.strictObject({}), response: panelsResponse, tags: ["page"] },
+    () => ({ panels: contributions.panels }),
+  );
+  router.get(
+    "/dashboard/pages",
+    { summary: "The console pages plugins contribute, in navigation order: title, address, group, module, events", query: z.strictObject({}), response: pagesResponse, tags: ["page"] },
+    () => ({ pages: contributions.pages }),
   );
 
-  router.get(
-    "/dashboard/:file",
-    { summary: "A file of the dashboard (ES module, stylesheet or icon)", params: assetParams, raw: true, tags: ["page"] },
-    (input) => {
-      const asset = assets.get(input.params.file);
-      if (!asset) throw dashboardErrors.DASHBOARD_ASSET_NOT_FOUND({ file: input.params.file });
-      send(input, asset);
-    },
+  const fileSummary = "A file of the console (ES module, stylesheet or icon; TypeScript is served as JavaScript)";
+  router.get("/dashboard/:file", { summary: fileSummary, params: z.strictObject({ file: segment("a file name") }), raw: true, tags: ["page"] }, (input) => sendFile(input, input.params.file));
+  router.get("/dashboard/:dir/:file", { summary: fileSummary, params: z.strictObject({ dir: segment("a directory"), file: segment("a file name") }), raw: true, tags: ["page"] }, (input) =>
+    sendFile(input, `${input.params.dir}/${input.params.file}`),
   );
-
   router.get(
-    "/dashboard/plugins/:plugin/:file",
-    { summary: "The ES module of a console panel a plugin contributes", params: panelParams, raw: true, tags: ["page"] },
-    (input) => {
-      const file = `${input.params.plugin}/${input.params.file}`;
-      const module = panels.modules.get(file);
-      if (!module) throw dashboardErrors.DASHBOARD_ASSET_NOT_FOUND({ file: `plugins/${file}` });
-      send(input, module);
-    },
+    "/dashboard/:dir/:sub/:file",
+    { summary: `${fileSummary}; also the modules plugins contribute, at /dashboard/plugins/<plugin>/<file>`, params: z.strictObject({ dir: segment("a directory"), sub: segment("a directory"), file: segment("a file name") }), raw: true, tags: ["page"] },
+    (input) => sendFile(input, `${input.params.dir}/${input.params.sub}/${input.params.file}`),
   );
 }

@@ -136,9 +136,14 @@ export const operations = {
   postVault: { method: "POST", path: "/api/vault", pathParams: [], status: 201, raw: false, session: false, operationId: "vault.postApiVault" },
   postVaultInject: { method: "POST", path: "/api/vault/inject", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultInject" },
   postVaultReveal: { method: "POST", path: "/api/vault/reveal", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.postApiVaultReveal" },
+  getConsoleByPage: { method: "GET", path: "/console/{page}", pathParams: ["page"], status: 200, raw: true, session: false, operationId: "dashboard.getConsolePage" },
+  getConsoleByPageAndA: { method: "GET", path: "/console/{page}/{a}", pathParams: ["page"], status: 200, raw: true, session: false, operationId: "dashboard.getConsolePageA" },
+  getConsoleByPageAndAAndB: { method: "GET", path: "/console/{page}/{a}/{b}", pathParams: ["page"], status: 200, raw: true, session: false, operationId: "dashboard.getConsolePageAB" },
+  getDashboardByDirAndFile: { method: "GET", path: "/dashboard/{dir}/{file}", pathParams: ["dir", "file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardDirFile" },
+  getDashboardByDirAndSubAndFile: { method: "GET", path: "/dashboard/{dir}/{sub}/{file}", pathParams: ["dir", "sub", "file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardDirSubFile" },
   getDashboardByFile: { method: "GET", path: "/dashboard/{file}", pathParams: ["file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardFile" },
+  getDashboardPages: { method: "GET", path: "/dashboard/pages", pathParams: [], status: 200, raw: false, session: false, operationId: "dashboard.getDashboardPages" },
   getDashboardPanels: { method: "GET", path: "/dashboard/panels", pathParams: [], status: 200, raw: false, session: false, operationId: "dashboard.getDashboardPanels" },
-  getDashboardPluginsByPluginAndFile: { method: "GET", path: "/dashboard/plugins/{plugin}/{file}", pathParams: ["plugin", "file"], status: 200, raw: true, session: false, operationId: "dashboard.getDashboardPluginsPluginFile" },
   getLogin: { method: "GET", path: "/login", pathParams: [], status: 303, raw: true, session: false, operationId: "host.getLogin" },
   postMcp: { method: "POST", path: "/mcp", pathParams: [], status: 200, raw: true, session: false, operationId: "host.postMcp" },
   getMetrics: { method: "GET", path: "/metrics", pathParams: [], status: 200, raw: true, session: false, operationId: "metrics.getMetrics" },
@@ -148,7 +153,7 @@ export type OperationName = keyof typeof operations;
 
 /** Arguments and answer of every route, as the server's zod schemas declare them. */
 export interface Operations {
-  /** `GET /`: The dashboard page (HTML) */
+  /** `GET /`: The console's home page (HTML) */
   get: {
     args: {
     };
@@ -3794,7 +3799,50 @@ export interface Operations {
       value: string;
     };
   };
-  /** `GET /dashboard/{file}`: A file of the dashboard (ES module, stylesheet or icon) */
+  /** `GET /console/{page}`: A page of the console (HTML): the page a plugin contributes, at a place inside it */
+  getConsoleByPage: {
+    args: {
+      "page": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /console/{page}/{a}`: A page of the console (HTML): the page a plugin contributes, at a place inside it */
+  getConsoleByPageAndA: {
+    args: {
+      "page": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /console/{page}/{a}/{b}`: A page of the console (HTML): the page a plugin contributes, at a place inside it */
+  getConsoleByPageAndAAndB: {
+    args: {
+      "page": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /dashboard/{dir}/{file}`: A file of the console (ES module, stylesheet or icon; TypeScript is served as JavaScript) */
+  getDashboardByDirAndFile: {
+    args: {
+      "dir": string;
+      "file": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /dashboard/{dir}/{sub}/{file}`: A file of the console (ES module, stylesheet or icon; TypeScript is served as JavaScript); also the modules plugins contribute, at /dashboard/plugins/<plugin>/<file> */
+  getDashboardByDirAndSubAndFile: {
+    args: {
+      "dir": string;
+      "sub": string;
+      "file": string;
+    };
+    argsRequired: true;
+    response: Response;
+  };
+  /** `GET /dashboard/{file}`: A file of the console (ES module, stylesheet or icon; TypeScript is served as JavaScript) */
   getDashboardByFile: {
     args: {
       "file": string;
@@ -3802,7 +3850,28 @@ export interface Operations {
     argsRequired: true;
     response: Response;
   };
-  /** `GET /dashboard/panels`: The console panels plugins contribute: title, module to import, events to refresh on */
+  /** `GET /dashboard/pages`: The console pages plugins contribute, in navigation order: title, address, group, module, events */
+  getDashboardPages: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      pages: Array<{
+        plugin: string;
+        id: string;
+        title: string;
+        /** The ES module to import: `/dashboard/plugins/<plugin>/<file>` */
+        module: string;
+        /** Live-stream event names or prefixes (`vault.secret.*`) it refreshes on */
+        events: Array<string>;
+        /** `/console/<id>` */
+        path: string;
+        group: string;
+        order: number;
+      }>;
+    };
+  };
+  /** `GET /dashboard/panels`: The home-page panels plugins contribute: title, module to import, events to refresh on */
   getDashboardPanels: {
     args: {
     };
@@ -3812,21 +3881,12 @@ export interface Operations {
         plugin: string;
         id: string;
         title: string;
-        /** `/dashboard/plugins/<plugin>/<id>.js` */
+        /** The ES module to import: `/dashboard/plugins/<plugin>/<file>` */
         module: string;
-        /** Live-stream event names or prefixes (`vault.secret.*`) the panel refreshes on */
+        /** Live-stream event names or prefixes (`vault.secret.*`) it refreshes on */
         events: Array<string>;
       }>;
     };
-  };
-  /** `GET /dashboard/plugins/{plugin}/{file}`: The ES module of a console panel a plugin contributes */
-  getDashboardPluginsByPluginAndFile: {
-    args: {
-      "plugin": string;
-      "file": string;
-    };
-    argsRequired: true;
-    response: Response;
   };
   /** `GET /login`: Exchanges a one-time login code for a browser session cookie, then redirects (303) to /#csrf=<secret> */
   getLogin: {
