@@ -21,8 +21,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { ROOT, NODE_ENV } from "../helpers/plugin-package.ts";
 import { walkthroughBlocks } from "./doc-examples.ts";
+import { chromiumMissing, withBrowser } from "../browser/browser.ts";
+import { openConsole } from "../browser/console.ts";
+import { scaled } from "../helpers/time-scale.ts";
 
-setTimeout(() => { console.error("standup-plugin.test.ts timed out"); process.exit(1); }, 420_000).unref();
+setTimeout(() => { console.error("standup-plugin.test.ts timed out"); process.exit(1); }, scaled(420_000)).unref();
 
 const tmp = mkdtempSync(join(tmpdir(), "muster-standup-example-"));
 const checkout = join(tmp, "muster");
@@ -203,6 +206,28 @@ t("its panel is in GET /dashboard/panels and its module is served", async (ctx) 
   assert.is(module.status, 200);
   assert.match(module.headers.get("content-type") ?? "", /javascript/);
   assert.is(await module.text(), readFileSync(join(ROOT, "examples/muster-plugin-standup/panel/today.js"), "utf8"));
+});
+
+// Awaits the console consumer (GET /dashboard/pages lists CONSOLE_PAGES contributions; the console opens them at /console/<id>).
+t("its page is in GET /dashboard/pages and the console opens it with the day's notes, agents' text as text", async (ctx) => {
+  const { pages } = (await (await ctx.h.request("/dashboard/pages")).json()) as { pages: { plugin: string; id: string; path: string; module: string; group: string }[] };
+  const page = pages.find((p) => p.plugin === "standup");
+  assert.equal(page && { id: page.id, path: page.path, module: page.module, group: page.group }, { id: "standup", path: "/console/standup", module: "/dashboard/plugins/standup/standup-page.js", group: "work" });
+  const missing = chromiumMissing();
+  if (missing) assert.unreachable(missing);
+  const note = { yesterday: "Read <img src=x onerror=\"window.__xss=1\">", today: "Ship the page", blockers: "" };
+  const posted = await ctx.h.json("/api/standup", { method: "POST", headers: { "x-agent-id": "scout" }, body: note });
+  assert.is(posted.status, 201, JSON.stringify(posted.body));
+  await withBrowser(async (browser) => {
+    const tab = await openConsole(browser, ctx.h, "/console/standup");
+    await tab.getByRole("link", { name: "Stand-up" }).waitFor();
+    assert.is(await tab.getByRole("link", { name: "Stand-up" }).getAttribute("aria-current"), "page");
+    const table = tab.getByRole("table");
+    await table.getByRole("cell", { name: "scout" }).waitFor();
+    assert.ok((await table.textContent())!.includes(note.yesterday), "the note's text is shown as written");
+    assert.is(await tab.locator("img[src='x']").count(), 0);
+    assert.is(await tab.evaluate("window.__xss"), undefined);
+  });
 });
 
 t.run();

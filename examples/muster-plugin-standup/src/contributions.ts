@@ -1,10 +1,10 @@
-// What the plugin adds to other surfaces: a console panel, MCP tools, a metric family.
+// What the plugin adds to other surfaces: a console panel and page, MCP tools, a metric family.
 // The dashboard and metrics are optional owners (optionalDependsOn in index.ts): without
 // them these contributions are simply not made. Host points (MCP tools, doctor checks)
 // need no declaration.
 import { fileURLToPath } from "node:url";
 import { contribute, contributeWith, hostPoints, type MetricFamily } from "@muster/plugin";
-import { CONSOLE_PANELS, METRIC_SOURCES } from "./points.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS, METRIC_SOURCES } from "./points.ts";
 import { STANDUP_NOTES, utcDay } from "./tokens.ts";
 
 /** The panel module ships as plain browser JavaScript in panel/ (next to dist/ in the package). */
@@ -12,6 +12,16 @@ export const todayPanel = contribute(CONSOLE_PANELS, {
   id: "today",
   title: "Stand-up",
   module: fileURLToPath(new URL("../panel/today.js", import.meta.url)),
+  events: ["standup.note.posted"],
+});
+
+/** A whole page, `/console/standup`, in the console's Work group; it shares panel/ with the panel (one console directory per plugin). */
+export const standupPage = contribute(CONSOLE_PAGES, {
+  id: "standup",
+  title: "Stand-up",
+  group: "work",
+  order: 90,
+  module: fileURLToPath(new URL("../panel/standup-page.js", import.meta.url)),
   events: ["standup.note.posted"],
 });
 

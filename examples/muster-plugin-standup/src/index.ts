@@ -3,7 +3,7 @@ import { StandupNote } from "./entities/standup-note.ts";
 import { migrations } from "./migrations.ts";
 import { standupNotesService } from "./services/standup-notes.ts";
 import { standupRoutes } from "./http/routes.ts";
-import { mcpTools, notesMetric, todayPanel } from "./contributions.ts";
+import { mcpTools, notesMetric, standupPage, todayPanel } from "./contributions.ts";
 import { blockersCheck } from "./doctor-check.ts";
 
 /**
@@ -23,7 +23,7 @@ export default definePlugin({
   migrations,
   register: (ctx) => ctx.provide(standupNotesService),
   routes: standupRoutes,
-  contributions: [todayPanel, ...mcpTools, notesMetric, blockersCheck],
+  contributions: [todayPanel, standupPage, ...mcpTools, notesMetric, blockersCheck],
   commands: [
     {
       name: "standup",

@@ -11,6 +11,9 @@ export { useState, useEffect, useMemo, useRef, useCallback, useReducer } from "p
 export { muster, errorText, type Muster } from "./client.ts";
 export { isMusterApiError, MusterApiError } from "@muster/sdk/client";
 export { signedIn } from "./session.ts";
+/** Untyped same-origin JSON calls (`api.get("/api/standup")`) for routes the SDK does not know, such as a third-party plugin's. */
+import { panelKit } from "./panel-kit.ts";
+export const api = panelKit.api;
 export { useLive, subscribe, matches, type LiveMessage, type LiveEvent, type LiveFileChange } from "./live.ts";
 export { useResource, type Resource, type ResourceOptions } from "./resource.ts";
 export { useRoute, navigate, pageHref, type Route } from "./router.ts";
