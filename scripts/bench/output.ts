@@ -2,7 +2,7 @@
 // docs/benchmarks.md are committed deliberately, so a plain run leaves tracked files
 // alone: it writes bench-results/benchmarks.md (git-ignored), a copy of the docs page
 // with the new section. `--record` (`npm run bench:api -- --record`) updates the docs page.
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -25,4 +25,15 @@ export function wroteTo(file: string, what: string, root = ROOT): string {
   return file === join(root, "docs", "benchmarks.md")
     ? `wrote ${what} to docs/benchmarks.md (reference figures: commit them)`
     : `wrote ${what} to ${relative(root, file)} (git-ignored; run with --record to update docs/benchmarks.md)`;
+}
+
+/** Replaces the `<!-- name:start -->…<!-- name:end -->` section of a benchmarks page (appends it when missing). */
+export function writeMarkedSection(file: string, name: string, markdown: string): void {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const section = `${start}\n${markdown.trimEnd()}\n${end}`;
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
+  const from = current.indexOf(start);
+  const to = current.indexOf(end);
+  writeFileSync(file, from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`);
 }
