@@ -111,12 +111,10 @@ async function moveLatencies(browser: Browser, base: string, boardPath: string, 
     const current = (await (await fetch(`${base}/api/cards/${id}`)).json()) as { card?: { column: string }; column?: string };
     const from = current.card?.column ?? current.column;
     const to = columns.find((column) => column !== from)!;
+    // A string: it runs in the page, and this program is type-checked without the DOM library.
     const seen = watcher.waitForFunction(
-      ([card, column]) => {
-        const element = document.querySelector(`[data-card-id="${card}"]`);
-        return element?.closest("[data-column-id]")?.getAttribute("data-column-id") === column ? Date.now() : false;
-      },
-      [id, to] as const,
+      `document.querySelector('[data-card-id="${id}"]')?.closest("[data-column-id]")?.getAttribute("data-column-id") === ${JSON.stringify(to)} ? Date.now() : false`,
+      undefined,
       { polling: "raf", timeout: 30_000 },
     );
     const sent = Date.now();
