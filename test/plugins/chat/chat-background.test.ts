@@ -45,6 +45,9 @@ function heldAgent(rig: Rig) {
 
 const turnEvent = (sse: SseConnection, name: string, match: (payload: any) => boolean, label = name) =>
   sse.next((f) => f.data?.type === "event" && f.data.name === name && match(f.data.payload), 10_000, label).then((f) => f.data.payload);
+/** The host noticed the client left: its turn went on in the background (or, as before, its run was aborted). */
+const serverSawTheClientLeave = (rig: Rig) =>
+  waitUntil(async () => rig.gw.requests("chat.abort").length > 0 || (await runningTurns(rig))?.[0]?.attached === false, { label: "the host noticed the client left" });
 const messages = async (rig: Rig, sessionId: string) => (await rig.h.json(`/api/chat/sessions/${sessionId}`)).body.messages as any[];
 const runningTurns = async (rig: Rig, query = "") => (await rig.h.json(`/api/chat/turns${query}`)).body.turns as any[];
 
@@ -61,8 +64,9 @@ t("a stream client that leaves while the agent waits for an exec approval: the t
     await answer.ended;
     // The client is gone: nothing was aborted and the gateway still waits for the human.
     const gatewayId = (pending.payload as { gatewayId: string }).gatewayId;
-    await turnEvent(sse, "chat.turn.updated", (p) => p.turn.sessionId === sessionId && p.turn.attached === false, "the turn went on in the background");
+    await serverSawTheClientLeave(rig);
     assert.is(rig.gw.requests("chat.abort").length, 0, "no chat.abort");
+    await turnEvent(sse, "chat.turn.updated", (p) => p.turn.sessionId === sessionId && p.turn.attached === false, "the turn went on in the background");
     assert.ok(rig.gw.approvals.has(gatewayId), "the exec approval is still pending in the gateway");
 
     await approve(rig.h, pending.id);
@@ -151,10 +155,9 @@ t("a JSON client that leaves: the turn is not aborted and the reply is stored; a
     await waitUntil(() => rig.gw.requests("chat.send").length === 1, { label: "chat.send" });
     controller.abort();
     await pending;
-    const [turn] = await waitUntil(async () => {
-      const turns = await runningTurns(rig);
-      return turns[0]?.attached === false ? turns : null;
-    }, { label: "the turn in the background" });
+    await serverSawTheClientLeave(rig);
+    assert.is(rig.gw.requests("chat.abort").length, 0, "no chat.abort");
+    const [turn] = await runningTurns(rig);
     held.open("late but stored");
     await waitUntil(async () => (await messages(rig, turn.sessionId)).length === 2, { label: "reply stored" });
     assert.is((await messages(rig, turn.sessionId))[1].text, "late but stored");
