@@ -33,17 +33,19 @@ export const chatRoutes = defineRoutes({
     // A turn holds its slot until it ends, waited for or in the background.
     const limiter = createRateLimiter({ feature: "chat", ...config.rateLimit });
 
-    /** Checks the chat and stores the human's message holding a slot, then starts it as a turn of its own. */
-    const startTurn = async (body: z.output<typeof chatBody>, attached: boolean) => {
+    /**
+     * Takes a slot, checks the chat and stores the human's message. The caller starts the turn
+     * (which releases the slot when it ends) and, to see its first frame, waits for it in the
+     * same tick.
+     */
+    const prepare = async (body: z.output<typeof chatBody>) => {
       const release = limiter.acquire();
-      let prepared;
       try {
-        prepared = await chat.prepare(toRequest(body));
+        return { prepared: await chat.prepare(toRequest(body)), release };
       } catch (error) {
         release();
         throw error;
       }
-      return turns.start(prepared, { attached, release });
     };
 
     router.post(
@@ -60,7 +62,8 @@ export const chatRoutes = defineRoutes({
       },
       async ({ body, signal, koa }) => {
         const wantsStream = /\btext\/event-stream\b/.test(koa.get("accept"));
-        const turn = await startTurn(body, true);
+        const { prepared, release } = await prepare(body);
+        const turn = turns.start(prepared, { attached: true, release });
         const wait = { signal, waitMs: config.turnTimeoutMs };
         if (!wantsStream) {
           try {
@@ -75,8 +78,9 @@ export const chatRoutes = defineRoutes({
         }
         const stream = openChatStream(koa, logger);
         stream.send({ type: "start", sessionId: turn.record.sessionId, mode: turn.record.mode, agentIds: turn.record.agentIds, turnId: turn.record.id });
+        const answer = turn.wait({ ...wait, frames: (frame) => stream.send(frame) });
         try {
-          const result = await turn.wait({ ...wait, frames: (frame) => stream.send(frame) });
+          const result = await answer;
           stream.send({ type: "done", ...result });
         } catch (error) {
           if (!signal.aborted) stream.fail(error);
@@ -96,7 +100,10 @@ export const chatRoutes = defineRoutes({
         response: turnResponse,
         status: 202,
       },
-      async ({ body }) => ({ ok: true as const, turn: (await startTurn(body, false)).snapshot() }),
+      async ({ body }) => {
+        const { prepared, release } = await prepare(body);
+        return { ok: true as const, turn: turns.start(prepared, { attached: false, release }).snapshot() };
+      },
     );
 
     router.get(

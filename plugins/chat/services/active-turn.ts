@@ -64,7 +64,8 @@ export class ActiveTurn {
       current: null,
       waitingForApproval: null,
     };
-    // Starts on the next microtask, so that a request's wait is in place before the first frame.
+    // Starts on the next microtask: a request that calls `wait` in the tick that created the
+    // turn sees every frame.
     this.done = Promise.resolve().then(() =>
       prepared.run({ signal: this.controller.signal, deadline: now + options.maxMs, frames: (frame) => this.onFrame(frame), onReply: (message) => this.replies.push(message) }),
     );
