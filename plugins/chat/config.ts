@@ -2,8 +2,17 @@ import { z } from "@muster/plugin";
 
 /** `config.chat` in muster.config.json. The rate limit is the spec's pair (DESIGN §6). */
 export const chatConfig = z.strictObject({
-  /** How long one agent turn may take before it is aborted and answered 504 `GATEWAY_TIMEOUT` (DESIGN §14.2: 120 s). */
+  /**
+   * How long a request waits for one agent turn (DESIGN §14.2: 120 s) before it answers 504
+   * `GATEWAY_TIMEOUT`; the chat turn is not aborted then but goes on in the background.
+   */
   turnTimeoutMs: z.number().int().min(100).max(30 * 60_000).default(120_000),
+  /**
+   * The longest a chat turn (one `POST /api/chat`, every agent of a party included) may run,
+   * waited for or in the background, before it is aborted on the gateway: a human has the
+   * gateway's own approval time (30 min) to decide an exec approval the agent waits on.
+   */
+  turnMaxMs: z.number().int().min(100).max(24 * 3_600_000).default(30 * 60_000),
   /** A party stops starting turns once its replies used this many output tokens (`truncated: true`). */
   partyMaxOutputTokens: z.number().int().min(1).max(10_000_000).default(20_000),
   /**

@@ -14,6 +14,11 @@ export const chatErrors = defineErrors("chat", {
   },
   CHAT_RUN_FAILED: { status: 502, message: "Agent {agentId} failed before finishing its reply: {reason}" },
   CHAT_RUN_ABORTED: { status: 502, message: "The run of agent {agentId} was aborted on the gateway before it finished" },
+  CHAT_TURN_NOT_FOUND: {
+    status: 404,
+    message: "No running chat turn with id {id}; a finished turn's replies are in its chat session (GET /api/chat/sessions/<sessionId>)",
+  },
+  CHAT_TURN_CANCELLED: { status: 409, message: "Chat turn {id} was cancelled (POST /api/chat/turns/{id}/abort) before it finished" },
 }, {
   // Codes without the prefix CHAT_ that clients already match: they keep their names (docs/errors.md).
   exempt: {

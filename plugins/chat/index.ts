@@ -1,4 +1,5 @@
-import { definePlugin } from "@muster/plugin";
+import { contribute, definePlugin } from "@muster/plugin";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { chatConfig, type ChatConfig } from "./config.ts";
 import { ChatMessage } from "./entities/chat-message.ts";
 import { ChatSession } from "./entities/chat-session.ts";
@@ -18,13 +19,20 @@ export const chatPlugin = definePlugin<ChatConfig>({
   host: "^1.0.0",
   // Known agents come from the agents plugin's crew capability (without it the gateway alone
   // decides); replies are logged as activities; budgets and cost events come from usage.
-  optionalDependsOn: ["activities", "agents", "usage"],
+  // The stream lists the chat.turn.* events.
+  optionalDependsOn: ["activities", "agents", "usage", "stream"],
   paths: ["/api/chat"],
   config: chatConfig,
   entities: [ChatSession, ChatMessage],
   migrations,
   register: registerChatServices,
   routes: chatRoutes,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, {
+      pattern: "chat.turn.*",
+      description: "A chat turn started, went on in the background or started or stopped waiting for a gateway approval, or finished (its stored replies, or its error)",
+    }),
+  ],
   onStart: startChat,
 });
 

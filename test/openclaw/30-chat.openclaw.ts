@@ -1,11 +1,13 @@
 // POST /api/chat through Muster to the real gateway and the fake model behind it: single and
 // party replies carry the marker the model received; a streamed chat whose client leaves
-// mid-stream ends the gateway run as aborted and leaves Muster able to chat again.
+// mid-stream goes on in the background until it is cancelled, which ends the gateway run as
+// aborted and leaves Muster able to chat again.
 import { randomUUID } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { connectBare } from "../../scripts/openclaw-peer/bare-client.ts";
 import { postChatStream } from "../../scripts/openclaw-peer/chat-stream-client.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
@@ -74,7 +76,7 @@ boundedTest(test, "the model refusing the request (HTTP 400): 502 CHAT_RUN_FAILE
   }
 });
 
-boundedTest(test, "streamed chat aborted mid-stream by the client: the gateway run ends aborted, and the next chat succeeds", 2 * CHAT_TEST_MS, async () => {
+boundedTest(test, "streamed chat left mid-stream by the client: the turn goes on; cancelled, the gateway run ends aborted, and the next chat succeeds", 2 * CHAT_TEST_MS, async () => {
   const { gateway, model } = peer();
   const marker = mark("abort");
   // Slow enough that the client can leave long before the model finishes (about 60 s).
@@ -93,6 +95,10 @@ boundedTest(test, "streamed chat aborted mid-stream by the client: the gateway r
       });
       await stream.next((f) => f.type === "delta", CHAT_TEST_MS - 10_000, "the first delta");
       stream.close();
+      // The client is gone, the turn is not: it is listed in the background until cancelled.
+      await waitUntil(async () => (await h.json("/api/chat/turns")).body.turns.some((t: any) => t.id === start.turnId && !t.attached), { timeoutMs: 10_000, label: "the turn in the background" });
+      const cancelled = await h.json(`/api/chat/turns/${start.turnId}/abort`, { method: "POST" });
+      assert.is(cancelled.body.outcome, "cancelled", JSON.stringify(cancelled.body));
 
       const end = await aborted;
       assert.is(end.state, "aborted", `the run ended ${end.state}`);

@@ -1,17 +1,24 @@
 import { configToken, createRateLimiter, defineRoutes, hostTokens, type z } from "@muster/plugin";
 import type { ChatConfig } from "../config.ts";
+import { CHAT_TURNS } from "../services/service-tokens.ts";
 import { CHAT, type ChatRequest } from "../tokens.ts";
 import { openChatStream } from "./chat-stream.ts";
 import {
+  abortTurnResponse,
   chatBody,
   chatResponse,
+  emptyBody,
   emptyQuery,
   listSessionsQuery,
   listSessionsResponse,
+  listTurnsQuery,
+  listTurnsResponse,
   okResponse,
   sessionParams,
   sessionQuery,
   sessionResponse,
+  turnParams,
+  turnResponse,
 } from "./schemas.ts";
 
 const toRequest = (body: z.output<typeof chatBody>): ChatRequest =>
@@ -20,17 +27,34 @@ const toRequest = (body: z.output<typeof chatBody>): ChatRequest =>
     : { message: body.message, mode: "single", agentIds: [body.agentId], rounds: 1, sessionId: body.sessionId };
 
 export const chatRoutes = defineRoutes({
-  deps: { chat: CHAT, config: configToken<ChatConfig>(), logger: hostTokens.logger },
-  mount(router, { chat, config, logger }) {
+  deps: { chat: CHAT, turns: CHAT_TURNS, config: configToken<ChatConfig>(), logger: hostTokens.logger },
+  mount(router, { chat, turns, config, logger }) {
     // One limiter per host: 5 running / 20 started per minute by default; a party counts once.
+    // A turn holds its slot until it ends, waited for or in the background.
     const limiter = createRateLimiter({ feature: "chat", ...config.rateLimit });
+
+    /**
+     * Takes a slot, checks the chat and stores the human's message. The caller starts the turn
+     * (which releases the slot when it ends) and, to see its first frame, waits for it in the
+     * same tick.
+     */
+    const prepare = async (body: z.output<typeof chatBody>) => {
+      const release = limiter.acquire();
+      try {
+        return { prepared: await chat.prepare(toRequest(body)), release };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    };
 
     router.post(
       "/api/chat",
       {
         summary: "Chat with one agent, or a party of 2-8 agents speaking in turn; JSON, or SSE with Accept: text/event-stream",
         description:
-          "JSON waits for the end (each agent turn at most 120 s, then 504 GATEWAY_TIMEOUT). SSE frames: start, agent_start, delta, agent_done, then done (the JSON body) or error; a client that disconnects aborts the run. " +
+          "JSON waits for the end (each agent turn at most 120 s, then 504 GATEWAY_TIMEOUT whose details name the session and turn: the turn goes on in the background, its reply stored in the session and published as chat.turn.finished). " +
+          "SSE frames: start, agent_start, delta, agent_done, then done (the JSON body) or error; a client that disconnects leaves the turn running in the background (POST /api/chat/turns/{id}/abort cancels it). " +
           "404 AGENT_NOT_FOUND / CHAT_SESSION_NOT_FOUND, 409 CHAT_SESSION_MODE_MISMATCH / BUDGET_EXCEEDED (an agent over its daily budget; nothing stored), 429 RATE_LIMITED with Retry-After (5 concurrent, 20 per minute), 503 GATEWAY_UNAVAILABLE, 502 CHAT_RUN_FAILED. See docs/chat.md.",
         body: chatBody,
         response: chatResponse,
@@ -38,35 +62,70 @@ export const chatRoutes = defineRoutes({
       },
       async ({ body, signal, koa }) => {
         const wantsStream = /\btext\/event-stream\b/.test(koa.get("accept"));
+        const { prepared, release } = await prepare(body);
+        const turn = turns.start(prepared, { attached: true, release });
+        const wait = { signal, waitMs: config.turnTimeoutMs };
+        if (!wantsStream) {
+          try {
+            koa.body = await turn.wait(wait);
+            koa.status = 200;
+          } catch (error) {
+            // A client that left gets no answer; its turn goes on in the background.
+            if (signal.aborted) return;
+            throw error;
+          }
+          return;
+        }
+        const stream = openChatStream(koa, logger);
+        stream.send({ type: "start", sessionId: turn.record.sessionId, mode: turn.record.mode, agentIds: turn.record.agentIds, turnId: turn.record.id });
+        const answer = turn.wait({ ...wait, frames: (frame) => stream.send(frame) });
         try {
-          // The slot is held until the answer is complete and freed as soon as the client leaves.
-          await limiter.run(
-            async () => {
-              const prepared = await chat.prepare(toRequest(body));
-              if (!wantsStream) {
-                koa.body = await prepared.run({ signal });
-                koa.status = 200;
-                return;
-              }
-              const stream = openChatStream(koa, logger);
-              stream.send({ type: "start", sessionId: prepared.sessionId, mode: prepared.mode, agentIds: prepared.agentIds });
-              try {
-                const result = await prepared.run({ signal, frames: (frame) => stream.send(frame) });
-                stream.send({ type: "done", ...result });
-              } catch (error) {
-                if (!signal.aborted) stream.fail(error);
-              } finally {
-                stream.end();
-              }
-            },
-            { signal },
-          );
+          const result = await answer;
+          stream.send({ type: "done", ...result });
         } catch (error) {
-          // A client that left gets no answer; its run was aborted and its slot freed.
-          if (signal.aborted) return;
-          throw error;
+          if (!signal.aborted) stream.fail(error);
+        } finally {
+          stream.end();
         }
       },
+    );
+
+    router.post(
+      "/api/chat/turns",
+      {
+        summary: "Start a chat in the background: the body of POST /api/chat; answers 202 with the running turn at once",
+        description:
+          "Checked as POST /api/chat (the same refusals and rate limit) before anything is stored. The replies are stored in the turn's session and published as chat.turn.finished; GET /api/chat/turns lists the running turns, POST /api/chat/turns/{id}/abort cancels one. See docs/chat.md.",
+        body: chatBody,
+        response: turnResponse,
+        status: 202,
+      },
+      async ({ body }) => {
+        const { prepared, release } = await prepare(body);
+        return { ok: true as const, turn: turns.start(prepared, { attached: false, release }).snapshot() };
+      },
+    );
+
+    router.get(
+      "/api/chat/turns",
+      {
+        summary: "Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's)",
+        query: listTurnsQuery,
+        response: listTurnsResponse,
+      },
+      ({ query }) => ({ ok: true as const, turns: turns.list(query.sessionId) }),
+    );
+
+    router.post(
+      "/api/chat/turns/:id/abort",
+      {
+        summary: "Cancel a running chat turn: its agent's run is aborted on the gateway; answers how it ended and the replies it stored",
+        description: "404 CHAT_TURN_NOT_FOUND when no turn with this id is running (a finished turn's replies are in its session). A request still waiting for the turn gets 409 CHAT_TURN_CANCELLED.",
+        params: turnParams,
+        body: emptyBody,
+        response: abortTurnResponse,
+      },
+      async ({ params }) => ({ ok: true as const, ...(await turns.abort(params.id)) }),
     );
 
     router.get(

@@ -84,3 +84,29 @@ export const emptyQuery = z.strictObject({});
 export const listSessionsResponse = z.object({ ok: z.literal(true), sessions: z.array(session) });
 export const sessionResponse = z.object({ ok: z.literal(true), session, messages: z.array(chatMessage) });
 export const okResponse = z.object({ ok: z.literal(true) });
+
+const turn = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  mode: z.enum(["single", "party"]),
+  agentIds: z.array(z.string()),
+  startedAt: z.string(),
+  deadline: z.string(),
+  attached: z.boolean(),
+  detachedAt: z.string().nullable(),
+  current: z.object({ agentId: z.string(), round: z.number().int() }).nullable(),
+  waitingForApproval: z.object({ id: z.string(), kind: z.string(), command: z.string().nullable(), expiresAt: z.string().nullable() }).nullable(),
+});
+
+export const listTurnsQuery = z.strictObject({ sessionId: schemas.id.optional() });
+export const turnParams = z.strictObject({ id: schemas.id });
+export const emptyBody = z.strictObject({});
+export const turnResponse = z.object({ ok: z.literal(true), turn });
+export const listTurnsResponse = z.object({ ok: z.literal(true), turns: z.array(turn) });
+export const abortTurnResponse = z.object({
+  ok: z.literal(true),
+  turn,
+  outcome: z.enum(["completed", "failed", "cancelled"]),
+  replies: z.array(chatMessage),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});

@@ -48,7 +48,18 @@ export interface PreparedChat {
   sessionId: string;
   mode: "single" | "party";
   agentIds: string[];
-  run(options: { signal: AbortSignal; frames?: (frame: ChatFrame) => void }): Promise<ChatResult>;
+  run(options: ChatRunOptions): Promise<ChatResult>;
+}
+
+/** How a prepared chat runs (as a turn of its own: see chat-turns.ts). */
+export interface ChatRunOptions {
+  /** Aborting it aborts the agent's run on the gateway (`chat.abort`); the chat rejects with its reason. */
+  signal: AbortSignal;
+  /** Epoch ms past which the running agent turn is aborted with 504 `GATEWAY_TIMEOUT` (the gateway is told the same). */
+  deadline: number;
+  frames?: (frame: ChatFrame) => void;
+  /** Each agent reply once stored, as the session's messages show it. */
+  onReply?: (message: ChatMessageRecord) => void;
 }
 
 interface ChatServiceDeps {
@@ -131,7 +142,7 @@ export class ChatService implements Chat {
     if (!this.deps.store.deleteSession(id)) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id });
   }
 
-  private async runSingle(sessionId: string, request: ChatRequest, options: Parameters<PreparedChat["run"]>[0]): Promise<SingleChatResult> {
+  private async runSingle(sessionId: string, request: ChatRequest, options: ChatRunOptions): Promise<SingleChatResult> {
     const agentId = request.agentIds[0]!;
     const reply = await this.turn(sessionId, agentId, request.message, null, request.message, options);
     return {
@@ -144,7 +155,7 @@ export class ChatService implements Chat {
   }
 
   /** Agents speak in order, round after round; the output-token cap stops the party between turns. */
-  private async runParty(sessionId: string, request: ChatRequest, options: Parameters<PreparedChat["run"]>[0]): Promise<PartyChatResult> {
+  private async runParty(sessionId: string, request: ChatRequest, options: ChatRunOptions): Promise<PartyChatResult> {
     const replies: PartyChatResult["replies"] = [];
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let counted = 0;
@@ -173,7 +184,7 @@ export class ChatService implements Chat {
     message: string,
     round: number | null,
     subject: string,
-    { signal, frames }: Parameters<PreparedChat["run"]>[0],
+    { signal, deadline, frames, onReply }: ChatRunOptions,
   ): Promise<AgentReply> {
     // An agent that went over its daily budget during this chat (a party) is refused before the gateway is asked.
     await this.deps.usage?.checkBudget(agentId);
@@ -185,7 +196,9 @@ export class ChatService implements Chat {
         agentId,
         sessionKey,
         message,
-        timeoutMs: this.deps.config.turnTimeoutMs,
+        // What is left of the chat turn's time (turnMaxMs), not the request's wait: a reply that
+        // needs a human's approval may take the gateway's whole approval time.
+        timeoutMs: Math.max(1, deadline - Date.now()),
         signal,
         onDelta: frames && ((text, replace) => frames({ type: "delta", agentId, text, ...(replace ? { replace: true as const } : {}) })),
       });
@@ -207,6 +220,7 @@ export class ChatService implements Chat {
     });
     // The reply happened on the gateway; a locked database must not make the request re-run it.
     await retryWhileLocked(() => this.deps.store.addReply(stored));
+    onReply?.(stored);
     this.logActivity(agentId, "chat_response", subject, `${reply.text.length} chars, ${reply.usage.outputTokens} output tokens`);
     await this.recordCost(agentId, sessionKey, reply);
     frames?.({ type: "agent_done", agentId, round: round ?? 1, text: reply.text });

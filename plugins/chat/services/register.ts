@@ -6,10 +6,11 @@ import type { ChatConfig } from "../config.ts";
 import { AGENT_TURNS, CHAT } from "../tokens.ts";
 import { ChatService } from "./chat-service.ts";
 import { ChatStore } from "./chat-store.ts";
-import { TURN_RUNNER } from "./service-tokens.ts";
+import { ChatTurns } from "./chat-turns.ts";
+import { CHAT_TURNS, TURN_RUNNER } from "./service-tokens.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
-/** Provides the turn runner and the chat service. */
+/** Provides the turn runner, the chat service and the registry of running chat turns. */
 export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
   ctx.provide(
     defineService({
@@ -27,6 +28,13 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
       // as activities, and budgets and cost events come from usage; each when loaded.
       optionalDeps: { crew: CREW, activities: ACTIVITIES, usage: USAGE },
       create: ({ db, activities, usage, crew, ...deps }) => new ChatService({ ...deps, store: new ChatStore(() => db), activities, usage, crew }),
+    }),
+  );
+  ctx.provide(
+    defineService({
+      token: CHAT_TURNS,
+      deps: { gateway: hostTokens.gateway, events: hostTokens.events, config: configToken<ChatConfig>(), logger: hostTokens.logger },
+      create: (deps) => new ChatTurns(deps),
     }),
   );
 }

@@ -47,6 +47,9 @@ export const operations = {
   getChatSessions: { method: "GET", path: "/api/chat/sessions", pathParams: [], status: 200, raw: false, session: false, operationId: "chat.getApiChatSessions" },
   deleteChatSessionsById: { method: "DELETE", path: "/api/chat/sessions/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "chat.deleteApiChatSessionsId" },
   getChatSessionsById: { method: "GET", path: "/api/chat/sessions/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "chat.getApiChatSessionsId" },
+  getChatTurns: { method: "GET", path: "/api/chat/turns", pathParams: [], status: 200, raw: false, session: false, operationId: "chat.getApiChatTurns" },
+  postChatTurns: { method: "POST", path: "/api/chat/turns", pathParams: [], status: 202, raw: false, session: false, operationId: "chat.postApiChatTurns" },
+  postChatTurnsAbortById: { method: "POST", path: "/api/chat/turns/{id}/abort", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "chat.postApiChatTurnsIdAbort" },
   getContentDrafts: { method: "GET", path: "/api/content/drafts", pathParams: [], status: 200, raw: false, session: false, operationId: "publishing.getApiContentDrafts" },
   postContentDrafts: { method: "POST", path: "/api/content/drafts", pathParams: [], status: 201, raw: false, session: false, operationId: "publishing.postApiContentDrafts" },
   deleteContentDraftsById: { method: "DELETE", path: "/api/content/drafts/{id}", pathParams: ["id"], status: 200, raw: false, session: true, operationId: "publishing.deleteApiContentDraftsId" },
@@ -1644,6 +1647,130 @@ export interface Operations {
         outputTokens: number;
         createdAt: string;
       }>);
+    };
+  };
+  /** `GET /api/chat/turns`: Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's) */
+  getChatTurns: {
+    args: {
+      query?: {
+        "sessionId"?: string;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      turns: (Array<{
+        id: string;
+        sessionId: string;
+        mode: "single" | "party";
+        agentIds: Array<string>;
+        startedAt: string;
+        deadline: string;
+        attached: boolean;
+        detachedAt: string | null;
+        current: {
+          agentId: string;
+          round: number;
+        } | null;
+        waitingForApproval: {
+          id: string;
+          kind: string;
+          command: string | null;
+          expiresAt: string | null;
+        } | null;
+      }>);
+    };
+  };
+  /** `POST /api/chat/turns`: Start a chat in the background: the body of POST /api/chat; answers 202 with the running turn at once */
+  postChatTurns: {
+    args: {
+      body: {
+        message: string;
+        agentIds: Array<string>;
+        mode: "party";
+        rounds?: number;
+        sessionId?: string;
+      } | {
+        message: string;
+        agentId: string;
+        mode?: "single";
+        sessionId?: string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      turn: {
+        id: string;
+        sessionId: string;
+        mode: "single" | "party";
+        agentIds: Array<string>;
+        startedAt: string;
+        deadline: string;
+        attached: boolean;
+        detachedAt: string | null;
+        current: {
+          agentId: string;
+          round: number;
+        } | null;
+        waitingForApproval: {
+          id: string;
+          kind: string;
+          command: string | null;
+          expiresAt: string | null;
+        } | null;
+      };
+    };
+  };
+  /** `POST /api/chat/turns/{id}/abort`: Cancel a running chat turn: its agent's run is aborted on the gateway; answers how it ended and the replies it stored */
+  postChatTurnsAbortById: {
+    args: {
+      "id": string;
+      body: Record<string, never>;
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      turn: {
+        id: string;
+        sessionId: string;
+        mode: "single" | "party";
+        agentIds: Array<string>;
+        startedAt: string;
+        deadline: string;
+        attached: boolean;
+        detachedAt: string | null;
+        current: {
+          agentId: string;
+          round: number;
+        } | null;
+        waitingForApproval: {
+          id: string;
+          kind: string;
+          command: string | null;
+          expiresAt: string | null;
+        } | null;
+      };
+      outcome: "completed" | "failed" | "cancelled";
+      replies: (Array<{
+        id: string;
+        sessionId: string;
+        role: "user" | "agent";
+        agentId: string | null;
+        round: number | null;
+        text: string;
+        thinking: string | null;
+        toolCalls: Array<unknown>;
+        artifacts: Array<unknown>;
+        runId: string | null;
+        inputTokens: number;
+        outputTokens: number;
+        createdAt: string;
+      }>);
+      error: {
+        code: string;
+        message: string;
+      } | null;
     };
   };
   /** `GET /api/content/drafts`: Content drafts, most recently updated first (limit default 50, max 200) */
