@@ -17,7 +17,7 @@ export function HeartbeatPanel({ agentId }: { agentId: string }) {
   return html`<div class="stack">
     <div class="toolbar">
       <${ActionButton} label="Check heartbeat" onAction=${() => check(false)} />
-      <${ActionButton} label="Nudge agent" ariaLabel=${`Send ${agentId} its heartbeat prompt`} onAction=${() => check(true)} />
+      <${ActionButton} label=${`Nudge ${agentId}`} onAction=${() => check(true)} />
     </div>
     ${result
       ? html`<p role="status">${result.agent.state} at <${Time} when=${result.checkedAt} />${result.nudged ? " · nudged" : ""}${result.reason ? ` · ${result.reason}` : ""}</p>`
