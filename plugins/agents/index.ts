@@ -30,7 +30,7 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   // configuration are gated); stuck agents are escalated as notifications.
   dependsOn: ["memory", "approvals", "notifications"],
   optionalDependsOn: ["stream", "dashboard"],
-  paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
+  paths: ["/api/agents", "/api/packs", "/api/heartbeat", "/api/marketplace"],
   config: agentsConfig,
   entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
@@ -44,6 +44,14 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
       order: 10,
       module: fileURLToPath(new URL("./console/crew-page.ts", import.meta.url)),
       events: ["agents.*", "activities.activity.created"],
+    }),
+    contribute(CONSOLE_PAGES, {
+      id: "marketplace",
+      title: "Marketplace",
+      group: "outside",
+      order: 90,
+      module: fileURLToPath(new URL("./console/marketplace-page.ts", import.meta.url)),
+      events: ["agents.*"],
     }),
     crewDoctorCheck,
     // The owner the host uses when MUSTER_OWNER is not set: the organisation file's org.owner.
