@@ -29,7 +29,11 @@ export interface ListedTemplate {
  * licence for. Writes never happen here: buying is the buyer's wallet's transaction.
  */
 export class MarketplaceReader {
-  constructor(private readonly config: AgentsConfig["marketplace"]) {}
+  private readonly config: AgentsConfig["marketplace"];
+
+  constructor(config: AgentsConfig["marketplace"]) {
+    this.config = config;
+  }
 
   private async client() {
     const config = this.config;
