@@ -25,6 +25,7 @@ export const agentsErrors = defineErrors("agents", {
   LICENSE_PROOF_REPLAYED: { status: 403, message: "The licence challenge {nonce} was already used; ask for a new one" },
   PACK_NOT_LICENSED: { status: 400, message: "Pack {name} is not tied to a marketplace template; it installs without a licence proof" },
   LICENSE_CHECK_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be asked about the licence: {reason}" },
+  AGENTS_MARKETPLACE_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be read: {reason}" },
 }, {
   // Codes without the prefix AGENTS_ that clients already match: they keep their names (docs/errors.md).
   exempt: {

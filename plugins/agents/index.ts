@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
-import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { agentsConfig, type AgentsConfig } from "./config.ts";
 import { Agent } from "./entities/agent.ts";
@@ -30,13 +30,29 @@ export const agentsPlugin = definePlugin<AgentsConfig>({
   // configuration are gated); stuck agents are escalated as notifications.
   dependsOn: ["memory", "approvals", "notifications"],
   optionalDependsOn: ["stream", "dashboard"],
-  paths: ["/api/agents", "/api/packs", "/api/heartbeat"],
+  paths: ["/api/agents", "/api/packs", "/api/heartbeat", "/api/marketplace"],
   config: agentsConfig,
   entities: [Agent, PackInstall, Escalation, LicenceInstance, LicenceChallenge],
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "agents.*", description: "The agent records were synced with the organisation file, or a stuck agent was escalated" }),
     contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: fileURLToPath(new URL("./console/health-panel.js", import.meta.url)) }),
+    contribute(CONSOLE_PAGES, {
+      id: "crew",
+      title: "Crew",
+      group: "crew",
+      order: 10,
+      module: fileURLToPath(new URL("./console/crew-page.ts", import.meta.url)),
+      events: ["agents.*", "activities.activity.created"],
+    }),
+    contribute(CONSOLE_PAGES, {
+      id: "marketplace",
+      title: "Marketplace",
+      group: "outside",
+      order: 90,
+      module: fileURLToPath(new URL("./console/marketplace-page.ts", import.meta.url)),
+      events: ["agents.*"],
+    }),
     crewDoctorCheck,
     // The owner the host uses when MUSTER_OWNER is not set: the organisation file's org.owner.
     contribute(hostPoints.ownerSources, organisationOwner),

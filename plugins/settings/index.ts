@@ -1,4 +1,6 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { AutopilotGoal, AutopilotRun } from "./entities/autopilot.ts";
 import { Setting } from "./entities/setting.ts";
 import { migrations } from "./migrations.ts";
@@ -10,10 +12,20 @@ export const settingsPlugin = definePlugin({
   id: "settings",
   version: "1.0.0",
   host: "^1.0.0",
-  optionalDependsOn: ["notifications"],
+  optionalDependsOn: ["notifications", "dashboard"],
   paths: ["/api/settings", "/api/autopilot"],
   entities: [Setting, AutopilotGoal, AutopilotRun],
   migrations,
+  contributions: [
+    contribute(CONSOLE_PAGES, {
+      id: "settings",
+      title: "Settings",
+      group: "settings",
+      order: 10,
+      module: fileURLToPath(new URL("./console/settings-page.ts", import.meta.url)),
+      events: ["notifications.notification.*", "agents.*"],
+    }),
+  ],
   register: registerSettingsServices,
   routes: settingsRoutes,
 });

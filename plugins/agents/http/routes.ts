@@ -1,4 +1,6 @@
-import { defineRoutes, hostTokens, type GateRequestResult } from "@muster/plugin";
+import { configToken, defineRoutes, hostTokens, type GateRequestResult } from "@muster/plugin";
+import type { AgentsConfig } from "../config.ts";
+import { mountMarketplaceRoutes } from "./marketplace-routes.ts";
 import { APPROVALS } from "../../approvals/tokens.ts";
 import { agentsErrors } from "../errors.ts";
 import { coverageFor } from "../services/coverage.ts";
@@ -28,8 +30,8 @@ import {
 } from "./schemas.ts";
 
 export const agentRoutes = defineRoutes({
-  deps: { directory: DIRECTORY, factory: FACTORY, registration: REGISTRATION, packs: PACKS, heartbeat: HEARTBEAT, gate: hostTokens.gate, approvals: APPROVALS },
-  mount(router, { directory, factory, registration, packs, heartbeat, gate, approvals }) {
+  deps: { directory: DIRECTORY, factory: FACTORY, registration: REGISTRATION, packs: PACKS, heartbeat: HEARTBEAT, gate: hostTokens.gate, approvals: APPROVALS, config: configToken<AgentsConfig>() },
+  mount(router, { directory, factory, registration, packs, heartbeat, gate, approvals, config }) {
     /** A result whose approval the gate just requested, answered with the whole Approval record as every route that creates one. */
     const withApproval = async <R extends { approval: GateRequestResult }>(result: R) => ({ ok: true as const, ...result, approval: await approvals.get(result.approval.approvalId) });
 
@@ -151,5 +153,7 @@ export const agentRoutes = defineRoutes({
       { summary: "An agent's health now; with nudge: true a stalled or stuck agent is sent its HEARTBEAT.md prompt through the gateway", body: heartbeatBody, response: heartbeatResponse },
       async ({ body }) => ({ ok: true, ...(await heartbeat.check(body.agentId, body.nudge)) }),
     );
+
+    mountMarketplaceRoutes(router, config);
   },
 });

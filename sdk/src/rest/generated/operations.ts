@@ -82,6 +82,8 @@ export const operations = {
   postGit: { method: "POST", path: "/api/git", pathParams: [], status: 201, raw: false, session: false, operationId: "git.postApiGit" },
   getHealth: { method: "GET", path: "/api/health", pathParams: [], status: 200, raw: false, session: false, operationId: "host.getApiHealth" },
   postHeartbeat: { method: "POST", path: "/api/heartbeat", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.postApiHeartbeat" },
+  getMarketplaceLicences: { method: "GET", path: "/api/marketplace/licences", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiMarketplaceLicences" },
+  getMarketplaceTemplates: { method: "GET", path: "/api/marketplace/templates", pathParams: [], status: 200, raw: false, session: false, operationId: "agents.getApiMarketplaceTemplates" },
   getMemory: { method: "GET", path: "/api/memory", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemory" },
   getMemoryConfig: { method: "GET", path: "/api/memory/config", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryConfig" },
   postMemoryConfig: { method: "POST", path: "/api/memory/config", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.postApiMemoryConfig" },
@@ -2660,6 +2662,47 @@ export interface Operations {
       nudged: boolean;
       reason?: string;
       runId?: string;
+    };
+  };
+  /** `GET /api/marketplace/licences`: The template ids an address holds a valid licence for (LicenseToken.licensesOf) */
+  getMarketplaceLicences: {
+    args: {
+      query: {
+        "holder": string;
+      };
+    };
+    argsRequired: true;
+    response: {
+      ok: true;
+      holder: string;
+      templateIds: Array<string>;
+    };
+  };
+  /** `GET /api/marketplace/templates`: Templates on the configured marketplace chain (the newest 200), with price (wei), installs, and the purchase transaction a wallet sends to buy one */
+  getMarketplaceTemplates: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      chainId: number;
+      addresses: Record<string, string>;
+      total: number;
+      templates: Array<{
+        id: string;
+        creator: string;
+        metadataURI: string;
+        price: string;
+        royaltyBps: number;
+        active: boolean;
+        installs: string;
+        createdAt: string;
+        purchase: {
+          to: string;
+          data: string;
+          value: string;
+        };
+      }>;
     };
   };
   /** `GET /api/memory`: Daily memory files memory/YYYY-MM-DD.md, newest first (limit default 30, max 366) */
