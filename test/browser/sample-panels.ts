@@ -1,5 +1,5 @@
 // Stand-ins for GET /api/agents/health and GET /api/usage, shaped as the spec gives them
-// (a connected gateway, agents in every state, a day of usage), with the agents and usage
+// (a connected gateway, agents in every state and one the gateway does not know, a day of usage), with the agents and usage
 // plugins' own console panels contributed over them, so the panels can be seen lit up from
 // data a test host without a gateway cannot produce. And a third-party panel: its own module,
 // refreshed on the events it names.
@@ -27,8 +27,12 @@ export const samplePanelsPlugin = definePlugin({
       ok: true,
       gateway: { state: "connected" },
       agents: [
-        { id: "writer", state: "active", lastActivityMs: Date.now() - 60_000, idleMinutes: 1, model: "sample-model", sessionCount: 2 },
-        { id: SAMPLE_AGENT_WITH_MARKUP, state: "offline", lastActivityMs: null, idleMinutes: null, model: "sample-model", sessionCount: 0 },
+        { id: "writer", state: "active", lastActivityMs: Date.now() - 60_000, idleMinutes: 1, model: "sample-model", sessionCount: 2, registered: true },
+        { id: SAMPLE_AGENT_WITH_MARKUP, state: "offline", lastActivityMs: null, idleMinutes: null, model: "sample-model", sessionCount: 0, registered: true },
+        // The gateway does not know it: the API says idle, but it cannot run.
+        { id: "ghost", state: "idle", lastActivityMs: null, idleMinutes: null, model: null, sessionCount: 0, registered: false },
+        { id: "looper", state: "stuck", lastActivityMs: Date.now() - 3_600_000, idleMinutes: 60, model: "sample-model", sessionCount: 1, registered: true },
+        { id: "napper", state: "idle", lastActivityMs: Date.now() - 600_000, idleMinutes: 10, model: "sample-model", sessionCount: 1, registered: true },
       ],
     }));
     router.get("/api/usage", { summary: "sample usage" }, () => ({

@@ -9,7 +9,10 @@ const LABEL = { unregistered: "not registered with the gateway" };
 /** The state shown: an agent the gateway's agents.list does not name is `unregistered`, whatever its sessions say. */
 const shownState = (agent) => (agent.registered === false ? "unregistered" : agent.state);
 
-export default function mountHealthPanel(element, { api, h, time }) {
+export default function mountHealthPanel(element, { api, h, time, useStylesheet }) {
+  // Beside this module, wherever it is served from.
+  useStylesheet?.(new URL("./health-panel.css", import.meta.url).pathname);
+  element.classList.add("agent-health");
   return async function refresh() {
     const health = await api.get("/api/agents/health");
     const gateway = typeof health.gateway === "string" ? health.gateway : health.gateway?.state;

@@ -1,12 +1,14 @@
 // The home page's "Failed sends" panel: outbox entries that failed, and those whose outcome is
 // unknown (the platform may or may not have the post; they are never re-sent), each linked to
 // the approval that sent it.
-import { html, muster, render, Badge, Time } from "@muster/console";
+import { html, muster, render, useStylesheet, Badge, Time } from "@muster/console";
 
 const SHOWN = 5;
 const SCANNED = 50;
 
 export default function mountFailedSendsPanel(element: HTMLElement) {
+  useStylesheet("/dashboard/plugins/publishing/failed-sends-panel.css");
+  element.classList.add("failed-sends");
   return async function refresh() {
     const [{ entries: failed }, { entries: unknown }] = await Promise.all([
       muster.getContentOutbox({ query: { status: "failed", limit: SCANNED } }),
