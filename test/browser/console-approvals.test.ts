@@ -25,7 +25,7 @@ let browserClosed: Promise<unknown>;
 
 t.before(async () => {
   if (missing) return;
-  h = await startTestHost({ config: { owner: OWNER } });
+  h = await startTestHost({ config: { owner: OWNER }, env: { VAULT_KEY: "console-approvals-test-passphrase" } });
   // One browser for the suite; withBrowser closes it when the suite releases it.
   await new Promise<void>((ready) => {
     browserClosed = withBrowser((b) => {
