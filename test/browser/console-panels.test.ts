@@ -9,7 +9,7 @@ import * as assert from "uvu/assert";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { chromiumMissing, withBrowser } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations } from "./console.ts";
-import { builtInsWithoutPanelRoutes, notesPanelPlugin, SAMPLE_AGENT_WITH_MARKUP, samplePanelsPlugin } from "./sample-panels.ts";
+import { builtInsWithoutPanelRoutes, notesPanelPlugin, SAMPLE_AGENT_WITH_MARKUP, samplePanelsPlugins } from "./sample-panels.ts";
 
 const t = suite("console panels in a browser");
 const missing = chromiumMissing();
@@ -18,7 +18,7 @@ if (missing) {
   t("chromium is installed", () => assert.unreachable(missing));
 } else {
   t("agent health and usage light up in their own regions; stuck, offline and unregistered agents come first and stand out", () =>
-    withTestHost({ plugins: builtInsWithoutPanelRoutes(), extraPlugins: [samplePanelsPlugin] }, (h) =>
+    withTestHost({ plugins: builtInsWithoutPanelRoutes(), extraPlugins: samplePanelsPlugins }, (h) =>
       withBrowser(async (browser) => {
         const page = await openConsole(browser, h);
         const health = page.getByRole("region", { name: "Agent health" });

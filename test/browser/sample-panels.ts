@@ -12,16 +12,14 @@ export const SAMPLE_AGENT_WITH_MARKUP = "<img src=x>";
 
 const moduleOf = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-export const samplePanelsPlugin = definePlugin({
-  id: "sample-panels",
+// One stand-in per panel: a plugin's console modules share one directory.
+const sampleHealthPlugin = definePlugin({
+  id: "sample-health",
   version: "1.0.0",
   host: "^1.0.0",
   optionalDependsOn: ["dashboard"],
-  paths: ["/api/agents", "/api/usage"],
-  contributions: [
-    contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: moduleOf("../../plugins/agents/console/health-panel.js") }),
-    contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: moduleOf("../../plugins/usage/console/usage-panel.js") }),
-  ],
+  paths: ["/api/agents"],
+  contributions: [contribute(CONSOLE_PANELS, { id: "health", title: "Agent health", module: moduleOf("../../plugins/agents/console/health-panel.js") })],
   routes(router) {
     router.get("/api/agents/health", { summary: "sample agent health" }, () => ({
       ok: true,
@@ -35,6 +33,17 @@ export const samplePanelsPlugin = definePlugin({
         { id: "napper", state: "idle", lastActivityMs: Date.now() - 600_000, idleMinutes: 10, model: "sample-model", sessionCount: 1, registered: true },
       ],
     }));
+  },
+});
+
+const sampleUsagePlugin = definePlugin({
+  id: "sample-usage",
+  version: "1.0.0",
+  host: "^1.0.0",
+  optionalDependsOn: ["dashboard"],
+  paths: ["/api/usage"],
+  contributions: [contribute(CONSOLE_PANELS, { id: "usage", title: "Usage today", module: moduleOf("../../plugins/usage/console/usage-panel.js") })],
+  routes(router) {
     router.get("/api/usage", { summary: "sample usage" }, () => ({
       ok: true,
       today: { totalInputTokens: 120_400, totalOutputTokens: 18_250, estimatedCostCents: 157, byAgent: { writer: { input: 120_400, output: 18_250, cost: 157 } } },
@@ -42,6 +51,9 @@ export const samplePanelsPlugin = definePlugin({
     }));
   },
 });
+
+/** The stand-ins for agent health and usage. */
+export const samplePanelsPlugins: PluginDefinition[] = [sampleHealthPlugin, sampleUsagePlugin];
 
 /** The built-ins less any plugin that serves those routes for real. */
 export function builtInsWithoutPanelRoutes(): PluginDefinition[] {
