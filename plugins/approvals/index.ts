@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { approvalsCommand } from "./cli/command.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { approvalMetrics } from "./metrics.ts";
@@ -8,6 +10,8 @@ import { migrations } from "./migrations.ts";
 import { approvalRoutes } from "./http/routes.ts";
 import { registerApprovalServices } from "./services/register.ts";
 import { startApprovals } from "./services/lifecycle.ts";
+
+const consoleModule = (file: string) => fileURLToPath(new URL(`./console/${file}`, import.meta.url));
 
 /**
  * The human approval queue (`/api/approvals`) and the backend of the approval gate:
@@ -21,7 +25,7 @@ export const approvalsPlugin = definePlugin({
   // and a notification; without them the gate stays unavailable (fail closed).
   dependsOn: ["activities", "notifications"],
   // When present, executor errors are redacted of stored secret values before they are reported.
-  optionalDependsOn: ["vault", "metrics", "stream"],
+  optionalDependsOn: ["vault", "metrics", "stream", "dashboard"],
   paths: ["/api/approvals"],
   // Caps on what requesters can make the queue hold (docs/approvals.md).
   config: approvalsConfig,
@@ -32,6 +36,9 @@ export const approvalsPlugin = definePlugin({
   contributions: [
     approvalMetrics,
     contribute(STREAM_EVENT_FAMILIES, { pattern: "approvals.approval.*", description: "An approval was requested, approved or rejected, or its gated action ran or failed" }),
+    // The console's inbox, first in the navigation, and the home page's count (docs/console/approvals.md).
+    contribute(CONSOLE_PAGES, { id: "approvals", title: "Approvals", group: "crew", order: 0, module: consoleModule("approvals-page.ts"), events: ["approvals.*"] }),
+    contribute(CONSOLE_PANELS, { id: "pending", title: "Pending approvals", module: consoleModule("pending-panel.ts"), events: ["approvals.*"] }),
     // MCP tools (docs/mcp.md).
     contribute(hostPoints.mcpTools, { name: "approvals_list", title: "List approvals", scope: "read", method: "GET", path: "/api/approvals" }),
     contribute(hostPoints.mcpTools, { name: "approvals_get", title: "Get an approval", scope: "read", method: "GET", path: "/api/approvals/{id}" }),

@@ -1,4 +1,6 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { cronsConfig, type CronsConfig } from "./config.ts";
 import { CronJob } from "./entities/cron-job.ts";
 import { CronRun } from "./entities/cron-run.ts";
@@ -17,13 +19,15 @@ export const cronsPlugin = definePlugin<CronsConfig>({
   host: "^1.0.0",
   // Agent ids are checked against the agents plugin's crew capability, and runs are priced and
   // held to budgets by the usage plugin, when they are loaded.
-  optionalDependsOn: ["agents", "usage"],
+  optionalDependsOn: ["agents", "usage", "dashboard"],
   paths: ["/api/crons"],
   config: cronsConfig,
   entities: [CronJob, CronRun],
   migrations,
   register: registerCronServices,
   routes: cronRoutes,
+  // The home page's failed runs (docs/console/approvals.md).
+  contributions: [contribute(CONSOLE_PANELS, { id: "failed-runs", title: "Failed cron runs", module: fileURLToPath(new URL("./console/failed-runs-panel.ts", import.meta.url)), events: ["crons.run.*"] })],
   onStart: startCrons,
 });
 

@@ -1,4 +1,4 @@
-// Sample data for the dashboard screenshot and tests: tasks in every column, activities,
+// Sample data for the console's screenshots and tests: tasks in every column, activities,
 // pending and decided approvals, vault names and a few workspace writes.
 import type { TestHost } from "../helpers/start-test-host.ts";
 
@@ -46,6 +46,16 @@ export async function seedSampleData(h: TestHost): Promise<void> {
       requestedBy: "writer",
       context: "The changelog is published; this sends the announcement email.",
       payload: { list: "customers", subject: "Muster 1.4 is out", scheduledFor: "2026-11-24T09:00:00.000Z", bodyFile: "content/newsletters/1.4.md" },
+    },
+  });
+  await ok(h, "/api/approvals", {
+    method: "POST",
+    body: {
+      title: "Deploy the new pricing page to production",
+      type: "site.deploy",
+      requestedBy: "engineer",
+      context: "Preview checked on staging; the deploy replaces /pricing.",
+      payload: { site: "www", branch: "pricing-refresh", commit: "4f2a9c1" },
     },
   });
   // The task created in `review` above already has its task.review approval (the dispatch

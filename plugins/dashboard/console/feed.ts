@@ -64,7 +64,7 @@ export function ActivityFeed() {
   return html`<section id="feed" class="panel" aria-labelledby="feed-title">
     <div class="panel-head"><h2 id="feed-title">Live activity</h2></div>
     <${ErrorNote} error=${error} prefix="Could not load recent activity." />
-    <ol id="feed-list" class="feed" role="log" aria-label="Activity, newest first">
+    <div role="log" aria-label="Activity, newest first"><ol id="feed-list" class="feed">
       ${entries.map(
         (entry) => html`<li key=${entry.key} class=${`entry ${entry.kind}${entry.fresh ? " new" : ""}`} title=${entry.description}>
           <span class="when"><${Time} when=${entry.when} /></span>
@@ -72,6 +72,6 @@ export function ActivityFeed() {
           <span class="what"><strong>${entry.what}</strong>${entry.subject ? html` <code class="subject">${entry.subject}</code>` : null}${entry.details ? html` <span class="details">${entry.details}</span>` : null}</span>
         </li>`,
       )}
-    </ol>
+    </ol></div>
   </section>`;
 }
