@@ -8,7 +8,7 @@
 // awaited ORM transaction would give that up on this shared connection.
 //
 // Two members stay synchronous, for the synchronous interfaces other plugins call:
-// `readNow` (VaultSecretReader.get, read inside publishing's and messenger's synchronous
+// `readNow` (VaultSecretReader.get, read inside publishing's and terminal's synchronous
 // credential lookups) and `knownValues` (the host's redaction, called inside other plugins'
 // synchronous writes). Making those interfaces asynchronous changes their callers, not this
 // store (issue 25).
