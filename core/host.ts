@@ -16,7 +16,7 @@ import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
 import { ServiceContainer, type Requester } from "./internal/container.ts";
-import { provideContributions, requesterOf, staticContributions } from "./internal/contributions.ts";
+import { collectContributions, provideContributions, requesterOf, staticContributions, type CollectedContributions } from "./internal/contributions.ts";
 import { createEventBus } from "./internal/event-bus.ts";
 import { createGateRegistry, publicGate } from "./internal/gate-registry.ts";
 import { createRedaction } from "./internal/redaction.ts";
@@ -77,9 +77,9 @@ export interface Host {
  * The owner: the configuration's, else the first name a plugin's owner source gives (the
  * agents plugin reads the organisation file), else "owner". The host itself reads no feature's files.
  */
-function resolveOwner(config: MusterConfig, plugins: readonly PluginDefinition[], workspaceRoot: string): string {
+function resolveOwner(config: MusterConfig, contributions: CollectedContributions, workspaceRoot: string): string {
   if (config.owner) return config.owner;
-  for (const { value } of staticContributions(plugins, hostPoints.ownerSources)) {
+  for (const { value } of staticContributions(contributions, hostPoints.ownerSources)) {
     const owner = value.owner(workspaceRoot)?.trim();
     if (owner) return owner;
   }
@@ -179,7 +179,7 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   /** The workspace (scaffolded on first start when configured) and the host facts plugins read. */
-  function prepareWorkspace(ordered: readonly PluginDefinition[]): { workspace: WorkspacePaths; hostInfo: HostInfo } {
+  function prepareWorkspace(contributions: CollectedContributions): { workspace: WorkspacePaths; hostInfo: HostInfo } {
     const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
     if (config.scaffoldWorkspace) {
       const scaffold = scaffoldWorkspace(workspaceRoot);
@@ -189,7 +189,7 @@ export function createHost(options: HostOptions = {}): Host {
     const hostInfo: HostInfo = {
       version: packageVersion,
       home: config.home,
-      owner: resolveOwner(config, ordered, workspace.root),
+      owner: resolveOwner(config, contributions, workspace.root),
       approvers: Object.freeze([...config.approvers]),
       startedAt,
       url,
@@ -203,7 +203,7 @@ export function createHost(options: HostOptions = {}): Host {
    * and every declaration's needs; the whole graph of declared dependencies is checked here,
    * before the database opens.
    */
-  function registerPlugins(ordered: PluginDefinition[], workspace: WorkspacePaths, hostInfo: HostInfo): void {
+  function registerPlugins(ordered: PluginDefinition[], contributions: CollectedContributions, workspace: WorkspacePaths, hostInfo: HostInfo): void {
     const pluginConfigs = new Map<string, Readonly<unknown>>();
     const pluginLoggers = new Map<string, Logger>();
     const pluginLogger = (id: string) => pluginLoggers.get(id) ?? pluginLoggers.set(id, logger.child({ plugin: id })).get(id)!;
@@ -235,7 +235,7 @@ export function createHost(options: HostOptions = {}): Host {
       plugin.register?.(ctx);
     }
     registering = false;
-    provideContributions(ordered, services, requesters);
+    provideContributions(contributions, services, requesters);
     for (const plugin of ordered) {
       const requester = requesters.get(plugin.id)!;
       for (const [hook, declared] of [["routes", plugin.routes], ["onStart", plugin.onStart], ["onStop", plugin.onStop]] as const) {
@@ -372,9 +372,12 @@ export function createHost(options: HostOptions = {}): Host {
       currentSession = session;
       const ordered = await collectAndOrder();
       phases.mark("plugins collected and ordered");
-      const { workspace, hostInfo } = prepareWorkspace(ordered);
+      // Gathered (and checked) once: the owner source is read from them before the plugins
+      // register, and the same gathering becomes the points' tokens after.
+      const contributions = collectContributions(ordered);
+      const { workspace, hostInfo } = prepareWorkspace(contributions);
       phases.mark("workspace scaffold");
-      registerPlugins(ordered, workspace, hostInfo);
+      registerPlugins(ordered, contributions, workspace, hostInfo);
       phases.mark("plugins registered");
       const opened = await openAndMigrate(ordered);
       phases.mark("migrations");

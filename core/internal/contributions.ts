@@ -14,12 +14,16 @@ export function requesterOf(plugin: PluginDefinition): Requester {
 
 const HOST_POINTS: readonly ExtensionPoint<unknown>[] = Object.values(hostPoints);
 
+/** Each point with the contributions it receives, in plugin order. */
+export type CollectedContributions = ReadonlyMap<ExtensionPoint<unknown>, readonly { plugin: PluginDefinition; contribution: Contribution }[]>;
+
 /**
  * The contributions each point receives, in plugin order, after checking that every
  * contribution names a point its owner declares and that the contributor declared the owner.
- * A contribution to an optional owner that is not loaded is left out.
+ * A contribution to an optional owner that is not loaded is left out. The host gathers them
+ * once per start and hands the result to every phase that reads them.
  */
-export function collectContributions(plugins: readonly PluginDefinition[]): Map<ExtensionPoint<unknown>, { plugin: PluginDefinition; contribution: Contribution }[]> {
+export function collectContributions(plugins: readonly PluginDefinition[]): CollectedContributions {
   const byId = new Map(plugins.map((p) => [p.id, p]));
   const points = new Map<string, ExtensionPoint<unknown>>(HOST_POINTS.map((point) => [point.id, point]));
   for (const plugin of plugins) {
@@ -45,9 +49,14 @@ export function collectContributions(plugins: readonly PluginDefinition[]): Map<
   return collected;
 }
 
-/** The plain values contributed to a host point (what `muster doctor` and `muster mcp` read without a server). */
-export function staticContributions<T>(plugins: readonly PluginDefinition[], point: ExtensionPoint<T>): Contributed<T>[] {
-  const found = collectContributions(plugins).get(point as ExtensionPoint<unknown>) ?? [];
+/**
+ * The plain values contributed to a host point (what `muster doctor` and `muster mcp` read
+ * without a server, and the owner sources the host reads before registering plugins), from
+ * contributions already gathered or from the plugins.
+ */
+export function staticContributions<T>(from: readonly PluginDefinition[] | CollectedContributions, point: ExtensionPoint<T>): Contributed<T>[] {
+  const collected = Array.isArray(from) ? collectContributions(from) : (from as CollectedContributions);
+  const found = collected.get(point as ExtensionPoint<unknown>) ?? [];
   return found.map(({ plugin, contribution }) => {
     if (!("value" in contribution)) throw startErrors.PLUGIN_INVALID({ plugin: `plugin "${plugin.id}"`, reason: `its contribution to "${point.id}" must be a plain value (contribute), as it is read without a server` });
     return { plugin: plugin.id, value: contribution.value as T };
@@ -55,8 +64,8 @@ export function staticContributions<T>(plugins: readonly PluginDefinition[], poi
 }
 
 /** Provides every point's contributions token; built lazily, as its contributors, on first resolve. */
-export function provideContributions(plugins: readonly PluginDefinition[], services: ServiceContainer, requesters: ReadonlyMap<string, Requester>): void {
-  for (const [point, entries] of collectContributions(plugins)) {
+export function provideContributions(collected: CollectedContributions, services: ServiceContainer, requesters: ReadonlyMap<string, Requester>): void {
+  for (const [point, entries] of collected) {
     for (const { plugin, contribution } of entries) {
       if (!("value" in contribution)) services.declare(contribution, requesters.get(plugin.id)!, `${plugin.id}.contributions.${point.id}`);
     }

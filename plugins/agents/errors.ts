@@ -5,6 +5,13 @@ export const agentsErrors = defineErrors("agents", {
   // One code for every feature that names agents (chat, council, dispatch, agents), raised by
   // the crew capability (CREW): "known" means in the organisation file or the gateway's agents.list.
   AGENT_NOT_FOUND: { status: 404, message: "No agent \"{agentId}\" in the organisation file or the gateway's agents.list" },
+  // Known to Muster (organisation file) but not to the gateway's agents.list: chat and council
+  // refuse it with the fix before any turn is sent, instead of the gateway's 502.
+  AGENT_NOT_REGISTERED: {
+    status: 409,
+    message:
+      "Agent {agentId} is in the organisation file but the OpenClaw gateway does not know it; register the missing crew with one approval: POST /api/agents/register-missing, then muster approvals approve <approvalId>",
+  },
   AGENT_ALREADY_EXISTS: { status: 409, message: "An agent with id {agentId} already exists ({where}); pick another id" },
   AGENT_TEMPLATE_NOT_FOUND: { status: 404, message: "No persona template {templateId} under personas/<tier>/" },
   AGENT_FILES_WRITE_FAILED: { status: 500, message: "Writing the agent's files failed; nothing was kept" },
@@ -30,6 +37,7 @@ export const agentsErrors = defineErrors("agents", {
   // Codes without the prefix AGENTS_ that clients already match: they keep their names (docs/errors.md).
   exempt: {
     AGENT_NOT_FOUND: "DESIGN §14.2 (one code for every feature naming agents); published by the host before it moved here",
+    AGENT_NOT_REGISTERED: "published by the chat plugin before the prefix rule; raised by the crew capability for chat and council",
     AGENT_ALREADY_EXISTS: PUBLISHED_BEFORE_PREFIX_RULE,
     AGENT_TEMPLATE_NOT_FOUND: PUBLISHED_BEFORE_PREFIX_RULE,
     AGENT_FILES_WRITE_FAILED: PUBLISHED_BEFORE_PREFIX_RULE,

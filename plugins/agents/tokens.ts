@@ -90,6 +90,12 @@ export interface Crew {
    * every 2 s) when it does not. Null while the list was never read (gateway never connected).
    */
   registeredWithGateway(id: string): Promise<boolean | null>;
+  /**
+   * Throws 409 `AGENT_NOT_REGISTERED` (with the fix) naming the first id the gateway's
+   * agents.list does not name; nothing while the list was never read (the turn then says what
+   * the gateway thinks). Call after {@link assertKnown} and the gateway's readiness.
+   */
+  assertRegistered(ids: readonly string[]): Promise<void>;
   /** From the cached sessions snapshot; never a gateway call. Null for an agent that is not known. */
   health(id: string): Promise<AgentHealthEntry | null>;
   /**

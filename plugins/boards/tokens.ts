@@ -68,9 +68,9 @@ export interface Boards {
   createBoard(input: NewBoard, by: string): Promise<BoardRecord>;
   getBoard(id: string): Promise<BoardRecord>;
   /** `{ ok, board, cards }` as JSON bytes, cached per board version. */
-  boardView(id: string): Buffer;
+  boardView(id: string): Promise<Buffer>;
   updateBoard(id: string, changes: BoardChanges, by: string): Promise<BoardRecord>;
-  hardDeleteBoard(id: string): HardDeleted;
+  hardDeleteBoard(id: string): Promise<HardDeleted>;
   listCards(boardId: string, filter: CardFilter): Promise<CardRecord[]>;
   createCard(boardId: string, input: NewCard, by: string): Promise<CardRecord>;
   getCard(id: string): Promise<{ card: CardRecord; history: HistoryEntry[] }>;
@@ -83,7 +83,7 @@ export interface Boards {
   /** The executor of the gated `boards.card.move`: applies the approved PATCH after checking again. */
   applyApprovedMove(payload: MovePayload): Promise<{ card: CardRecord }>;
   /** A story, epic or sprint was deleted: cards linking it lose the link. */
-  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string): void;
+  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string): Promise<void>;
 }
 
 /** The boards service. Depend on the `boards` plugin to use it. */

@@ -1,16 +1,11 @@
-import { defineErrors, PUBLISHED_BEFORE_PREFIX_RULE } from "@muster/plugin";
+import { defineErrors } from "@muster/plugin";
 
-/** The chat plugin's error catalogue. Unknown agents are the crew capability's `AGENT_NOT_FOUND` (agents plugin); gateway failures the host's `GATEWAY_*`. */
+/** The chat plugin's error catalogue. Unknown and unregistered agents are the crew capability's `AGENT_NOT_FOUND` and `AGENT_NOT_REGISTERED` (agents plugin); gateway failures the host's `GATEWAY_*`. */
 export const chatErrors = defineErrors("chat", {
   CHAT_SESSION_NOT_FOUND: { status: 404, message: "No chat session with id {id}" },
   CHAT_SESSION_MODE_MISMATCH: {
     status: 409,
     message: "Chat session {id} is a {mode} session; continue it with mode \"{mode}\" or start a new session",
-  },
-  AGENT_NOT_REGISTERED: {
-    status: 409,
-    message:
-      "Agent {agentId} is in the organisation file but the OpenClaw gateway does not know it; register the missing crew with one approval: POST /api/agents/register-missing, then muster approvals approve <approvalId>",
   },
   CHAT_RUN_FAILED: { status: 502, message: "Agent {agentId} failed before finishing its reply: {reason}" },
   CHAT_RUN_ABORTED: { status: 502, message: "The run of agent {agentId} was aborted on the gateway before it finished" },
@@ -19,9 +14,4 @@ export const chatErrors = defineErrors("chat", {
     message: "No running chat turn with id {id}; a finished turn's replies are in its chat session (GET /api/chat/sessions/<sessionId>)",
   },
   CHAT_TURN_CANCELLED: { status: 409, message: "Chat turn {id} was cancelled (POST /api/chat/turns/{id}/abort) before it finished" },
-}, {
-  // Codes without the prefix CHAT_ that clients already match: they keep their names (docs/errors.md).
-  exempt: {
-    AGENT_NOT_REGISTERED: PUBLISHED_BEFORE_PREFIX_RULE,
-  },
 });

@@ -13,8 +13,8 @@ export interface NewCouncilSession {
 /** Council sessions: start one (it deliberates in the background), list, read. */
 export interface Council {
   /**
-   * Takes the council's rate-limit slot (429), checks the gateway (503) and the agents (404
-   * `AGENT_NOT_FOUND`), stores the session `running` and starts the deliberation, which
+   * Takes the council's rate-limit slot (429), checks the agents (404 `AGENT_NOT_FOUND`), the
+   * gateway (503) and the agents' registration with it (409 `AGENT_NOT_REGISTERED`), stores the session `running` and starts the deliberation, which
    * holds the slot until it ends.
    */
   start(input: NewCouncilSession): Promise<CouncilSessionRecord>;

@@ -13,6 +13,7 @@ import {
   defineRoutes,
   defineService,
   extensionPoint,
+  hostPoints,
   hostTokens,
   token,
   z,
@@ -146,6 +147,19 @@ t("extension points: contributions arrive at the owner in order; bad contributio
   assert.is(await startCode([board, rogue]), "PLUGIN_CONTRIBUTION_UNDECLARED");
   const unknown = definePlugin({ id: "unknown", ...base, dependsOn: ["board"], contributions: [contribute(extensionPoint<string>("board.nothing"), "x")] });
   assert.is(await startCode([board, unknown]), "PLUGIN_CONTRIBUTION_UNKNOWN_POINT");
+});
+
+t("a start gathers the contributions once: the owner source and the points read the same gathering", async () => {
+  const SHAPES = extensionPoint<{ shape: string }>("board.shapes");
+  const board = definePlugin({ id: "board", ...base, extensionPoints: [SHAPES] });
+  let reads = 0;
+  const counted = definePlugin({ id: "counted", ...base, dependsOn: ["board"] });
+  const list = [contribute(SHAPES, { shape: "circle" }), contribute(hostPoints.ownerSources, { owner: () => null })];
+  // The host reads a plugin's list whenever it gathers contributions: count those reads.
+  Object.defineProperty(counted, "contributions", { get: () => (reads++, list) });
+  await withTestHost({ plugins: [board, counted] }, async () => {
+    assert.is(reads, 1, "prepareWorkspace (owner sources) and registerPlugins (points) share one gathering");
+  });
 });
 
 t.run();

@@ -19,6 +19,9 @@ import {
   type EntityRow,
   type EntityStore,
 } from "@muster/plugin";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { builtInPlugins } from "../../plugins/built-in.ts";
 import { startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 
 const Note = defineEntity({
@@ -202,6 +205,16 @@ t("count and list filter by where; find returns the first match in the store's o
   assert.is(drafts.total, 2);
   assert.is((await h.json("/api/kit-notes?status=published")).body.total, 1);
   assert.is((await h.json("/api/kit-notes/first-draft")).body.note.id, "b");
+});
+
+t("every built-in plugin that owns tables stores them through the kit (docs/store-kit.md)", () => {
+  const root = new URL("../../plugins/", import.meta.url).pathname;
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  const owners = builtInPlugins.filter((plugin) => (plugin.entities ?? []).length > 0).map((plugin) => plugin.id);
+  assert.ok(owners.length >= 19, `${owners.length} table-owning plugins`);
+  const without = owners.filter((id) => !sources(join(root, id, "services")).some((file) => readFileSync(file, "utf8").includes("defineStore(")));
+  assert.equal(without, []);
 });
 
 t.run();

@@ -164,6 +164,10 @@ export class AgentDirectoryService implements Crew {
     return this.loadedAt === 0 ? null : this.gatewayAgents.has(id);
   }
 
+  async assertRegistered(ids: readonly string[]): Promise<void> {
+    for (const agentId of ids) if ((await this.registeredWithGateway(agentId)) === false) throw agentsErrors.AGENT_NOT_REGISTERED({ agentId });
+  }
+
   /**
    * The agents of the organisation file the gateway's agents.list does not name, read fresh
    * (null when the list cannot be read: the gateway is not connected).

@@ -42,10 +42,10 @@ export function mountBoardEndpoints(router: PluginRouter, boards: Boards): void 
       query: s.emptyQuery,
       response: z.object({ ok, board: s.boardSchema, cards: z.array(s.cardSchema) }),
     },
-    ({ params, koa }) => {
+    async ({ params, koa }) => {
       // Cached JSON bytes (services/board-views.ts): sent as they are, not serialised again.
       koa.type = "application/json";
-      return boards.boardView(params.id);
+      return await boards.boardView(params.id);
     },
   );
   router.patch(
@@ -69,7 +69,7 @@ export function mountBoardEndpoints(router: PluginRouter, boards: Boards): void 
     },
     async ({ params, query, agentId }) => {
       if (!query.hard) return { ok: true, board: await boards.updateBoard(params.id, { archived: true }, actor(agentId)) };
-      return { ok: true, deleted: { id: params.id, ...boards.hardDeleteBoard(params.id) } };
+      return { ok: true, deleted: { id: params.id, ...(await boards.hardDeleteBoard(params.id)) } };
     },
   );
   router.get(

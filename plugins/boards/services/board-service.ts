@@ -72,18 +72,18 @@ export class BoardService implements Boards {
     return boardRecord(row);
   }
 
-  boardView(id: string): Buffer {
+  boardView(id: string): Promise<Buffer> {
     return this.views.get(id);
   }
 
   async updateBoard(id: string, changes: BoardChanges, by: string): Promise<BoardRecord> {
-    const { before, after } = this.deps.boards.update(id, changes, new Date().toISOString());
+    const { before, after } = await this.deps.boards.update(id, changes, new Date().toISOString());
     const verb: BoardVerb = before.archivedAt === after.archivedAt ? "updated" : after.archivedAt ? "archived" : "restored";
     return this.publishBoard(verb, after, by);
   }
 
-  hardDeleteBoard(id: string): HardDeleted {
-    const deleted = this.deps.boards.hardDelete(id);
+  async hardDeleteBoard(id: string): Promise<HardDeleted> {
+    const deleted = await this.deps.boards.hardDelete(id);
     this.views.forget(id);
     this.deps.events.publish("boards.board.deleted", { id, cards: deleted.cards }, { public: true });
     return deleted;
@@ -100,7 +100,7 @@ export class BoardService implements Boards {
   async createCard(boardId: string, input: NewCard, by: string): Promise<CardRecord> {
     const { title, column, position, comment, ...rest } = input;
     const fields = await this.fields(rest);
-    const write = this.deps.cards.create({ boardId, title, column, position, comment, fields, createdBy: by }, new Date().toISOString());
+    const write = await this.deps.cards.create({ boardId, title, column, position, comment, fields, createdBy: by }, new Date().toISOString());
     return this.publishCard("created", write);
   }
 
@@ -121,7 +121,7 @@ export class BoardService implements Boards {
   }
 
   async hardDeleteCard(id: string): Promise<void> {
-    const card = this.deps.cards.hardDelete(id);
+    const card = await this.deps.cards.hardDelete(id);
     this.deps.events.publish("boards.card.deleted", { id, boardId: card.boardId }, { public: true });
   }
 
@@ -131,30 +131,30 @@ export class BoardService implements Boards {
   }
 
   async addComment(cardId: string, content: string, author: string): Promise<CardComment> {
-    const write = this.deps.cards.addComment(cardId, content, author, new Date().toISOString());
+    const write = await this.deps.cards.addComment(cardId, content, author, new Date().toISOString());
     return this.publishComment(write)!;
   }
 
   async claim(cardId: string, agentId: string): Promise<CardRecord> {
-    return this.publishCard("claimed", this.deps.cards.claim(cardId, agentId, new Date().toISOString()));
+    return this.publishCard("claimed", await this.deps.cards.claim(cardId, agentId, new Date().toISOString()));
   }
 
   async delegate(cardId: string, input: { boardId: string; assignee?: string; message?: string }, by: string): Promise<{ card: CardRecord; delegatedCard: CardRecord }> {
-    const { source, delegated } = this.deps.cards.delegate(cardId, { ...input, by }, new Date().toISOString());
+    const { source, delegated } = await this.deps.cards.delegate(cardId, { ...input, by }, new Date().toISOString());
     const delegatedCard = this.publishCard("created", delegated);
     return { card: this.publishCard("delegated", source), delegatedCard };
   }
 
   /** A story, epic or sprint was deleted: cards linking it lose the link (history `unlinked`). */
-  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string): void {
-    for (const write of this.deps.cards.clearLink(field, linkedId, new Date().toISOString())) this.publishCard("updated", write);
+  async clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string): Promise<void> {
+    for (const write of await this.deps.cards.clearLink(field, linkedId, new Date().toISOString())) this.publishCard("updated", write);
   }
 
   private async applyChange(id: string, patch: CardPatch, by: string, fromColumn: string | undefined): Promise<CardPatchResult> {
     const { column, position, archived, comment, ...rest } = patch;
     const fields = await this.fields(rest);
     const move = column !== undefined || position !== undefined ? { column, position } : undefined;
-    const result = this.deps.cards.change(
+    const result = await this.deps.cards.change(
       id,
       { fields, move, archived, comment, by, approved: fromColumn !== undefined, expect: fromColumn === undefined ? undefined : { column: fromColumn } },
       new Date().toISOString(),

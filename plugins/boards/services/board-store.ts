@@ -1,6 +1,10 @@
-// Boards: reads over the store kit (plain rows), and the writes whose checks must hold
-// at the moment of writing (no column removed while it holds cards; a hard delete takes
-// cards, comments and history with it) as one synchronous `sql.transaction()`.
+// Boards: reads over the store kit (plain rows), behind an asynchronous interface that names
+// no driver (issue 25 puts the same store on PostgreSQL). Raw SQL stays where the kit cannot
+// say it: the writes whose checks must hold at the moment of writing (no column removed while
+// it holds cards; a hard delete takes cards, comments and history with it) are one synchronous
+// `sql.transaction()`, which no other request can interleave with; and the board view's hot
+// path (docs/benchmarks.md) reads the version and the cards serialised by SQLite (json_group_array)
+// through statements prepared once, the snapshot in one read transaction so it is consistent.
 import { defineStore, insertionOrder, raw, type Database, type EntityStore } from "@muster/plugin";
 import { Board, type BoardRow } from "../entities/board.ts";
 import { Card, type CardRow } from "../entities/card.ts";
@@ -88,7 +92,7 @@ export class BoardStore {
   }
 
   /** The board row and its cards as one JSON array text, read in one synchronous step (consistent). */
-  snapshot(id: string): { board: BoardRow; cardsJson: string } | undefined {
+  async snapshot(id: string): Promise<{ board: BoardRow; cardsJson: string } | undefined> {
     return this.db().sql.transaction(() => {
       const board = this.s.getBoard.get(id) as BoardRow | undefined;
       if (!board) return undefined;
@@ -97,7 +101,7 @@ export class BoardStore {
   }
 
   /** The board's change counter, to tell whether a cached view is current. */
-  version(id: string): number | undefined {
+  async version(id: string): Promise<number | undefined> {
     return this.s.version.get(id) as number | undefined;
   }
 
@@ -131,7 +135,7 @@ export class BoardStore {
    * Applies validated changes. A column that disappears must hold no card (archived ones
    * count: they return to their column when restored); the count and the write are one step.
    */
-  update(id: string, changes: BoardChanges, now: string): { before: BoardRow; after: BoardRow } {
+  async update(id: string, changes: BoardChanges, now: string): Promise<{ before: BoardRow; after: BoardRow }> {
     return this.db().sql.transaction(() => {
       const before = this.s.getBoard.get(id) as BoardRow | undefined;
       if (!before) throw boardErrors.BOARD_NOT_FOUND({ id });
@@ -157,7 +161,7 @@ export class BoardStore {
   }
 
   /** Deletes the board with its cards, their comments and history; links from other boards' cards are cleared. */
-  hardDelete(id: string): HardDeleted {
+  async hardDelete(id: string): Promise<HardDeleted> {
     return this.db().sql.transaction(() => {
       if (this.s.getBoard.get(id) === undefined) throw boardErrors.BOARD_NOT_FOUND({ id });
       this.s.clearForeignLinks.run({ id });

@@ -15,15 +15,15 @@ export class BoardViews {
   }
 
   /** `{ ok: true, board, cards }` as JSON bytes; cards in column order, then position. */
-  get(id: string): Buffer {
-    const version = this.store.version(id);
+  async get(id: string): Promise<Buffer> {
+    const version = await this.store.version(id);
     if (version === undefined) {
       this.cache.delete(id);
       throw boardErrors.BOARD_NOT_FOUND({ id });
     }
     const cached = this.cache.get(id);
     if (cached?.version === version) return cached.body;
-    const snapshot = this.store.snapshot(id);
+    const snapshot = await this.store.snapshot(id);
     if (!snapshot) throw boardErrors.BOARD_NOT_FOUND({ id });
     const body = Buffer.from(`{"ok":true,"board":${JSON.stringify(boardRecord(snapshot.board))},"cards":${snapshot.cardsJson}}`);
     this.cache.delete(id);

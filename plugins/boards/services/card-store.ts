@@ -1,8 +1,13 @@
-// Every write to cards, comments and history. Each is one synchronous `sql.transaction()` on
-// the shared connection: the checks (board not archived, column known, WIP limit, claim still
-// free, card not moved meanwhile) and the writes they guard are one step that no other
-// request can interleave with, so 20 concurrent moves into a column with one free slot give
-// exactly one success. A thrown MusterError rolls the whole step back.
+// Every write to cards, comments and history. The interface is asynchronous and names no
+// driver (issue 25 puts the same store on PostgreSQL); the plain reads of boards and cards
+// are the store kit's, in board-store.ts. Each write here is a condition over other rows and
+// several statements that must be one step (board not archived, column known, WIP limit,
+// claim still free, card not moved meanwhile; dense positions shifted, history and the
+// board's version written with the card), which the kit's single-row `transition` cannot
+// say: so each is one synchronous `sql.transaction()` on the shared connection, which no other
+// request can interleave with (20 concurrent moves into a column with one free slot give
+// exactly one success), over statements prepared once (card-statements.ts: the card move is
+// a measured hot path, docs/benchmarks.md). A thrown MusterError rolls the whole step back.
 import { randomUUID } from "node:crypto";
 import type { Database } from "@muster/plugin";
 import type { CardRow } from "../entities/card.ts";
@@ -80,37 +85,44 @@ export class CardStore {
     return this.prepared;
   }
 
-  private tx<T>(fn: () => T): T {
+  /**
+   * Runs one atomic step. The step runs to its end before this returns (no await inside a
+   * transaction on the shared connection); its outcome, or its MusterError, is the promise's.
+   */
+  private async tx<T>(fn: () => T): Promise<T> {
     return this.db().sql.transaction(fn)();
   }
 
   /** Creates a card in its column (the first unless given) at `position` (the end unless given). */
-  create(input: NewCard, now: string): CardWrite {
-    return this.tx(() => {
-      const board = this.board(input.boardId);
-      if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
-      const column = input.column ?? board.columns[0]!.id;
-      const target = columnOf(board, column);
-      if (board.settings.requireApprovalFor?.includes(column)) throw boardErrors.BOARD_COLUMN_GATED({ column });
-      if (board.settings.commentRequiredFor?.includes(column) && !input.comment) throw boardErrors.CARD_COMMENT_REQUIRED({ column });
-      const count = this.s.positions.count(board.id, column);
-      checkWip(target, count);
-      this.checkParent(board.id, null, input.fields.parentCardId);
-      const position = Math.min(input.position ?? count, count);
-      this.s.positions.open(board.id, column, position);
-      const row: CardRow = {
-        id: randomUUID(), boardId: board.id, title: input.title, description: null, column, position, assignee: null, labels: "[]", priority: "medium",
-        dueDate: null, checklist: "[]", attachments: "[]", parentCardId: null, storyId: null, epicId: null, sprintId: null, progress: 0,
-        delegatedTo: null, delegatedFrom: input.delegatedFrom ?? null, createdBy: input.createdBy, createdAt: now, updatedAt: now,
-        completedAt: column === doneColumnOf(board.columns, board.settings) ? now : null, archivedAt: null,
-        ...(input.fields as Partial<CardRow>),
-      };
-      this.s.insertCard.run(row);
-      const history = [this.history(row, "created", null, null, column, input.createdBy, now)];
-      const comment = input.comment ? this.comment(row, input.comment, input.createdBy, now, history) : undefined;
-      this.s.bump.run(board.id);
-      return { card: row, history, comment };
-    });
+  create(input: NewCard, now: string): Promise<CardWrite> {
+    return this.tx(() => this.insert(input, now));
+  }
+
+  /** The creation step, inside a transaction (a delegation creates its card within its own). */
+  private insert(input: NewCard, now: string): CardWrite {
+    const board = this.board(input.boardId);
+    if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
+    const column = input.column ?? board.columns[0]!.id;
+    const target = columnOf(board, column);
+    if (board.settings.requireApprovalFor?.includes(column)) throw boardErrors.BOARD_COLUMN_GATED({ column });
+    if (board.settings.commentRequiredFor?.includes(column) && !input.comment) throw boardErrors.CARD_COMMENT_REQUIRED({ column });
+    const count = this.s.positions.count(board.id, column);
+    checkWip(target, count);
+    this.checkParent(board.id, null, input.fields.parentCardId);
+    const position = Math.min(input.position ?? count, count);
+    this.s.positions.open(board.id, column, position);
+    const row: CardRow = {
+      id: randomUUID(), boardId: board.id, title: input.title, description: null, column, position, assignee: null, labels: "[]", priority: "medium",
+      dueDate: null, checklist: "[]", attachments: "[]", parentCardId: null, storyId: null, epicId: null, sprintId: null, progress: 0,
+      delegatedTo: null, delegatedFrom: input.delegatedFrom ?? null, createdBy: input.createdBy, createdAt: now, updatedAt: now,
+      completedAt: column === doneColumnOf(board.columns, board.settings) ? now : null, archivedAt: null,
+      ...(input.fields as Partial<CardRow>),
+    };
+    this.s.insertCard.run(row);
+    const history = [this.history(row, "created", null, null, column, input.createdBy, now)];
+    const comment = input.comment ? this.comment(row, input.comment, input.createdBy, now, history) : undefined;
+    this.s.bump.run(board.id);
+    return { card: row, history, comment };
   }
 
   /**
@@ -118,7 +130,7 @@ export class CardStore {
    * A move into a `requireApprovalFor` column that is not yet approved writes nothing and
    * answers `needsApproval`.
    */
-  change(id: string, change: CardChange, now: string): CardWrite | NeedsApproval {
+  change(id: string, change: CardChange, now: string): Promise<CardWrite | NeedsApproval> {
     return this.tx(() => {
       const card = this.card(id);
       const board = this.board(card.boardId);
@@ -195,7 +207,7 @@ export class CardStore {
   }
 
   /** Assigns a free card to `agentId`; a claimed card is a 409 whoever holds it. */
-  claim(id: string, agentId: string, now: string): CardWrite {
+  claim(id: string, agentId: string, now: string): Promise<CardWrite> {
     return this.tx(() => {
       const card = this.card(id);
       const board = this.board(card.boardId);
@@ -210,7 +222,7 @@ export class CardStore {
   }
 
   /** Adds a comment (also a `commented` history row). */
-  addComment(id: string, content: string, author: string, now: string): CardWrite & { comment: CardCommentRow } {
+  addComment(id: string, content: string, author: string, now: string): Promise<CardWrite & { comment: CardCommentRow }> {
     return this.tx(() => {
       const card = this.card(id);
       const history: HistoryEntry[] = [];
@@ -221,7 +233,7 @@ export class CardStore {
   }
 
   /** Deletes a card with its comments and history, closes its gap, and clears links to it. */
-  hardDelete(id: string): CardRow {
+  hardDelete(id: string): Promise<CardRow> {
     return this.tx(() => {
       const card = this.card(id);
       if (!card.archivedAt) this.s.positions.close(card.boardId, card.column, card.position);
@@ -238,7 +250,7 @@ export class CardStore {
    * Hands a card to another squad's board: a new card in that board's first column,
    * assigned to `assignee` (default the board's `settings.lead`), linked both ways.
    */
-  delegate(id: string, input: { boardId: string; assignee?: string; message?: string; by: string }, now: string): { source: CardWrite; delegated: CardWrite } {
+  delegate(id: string, input: { boardId: string; assignee?: string; message?: string; by: string }, now: string): Promise<{ source: CardWrite; delegated: CardWrite }> {
     return this.tx(() => {
       const card = this.card(id);
       const board = this.board(card.boardId);
@@ -251,7 +263,7 @@ export class CardStore {
       if (!assignee) throw boardErrors.CARD_DELEGATION_LEAD_REQUIRED({ boardId: target.id });
       const labels = [...new Set([...(JSON.parse(card.labels) as string[]), "delegated"])];
       const description = input.message ? [card.description, input.message].filter(Boolean).join("\n\n") : card.description;
-      const delegated = this.create(
+      const delegated = this.insert(
         {
           boardId: target.id,
           title: card.title,
@@ -271,7 +283,7 @@ export class CardStore {
   }
 
   /** Clears a story, epic or sprint link on every card holding it (the record was deleted). */
-  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string, now: string): CardWrite[] {
+  clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string, now: string): Promise<CardWrite[]> {
     return this.tx(() => {
       const cards = this.s.byLink[field].all(linkedId) as CardRow[];
       return cards.map((card) => {

@@ -107,7 +107,7 @@ export class ChatService implements Chat {
     await this.deps.gateway.ready(0);
     // Known to Muster but not to this gateway: refused with the fix instead of the gateway's 502.
     // With the list never read (null) nothing is refused: the turn says what the gateway thinks.
-    for (const agentId of request.agentIds) if ((await crew?.registeredWithGateway(agentId)) === false) throw chatErrors.AGENT_NOT_REGISTERED({ agentId });
+    await crew?.assertRegistered(request.agentIds);
     const existing = request.sessionId === undefined ? undefined : await this.deps.store.getSession(request.sessionId);
     if (request.sessionId !== undefined && !existing) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id: request.sessionId });
     if (existing && existing.mode !== request.mode) throw chatErrors.CHAT_SESSION_MODE_MISMATCH({ id: existing.id, mode: existing.mode });

@@ -31,6 +31,8 @@ export class CouncilService implements Council {
       // Unknown members are 404 whether or not the gateway is up: the crew knows them locally.
       await this.deps.crew?.assertKnown(input.agents);
       await this.deps.gateway.ready(0);
+      // Known to Muster but not to this gateway: refused with the fix, as chat does (the crew's check).
+      await this.deps.crew?.assertRegistered(input.agents);
       // A member over its daily budget refuses the session (409 BUDGET_EXCEEDED), as chat, crons and dispatch do.
       for (const agentId of input.agents) await this.deps.usage?.checkBudget(agentId);
       session = {

@@ -1,7 +1,9 @@
-// The vault_meta rows: salt, scrypt parameters, key check value and key id. Shared by
-// the running server and `muster vault rotate`, which opens the database file itself
-// without MikroORM; and `currentKeyId` runs inside the synchronous transactions of the
-// secret store and the rotation. So these are plain SQL on a better-sqlite3 handle.
+// The vault_meta rows: salt, scrypt parameters, key check value and key id. The running
+// server reads them at start through the store kit (services/keyring.ts) and parses them
+// with `parseMeta`; `muster vault rotate` and the doctor check open the database file
+// themselves, without MikroORM, so `readMeta`/`writeMeta` are plain SQL on a better-sqlite3
+// handle; and `currentKeyId` runs inside the synchronous transactions of the secret store and
+// the rotation (the key id checked in the same step as the write), so it is too.
 import { randomUUID } from "node:crypto";
 import type { Database } from "@muster/plugin";
 import type { VaultMetaRow } from "../entities/vault-meta.ts";
@@ -19,7 +21,11 @@ export interface VaultMeta {
 
 /** `null` when the vault was never initialised; `"invalid"` when the rows are damaged. */
 export function readMeta(sql: Sql): VaultMeta | null | "invalid" {
-  const rows = sql.prepare("SELECT key, value FROM vault_meta").all() as VaultMetaRow[];
+  return parseMeta(sql.prepare("SELECT key, value FROM vault_meta").all() as VaultMetaRow[]);
+}
+
+/** The meta rows parsed: `null` when there are none; `"invalid"` when they are damaged. */
+export function parseMeta(rows: readonly VaultMetaRow[]): VaultMeta | null | "invalid" {
   if (rows.length === 0) return null;
   const m = new Map(rows.map((r) => [r.key, r.value]));
   const salt = m.get("salt");

@@ -31,10 +31,10 @@ function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: strin
       status: 201,
       response: secretResponse,
     },
-    (input) => {
+    async (input) => {
       noStore(input);
       const { body, agentId } = input;
-      const { secret, created } = store.save({ ...body, createdBy: body.createdBy ?? actor(agentId) }, actor(agentId));
+      const { secret, created } = await store.save({ ...body, createdBy: body.createdBy ?? actor(agentId) }, actor(agentId));
       if (!created) input.koa.status = 200;
       return { ok: true, secret };
     },
@@ -43,9 +43,9 @@ function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: strin
   router.delete(
     "/api/vault",
     { summary: "Delete a secret by name (session token)", query: deleteQuery, response: z.object({ ok: z.literal(true) }) },
-    (input) => {
+    async (input) => {
       noStore(input);
-      store.remove(input.query.name, actor(input.agentId));
+      await store.remove(input.query.name, actor(input.agentId));
       return { ok: true };
     },
   );
@@ -59,10 +59,10 @@ function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: strin
       auth: "session",
       response: revealResponse,
     },
-    (input) => {
+    async (input) => {
       noStore(input);
       if (input.agentId) throw vaultErrors.VAULT_AGENT_FORBIDDEN();
-      const value = store.reveal(input.body.name, owner);
+      const value = await store.reveal(input.body.name, owner);
       return { ok: true, name: input.body.name, value };
     },
   );
@@ -76,9 +76,9 @@ function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: strin
       auth: "session",
       response: injectResponse,
     },
-    (input) => {
+    async (input) => {
       noStore(input);
-      store.inject(input.body.name, input.body.envVar, actor(input.agentId));
+      await store.inject(input.body.name, input.body.envVar, actor(input.agentId));
       return { ok: true, name: input.body.name, envVar: input.body.envVar };
     },
   );

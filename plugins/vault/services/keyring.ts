@@ -1,10 +1,14 @@
 // Holds the vault key: derived once at start-up, checked against the stored key check
 // value, and re-validated against the stored key id on every use.
-import type { Database, HostInfo, Logger, MusterError } from "@muster/plugin";
+import { defineStore, type Database, type HostInfo, type Logger, type MusterError } from "@muster/plugin";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
-import { currentKeyId, freshKey, readMeta, writeMeta } from "../crypto/meta.ts";
+import { currentKeyId, freshKey, parseMeta, writeMeta } from "../crypto/meta.ts";
 import { vaultErrors } from "../errors.ts";
+import { VaultMetaEntry } from "../entities/vault-meta.ts";
 import { VaultSecret } from "../entities/vault-secret.ts";
+
+const metaRows = defineStore(VaultMetaEntry, { key: "key" });
+const secretRows = defineStore(VaultSecret);
 
 /** Which configuration variable the passphrase came from (never the passphrase itself). */
 export type PassphraseSource = "VAULT_KEY" | "GATEWAY_TOKEN";
@@ -69,18 +73,19 @@ export class VaultKeyring {
       return;
     }
     this.source = passphrase.source;
-    const sql = this.deps.db().sql;
-    const meta = readMeta(sql);
+    const meta = parseMeta(await metaRows.on(this.deps.db).list());
     if (meta === "invalid") {
       return this.refuse("its key metadata (table vault_meta) is damaged, so the passphrase cannot be checked. Stored secrets were not touched");
     }
     if (meta === null) {
-      const count = await this.deps.db().em().count(VaultSecret);
+      const count = await secretRows.on(this.deps.db).count();
       if (count > 0) {
         return this.refuse("secrets exist but their key metadata (table vault_meta) is missing. Stored secrets were not touched");
       }
       const { key, meta: fresh } = await freshKey(passphrase.value);
       this.derivations++;
+      // An upsert per row (ON CONFLICT), which the kit does not say; shared with the rotation.
+      const sql = this.deps.db().sql;
       sql.transaction(() => writeMeta(sql, fresh))();
       this.open(key, fresh.keyId);
       this.deps.logger.info({ source: passphrase.source }, "vault initialised with a new key");

@@ -1,11 +1,19 @@
-// Secret records: encrypted on write, decrypted on explicit reads only. The metadata list
-// reads through MikroORM's query builder. Every write and every plaintext read is a
-// synchronous SQLite transaction on the shared connection (no await inside), with the key
-// id check inside it: two requests for the same name cannot interleave, a rotation by the
-// CLI cannot commit between the check and the write, and callers such as redaction stay
-// synchronous. An awaited ORM transaction would give up all three.
+// Secret records: encrypted on write, decrypted on explicit reads only. What the rest of the
+// plugin calls is asynchronous and names no driver (issue 25 puts the same store on
+// PostgreSQL); the metadata list is the store kit's. Raw SQL stays where a step needs it:
+// every write and every plaintext read is a condition and its statements as one synchronous
+// SQLite transaction on the shared connection (no await inside), with the key id check
+// inside it, so two requests for the same name cannot interleave and a rotation by the CLI
+// cannot commit between checking the key id and writing (or reading) under that key. An
+// awaited ORM transaction would give that up on this shared connection.
+//
+// Two members stay synchronous, for the synchronous interfaces other plugins call:
+// `readNow` (VaultSecretReader.get, read inside publishing's and terminal's synchronous
+// credential lookups) and `knownValues` (the host's redaction, called inside other plugins'
+// synchronous writes). Making those interfaces asynchronous changes their callers, not this
+// store (issue 25).
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, Logger } from "@muster/plugin";
+import { defineStore, type Database, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { ChildProcessEnvironment } from "../tokens.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
@@ -33,6 +41,8 @@ const FIELDS = Object.keys(VaultSecret.meta.properties) as (keyof VaultSecretRow
 const SEAL: readonly string[] = ["ciphertext", "iv", "tag"] satisfies (keyof Sealed)[];
 const METADATA_FIELDS = FIELDS.filter((f): f is keyof SecretMetadata => !SEAL.includes(f));
 const METADATA = METADATA_FIELDS.join(", ");
+/** Reads through the kit return metadata only: the seal is read by the steps below, never listed. */
+const metadata = defineStore(VaultSecret, { fields: METADATA_FIELDS, orderBy: { name: "asc" } });
 const INSERT = `INSERT INTO vault_secrets (${FIELDS.join(", ")}) VALUES (${FIELDS.map((f) => `@${f}`).join(", ")})`;
 
 export interface SecretStoreDeps {
@@ -49,9 +59,11 @@ export class SecretStore {
   private plainCache: { name: string; value: string }[] | null = null;
 
   private readonly deps: SecretStoreDeps;
+  private readonly rows: EntityStore<typeof VaultSecret>;
 
   constructor(deps: SecretStoreDeps) {
     this.deps = deps;
+    this.rows = metadata.on(deps.db);
   }
 
   private get sql() {
@@ -59,13 +71,13 @@ export class SecretStore {
   }
 
   /** All secrets' metadata, by name. */
-  list(): Promise<SecretMetadata[]> {
+  async list(): Promise<SecretMetadata[]> {
     this.deps.keyring.requireKey();
-    return this.deps.db().em().createQueryBuilder(VaultSecret).select(METADATA_FIELDS).orderBy({ name: "asc" }).execute<SecretMetadata[]>("all");
+    return (await this.rows.list()) as SecretMetadata[];
   }
 
   /** Creates the secret, or re-encrypts it under a fresh IV when the name exists. */
-  save(input: SaveSecretInput, actor: string): { secret: SecretMetadata; created: boolean } {
+  async save(input: SaveSecretInput, actor: string): Promise<{ secret: SecretMetadata; created: boolean }> {
     const sql = this.sql;
     // IMMEDIATE, with the key check inside: a rotation by the CLI cannot commit between
     // checking the key id and writing with this key.
@@ -109,7 +121,7 @@ export class SecretStore {
   }
 
   /** Deletes by name (404 when unknown) and drops variables injected from it. */
-  remove(name: string, actor: string): SecretMetadata {
+  async remove(name: string, actor: string): Promise<SecretMetadata> {
     const sql = this.sql;
     const removed = sql.transaction(() => {
       this.deps.keyring.requireKey();
@@ -132,7 +144,12 @@ export class SecretStore {
    * Returns null for an unknown name. A value that does not authenticate is reported as
    * corrupted for this secret only.
    */
-  read(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
+  async read(name: string, audit?: { actor: string; action: string; details?: string }): Promise<string | null> {
+    return this.readNow(name, audit);
+  }
+
+  /** {@link read} as one synchronous step, for the synchronous VaultSecretReader.get (see the top of this file). */
+  readNow(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
     const sql = this.sql;
     // One read snapshot for the key id check and the row, so a concurrent rotation is seen
     // as "re-keyed" (503), never as a corrupted secret.
@@ -150,17 +167,17 @@ export class SecretStore {
   }
 
   /** Reveals a plaintext value to a human (404 when unknown). */
-  reveal(name: string, actor: string): string {
-    const value = this.read(name, { actor, action: "vault_secret_revealed" });
+  async reveal(name: string, actor: string): Promise<string> {
+    const value = await this.read(name, { actor, action: "vault_secret_revealed" });
     if (value === null) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
     this.deps.events.publish("vault.secret.revealed", { name, by: actor }, { public: false });
     return value;
   }
 
   /** Puts a secret into the child-process environment under `envVar`. */
-  inject(name: string, envVar: string, actor: string): void {
+  async inject(name: string, envVar: string, actor: string): Promise<void> {
     if (isProtectedVariable(envVar)) throw vaultErrors.VAULT_ENV_VAR_PROTECTED({ envVar });
-    const value = this.read(name, { actor, action: "vault_secret_injected", details: `envVar=${envVar}` });
+    const value = await this.read(name, { actor, action: "vault_secret_injected", details: `envVar=${envVar}` });
     if (value === null) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
     this.deps.environment.inject(envVar, name, value);
     this.deps.events.publish("vault.secret.injected", { name, envVar }, { public: false });

@@ -20,7 +20,7 @@ export class VaultSecrets implements VaultSecretReader {
    * Never log or return the value.
    */
   get(name: string): string | null {
-    return this.deps.store.read(name);
+    return this.deps.store.readNow(name);
   }
 
   /**

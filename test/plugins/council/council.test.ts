@@ -289,6 +289,23 @@ t("bad inputs and the gateway down: refused with nothing stored", async () => {
   }
 });
 
+t("a member in the organisation file that the gateway does not know: 409 AGENT_NOT_REGISTERED as chat answers, nothing stored, no turn sent", async () => {
+  const rig = await startRig();
+  try {
+    mkdirSync(join(rig.h.workspace, "company"), { recursive: true });
+    writeFileSync(join(rig.h.workspace, "company", "org_structure.yaml"), "org:\n  owner: daniel\n  agents:\n    ledger:\n      role: accountant\n");
+    const chat = await rig.h.json("/api/chat", { method: "POST", body: { message: "hi", agentId: "ledger" } });
+    const res = await start(rig, { topic: "Close the books?", agents: ["main", "ledger"], rounds: 1 });
+    assert.is(res.status, 409, JSON.stringify(res.body));
+    assert.is(res.body.error.code, "AGENT_NOT_REGISTERED");
+    assert.equal([res.status, res.body.error], [chat.status, chat.body.error], "the same answer as chat's");
+    assert.equal((await rig.h.json("/api/council/session")).body.sessions, []);
+    assert.is(rig.gw.requests("chat.send").length, 0);
+  } finally {
+    await rig.close();
+  }
+});
+
 t("a memo directory linked out of the workspace: the session fails PATH_OUTSIDE_WORKSPACE and nothing is written outside", async () => {
   const rig = await startRig();
   const outside = mkdtempSync(join(tmpdir(), "council-outside-"));
