@@ -1,4 +1,7 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
+import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { cronsConfig, type CronsConfig } from "./config.ts";
 import { CronJob } from "./entities/cron-job.ts";
 import { CronRun } from "./entities/cron-run.ts";
@@ -17,11 +20,15 @@ export const cronsPlugin = definePlugin<CronsConfig>({
   host: "^1.0.0",
   // Agent ids are checked against the agents plugin's crew capability, and runs are priced and
   // held to budgets by the usage plugin, when they are loaded.
-  optionalDependsOn: ["agents", "usage"],
+  optionalDependsOn: ["agents", "usage", "stream", "dashboard"],
   paths: ["/api/crons"],
   config: cronsConfig,
   entities: [CronJob, CronRun],
   migrations,
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "crons.run.*", description: "A cron run started or finished (the run record: status, output, error)" }),
+    contribute(CONSOLE_PAGES, { id: "schedules", title: "Schedules", group: "work", order: 40, module: fileURLToPath(new URL("./console/schedules-page.ts", import.meta.url)), events: ["crons.*"] }),
+  ],
   register: registerCronServices,
   routes: cronRoutes,
   onStart: startCrons,
