@@ -43,7 +43,7 @@ export function JobActions({ job, onDone }: { job: CronJob; onDone: (started?: C
     onDone();
   };
   return html`<span class="job-actions">
-    <${ActionButton} label="Run now" ariaLabel=${`Run “${job.name}” now`} onAction=${run} />
+    <${ActionButton} label="Run now" ariaLabel=${`Run now “${job.name}”`} onAction=${run} />
     <${ActionButton} label=${job.enabled ? "Disable" : "Enable"} ariaLabel=${`${job.enabled ? "Disable" : "Enable"} “${job.name}”`} onAction=${toggle} />
   </span>`;
 }

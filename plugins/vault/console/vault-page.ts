@@ -21,8 +21,8 @@ function SecretActions({ secret, seconds, onChanged }: { secret: Secret; seconds
   };
   return html`<div class="secret-actions">
     <${RevealValue} name=${secret.name} seconds=${seconds} />
-    <button type="button" class="button plain" aria-expanded=${editing ? "true" : "false"} aria-label=${`Update ${secret.name}`} onClick=${() => setEditing(!editing)}>${editing ? "Cancel update" : "Update"}</button>
-    <${ActionButton} label="Delete secret" tone="danger" ariaLabel=${`Delete ${secret.name}`} confirm=${`Delete ${secret.name}? Its value cannot be recovered.`} onAction=${remove} />
+    <button type="button" class="button plain" aria-expanded=${editing ? "true" : "false"} aria-label=${editing ? `Cancel update of ${secret.name}` : `Update ${secret.name}`} onClick=${() => setEditing(!editing)}>${editing ? "Cancel update" : "Update"}</button>
+    <${ActionButton} label="Delete secret" tone="danger" ariaLabel=${`Delete secret ${secret.name}`} confirm=${`Delete ${secret.name}? Its value cannot be recovered.`} onAction=${remove} />
     ${editing
       ? html`<${UpdateSecretForm} secret=${secret} onDone=${() => {
           setEditing(false);

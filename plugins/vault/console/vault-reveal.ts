@@ -33,11 +33,11 @@ export function RevealValue({ name, seconds }: { name: string; seconds: number }
       setValue(answer.value);
       setLeft(seconds);
     };
-    return html`<${ActionButton} label="Reveal value" ariaLabel=${`Reveal the value of ${name}`} confirm=${`Show the value of ${name} on screen for ${seconds} seconds?`} onAction=${reveal} />`;
+    return html`<${ActionButton} label="Reveal value" ariaLabel=${`Reveal value of ${name}`} confirm=${`Show the value of ${name} on screen for ${seconds} seconds?`} onAction=${reveal} />`;
   }
   return html`<div class="revealed" role="group" aria-label=${`Value of ${name}`}>
     <code class="secret-value" data-secret=${name}>${value}</code>
     <span class="meta countdown" aria-live="off">Hidden in ${left} s</span>
-    <button type="button" class="button plain" aria-label=${`Hide the value of ${name} now`} onClick=${hide}>Hide now</button>
+    <button type="button" class="button plain" aria-label=${`Hide now the value of ${name}`} onClick=${hide}>Hide now</button>
   </div>`;
 }
