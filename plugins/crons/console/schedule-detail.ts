@@ -18,11 +18,11 @@ function RunOutcome({ run }: { run: CronRun }) {
 }
 
 const runColumns: Column<CronRun>[] = [
-  { label: "Started", render: (run) => html`<${Time} when=${run.startedAt} />` },
-  { label: "Trigger", render: (run) => (run.trigger === "manual" ? "Run now" : "Schedule") },
-  { label: "Status", render: (run) => html`<${StatusBadge} status=${run.status} />` },
-  { label: "Finished", render: (run) => (run.finishedAt ? html`<${Time} when=${run.finishedAt} />` : html`<span class="meta">—</span>`) },
-  { label: "Result", render: (run) => html`<${RunOutcome} run=${run} />` },
+  { label: "Started", class: "c-started", render: (run) => html`<${Time} when=${run.startedAt} />` },
+  { label: "Trigger", class: "c-trigger", render: (run) => (run.trigger === "manual" ? "Run now" : "Schedule") },
+  { label: "Status", class: "c-status", render: (run) => html`<${StatusBadge} status=${run.status} />` },
+  { label: "Finished", class: "c-finished", render: (run) => (run.finishedAt ? html`<${Time} when=${run.finishedAt} />` : html`<span class="meta">—</span>`) },
+  { label: "Result", class: "c-result", render: (run) => html`<${RunOutcome} run=${run} />` },
 ];
 
 function EditForm({ job, onSaved }: { job: CronJob; onSaved: () => void }) {

@@ -8,13 +8,14 @@ export function ScheduleList() {
   const jobs = useResource(() => muster.getCrons().then((answer) => answer.jobs), { events: CRON_EVENTS });
   const [started, setStarted] = useState<{ job: CronJob; run: CronRun } | undefined>(undefined);
   const columns: Column<CronJob>[] = [
-    { label: "Schedule", render: (job) => html`<a href=${pageHref("schedules", job.id)}>${job.name}</a>` },
-    { label: "Agent", key: "agentId" },
-    { label: "When", render: (job) => html`<code class="cron-expression">${job.cron}</code> <span class="meta">${job.timezone}</span>` },
-    { label: "Next fire", render: (job) => html`<${NextFire} job=${job} />` },
-    { label: "Last result", render: (job) => html`<${StatusBadge} status=${job.lastStatus} />${job.lastError ? html` <span class="meta">${job.lastError}</span>` : null}` },
+    { label: "Schedule", class: "c-name", render: (job) => html`<a href=${pageHref("schedules", job.id)}>${job.name}</a>` },
+    { label: "Agent", key: "agentId", class: "c-agent" },
+    { label: "When", class: "c-when", render: (job) => html`<code class="cron-expression">${job.cron}</code> <span class="meta">${job.timezone}</span>` },
+    { label: "Next fire", class: "c-next", render: (job) => html`<${NextFire} job=${job} />` },
+    { label: "Last result", class: "c-last", render: (job) => html`<${StatusBadge} status=${job.lastStatus} />${job.lastError ? html` <span class="meta">${job.lastError}</span>` : null}` },
     {
       label: "Actions",
+      class: "c-actions",
       render: (job) => html`<${JobActions} job=${job} onDone=${(run?: CronRun) => {
         if (run) setStarted({ job, run });
         void jobs.reload();

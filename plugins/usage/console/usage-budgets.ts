@@ -73,10 +73,10 @@ export function TodayAndBudgets() {
           <tbody>${rows.map(
             (budget) => html`<tr key=${budget.agentId} data-agent=${budget.agentId}>
               <th scope="row">${budget.agentId}</th>
-              <td>${dollars(budget.spentCents)}</td>
-              <td>${budget.budgetCents === null ? "—" : dollars(budget.budgetCents)}</td>
-              <td><${BudgetState} budget=${budget} /></td>
-              <td><${BudgetEditor} key=${`${budget.agentId}:${budget.budgetCents}`} budget=${budget} onSaved=${reload} /></td>
+              <td data-label="Spent today">${dollars(budget.spentCents)}</td>
+              <td data-label="Budget">${budget.budgetCents === null ? "—" : dollars(budget.budgetCents)}</td>
+              <td data-label="State"><${BudgetState} budget=${budget} /></td>
+              <td data-label="Daily budget ($)"><${BudgetEditor} key=${`${budget.agentId}:${budget.budgetCents}`} budget=${budget} onSaved=${reload} /></td>
             </tr>`,
           )}</tbody>
         </table></div>`}

@@ -42,12 +42,12 @@ function VaultPage() {
   const categories = [...new Set((secrets.data ?? []).map((secret) => secret.category))].sort();
   const shown = secrets.data?.filter((secret) => !category || secret.category === category);
   const columns: Column<Secret>[] = [
-    { label: "Name", render: (secret) => html`<code class="secret-name">${secret.name}</code>${secret.description ? html`<p class="meta description">${secret.description}</p>` : null}` },
-    { label: "Category", render: (secret) => html`<span class="badge">${secret.category}</span>` },
-    { label: "Stored by", key: "createdBy" },
-    { label: "Updated", render: (secret) => html`<${Time} when=${secret.updatedAt} />` },
-    { label: "Last read", render: (secret) => (secret.lastAccessedAt ? html`<${Time} when=${secret.lastAccessedAt} />` : html`<span class="meta">never</span>`) },
-    { label: "Actions", render: (secret) => html`<${SecretActions} key=${secret.id} secret=${secret} seconds=${seconds} onChanged=${reload} />` },
+    { label: "Name", class: "c-name", render: (secret) => html`<code class="secret-name">${secret.name}</code>${secret.description ? html`<p class="meta description">${secret.description}</p>` : null}` },
+    { label: "Category", class: "c-category", render: (secret) => html`<span class="badge">${secret.category}</span>` },
+    { label: "Stored by", key: "createdBy", class: "c-stored-by" },
+    { label: "Updated", class: "c-updated", render: (secret) => html`<${Time} when=${secret.updatedAt} />` },
+    { label: "Last read", class: "c-last-read", render: (secret) => (secret.lastAccessedAt ? html`<${Time} when=${secret.lastAccessedAt} />` : html`<span class="meta">never</span>`) },
+    { label: "Actions", class: "c-actions", render: (secret) => html`<${SecretActions} key=${secret.id} secret=${secret} seconds=${seconds} onChanged=${reload} />` },
   ];
   return html`<div class="page vault" data-page="vault">
     <${PageHeader} title="Vault" description="Encrypted secrets. The list shows names and categories only; a value is shown after you confirm, for ${seconds} seconds." />
