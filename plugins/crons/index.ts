@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
-import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { cronsConfig, type CronsConfig } from "./config.ts";
 import { CronJob } from "./entities/cron-job.ts";
@@ -27,6 +27,7 @@ export const cronsPlugin = definePlugin<CronsConfig>({
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "crons.run.*", description: "A cron run started or finished (the run record: status, output, error)" }),
+    contribute(CONSOLE_PANELS, { id: "failed-runs", title: "Failed cron runs", module: fileURLToPath(new URL("./console/failed-runs-panel.ts", import.meta.url)), events: ["crons.*"] }),
     contribute(CONSOLE_PAGES, { id: "schedules", title: "Schedules", group: "work", order: 40, module: fileURLToPath(new URL("./console/schedules-page.ts", import.meta.url)), events: ["crons.*"] }),
   ],
   register: registerCronServices,

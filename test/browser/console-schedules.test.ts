@@ -22,7 +22,8 @@ let browserClosed: Promise<unknown>;
 t.before(async () => {
   if (missing) return;
   // The agent's reply is agent-written text shown on the page: an XSS string.
-  rig = await startRig({ gateway: { reply: (agentId) => `Report from ${agentId}: ${XSS}` } });
+  // A message asking to fail makes the run fail (the home panel lists its job).
+  rig = await startRig({ gateway: { reply: (agentId, message) => (message.includes("please fail") ? { error: "the model is down" } : `Report from ${agentId}: ${XSS}`) } });
   await new Promise<void>((ready) => {
     browserClosed = withBrowser((b) => {
       browser = b;
@@ -139,6 +140,25 @@ if (missing) {
       await assertNoXss(page);
     });
     assert.not.ok(((await rig.h.json("/api/crons")).body.jobs as { id: string }[]).some((one) => one.id === job.id));
+  });
+
+  t("a job whose run failed is listed on the home page's Failed cron runs panel, linked to its page", async () => {
+    const job = await createJob({ name: `Doomed ${XSS}`, message: "please fail" });
+    const ran = await rig.h.json("/api/crons", { method: "PATCH", body: { id: job.id, action: "run" } });
+    assert.is(ran.status, 202, JSON.stringify(ran.body));
+    await withPage("/", async (page) => {
+      const panel = page.getByRole("region", { name: "Failed cron runs" });
+      const link = panel.getByRole("link", { name: `Doomed ${XSS}` });
+      await link.waitFor();
+      await panel.getByText("error", { exact: true }).waitFor();
+      assert.is(await page.evaluate("window.__xss"), undefined);
+      assert.is(await page.locator("img[src='x']").count(), 0);
+      await link.click();
+      await page.getByRole("heading", { level: 1, name: `Doomed ${XSS}` }).waitFor();
+      await page.getByRole("region", { name: "Recent runs" }).getByText("error", { exact: true }).waitFor();
+    });
+    const removed = await rig.h.json(`/api/crons?id=${job.id}`, { method: "DELETE", session: true });
+    assert.is(removed.status, 200, JSON.stringify(removed.body));
   });
 
   t("an unknown job's address says so", () =>
