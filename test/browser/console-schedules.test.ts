@@ -5,59 +5,39 @@
 // agent-written text (name, message, reply) stays text; the accessibility check; 390 px wide.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startRig, type Rig } from "../plugins/chat/chat-helpers.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
+import { assertFitsWidth, assertNoXss, suiteBrowser, withConsolePage } from "./console-suite.ts";
 
 const t = suite("console: schedules");
 const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let rig: Rig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+const suiteChrome = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   // The agent's reply is agent-written text shown on the page: an XSS string.
   // A message asking to fail makes the run fail (the home panel lists its job).
   rig = await startRig({ gateway: { reply: (agentId, message) => (message.includes("please fail") ? { error: "the model is down" } : `Report from ${agentId}: ${XSS}`) } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await suiteChrome.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await suiteChrome.close();
   await rig.close();
 });
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, rig.h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => withConsolePage(suiteChrome.browser, rig.h, path, fn, viewport);
 
 async function createJob(body: Record<string, unknown>) {
   const res = await rig.h.json("/api/crons", { method: "POST", body: { agentId: "main", cron: "0 9 * * 1-5", message: "Write the report", ...body } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.job as { id: string; name: string };
-}
-
-async function assertNoXss(page: Page) {
-  assert.is(await page.evaluate("window.__xss"), undefined);
-  assert.is(await page.locator("img[src='x']").count(), 0);
 }
 
 if (missing) {
@@ -151,8 +131,7 @@ if (missing) {
       const link = panel.getByRole("link", { name: `Doomed ${XSS}` });
       await link.waitFor();
       await panel.getByText("error", { exact: true }).waitFor();
-      assert.is(await page.evaluate("window.__xss"), undefined);
-      assert.is(await page.locator("img[src='x']").count(), 0);
+      await assertNoXss(page);
       await link.click();
       await page.getByRole("heading", { level: 1, name: `Doomed ${XSS}` }).waitFor();
       await page.getByRole("region", { name: "Recent runs" }).getByText("error", { exact: true }).waitFor();
@@ -174,12 +153,12 @@ if (missing) {
       await withPage("/console/schedules", async (page) => {
         await page.getByRole("link", { name: "Accessibility check" }).waitFor();
         assert.equal(describeViolations(await seriousViolations(page)), "");
-        assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+        await assertFitsWidth(page);
       }, viewport);
       await withPage(`/console/schedules/${job.id}`, async (page) => {
         await page.getByRole("region", { name: "Recent runs" }).getByText("ok", { exact: true }).waitFor();
         assert.equal(describeViolations(await seriousViolations(page)), "");
-        assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+        await assertFitsWidth(page);
       }, viewport);
     }
   });

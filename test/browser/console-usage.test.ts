@@ -5,10 +5,11 @@
 // panel; agent-written model names stay text; the accessibility check; 390 px wide.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
+import { assertFitsWidth, assertNoXss, suiteBrowser, withConsolePage } from "./console-suite.ts";
 
 const t = suite("console: usage");
 const missing = chromiumMissing();
@@ -16,9 +17,7 @@ const XSS = `<img src=x onerror="window.__xss=1">`;
 const DAY_MS = 86_400_000;
 
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+const suiteChrome = suiteBrowser();
 
 async function record(body: Record<string, unknown>) {
   const res = await h.json("/api/usage", { method: "POST", body: { action: "session", ...body } });
@@ -33,31 +32,17 @@ t.before(async () => {
   await record({ agentId: "scout", model: XSS, inputTokens: 4_000, outputTokens: 1_000 });
   // Three days ago: writer $7.50 on Opus (100k output tokens at $75/M).
   await record({ agentId: "writer", model: "claude-opus-4-1", outputTokens: 100_000, timestamp: new Date(Date.now() - 3 * DAY_MS).toISOString() });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await suiteChrome.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await suiteChrome.close();
   await h.stop();
   removeHome(h.home);
 });
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => withConsolePage(suiteChrome.browser, h, path, fn, viewport);
 
 const chartTable = (page: Page, title: string) => page.locator("table").filter({ has: page.locator("caption", { hasText: title }) });
 
@@ -82,8 +67,7 @@ if (missing) {
       await overTime.getByRole("img", { name: /^Tokens per day by agent: 1,105,000 in total/ }).waitFor();
       await overTime.getByLabel("Period").selectOption("7");
       await overTime.getByRole("img", { name: /^Tokens per day by model: 1,105,000 in total over 7 entries/ }).waitFor();
-      assert.is(await page.evaluate("window.__xss"), undefined);
-      assert.is(await page.locator("img[src='x']").count(), 0);
+      await assertNoXss(page);
     }));
 
   t("a cost recorded while the page is open shows live", () =>
@@ -133,7 +117,7 @@ if (missing) {
         await page.getByRole("img", { name: /^Estimated cost per day by model/ }).waitFor();
         await page.locator("tr[data-agent='writer']").waitFor();
         assert.equal(describeViolations(await seriousViolations(page)), "");
-        assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+        await assertFitsWidth(page);
       }, viewport);
     }
   });

@@ -6,10 +6,11 @@
 // locked vault); agent-written descriptions stay text; the accessibility check; 390 px wide.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { removeHome, startTestHost, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
+import { assertFitsWidth, assertNoXss, suiteBrowser, withConsolePage } from "./console-suite.ts";
 
 const t = suite("console: vault");
 const missing = chromiumMissing();
@@ -17,38 +18,22 @@ const XSS = `<img src=x onerror="window.__xss=1">`;
 const VALUE = "ghp-value-that-stays-hidden-0123";
 
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+const suiteChrome = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   h = await startTestHost({ env: { VAULT_KEY: "console-vault-test-passphrase" } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await suiteChrome.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await suiteChrome.close();
   await h.stop();
   removeHome(h.home);
 });
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }, host = h) {
-  const page = await openConsole(browser, host, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }, host = h) => withConsolePage(suiteChrome.browser, host, path, fn, viewport);
 
 async function store(name: string, value: string, extra: Record<string, unknown> = {}) {
   const res = await h.json("/api/vault", { method: "POST", body: { name, value, ...extra } });
@@ -77,8 +62,7 @@ if (missing) {
       await added.getByText(`Pushes ${XSS}`).waitFor();
       assert.not.match(await pageText(page), VALUE);
       assert.is(await form.getByLabel("Value").inputValue(), "", "the form is cleared after saving");
-      assert.is(await page.evaluate("window.__xss"), undefined);
-      assert.is(await page.locator("img[src='x']").count(), 0);
+      await assertNoXss(page);
     }));
 
   t("reveal needs a confirmation, shows the value with a countdown, and hides it when the countdown ends", async () => {
@@ -164,7 +148,7 @@ if (missing) {
         await secret.getByRole("button", { name: "Yes, reveal value" }).click();
         await secret.locator("code.secret-value").waitFor();
         assert.equal(describeViolations(await seriousViolations(page)), "");
-        assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+        await assertFitsWidth(page);
       }, viewport);
     }
   });
