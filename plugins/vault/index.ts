@@ -1,6 +1,6 @@
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
 import { fileURLToPath } from "node:url";
-import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { vaultCommand } from "./cli/command.ts";
 import { vaultKeyCheck } from "./doctor/vault-key-check.ts";
@@ -28,6 +28,7 @@ export const vaultPlugin = definePlugin({
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }),
     contribute(CONSOLE_PANELS, { id: "names", title: "Vault", module: fileURLToPath(new URL("./console/names-panel.js", import.meta.url)), events: ["vault.secret.*"] }),
+    contribute(CONSOLE_PAGES, { id: "vault", title: "Vault", group: "settings", order: 30, module: fileURLToPath(new URL("./console/vault-page.ts", import.meta.url)), events: ["vault.secret.*"] }),
     // `muster doctor`: whether VAULT_KEY is set and is the vault's passphrase.
     contribute(hostPoints.doctorChecks, vaultKeyCheck),
   ],

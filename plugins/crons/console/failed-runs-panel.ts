@@ -1,27 +1,28 @@
-// The home page's "Failed cron runs" panel: among the latest runs, those that ended in an
-// error or were interrupted, with the job's name and the error.
-import { html, muster, render, Time } from "@muster/console";
+// The crons plugin's home-page panel (CONSOLE_PANELS): the jobs whose last run did not succeed
+// (error, or skipped: over budget, still running), each linked to its page on the Schedules
+// page, so a failed scheduled run is in the "what needs the human now" list.
+import { html, pageHref, render, muster, useStylesheet, Badge } from "@muster/console";
+import type { CronJob } from "./schedule-parts.ts";
 
-const SCANNED = 100;
-const SHOWN = 5;
-const FAILED = new Set(["error", "interrupted"]);
+function FailedRuns({ jobs }: { jobs: readonly CronJob[] }) {
+  const failed = jobs.filter((job) => job.lastStatus === "error" || job.lastStatus === "skipped");
+  if (failed.length === 0) return html`<p class="empty">No failed runs: every job's last run succeeded or is still to come.</p>`;
+  return html`<ul class="failed-runs">${failed.map(
+    (job) => html`<li key=${job.id} data-status=${job.lastStatus}>
+      <a href=${pageHref("schedules", job.id)}>${job.name}</a>
+      <${Badge} tone=${job.lastStatus === "error" ? "bad" : "warn"}>${job.lastStatus}<//>
+      ${job.lastError ? html` <code>${job.lastError}</code>` : null}
+    </li>`,
+  )}</ul>`;
+}
 
 export default function mountFailedRunsPanel(element: HTMLElement) {
-  return async function refresh() {
-    const [{ runs }, { jobs }] = await Promise.all([muster.getCronsRuns({ query: { limit: SCANNED } }), muster.getCrons()]);
-    const names = new Map(jobs.map((job) => [job.id, job.name]));
-    const failed = runs.filter((run) => FAILED.has(run.status));
-    render(
-      failed.length === 0
-        ? html`<p class="empty">No failed run among the latest ${SCANNED}.</p>`
-        : html`<p class="meta"><strong>${failed.length} failed</strong> among the latest ${runs.length} runs</p>
-            <ul class="history-list attention-list">${failed.slice(0, SHOWN).map(
-              (run) => html`<li key=${run.id} data-status=${run.status}>
-                <strong>${names.get(run.jobId) ?? run.jobId}</strong>
-                <span class="meta"> · ${run.status} · <${Time} when=${run.finishedAt ?? run.startedAt} />${run.error ? ` · ${run.error}` : ""}</span>
-              </li>`,
-            )}</ul>`,
-      element,
-    );
+  useStylesheet("/dashboard/plugins/crons/schedules.css");
+  return {
+    refresh: async () => {
+      const { jobs } = await muster.getCrons();
+      render(html`<${FailedRuns} jobs=${jobs} />`, element);
+    },
+    unmount: () => render(null, element),
   };
 }

@@ -51,11 +51,11 @@ export class CronRunner {
     if (refusal) Object.assign(run, { status: "skipped", finishedAt: startedAt, error: refusal });
     if (!this.deps.store.startRun(run)) return null;
     if (run.status === "skipped") {
-      this.deps.events.publish("crons.run.finished", run);
+      this.deps.events.publish("crons.run.finished", run, { public: true });
       return { run, done: Promise.resolve(run), ...(budget ? { refusal: budget } : {}) };
     }
     this.running.add(job.id);
-    this.deps.events.publish("crons.run.started", run);
+    this.deps.events.publish("crons.run.started", run, { public: true });
     const done = this.execute(job, run).finally(() => this.running.delete(job.id));
     return { run: { ...run }, done };
   }
@@ -94,7 +94,7 @@ export class CronRunner {
     run.finishedAt = new Date(this.deps.now()).toISOString();
     if (!this.stopped) {
       this.deps.store.finishRun(run, { id: job.id, lastStatus: run.status === "ok" ? "ok" : "error", lastError: run.error });
-      this.deps.events.publish("crons.run.finished", run);
+      this.deps.events.publish("crons.run.finished", run, { public: true });
     }
     return run;
   }

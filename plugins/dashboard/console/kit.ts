@@ -51,3 +51,4 @@ export function useStylesheet(href: string): void {
   link.href = href;
   document.head.append(link);
 }
+export { Chart, seriesColour, type ChartProps, type ChartSeries } from "./ui/chart.ts";

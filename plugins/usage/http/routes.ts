@@ -1,6 +1,6 @@
 import { defineRoutes } from "@muster/plugin";
 import { USAGE_SERVICE } from "../services/register.ts";
-import { budgetParams, budgetResponse, recordUsageBody, setBudgetBody, usageEventResponse, usageSummaryQuery, usageSummaryResponse } from "./schemas.ts";
+import { budgetListResponse, budgetParams, budgetResponse, recordUsageBody, setBudgetBody, usageEventResponse, usageSeriesQuery, usageSeriesResponse, usageSummaryQuery, usageSummaryResponse } from "./schemas.ts";
 
 /** The usage summary, cost events and budgets; the service is resolved once, when the routes mount. */
 export const usageRoutes = defineRoutes({
@@ -27,6 +27,23 @@ export const usageRoutes = defineRoutes({
         response: usageEventResponse,
       },
       async ({ body }) => ({ ok: true, event: await usage.record(body) }),
+    );
+
+    router.get(
+      "/api/usage/series",
+      {
+        summary: "Tokens and cost per day, agent and model over the last ?days= days (1-90, default 14; today included) in ?tz= (default UTC)",
+        description: "Points only for (day, agent, model) with events; the console's usage charts. An unknown tz is 400 USAGE_UNKNOWN_TIME_ZONE.",
+        query: usageSeriesQuery,
+        response: usageSeriesResponse,
+      },
+      async ({ query }) => ({ ok: true, ...(await usage.series(query.days, query.tz)) }),
+    );
+
+    router.get(
+      "/api/usage/budgets",
+      { summary: "Every agent with a daily budget (set here or in config.usage.budgets) and what it spent today (UTC day)", response: budgetListResponse },
+      async () => ({ ok: true, budgets: await usage.budgets() }),
     );
 
     router.get(

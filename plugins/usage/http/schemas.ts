@@ -48,3 +48,26 @@ export const budgetResponse = z.object({
   ok: z.literal(true),
   budget: z.object({ agentId: z.string(), spentCents: z.number().int(), budgetCents: z.number().int().nullable(), exceeded: z.boolean() }),
 });
+
+export const usageSeriesQuery = z.strictObject({
+  /** Days back from today, today included (1 to 90, default 14). */
+  days: z.coerce.number().int().min(1).max(90).default(14),
+  tz: z.string().min(1).max(100).optional(),
+});
+export const usageSeriesResponse = z.object({
+  ok: z.literal(true),
+  timeZone: z.string(),
+  dates: z.array(z.string()),
+  points: z.array(
+    z.object({
+      date: z.string(),
+      agentId: z.string(),
+      model: z.string(),
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      costCents: z.number().int(),
+      events: z.number().int(),
+    }),
+  ),
+});
+export const budgetListResponse = z.object({ ok: z.literal(true), budgets: z.array(budgetResponse.shape.budget) });

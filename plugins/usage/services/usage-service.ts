@@ -20,6 +20,25 @@ export interface UsageSummary {
   allTime: { totalEvents: number; estimatedCostCents: number };
 }
 
+/** One day's totals for one agent and model (the console's charts pivot these by agent or by model). */
+export interface UsagePoint {
+  date: string;
+  agentId: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costCents: number;
+  events: number;
+}
+
+export interface UsageSeries {
+  timeZone: string;
+  /** The days covered, oldest first (`YYYY-MM-DD` in `timeZone`), today last. */
+  dates: string[];
+  /** Only (day, agent, model) triples with events. */
+  points: UsagePoint[];
+}
+
 export interface UsageServiceDeps {
   store: UsageStore;
   config: Readonly<UsageConfig>;
@@ -58,7 +77,7 @@ export class UsageService implements UsageLedger {
       timestamp: input.timestamp ?? new Date(this.now()).toISOString(),
     };
     this.deps.store.insert(event);
-    this.deps.events.publish("usage.cost.recorded", event);
+    this.deps.events.publish("usage.cost.recorded", event, { public: true });
     if (cents > 0) await this.announceThresholds(event);
     return event;
   }
@@ -97,6 +116,34 @@ export class UsageService implements UsageLedger {
     };
   }
 
+  /** Tokens and cost per day, agent and model over the last `days` days in `tz` (today included). */
+  async series(days: number, tz = "UTC"): Promise<UsageSeries> {
+    if (!isKnownTimeZone(tz)) throw usageErrors.USAGE_UNKNOWN_TIME_ZONE({ tz });
+    const ranges = [zonedDay(this.now(), tz)];
+    while (ranges.length < days) ranges.unshift(zonedDay(ranges[0]!.start - 1, tz));
+    const points = new Map<string, UsagePoint>();
+    for (const row of await this.deps.store.series(ranges[0]!.start, ranges.at(-1)!.end)) {
+      const ms = row.bucket * 900_000;
+      const day = ranges.find((range) => ms >= range.start && ms < range.end);
+      if (!day) continue;
+      const key = JSON.stringify([day.date, row.agentId, row.model]);
+      const point = points.get(key) ?? { date: day.date, agentId: row.agentId, model: row.model, inputTokens: 0, outputTokens: 0, costCents: 0, events: 0 };
+      point.inputTokens += row.inputTokens;
+      point.outputTokens += row.outputTokens;
+      point.costCents += row.costCents;
+      point.events += row.events;
+      points.set(key, point);
+    }
+    return { timeZone: tz, dates: ranges.map((range) => range.date), points: [...points.values()] };
+  }
+
+  /** Every agent with a daily budget (set through the API or in config.usage.budgets) and what it spent today (UTC). */
+  async budgets(): Promise<BudgetStatus[]> {
+    const agents = new Set([...Object.keys(this.deps.config.budgets), ...(await this.deps.store.allBudgets()).map((budget) => budget.agentId)]);
+    const now = this.now();
+    return Promise.all([...agents].sort().map((agentId) => this.statusOn(agentId, now)));
+  }
+
   private async budgetFor(agentId: string): Promise<number | null> {
     return (await this.deps.store.budget(agentId)) ?? this.deps.config.budgets[agentId] ?? null;
   }
@@ -126,7 +173,7 @@ export class UsageService implements UsageLedger {
     if (level === "exceeded") this.deps.store.claimAlert(event.agentId, day, "warning", event.timestamp);
     if (!this.deps.store.claimAlert(event.agentId, day, level, event.timestamp)) return;
     const payload = { agentId: event.agentId, day, level, spentCents: status.spentCents, budgetCents: status.budgetCents } as const;
-    this.deps.events.publish("usage.budget.alert", payload);
+    this.deps.events.publish("usage.budget.alert", payload, { public: true });
     try {
       this.deps.notifications?.create({
         type: "budget",

@@ -33,7 +33,7 @@ export class UsageStore {
   private readonly budgets: EntityStore<typeof UsageBudget, "agentId">;
   private readonly rollup: EntityStore<typeof UsageRollup, "agentId">;
   private readonly totals: EntityStore<typeof UsageTotals, "agentId">;
-  private statements?: Record<"event" | "rollup" | "totals" | "alert" | "range" | "setBudget", Statement>;
+  private statements?: Record<"event" | "rollup" | "totals" | "alert" | "range" | "setBudget" | "series", Statement>;
   private insertTx?: (event: CostEvent) => void;
   constructor(db: () => Database) {
     this.db = db;
@@ -63,6 +63,12 @@ export class UsageStore {
         `SELECT agentId, sum(inputTokens) AS inputTokens, sum(outputTokens) AS outputTokens, sum(costCents) AS costCents, sum(events) AS events
          FROM usage_rollup INDEXED BY usage_rollup_bucket WHERE bucket >= @from AND bucket < @to GROUP BY agentId`,
       ),
+      // Grouped in SQL by agent, model and quarter hour, so the answer is small however many events the window holds.
+      series: sql.prepare(
+        `SELECT agentId, model, CAST(strftime('%s', timestamp) AS INTEGER) / 900 AS bucket, sum(inputTokens) AS inputTokens, sum(outputTokens) AS outputTokens,
+           sum(estimatedCostCents) AS costCents, count(*) AS events
+         FROM usage_cost_events WHERE timestamp >= @from AND timestamp < @to GROUP BY agentId, model, bucket`,
+      ),
       setBudget: sql.prepare(
         "INSERT INTO usage_budgets (agentId, dailyCents, updatedAt) VALUES (@agentId, @dailyCents, @now) ON CONFLICT (agentId) DO UPDATE SET dailyCents = excluded.dailyCents, updatedAt = excluded.updatedAt",
       ),
@@ -88,6 +94,20 @@ export class UsageStore {
    */
   async byAgent(startMs: number, endMs: number): Promise<Array<Totals & { agentId: string }>> {
     return this.prepared().range.all({ from: bucketOf(startMs), to: bucketOf(endMs) }) as Array<Totals & { agentId: string }>;
+  }
+
+  /**
+   * Totals by agent, model and quarter hour of the events in [startMs, endMs). Raw: the
+   * rollup has no model, so this reads the events (over their timestamp index, a bounded
+   * window: GET /api/usage/series allows at most 90 days) and buckets them in SQL.
+   */
+  async series(startMs: number, endMs: number): Promise<Array<Totals & { agentId: string; model: string; bucket: number }>> {
+    return this.prepared().series.all({ from: new Date(startMs).toISOString(), to: new Date(endMs).toISOString() }) as Array<Totals & { agentId: string; model: string; bucket: number }>;
+  }
+
+  /** Every budget set through the API. */
+  async allBudgets(): Promise<Array<{ agentId: string; dailyCents: number }>> {
+    return (await this.budgets.list({ limit: 10_000 })).map(({ agentId, dailyCents }) => ({ agentId, dailyCents }));
   }
 
   async agentCost(agentId: string, startMs: number, endMs: number): Promise<number> {

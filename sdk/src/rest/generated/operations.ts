@@ -134,8 +134,10 @@ export const operations = {
   postTerminal: { method: "POST", path: "/api/terminal", pathParams: [], status: 200, raw: false, session: true, operationId: "terminal.postApiTerminal" },
   getUsage: { method: "GET", path: "/api/usage", pathParams: [], status: 200, raw: false, session: false, operationId: "usage.getApiUsage" },
   postUsage: { method: "POST", path: "/api/usage", pathParams: [], status: 201, raw: false, session: false, operationId: "usage.postApiUsage" },
+  getUsageBudgets: { method: "GET", path: "/api/usage/budgets", pathParams: [], status: 200, raw: false, session: false, operationId: "usage.getApiUsageBudgets" },
   getUsageBudgetsByAgentId: { method: "GET", path: "/api/usage/budgets/{agentId}", pathParams: ["agentId"], status: 200, raw: false, session: false, operationId: "usage.getApiUsageBudgetsAgentId" },
   putUsageBudgetsByAgentId: { method: "PUT", path: "/api/usage/budgets/{agentId}", pathParams: ["agentId"], status: 200, raw: false, session: true, operationId: "usage.putApiUsageBudgetsAgentId" },
+  getUsageSeries: { method: "GET", path: "/api/usage/series", pathParams: [], status: 200, raw: false, session: false, operationId: "usage.getApiUsageSeries" },
   deleteVault: { method: "DELETE", path: "/api/vault", pathParams: [], status: 200, raw: false, session: true, operationId: "vault.deleteApiVault" },
   getVault: { method: "GET", path: "/api/vault", pathParams: [], status: 200, raw: false, session: false, operationId: "vault.getApiVault" },
   postVault: { method: "POST", path: "/api/vault", pathParams: [], status: 201, raw: false, session: false, operationId: "vault.postApiVault" },
@@ -3848,6 +3850,21 @@ export interface Operations {
       };
     };
   };
+  /** `GET /api/usage/budgets`: Every agent with a daily budget (set here or in config.usage.budgets) and what it spent today (UTC day) */
+  getUsageBudgets: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      budgets: (Array<{
+        agentId: string;
+        spentCents: number;
+        budgetCents: number | null;
+        exceeded: boolean;
+      }>);
+    };
+  };
   /** `GET /api/usage/budgets/{agentId}`: An agent's daily budget (UTC day) and what it spent today */
   getUsageBudgetsByAgentId: {
     args: {
@@ -3881,6 +3898,30 @@ export interface Operations {
         budgetCents: number | null;
         exceeded: boolean;
       };
+    };
+  };
+  /** `GET /api/usage/series`: Tokens and cost per day, agent and model over the last ?days= days (1-90, default 14; today included) in ?tz= (default UTC) */
+  getUsageSeries: {
+    args: {
+      query?: {
+        "days"?: number;
+        "tz"?: string;
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      timeZone: string;
+      dates: Array<string>;
+      points: Array<{
+        date: string;
+        agentId: string;
+        model: string;
+        inputTokens: number;
+        outputTokens: number;
+        costCents: number;
+        events: number;
+      }>;
     };
   };
   /** `DELETE /api/vault`: Delete a secret by name (session token) Needs the session token. */

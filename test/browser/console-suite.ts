@@ -1,0 +1,61 @@
+// What the console's browser suites share: one browser for the whole suite (opened in `before`,
+// closed in `after`), a page opened signed in at a place and always closed, and the checks every
+// page gets (agent-written markup stayed text; nothing wider than the screen).
+import * as assert from "uvu/assert";
+import type { Browser, Page } from "playwright-core";
+import type { TestHost } from "../helpers/start-test-host.ts";
+import { withBrowser } from "./browser.ts";
+import { openConsole } from "./console.ts";
+
+export interface SuiteBrowser {
+  readonly browser: Browser;
+  /** Starts the browser (call in `before`). */
+  open(): Promise<void>;
+  /** Closes it (call in `after`). */
+  close(): Promise<void>;
+}
+
+export function suiteBrowser(): SuiteBrowser {
+  let browser: Browser | undefined;
+  let release: (() => void) | undefined;
+  let closed: Promise<unknown> | undefined;
+  return {
+    get browser() {
+      if (!browser) throw new Error("the suite's browser is not open (call open() in before)");
+      return browser;
+    },
+    open: () =>
+      new Promise<void>((ready) => {
+        closed = withBrowser((b) => {
+          browser = b;
+          ready();
+          return new Promise<void>((done) => (release = done));
+        });
+      }),
+    async close() {
+      release?.();
+      await closed;
+    },
+  };
+}
+
+/** Opens `path` signed in on `h`, runs `fn`, and always closes the page. */
+export async function withConsolePage(browser: Browser, h: TestHost, path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }): Promise<void> {
+  const page = await openConsole(browser, h, path, viewport);
+  try {
+    await fn(page);
+  } finally {
+    await page.close();
+  }
+}
+
+/** The XSS strings the suites plant (`<img src=x onerror="window.__xss=1">`) stayed text. */
+export async function assertNoXss(page: Page): Promise<void> {
+  assert.is(await page.evaluate("window.__xss"), undefined, "no planted script ran");
+  assert.is(await page.locator("img[src='x']").count(), 0, "no planted element was created");
+}
+
+/** The page does not scroll sideways (the 390 px check). */
+export async function assertFitsWidth(page: Page): Promise<void> {
+  assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+}
