@@ -9,6 +9,7 @@ import { waitUntil } from "../../helpers/wait.ts";
 import { decideApproval, listApprovals, type ApprovalDecision, type ApprovalSummary } from "@muster/plugin/testing";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
 import { FAST, gate } from "../chat/chat-helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 /** A promise with its resolve function, to hold a fake reply until the test lets it go. */
 export const hold = gate;
@@ -35,24 +36,24 @@ export async function startDispatchRig(options: { gateway?: FakeGatewayOptions; 
       removeHome(rig.h.home);
     },
   };
-  await waitUntil(async () => (await rig.h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "gateway connected" });
+  await waitUntil(async () => (await rig.h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "gateway connected" });
   return rig;
 }
 
-export async function createTask(h: TestHost, fields: Record<string, unknown>): Promise<any> {
-  const res = await h.json("/api/tasks", { method: "POST", body: { title: "Write the release notes", ...fields } });
+export async function createTask(h: TestHost, fields: Record<string, unknown>): Promise<ApiBody<"postTasks">> {
+  const res = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Write the release notes", ...fields } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 /** The params of every chat.send the fake received. */
-export const sends = (gw: FakeGateway): any[] => gw.requests("chat.send").map((frame) => frame.params);
+export const sends = (gw: FakeGateway): Array<{ agentId?: string; sessionKey?: string; message: string; idempotencyKey?: string }> => gw.requests("chat.send").map((frame) => frame.params);
 
-export const getTask = async (h: TestHost, id: string) => (await h.json(`/api/tasks/${id}`)).body;
-export const dispatch = (h: TestHost, taskId: unknown) => h.json("/api/dispatch", { method: "POST", body: { taskId } });
+export const getTask = async (h: TestHost, id: string) => (await h.json<ApiBody<"getTasksById">>(`/api/tasks/${id}`)).body;
+export const dispatch = (h: TestHost, taskId: unknown) => h.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId } });
 export const waitForDispatch = (h: TestHost, id: string, status: string, timeoutMs = 5_000) =>
   waitUntil(async () => {
-    const d = (await h.json(`/api/dispatch/${id}`)).body.dispatch;
+    const d = (await h.json<ApiBody<"getDispatchById">>(`/api/dispatch/${id}`)).body.dispatch;
     return d?.status === status ? d : null;
   }, { timeoutMs, label: `dispatch ${id} ${status}` });
 
@@ -67,7 +68,7 @@ export const decide = (h: TestHost, approvalId: string, status: ApprovalDecision
 export function costEvents(h: TestHost, agentId: string): Array<{ model: string; taskId: string | null; estimatedCostCents: number }> {
   const db = new Database(join(h.home, "muster.db"), { readonly: true });
   try {
-    return db.prepare("SELECT model, taskId, estimatedCostCents FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as any[];
+    return db.prepare("SELECT model, taskId, estimatedCostCents FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as Array<{ model: string; taskId: string | null; estimatedCostCents: number }>;
   } finally {
     db.close();
   }
