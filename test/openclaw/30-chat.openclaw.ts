@@ -86,7 +86,7 @@ boundedTest(test, "streamed chat aborted mid-stream by the client: the gateway r
       assert.is(stream.status, 200, stream.body);
       const start = await stream.next((f) => f.type === "start", 5_000, "start");
       const sessionKey = `agent:main:muster-${start.sessionId}`;
-      const aborted = new Promise<any>((resolve) => {
+      const aborted = new Promise<{ state?: string }>((resolve) => {
         observer.on("chat", (p) => {
           if (p?.sessionKey === sessionKey && (p.state === "aborted" || p.state === "final" || p.state === "error")) resolve(p);
         });

@@ -142,9 +142,10 @@ t("heartbeat: the health entry; nudge sends HEARTBEAT.md only to a stalled or st
 });
 
 t("tools and sandbox change only through an agents.configure approval, which patches OpenClaw's config", async ({ rig }) => {
-  const patches: any[] = [];
+  /** config.patch as OpenClaw receives it: the base hash and the raw JSON5 merge patch. */
+  const patches: Array<{ baseHash?: string; raw: string }> = [];
   rig.gw.override("config.get", () => ({ hash: "base-hash-1", config: {} }));
-  rig.gw.override("config.patch", (params) => (patches.push(params), { ok: true }));
+  rig.gw.override("config.patch", (params) => (patches.push(params as { baseHash?: string; raw: string }), { ok: true }));
   const r = await rig.h.json<ApiBody<"patchAgentsById">>("/api/agents/loki", { method: "PATCH", body: { tools: { allow: ["read", "edit"], deny: ["exec"] }, sandbox: "container" } });
   assert.is(r.status, 202);
   assert.is(r.body.approval.command, "agents.configure", "the whole Approval record");
@@ -156,8 +157,10 @@ t("tools and sandbox change only through an agents.configure approval, which pat
   assert.is(approve.status, 200);
   assert.is(approve.body.approval.executionStatus, "succeeded");
   assert.is(patches.length, 1);
-  assert.is(patches[0].baseHash, "base-hash-1");
-  assert.equal(JSON.parse(patches[0].raw), { agents: { entries: { loki: { tools: { allow: ["read", "edit"], deny: ["exec"] }, sandbox: { mode: "all" } } } } });
+  const [patch] = patches;
+  assert.ok(patch);
+  assert.is(patch.baseHash, "base-hash-1");
+  assert.equal(JSON.parse(patch.raw), { agents: { entries: { loki: { tools: { allow: ["read", "edit"], deny: ["exec"] }, sandbox: { mode: "all" } } } } });
   const after = (await rig.h.json<ApiBody<"getAgentsById">>("/api/agents/loki")).body.agent;
   assert.equal([after.tools, after.sandbox], [{ allow: ["read", "edit"], deny: ["exec"] }, "container"]);
 

@@ -17,7 +17,7 @@ const FILES = {
   "personas/executive/notes.txt": "not a template",
 };
 
-const t = suite<{ rig: AgentsRig; created: any[] }>("agents: factory");
+const t = suite<{ rig: AgentsRig; created: unknown[] }>("agents: factory");
 t.before(async (ctx) => {
   ctx.rig = await startAgentsRig({ files: FILES });
   ctx.created = [];

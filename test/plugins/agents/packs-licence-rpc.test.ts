@@ -21,7 +21,7 @@ const OTHER = otherAccount.address.toLowerCase();
 const ADDRESSES = { templateRegistry: `0x${"1".repeat(40)}`, licenseToken: `0x${"2".repeat(40)}`, marketplace: `0x${"3".repeat(40)}` };
 const pack = (name: string) => JSON.stringify({ name, version: "1.0.0", templateId: 7, agents: [{ id: `${name}-a`, name: "A", role: "operator", model: "m", tier: 3 }] });
 
-const t = suite<{ rig: AgentsRig; rpc: Server; calls: any[] }>("agents: licence check over JSON-RPC");
+const t = suite<{ rig: AgentsRig; rpc: Server; calls: Array<{ method: string; params: Array<{ to: string; data?: string }> }> }>("agents: licence check over JSON-RPC");
 t.before(async (ctx) => {
   ctx.calls = [];
   ctx.rpc = createServer((req, res) => {
@@ -65,7 +65,7 @@ t("a bare buyer → 403 LICENSE_PROOF_REQUIRED; signed: holdsValidLicense false 
   const refused = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: await signedInstall(rig, "a", otherAccount) });
   assert.is(refused.status, 403);
   assert.is(refused.body.error?.code, "LICENSE_REQUIRED");
-  assert.ok(ctx.calls.some((c) => c.method === "eth_call" && c.params[0].to.toLowerCase() === ADDRESSES.licenseToken));
+  assert.ok(ctx.calls.some((c) => c.method === "eth_call" && c.params[0]?.to.toLowerCase() === ADDRESSES.licenseToken));
   const held = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: await signedInstall(rig, "a", holderAccount) });
   assert.is(held.status, 201, JSON.stringify(held.body));
   const signedB = await signedInstall(rig, "b", holderAccount);

@@ -29,7 +29,7 @@ t("the report counts every task this request inserted", async () => {
     await Promise.race([once(lines, "line"), exited]); // "watching", or a locker that failed to start
     assert.ok(seen.includes("watching"), "the other process watches the table");
     let bound: NodeJS.Timeout | undefined;
-    let res: { status: number; body: any };
+    let res: { status: number; body: ApiBody<"postBoardImport"> };
     const timedOut = new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error("the import and the locker: nothing after 30 s")), 30_000)));
     try {
       res = await Promise.race([h.json<ApiBody<"postBoardImport">>("/api/board/import?project=big", { method: "POST" }), timedOut]);
