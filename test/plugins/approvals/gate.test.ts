@@ -2,8 +2,6 @@
 // its executions: nothing runs without an explicit approval, and an approval runs it once.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { defineGatedAction, definePlugin, z, type MusterEvent, type PluginDefinition } from "@muster/plugin";
 import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
@@ -14,6 +12,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { withDatabaseFile } from "../../helpers/database-file.ts";
 
 const KIND = "gate-test.send";
 type SendPayload = { text: string; fail?: boolean; delayMs?: number };
@@ -84,14 +83,8 @@ const decide = (h: TestHost, id: string, { status, ...by }: { status: ApprovalDe
   decideApproval(h, id, status, { ...by, session: init.session === true, headers: init.headers });
 const approval = async (h: TestHost, id: string) => (await h.client.getApprovalsById({ id })).approval;
 const runsOf = (id: string) => runs.filter((r) => r.decision.approvalId === id);
-function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
-  const db = new BetterSqlite3(join(h.home, "muster.db"));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+/** The host's database file, for fault injection only (see docs/testing.md). */
+const withDb = <T>(h: TestHost, fn: Parameters<typeof withDatabaseFile<T>>[1]): T => withDatabaseFile(h.home, fn);
 
 t.before(async (ctx) => {
   ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], config });

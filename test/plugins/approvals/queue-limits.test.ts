@@ -13,6 +13,7 @@ import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { decideApproval } from "@muster/plugin/testing";
 import type { ApiBody } from "@muster/plugin/testing";
+import { withDatabaseFile } from "../../helpers/database-file.ts";
 
 const KIND = "limits-test.send";
 const MAX_PENDING = 3;
@@ -53,14 +54,8 @@ const post = (h: TestHost, requestedBy: string, extra: Record<string, unknown> =
 const gated = (h: TestHost, requestedBy: string, payload: unknown = { n: 1 }) => h.json("/api/limits-test", { method: "POST", body: { payload, requestedBy } });
 const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
 const list = (h: TestHost, query: { pendingLimit?: number; pendingOffset?: number } = {}) => h.client.getApprovals({ query });
-function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
-  const db = new BetterSqlite3(join(h.home, "muster.db"));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+/** The host's database file, for fault injection only (see docs/testing.md). */
+const withDb = <T>(h: TestHost, fn: Parameters<typeof withDatabaseFile<T>>[1]): T => withDatabaseFile(h.home, fn);
 /** Rejects everything still pending, so each test starts from an empty queue. */
 async function drain(h: TestHost) {
   for (let body = await list(h, { pendingLimit: 500 }); body.pending.length > 0; body = await list(h, { pendingLimit: 500 })) {

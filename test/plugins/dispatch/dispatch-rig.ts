@@ -1,8 +1,7 @@
 // A host with dispatch wired to a fake gateway and a workspace holding the agents suites'
 // organisation file (odin executive, thor management, loki and freya execution).
 import * as assert from "uvu/assert";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import { storedCostEvents } from "../../helpers/database-file.ts";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -65,11 +64,4 @@ export async function reviewApprovals(h: TestHost, taskId: string): Promise<Appr
 export const decide = (h: TestHost, approvalId: string, status: ApprovalDecision, reason?: string) => decideApproval(h, approvalId, status, { decidedBy: "Daniel", reason });
 
 /** A task's cost events as stored (GET /api/usage only has totals), oldest first. */
-export function costEvents(h: TestHost, agentId: string): Array<{ model: string; taskId: string | null; estimatedCostCents: number }> {
-  const db = new Database(join(h.home, "muster.db"), { readonly: true });
-  try {
-    return db.prepare("SELECT model, taskId, estimatedCostCents FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as Array<{ model: string; taskId: string | null; estimatedCostCents: number }>;
-  } finally {
-    db.close();
-  }
-}
+export const costEvents = (h: TestHost, agentId: string) => storedCostEvents(h.home, agentId);

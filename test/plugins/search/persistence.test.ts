@@ -81,6 +81,7 @@ t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   await ctx.h.stop();
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(join(ctx.h.home, "muster.db"));
+  // Fault injection: the persisted index is corrupted while the host is down.
   db.prepare("UPDATE search_state SET value = '{not json' WHERE key = 'index'").run();
   db.close();
   ctx.h = await ctx.h.restart();
@@ -101,6 +102,7 @@ t("the index is saved as blob parts of one generation; a missing part or a bad m
     }
   };
   await ctx.h.stop();
+  // The blob-part layout at rest is the fact under test; the damage below is fault injection.
   const parts = withDb((db) => db.prepare("SELECT key, data FROM search_state WHERE key LIKE 'index.data/%'").all() as { key: string; data: Buffer }[]);
   const manifest = JSON.parse(withDb((db) => (db.prepare("SELECT value FROM search_state WHERE key = 'index.parts'").get() as { value: string }).value));
   const keys = Array.from({ length: manifest.parts }, (_, n) => `index.data/${manifest.generation}/${n}`);
@@ -157,6 +159,7 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
 
 t("an event only invalidates the file's row (no whole-index write); shutdown saves everything", async (ctx) => {
   const Database = (await import("better-sqlite3")).default;
+  // The per-file row is the storage behaviour under test; the API shows only stats.lastSave.
   const rowOf = (path: string) => {
     const db = new Database(join(ctx.h.home, "muster.db"), { readonly: true });
     try {

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { storedCostEvents } from "../../helpers/database-file.ts";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -36,15 +36,8 @@ function homeWithOrg(): { home: string; workspace: string } {
   return { home, workspace };
 }
 
-/** Cost events as stored (the summary only has totals): model and cents per event, oldest first. */
-function costEvents(h: TestHost, agentId: string): Array<{ model: string; estimatedCostCents: number; priced: number; action: string }> {
-  const db = new Database(join(h.home, "muster.db"), { readonly: true });
-  try {
-    return db.prepare("SELECT model, estimatedCostCents, priced, action FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as Array<{ model: string; estimatedCostCents: number; priced: number; action: string }>;
-  } finally {
-    db.close();
-  }
-}
+/** Cost events as stored (the summary only has totals): model, cents, priced and action per event, oldest first. */
+const costEvents = (h: TestHost, agentId: string) => storedCostEvents(h.home, agentId).map(({ model, estimatedCostCents, priced, action }) => ({ model, estimatedCostCents, priced, action }));
 
 const todayCost = async (h: TestHost, agentId: string): Promise<number> => (await h.json<ApiBody<"getUsage">>("/api/usage")).body.today.byAgent[agentId]?.cost ?? 0;
 const chat = (h: TestHost, body: unknown) => h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body });
