@@ -74,7 +74,7 @@ t("a login link gives an HttpOnly, SameSite=Strict cookie (not the token) and a 
 
   const again = await openLink(h, link.body.url);
   assert.is(again.status, 401, "single use");
-  assert.is(((await again.json()) as any).error.code, "LOGIN_CODE_INVALID");
+  assert.is(((await again.json()) as { error?: { code?: string } }).error?.code, "LOGIN_CODE_INVALID");
   assert.is(again.headers.getSetCookie().length, 0);
 });
 
@@ -90,7 +90,7 @@ t("unknown, malformed and missing codes are refused; agents cannot redeem a code
   const link = await mintLink(h);
   const agent = await openLink(h, link.body.url, { "x-agent-id": "odin" });
   assert.is(agent.status, 403);
-  assert.is(((await agent.json()) as any).error.code, "AGENT_CANNOT_LOG_IN");
+  assert.is(((await agent.json()) as { error?: { code?: string } }).error?.code, "AGENT_CANNOT_LOG_IN");
   assert.is(agent.headers.getSetCookie().length, 0);
 });
 

@@ -67,11 +67,11 @@ t("chat.abort mid-stream: aborted with the text so far; sessions and history fol
     await probeCall(h, "chat.send", { sessionKey: "agent:main:side", message: "hi", idempotencyKey: "run-b" });
     await waitUntil(async () => (await events(h, "chat")).some((e) => e.runId === "run-b" && e.state === "final"), { label: "run-b final" });
     const history = (await probeCall(h, "chat.history", { sessionKey: "agent:main:side" })).body.result.messages;
-    assert.equal(history.map((m: any) => m.role), ["user", "assistant"]);
+    assert.equal(history.map((m: { role: string }) => m.role), ["user", "assistant"]);
     assert.is(history[0].content, "hi");
     assert.is(history[1].content[0].text, "hello from main");
     gw.setSessions([{ key: "agent:main:old", agentId: "main", model: "fake-model", updatedAt: 1 }]);
-    const sessions = (await probeCall(h, "sessions.list", {})).body.result.sessions.map((s: any) => s.key);
+    const sessions = (await probeCall(h, "sessions.list", {})).body.result.sessions.map((s: { key: string }) => s.key);
     assert.equal(sessions.sort(), ["agent:main:main", "agent:main:old", "agent:main:side"]);
     assert.ok((await events(h, "sessions.changed")).some((e) => e.sessionKey === "agent:main:side"));
   });
@@ -80,7 +80,7 @@ t("chat.abort mid-stream: aborted with the text so far; sessions and history fol
 t("several agents: a session key or agentId must name one; an unknown agent is refused as the gateway does", async () => {
   await connected({ agents: [{ id: "main" }, { id: "helper" }] }, async (h, gw) => {
     const listed = await probeCall(h, "agents.list");
-    assert.equal(listed.body.result.agents.map((a: any) => a.id), ["main", "helper"]);
+    assert.equal(listed.body.result.agents.map((a: { id: string }) => a.id), ["main", "helper"]);
     const helper = await probeCall(h, "chat.send", { sessionKey: "agent:helper:main", message: "hi", idempotencyKey: "h-1" });
     assert.is(helper.status, 200);
     const unknown = await probeCall(h, "chat.send", { sessionKey: "agent:nope:main", message: "hi", idempotencyKey: "n-1" });

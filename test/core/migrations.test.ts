@@ -23,6 +23,7 @@ async function boot(home: string, migrations: Migration[]) {
   } 
 }
 
+// The schema and the migration ledger are what these tests are about; no route shows them.
 const tables = (home: string) => {
   const db = new Database(join(home, "muster.db"), { readonly: true });
   try {

@@ -115,7 +115,7 @@ async function runHttp(ctx: Ctx, example: DocExample): Promise<{ status: number;
 
 /** What a reader puts in place of a `<placeholder>`: an id from an answer of the same API. */
 async function fillIn(ctx: Ctx, placeholder: string, command: string): Promise<string> {
-  const post = async (path: string, body: unknown, pick: (answer: any) => unknown): Promise<string> => {
+  const post = async (path: string, body: unknown, pick: (answer: any /* any route's answer: each caller picks the id field it knows */) => unknown): Promise<string> => {
     const res = await ctx.muster.json(path, { method: "POST", body, session: true });
     const value = pick(res.body);
     if (res.status >= 400 || typeof value !== "string") throw new Error(`filling ${placeholder}: POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);

@@ -58,6 +58,7 @@ export async function entityMigrationMismatches(plugin: PluginDefinition): Promi
     // at 7.2.1): the public getUpdateSchemaSQL() only returns SQL, which cannot say what differs.
     const generator = db.orm.schema as unknown as { prepareSchemaForComparison(options: object): Promise<{ fromSchema: any; toSchema: any }> };
     const { fromSchema, toSchema } = await generator.prepareSchemaForComparison({});
+    // `any`: the comparator and the schemas are MikroORM types its .d.ts does not export for this use.
     const diff = new SchemaComparator(db.orm.em.getPlatform() as any).compare(fromSchema, toSchema);
     const entityOf = new Map((plugin.entities ?? []).map((e) => [e.meta.tableName ?? e.meta.className, e.meta.className]));
     const problems: string[] = [];

@@ -8,6 +8,7 @@ import { waitUntil } from "./wait.ts";
 
 export interface ProbeRecord {
   states: GatewayStatus[];
+  // `any` on purpose: event payloads are raw gateway protocol frames, each suite reads the fields it sent.
   events: { event: string; payload: any }[];
   hello: unknown;
   /** Streams opened by /stream so far (a test waits for it before sending events). */
@@ -90,7 +91,7 @@ export const waitForGatewayState = (h: TestHost, state: GatewayStatus["state"], 
   waitUntil(async () => (await gatewayHealth(h)).state === state, { timeoutMs, label: `gateway state ${state}` });
 
 /** What the probe plugin saw. */
-export const probeRecord = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any; status: GatewayStatus }>("/api/gateway-probe/record")).body;
+export const probeRecord = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any /* the raw hello-ok frame, read field by field */; status: GatewayStatus }>("/api/gateway-probe/record")).body;
 
 /** `ctx.gateway.request(method, params)` through the probe: the HTTP status and body. */
 export const probeCall = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>

@@ -7,7 +7,7 @@ export interface SseFrame {
   id?: string;
   event?: string;
   /** The `data:` value parsed as JSON (raw string when it is not JSON). */
-  data: any;
+  data: any; // `any` on purpose: each SSE event type has its own payload, read by the suite that expects it
   /** The frame's text exactly as received. */
   raw: string;
 }

@@ -88,7 +88,7 @@ boundedTest(test, "streamed chat left mid-stream by the client: the turn goes on
       assert.is(stream.status, 200, stream.body);
       const start = await stream.next((f) => f.type === "start", 5_000, "start");
       const sessionKey = `agent:main:muster-${start.sessionId}`;
-      const aborted = new Promise<any>((resolve) => {
+      const aborted = new Promise<{ state?: string }>((resolve) => {
         observer.on("chat", (p) => {
           if (p?.sessionKey === sessionKey && (p.state === "aborted" || p.state === "final" || p.state === "error")) resolve(p);
         });

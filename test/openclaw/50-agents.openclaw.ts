@@ -13,6 +13,7 @@ import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("agents");
 
@@ -24,8 +25,8 @@ boundedTest(test, "health: after a chat through Muster, main is active with the 
     assert.is(chat.status, 200, JSON.stringify(chat.body));
     const main = await waitUntil(
       async () => {
-        const body = (await h.json("/api/agents/health")).body;
-        const entry = body.agents?.find((a: any) => a.id === "main");
+        const body = (await h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body;
+        const entry = body.agents?.find((a) => a.id === "main");
         return entry && entry.lastActivityMs !== null && entry.lastActivityMs >= startedAt - 1_000 ? entry : undefined;
       },
       { timeoutMs: 20_000, label: "main's health shows the chat's session" },
@@ -33,9 +34,9 @@ boundedTest(test, "health: after a chat through Muster, main is active with the 
     assert.is(main.state, "active");
     assert.ok(main.sessionCount >= 1);
     assert.is(main.idleMinutes, 0);
-    const body = (await h.json("/api/agents/health")).body;
+    const body = (await h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body;
     assert.is(body.gateway.state, "connected");
-    assert.ok(body.agents.some((a: any) => a.id === "helper"), "the gateway's other agent is listed");
+    assert.ok(body.agents.some((a) => a.id === "helper"), "the gateway's other agent is listed");
   });
 });
 

@@ -9,6 +9,7 @@ import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("dispatch");
 
@@ -32,8 +33,8 @@ boundedTest(test, "a task dispatched to main ends in review with a pending appro
       assert.ok(dispatch.output.length > 0);
       await waitUntil(async () => (await h.json(`/api/tasks/${task.id}`)).body.status === "review", { timeoutMs: 5_000, label: "task in review" });
       const approval = await waitUntil(async () => {
-        const body = (await h.json("/api/approvals?pendingLimit=500")).body;
-        return body.pending.find((a: any) => a.taskId === task.id && a.command === "task.review");
+        const body = (await h.json<ApiBody<"getApprovals">>("/api/approvals?pendingLimit=500")).body;
+        return body.pending.find((a) => a.taskId === task.id && a.command === "task.review");
       }, { timeoutMs: 5_000, label: "pending review approval" });
       const decided = await decideApproval(h, approval.id, "approved", "Owner");
       assert.is(decided.status, 200, JSON.stringify(decided.body));

@@ -13,6 +13,7 @@ import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("approvals: one inbox");
 
@@ -31,8 +32,8 @@ async function runShell(decision: "approved" | "rejected"): Promise<void> {
         // The chat answers only after the tool call is settled, so it is awaited at the end.
         const chat = h.json("/api/chat", { method: "POST", body: { agentId: "helper", message: `Create the file ${marker}` } });
         const approval = await waitUntil(async () => {
-          const body = (await h.json("/api/approvals?pendingLimit=500")).body;
-          return body.pending.find((a: any) => a.command === "openclaw.exec" && String(a.title).includes(file));
+          const body = (await h.json<ApiBody<"getApprovals">>("/api/approvals?pendingLimit=500")).body;
+          return body.pending.find((a) => a.command === "openclaw.exec" && String(a.title).includes(file));
         }, { timeoutMs: CHAT_TEST_MS, label: "openclaw.exec approval in Muster" });
         const full = (await h.json(`/api/approvals/${approval.id}`)).body.approval;
         assert.ok(String(full.payload.request.command).includes(`touch ${file}`), JSON.stringify(full.payload));

@@ -20,7 +20,10 @@ const body = (userText: string, extra: Array<{ role: string; content: unknown }>
   ],
 });
 
-async function complete(model: FakeModel, payload: unknown): Promise<{ status: number; chunks: any[]; raw: string }> {
+/** OpenAI-style stream chunks as the fake model writes them; `any`: each test reads the fields of the chunk kind it expects. */
+type Chunk = any;
+
+async function complete(model: FakeModel, payload: unknown): Promise<{ status: number; chunks: Chunk[]; raw: string }> {
   const res = await fetch(`${model.baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
   const raw = await res.text();
   const chunks = raw
@@ -31,7 +34,7 @@ async function complete(model: FakeModel, payload: unknown): Promise<{ status: n
   return { status: res.status, chunks, raw };
 }
 
-const content = (chunks: any[]) => chunks.filter((c) => c !== "[DONE]" && c.choices[0]?.delta?.content).map((c) => c.choices[0].delta.content).join("");
+const content = (chunks: Chunk[]) => chunks.filter((c) => c !== "[DONE]" && c.choices[0]?.delta?.content).map((c) => c.choices[0].delta.content).join("");
 
 async function withModel(fn: (model: FakeModel) => Promise<void>): Promise<void> {
   const model = await startFakeModel();

@@ -2,7 +2,7 @@
 // time: fast when the thing happens at once, bounded when it never does, and the failure
 // names what was awaited.
 import { definePlugin, type PluginDefinition } from "../define-plugin.ts";
-import type { EventPattern, MusterEvent } from "../events.ts";
+import type { EventName, EventPattern, MusterEvent, MusterEvents } from "../events.ts";
 import { scaled } from "./time-scale.ts";
 
 export interface WaitOptions {
@@ -35,7 +35,8 @@ export interface EventRecorder {
   plugin: PluginDefinition;
   /** Every event recorded so far (across host restarts). */
   events: MusterEvent[];
-  /** Resolves with the first recorded event (past or future) named `name` that matches `predicate`. */
+  /** Resolves with the first recorded event (past or future) named `name` that matches `predicate`; a known name's payload is typed from `MusterEvents`. */
+  waitFor<N extends EventName>(name: N, predicate?: (event: MusterEvent<MusterEvents[N]>) => boolean, timeoutMs?: number): Promise<MusterEvent<MusterEvents[N]>>;
   waitFor(name: string, predicate?: (event: MusterEvent) => boolean, timeoutMs?: number): Promise<MusterEvent>;
 }
 
@@ -56,7 +57,8 @@ export function eventRecorder(pattern: EventPattern = "*", id = "test-event-reco
   return {
     plugin,
     events,
-    waitFor(name, predicate = () => true, bound = 2_000) {
+    // One implementation for both overloads: the typed one only narrows what the caller sees.
+    waitFor: ((name: string, predicate: (event: MusterEvent) => boolean = () => true, bound = 2_000): Promise<MusterEvent> => {
       const timeoutMs = scaled(bound);
       const matches = (e: MusterEvent) => e.name === name && predicate(e);
       const found = events.find(matches);
@@ -74,6 +76,6 @@ export function eventRecorder(pattern: EventPattern = "*", id = "test-event-reco
         }, timeoutMs);
         waiters.add(waiter);
       });
-    },
+    }) as EventRecorder["waitFor"],
   };
 }

@@ -7,6 +7,15 @@ import * as assert from "uvu/assert";
 import { startTestHost, removeHome, withTestHost } from "../../helpers/start-test-host.ts";
 import { localDate, scaffoldWorkspace } from "../../../core/internal/workspace/scaffold.ts";
 
+/** The scaffolded organisation file, as the checks below read it (parsed YAML, so asserted field by field). */
+interface ScaffoldedOrg {
+  owner: string;
+  tiers: Record<string, string>;
+  squads: Record<string, { lead: string; members: string[] }>;
+  agents: Record<string, { id: string; squad: string; tier: number; role?: string; model?: string; reports_to: string | null }>;
+  escalation_chain: unknown;
+}
+
 const t = suite("workspace scaffolding");
 
 function listFiles(dir: string, prefix = ""): string[] {
@@ -30,23 +39,23 @@ t("a new workspace is scaffolded on first start: organisation, personas, pack, m
     assert.ok(readFileSync(join(w, `memory/${today}.md`), "utf8").startsWith(`# ${today}`));
     assert.ok(listFiles(join(w, "company", "knowledge_base")).filter((f) => f.endsWith(".md")).length >= 3);
 
-    const { org } = parseYaml(readFileSync(join(w, "company/org_structure.yaml"), "utf8"));
+    const { org } = parseYaml(readFileSync(join(w, "company/org_structure.yaml"), "utf8")) as { org: ScaffoldedOrg };
     assert.is(org.owner, "owner");
     assert.equal(Object.keys(org.squads).sort(), ["blockchain", "dev_squad", "personal", "social"]);
     assert.equal(org.tiers, { "1": "executive", "2": "management", "3": "execution" });
-    for (const [id, squad] of Object.entries<any>(org.squads)) {
+    for (const [id, squad] of Object.entries(org.squads)) {
       const lead = org.agents[squad.lead];
       assert.ok(lead, `${id} has a lead agent`);
       assert.is(lead.squad, id);
       assert.is(lead.tier, 2);
       assert.ok(squad.members.includes(squad.lead));
-      for (const member of squad.members) assert.is(org.agents[member].squad, id);
+      for (const member of squad.members) assert.is(org.agents[member]?.squad, id);
     }
-    for (const [id, agent] of Object.entries<any>(org.agents)) {
+    for (const [id, agent] of Object.entries(org.agents)) {
       assert.is(agent.id, id);
       assert.ok(Number.isInteger(agent.tier) && agent.role && agent.model, `${id} has tier, role, model`);
       if (agent.reports_to !== null) assert.ok(org.agents[agent.reports_to], `${id} reports to a known agent`);
-      if (agent.reports_to !== null) assert.is(org.agents[agent.reports_to].tier, agent.tier - 1, `${id} reports one tier up`);
+      if (agent.reports_to !== null) assert.is(org.agents[agent.reports_to]?.tier, agent.tier - 1, `${id} reports one tier up`);
     }
     assert.equal(org.escalation_chain, [
       { from: "execution", to: "management", triggers: ["blocker", "conflict", "unclear_requirements"] },
@@ -54,10 +63,10 @@ t("a new workspace is scaffolded on first start: organisation, personas, pack, m
       { from: "executive", to: "owner", triggers: ["budget", "strategy", "external_communication", "deploy_approval"] },
     ]);
 
-    const pack = JSON.parse(readFileSync(join(w, "packs/dev_squad.json"), "utf8"));
+    const pack = JSON.parse(readFileSync(join(w, "packs/dev_squad.json"), "utf8")) as { version: string; squad: { id: string }; agents: Array<{ id?: string; role?: string; model?: string; tier?: unknown }> };
     assert.match(pack.version, /^\d+\.\d+\.\d+$/);
     assert.is(pack.squad.id, "dev_squad");
-    assert.ok(pack.agents.length >= 1 && pack.agents.every((a: any) => a.id && a.role && a.model && Number.isInteger(a.tier)));
+    assert.ok(pack.agents.length >= 1 && pack.agents.every((a) => a.id && a.role && a.model && Number.isInteger(a.tier)));
   });
 });
 

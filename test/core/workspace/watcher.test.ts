@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { openSse, type SseConnection, type SseFrame } from "../../helpers/sse-client.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; sse: SseConnection }>("workspace watcher");
 
@@ -35,7 +36,7 @@ const quietWindow = (ms: number) => sleep(ms);
 const letWatcherSettle = (ms: number) => sleep(ms);
 
 async function activities(h: TestHost, target: string) {
-  return ((await h.json(`/api/activities?agentId=watcher&limit=1000`)).body as any[]).filter((a) => a.target === target);
+  return ((await h.json<ApiBody<"getActivities">>(`/api/activities?agentId=watcher&limit=1000`)).body).filter((a) => a.target === target);
 }
 
 for (const [label, rel] of [
@@ -192,7 +193,7 @@ t("symlinks leaving the workspace, loops, FIFOs and unreadable directories: not 
     }
     assert.not.ok(changes(sse).some((f) => f.data.event.path.startsWith("memory/loop/")), "no events through the loop");
     chmodSync(ws(h, "memory/locked"), 0o755);
-    const health = await h.json("/api/health");
+    const health = await h.json<ApiBody<"getHealth">>("/api/health");
     assert.is(health.status, 200);
   } finally {
     rmSync(outside, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { startFakeServer, send, type FakeServer } from "./fake-server.ts";
 export const BLOG_TOKEN = "blog-token-5e6f7a8b";
 
 export interface BlogFake extends FakeServer {
-  posts: { body: any; idempotencyKey: string | undefined }[];
+  posts: { body: any /* whatever Muster sent, read field by field */; idempotencyKey: string | undefined }[];
 }
 
 export async function startBlogFake(): Promise<BlogFake> {

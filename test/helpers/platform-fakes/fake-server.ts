@@ -10,7 +10,7 @@ export interface Recorded {
   headers: IncomingMessage["headers"];
   body: Buffer;
   /** The body parsed as JSON, when it is JSON. */
-  json: any;
+  json: any; // `any` on purpose: the request body a platform fake received, whatever Muster sent
   /** Epoch ms when the request was received. */
   at: number;
 }

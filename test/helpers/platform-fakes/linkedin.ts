@@ -14,7 +14,7 @@ export const PNG = Buffer.from(
 export type PostPlan = "ok" | "hang" | { status: number; retryAfter?: string };
 
 export interface LinkedInFake extends FakeServer {
-  /** Bodies of the posts the platform created (a hung request created its post; only the answer was lost). */
+  /** Bodies of the posts the platform created (a hung request created its post; only the answer was lost); `any`: whatever Muster sent, read field by field. */
   posts: any[];
   profile: { sub: string; name: string; email: string };
   /** Queues what the next post requests meet (default `ok`). */
@@ -23,7 +23,7 @@ export interface LinkedInFake extends FakeServer {
 
 export async function startLinkedInFake(): Promise<LinkedInFake> {
   const profile = { sub: "782bbtaQ", name: "Ada Lovelace", email: "ada@example.test" };
-  const posts: any[] = [];
+  const posts: LinkedInFake["posts"] = [];
   const plans: PostPlan[] = [];
   let uploads = 0;
   const authorised = (headers: Record<string, unknown>) => headers.authorization === `Bearer ${LINKEDIN_TOKEN_VALUE}`;

@@ -6,7 +6,7 @@ import { startFakeServer, send, type FakeServer, type Recorded } from "./fake-se
 export const BOT_TOKEN = "123456:AAbotTokenForTests-x9";
 
 export interface TelegramFake extends FakeServer {
-  /** Calls of one Bot API method, in order (their JSON bodies). */
+  /** Calls of one Bot API method, in order (their JSON bodies; `any`: whatever Muster sent, read field by field). */
   method(name: string): any[];
   /** Files getFile can hand out: file_id → bytes (and the size getFile reports). */
   files: Map<string, { bytes: Buffer; reportedSize?: number }>;

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 export const TOKEN = "fake-token-agents-0123456789";
 const FAST = { backoffInitialMs: 30, backoffMaxMs: 200, challengeTimeoutMs: 500, connectTimeoutMs: 1_000, stableAfterMs: 100, unauthorizedRetryMs: 60_000 };
@@ -58,7 +59,7 @@ export async function startAgentsRig(
       ...options.config,
     },
   });
-  await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 20_000, label: "gateway connected" });
+  await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 20_000, label: "gateway connected" });
   const rig: AgentsRig = {
     gw,
     h,
@@ -73,9 +74,9 @@ export async function startAgentsRig(
 }
 
 /** Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until `check` holds. */
-export async function refreshSessions<T>(rig: AgentsRig, check: (health: any) => T): Promise<NonNullable<T>> {
+export async function refreshSessions<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T): Promise<NonNullable<T>> {
   rig.gw.broadcast("sessions.changed", { sessionKey: "agent:main:main", reason: "test" }, (c) => c.subscribedSessions);
-  return waitUntil(async () => check((await rig.h.json("/api/agents/health")).body), { timeoutMs: 10_000, label: "health after sessions refresh" });
+  return waitUntil(async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body), { timeoutMs: 10_000, label: "health after sessions refresh" });
 }
 
 export const minutesAgo = (m: number) => Date.now() - m * 60_000;

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { removeHome, withTestHost, type StartOptions } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("the owner: configuration, the organisation file through the agents plugin, or the default");
 
@@ -19,10 +20,10 @@ async function decider(options: StartOptions, orgOwner: string | null): Promise<
   if (orgOwner) writeFileSync(join(workspace, "company", "org_structure.yaml"), `org:\n  name: Test\n  owner: ${orgOwner}\n  agents: {}\n`);
   try {
     return await withTestHost({ ...options, home, workspace }, async (h) => {
-      const created = await h.json("/api/approvals", { method: "POST", body: { title: "Deploy v2", type: "deploy", requestedBy: "odin", context: "All tests green" } });
+      const created = await h.json<ApiBody<"postApprovals"> & { id?: string }>("/api/approvals", { method: "POST", body: { title: "Deploy v2", type: "deploy", requestedBy: "odin", context: "All tests green" } });
       assert.is(created.status, 201, JSON.stringify(created.body));
       const id = created.body.approval?.id ?? created.body.id;
-      const decided = await h.json(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
+      const decided = await h.json<ApiBody<"patchApprovalsById">>(`/api/approvals/${id}`, { method: "PATCH", body: { status: "approved" }, session: true });
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       return decided.body.approval.decidedBy as string;
     });

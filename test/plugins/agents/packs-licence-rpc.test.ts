@@ -10,6 +10,7 @@ import { createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { signPackLicence } from "../../../sdk/src/index.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 // Hardhat's development accounts #1 and #2 (its public test mnemonic).
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -20,7 +21,7 @@ const OTHER = otherAccount.address.toLowerCase();
 const ADDRESSES = { templateRegistry: `0x${"1".repeat(40)}`, licenseToken: `0x${"2".repeat(40)}`, marketplace: `0x${"3".repeat(40)}` };
 const pack = (name: string) => JSON.stringify({ name, version: "1.0.0", templateId: 7, agents: [{ id: `${name}-a`, name: "A", role: "operator", model: "m", tier: 3 }] });
 
-const t = suite<{ rig: AgentsRig; rpc: Server; calls: any[] }>("agents: licence check over JSON-RPC");
+const t = suite<{ rig: AgentsRig; rpc: Server; calls: Array<{ method: string; params: Array<{ to: string; data?: string }> }> }>("agents: licence check over JSON-RPC");
 t.before(async (ctx) => {
   ctx.calls = [];
   ctx.rpc = createServer((req, res) => {
@@ -58,23 +59,23 @@ async function signedInstall(rig: AgentsRig, name: string, account: typeof holde
 
 t("a bare buyer → 403 LICENSE_PROOF_REQUIRED; signed: holdsValidLicense false → 403, true → 201, peer gone → 503; the licence token contract is asked", async (ctx) => {
   const { rig } = ctx;
-  const bare = await rig.h.json("/api/packs", { method: "POST", body: { name: "a", buyer: HOLDER } });
+  const bare = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: { name: "a", buyer: HOLDER } });
   assert.is(bare.status, 403);
-  assert.is(bare.body.error.code, "LICENSE_PROOF_REQUIRED");
-  const refused = await rig.h.json("/api/packs", { method: "POST", body: await signedInstall(rig, "a", otherAccount) });
+  assert.is(bare.body.error?.code, "LICENSE_PROOF_REQUIRED");
+  const refused = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: await signedInstall(rig, "a", otherAccount) });
   assert.is(refused.status, 403);
-  assert.is(refused.body.error.code, "LICENSE_REQUIRED");
-  assert.ok(ctx.calls.some((c) => c.method === "eth_call" && c.params[0].to.toLowerCase() === ADDRESSES.licenseToken));
-  const held = await rig.h.json("/api/packs", { method: "POST", body: await signedInstall(rig, "a", holderAccount) });
+  assert.is(refused.body.error?.code, "LICENSE_REQUIRED");
+  assert.ok(ctx.calls.some((c) => c.method === "eth_call" && c.params[0]?.to.toLowerCase() === ADDRESSES.licenseToken));
+  const held = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: await signedInstall(rig, "a", holderAccount) });
   assert.is(held.status, 201, JSON.stringify(held.body));
   const signedB = await signedInstall(rig, "b", holderAccount);
   ctx.rpc.closeAllConnections();
   await new Promise((r) => ctx.rpc.close(r));
   ctx.rpc = createServer();
-  const down = await rig.h.json("/api/packs", { method: "POST", body: signedB });
+  const down = await rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: signedB });
   assert.is(down.status, 503);
-  assert.is(down.body.error.code, "LICENSE_CHECK_UNAVAILABLE");
-  assert.is((await rig.h.json("/api/agents/b-a")).status, 404);
+  assert.is(down.body.error?.code, "LICENSE_CHECK_UNAVAILABLE");
+  assert.is((await rig.h.json<ApiBody<"getAgentsById">>("/api/agents/b-a")).status, 404);
 });
 
 t.run();

@@ -31,6 +31,7 @@ import { runPacksCommand } from "../../../plugins/agents/cli/packs-command.ts";
 import { buildContracts } from "../../contracts/support/build-lock.ts";
 import { startHardhatNode, type HardhatNode } from "../../sdk/support/hardhat-node.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 setTimeout(() => {
   console.error("packs-licence.test.ts timed out");
@@ -122,12 +123,12 @@ async function challenge(ctx: Ctx, name: string, holder: Address): Promise<PackL
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.challenge;
 }
-const install = (ctx: Ctx, body: Record<string, unknown>) => ctx.rig.h.json("/api/packs", { method: "POST", body });
+const install = (ctx: Ctx, body: Record<string, unknown>) => ctx.rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body });
 async function refusedWith(ctx: Ctx, body: Record<string, unknown>, status: number, code: string, agent?: string) {
   const res = await install(ctx, body);
   assert.is(res.status, status, JSON.stringify(res.body));
-  assert.is(res.body.error.code, code, JSON.stringify(res.body));
-  if (agent) assert.is((await ctx.rig.h.json(`/api/agents/${agent}`)).status, 404, "nothing installed");
+  assert.is(res.body.error?.code, code, JSON.stringify(res.body));
+  if (agent) assert.is((await ctx.rig.h.json<ApiBody<"getAgentsById">>(`/api/agents/${agent}`)).status, 404, "nothing installed");
   return res;
 }
 
@@ -147,7 +148,7 @@ t("the challenge is EIP-712 typed data bound to this Muster, the licence token, 
   assert.ok(a.expiresAt > Date.now() / 1000 && a.expiresAt <= Date.now() / 1000 + 301);
   const free = await ctx.rig.h.json("/api/packs/licence-challenge", { method: "POST", body: { name: "nope", holder: ctx.holder } });
   assert.is(free.status, 404);
-  assert.is(free.body.error.code, "PACK_NOT_FOUND");
+  assert.is(free.body.error?.code, "PACK_NOT_FOUND");
 });
 
 t("the holder's signature installs (through the SDK's installLicensedPack); replaying it is refused", async (ctx) => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const agent = (id: string, over: Record<string, unknown> = {}) => ({ id, name: id.toUpperCase(), role: "operator", model: "m-small", tier: 3, skills: ["ops"], ...over });
 const pack = (name: string, over: Record<string, unknown> = {}) =>
@@ -32,15 +33,15 @@ t.before(async (ctx) => {
 t.after(async ({ rig }) => rig.close());
 
 const orgText = (rig: AgentsRig) => readFileSync(join(rig.h.workspace, "company/org_structure.yaml"), "utf8");
-const install = (rig: AgentsRig, body: unknown) => rig.h.json("/api/packs", { method: "POST", body });
+const install = (rig: AgentsRig, body: unknown) => rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body });
 
 t("GET /api/packs lists valid packs with the spec's fields and invalid files under errors, never a 500", async ({ rig }) => {
-  const r = await rig.h.json("/api/packs");
+  const r = await rig.h.json<ApiBody<"getPacks">>("/api/packs");
   assert.is(r.status, 200);
-  const valet = r.body.packs.find((p: any) => p.name === "valet");
+  const valet = r.body.packs.find((p) => p.name === "valet");
   assert.equal(valet, { name: "valet", version: "1.2.3", description: "valet pack", agents: 2, file: "packs/valet.json", installed: false, templateId: null });
-  assert.equal(r.body.errors.map((e: any) => e.file).sort(), ["packs/bad-version.json", "packs/broken.json"]);
-  assert.match(r.body.errors.find((e: any) => e.file === "packs/bad-version.json").reason, /version/);
+  assert.equal(r.body.errors.map((e) => e.file).sort(), ["packs/bad-version.json", "packs/broken.json"]);
+  assert.match(r.body.errors.find((e) => e.file === "packs/bad-version.json")?.reason ?? "", /version/);
 });
 
 t("refusals leave nothing behind", async ({ rig }) => {
@@ -65,7 +66,7 @@ t("refusals leave nothing behind", async ({ rig }) => {
   for (const [body, status, code] of cases) {
     const r = await install(rig, body);
     assert.is(r.status, status, JSON.stringify(body));
-    assert.is(r.body.error.code, code, JSON.stringify(body));
+    assert.is(r.body.error?.code, code, JSON.stringify(body));
   }
   const challenges: [Record<string, unknown>, number, string][] = [
     [{ name: "valet", holder: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }, 400, "PACK_NOT_LICENSED"],
@@ -74,15 +75,15 @@ t("refusals leave nothing behind", async ({ rig }) => {
     [{ name: "licensed", holder: "0x123" }, 400, "VALIDATION_FAILED"],
   ];
   for (const [body, status, code] of challenges) {
-    const r = await rig.h.json("/api/packs/licence-challenge", { method: "POST", body });
+    const r = await rig.h.json<ApiBody<"postPacksLicenceChallenge">>("/api/packs/licence-challenge", { method: "POST", body });
     assert.is(r.status, status, JSON.stringify(body));
-    assert.is(r.body.error.code, code, JSON.stringify(body));
+    assert.is(r.body.error?.code, code, JSON.stringify(body));
   }
   assert.is(orgText(rig), before);
   assert.not.ok(existsSync(join(rig.h.workspace, "projects/ok")));
   assert.not.ok(existsSync(join(rig.h.workspace, "agents/clash-a")));
-  assert.is((await rig.h.json("/api/agents/clash-a")).status, 404);
-  assert.is((await rig.h.json("/api/approvals")).body.pending.length, 0);
+  assert.is((await rig.h.json<ApiBody<"getAgentsById">>("/api/agents/clash-a")).status, 404);
+  assert.is((await rig.h.json<ApiBody<"getApprovals">>("/api/approvals")).body.pending.length, 0);
 });
 
 t("a failure half-way (the second agent's files cannot be written) removes everything the install wrote", async ({ rig }) => {
@@ -90,20 +91,20 @@ t("a failure half-way (the second agent's files cannot be written) removes every
   mkdirSync(join(rig.h.workspace, "agents/h2/HEARTBEAT.md"), { recursive: true });
   const r = await install(rig, { name: "halfway" });
   assert.is(r.status, 500);
-  assert.is(r.body.error.code, "PACK_INSTALL_FAILED");
+  assert.is(r.body.error?.code, "PACK_INSTALL_FAILED");
   assert.is(orgText(rig), before);
   assert.not.ok(existsSync(join(rig.h.workspace, "agents/h1")), "the first agent's files are gone");
   assert.not.ok(existsSync(join(rig.h.workspace, "agents/h3")));
   assert.equal(readdirSync(join(rig.h.workspace, "agents/h2")), ["HEARTBEAT.md"]);
   assert.not.ok(existsSync(join(rig.h.workspace, "projects/halfway")), "its directory is gone");
-  for (const id of ["h1", "h2", "h3"]) assert.is((await rig.h.json(`/api/agents/${id}`)).status, 404);
-  assert.is((await rig.h.json("/api/packs")).body.packs.find((p: any) => p.name === "halfway").installed, false);
+  for (const id of ["h1", "h2", "h3"]) assert.is((await rig.h.json<ApiBody<"getAgentsById">>(`/api/agents/${id}`)).status, 404);
+  assert.is((await rig.h.json<ApiBody<"getPacks">>("/api/packs")).body.packs.find((p) => p.name === "halfway")?.installed, false);
 });
 
 t("install: agents, directories, organisation entries and squad, one pending approval; installing again → 409", async ({ rig }) => {
   const r = await install(rig, { name: "valet" });
   assert.is(r.status, 201, JSON.stringify(r.body));
-  assert.equal(r.body.agents.map((a: any) => a.id), ["valet-a", "valet-b"]);
+  assert.equal(r.body.agents.map((a) => a.id), ["valet-a", "valet-b"]);
   assert.equal(r.body.directories, ["projects/valet/board"]);
   assert.equal(r.body.orgEntries, ["valet-a", "valet-b"]);
   assert.is(r.body.pack.installed, true);
@@ -114,11 +115,11 @@ t("install: agents, directories, organisation entries and squad, one pending app
   const org = orgText(rig);
   assert.match(org, /valet-a:/);
   assert.match(org, /valet:\n\s+name: valet squad/);
-  assert.is((await rig.h.json("/api/agents/valet-b")).body.agent.reportsTo, "valet-a");
+  assert.is((await rig.h.json<ApiBody<"getAgentsById">>("/api/agents/valet-b")).body.agent.reportsTo, "valet-a");
   const again = await install(rig, { name: "valet" });
   assert.is(again.status, 409);
-  assert.is(again.body.error.code, "PACK_ALREADY_INSTALLED");
-  assert.is((await rig.h.json("/api/packs")).body.packs.find((p: any) => p.name === "valet").installed, true);
+  assert.is(again.body.error?.code, "PACK_ALREADY_INSTALLED");
+  assert.is((await rig.h.json<ApiBody<"getPacks">>("/api/packs")).body.packs.find((p) => p.name === "valet")?.installed, true);
 });
 
 t.run();

@@ -12,6 +12,7 @@ import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const KIND = "busy-test.send";
 let runs = 0;
@@ -57,6 +58,7 @@ t("the executor runs once and its outcome is recorded after the lock is released
     const id = requested.body.approvalId as string;
     const decided = decideApproval(h, id, "approved");
     await waitUntil(() => runs === 1, { label: "the executor to start" });
+    // Fault injection: another process holds the write lock while the outcome is written.
     const other = new BetterSqlite3(join(h.home, "muster.db"));
     try {
       other.exec("BEGIN IMMEDIATE");
@@ -70,7 +72,7 @@ t("the executor runs once and its outcome is recorded after the lock is released
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.approval.executionStatus, "succeeded");
     assert.is(runs, 1);
-    const stored = (await h.json(`/api/approvals/${id}`)).body.approval;
+    const stored = (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${id}`)).body.approval;
     assert.is(stored.executionStatus, "succeeded");
     assert.equal(stored.executionResult, { sent: true, echo: "hi" });
   });

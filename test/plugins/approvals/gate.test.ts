@@ -2,8 +2,6 @@
 // its executions: nothing runs without an explicit approval, and an approval runs it once.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { defineGatedAction, definePlugin, z, type MusterEvent, type PluginDefinition } from "@muster/plugin";
 import { decideApproval, type ApprovalDecision } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
@@ -13,11 +11,13 @@ import { streamPlugin } from "../../../plugins/stream/index.ts";
 import { openSse } from "../../helpers/sse-client.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
+import { withDatabaseFile } from "../../helpers/database-file.ts";
 
 const KIND = "gate-test.send";
 type SendPayload = { text: string; fail?: boolean; delayMs?: number };
 interface Run {
-  payload: any;
+  payload: SendPayload;
   decision: { approvalId: string; decidedBy: string };
 }
 const runs: Run[] = [];
@@ -83,14 +83,8 @@ const decide = (h: TestHost, id: string, { status, ...by }: { status: ApprovalDe
   decideApproval(h, id, status, { ...by, session: init.session === true, headers: init.headers });
 const approval = async (h: TestHost, id: string) => (await h.client.getApprovalsById({ id })).approval;
 const runsOf = (id: string) => runs.filter((r) => r.decision.approvalId === id);
-function withDb<T>(h: TestHost, fn: (db: BetterSqlite3.Database) => T): T {
-  const db = new BetterSqlite3(join(h.home, "muster.db"));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+/** The host's database file, for fault injection only (see docs/testing.md). */
+const withDb = <T>(h: TestHost, fn: Parameters<typeof withDatabaseFile<T>>[1]): T => withDatabaseFile(h.home, fn);
 
 t.before(async (ctx) => {
   ctx.h = await startTestHost({ plugins, extraPlugins: [gateTestPlugin], config });
@@ -299,7 +293,7 @@ t("an expired approval cannot be approved and never runs; it shows as rejected a
   assert.is(runsOf(id).length, 0);
   const past = await h.json("/api/gate-test", { method: "POST", body: { payload: { text: "x" }, requestedBy: "odin", title: "t", expiresAt: new Date(Date.now() - 1000).toISOString() } });
   assert.is(past.status, 400);
-  assert.is(past.body.error.code, "VALIDATION_FAILED");
+  assert.is(past.body.error?.code, "VALIDATION_FAILED");
 });
 
 t("an executor that throws: recorded as failed, urgent notification, execution_failed event", async ({ h }) => {
@@ -324,6 +318,7 @@ t("an executor that throws: recorded as failed, urgent notification, execution_f
 
 t("a payload changed in the database after the request is refused, never executed", async ({ h }) => {
   const id = await request(h, { text: "original" });
+  // Fault injection: the stored payload is tampered with behind the server's back.
   withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payload = ? WHERE id = ?").run(JSON.stringify({ text: "tampered" }), id));
   const res = await decide(h, id, { status: "approved" });
   assert.is(res.status, 200);
@@ -342,6 +337,7 @@ t("a payload changed in the database after the request is refused, never execute
 
 t("a database failure during the decision fails closed: 500, nothing runs, still pending", async ({ h }) => {
   const id = await request(h, { text: "db down" });
+  // Fault injection: every update of the row fails inside SQLite.
   withDb(h, (db) => db.exec("CREATE TRIGGER fault BEFORE UPDATE ON approvals_approvals BEGIN SELECT RAISE(ABORT, 'injected fault'); END"));
   try {
     const res = await decide(h, id, { status: "approved" });
@@ -416,11 +412,11 @@ t("approving an action whose plugin is gone is refused (409), rejecting still wo
 });
 
 t("a gated kind cannot be requested through POST /api/approvals (it would run nothing)", async ({ h }) => {
-  const before = (await h.json("/api/approvals?limit=500")).body;
-  const res = await h.json("/api/approvals", { method: "POST", body: { title: "t", type: KIND, requestedBy: "odin", context: "c", payload: { text: "x" } } });
+  const before = (await h.json<ApiBody<"getApprovals">>("/api/approvals?limit=500")).body;
+  const res = await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "t", type: KIND, requestedBy: "odin", context: "c", payload: { text: "x" } } });
   assert.is(res.status, 400);
-  assert.is(res.body.error.code, "APPROVAL_TYPE_GATED");
-  const after = (await h.json("/api/approvals?limit=500")).body;
+  assert.is(res.body.error?.code, "APPROVAL_TYPE_GATED");
+  const after = (await h.json<ApiBody<"getApprovals">>("/api/approvals?limit=500")).body;
   assert.is(after.pending.length, before.pending.length);
 });
 

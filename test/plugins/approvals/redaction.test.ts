@@ -16,6 +16,7 @@ import { VAULT_SECRETS } from "../../../plugins/vault/tokens.ts";
 import type { VaultSecrets } from "../../../plugins/vault/services/vault-secrets.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const KIND = "leaky.send";
 const WEIRD_KIND = "leaky.weird";
@@ -111,16 +112,16 @@ async function approveAndRead(h: TestHost, kind: string, payload: unknown) {
   assert.is(requested.status, 201, JSON.stringify(requested.body));
   const decided = await decideApproval(h, requested.body.approvalId, "approved");
   assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));
-  return (await h.json(`/api/approvals/${requested.body.approvalId}`)).body.approval;
+  return (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${requested.body.approvalId}`)).body.approval;
 }
 
 /** Every response that could carry an executor error, as one text. */
 async function everything(h: TestHost, approval: unknown): Promise<string> {
   return JSON.stringify([
     approval,
-    (await h.json("/api/approvals?limit=500")).body,
-    (await h.json("/api/notifications?limit=500")).body,
-    (await h.json("/api/activities?limit=1000")).body,
+    (await h.json<ApiBody<"getApprovals">>("/api/approvals?limit=500")).body,
+    (await h.json<ApiBody<"getNotifications">>("/api/notifications?limit=500")).body,
+    (await h.json<ApiBody<"getActivities">>("/api/activities?limit=1000")).body,
   ]);
 }
 
@@ -137,7 +138,7 @@ t.after(async (ctx) => {
 });
 
 async function store(h: TestHost, name: string, value: string) {
-  const res = await h.json("/api/vault", { method: "POST", body: { name, value }, session: true });
+  const res = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name, value }, session: true });
   assert.is(res.status, 201, `${name}: ${JSON.stringify(res.body).slice(0, 300)}`);
 }
 
@@ -146,7 +147,7 @@ t("a stored secret quoted by an executor error is redacted everywhere it is repo
   await store(h, "PUBLISHER_TOKEN", secret);
   const approval = await approveAndRead(h, KIND, { names: ["PUBLISHER_TOKEN"] });
   assert.is(approval.executionStatus, "failed");
-  assert.match(approval.executionError, /\[redacted:PUBLISHER_TOKEN\]/);
+  assert.match(String(approval.executionError), /\[redacted:PUBLISHER_TOKEN\]/);
   assert.not.ok((await everything(h, approval)).includes(secret), "no response carries the value");
   assert.ok(logs().includes("gated action failed"), "the failure was logged");
   assert.not.ok(logs().includes(secret), "the log does not carry the value");
@@ -157,7 +158,7 @@ t("the largest secret the vault accepts (64 KiB) is redacted, and the failure is
   const big = randomBytes(32 * 1024).toString("hex");
   assert.is(Buffer.byteLength(big), 64 * 1024);
   await store(h, "BIG_TOKEN", big);
-  const tooBig = await h.json("/api/vault", { method: "POST", body: { name: "TOO_BIG", value: `${big}x` }, session: true });
+  const tooBig = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "TOO_BIG", value: `${big}x` }, session: true });
   assert.is(tooBig.status, 400, "one byte more is refused, so 64 KiB is the largest");
   const approval = await approveAndRead(h, KIND, { names: ["BIG_TOKEN", "BIG_TOKEN"] });
   assert.is(approval.executionStatus, "failed");
@@ -210,19 +211,19 @@ t("a stored secret quoted by an executor's result is redacted, also where an ove
   await store(h, "ECHO_TOKEN", secret);
   const small = await approveAndRead(h, ECHO_KIND, { name: "ECHO_TOKEN", pad: 0, tail: 0 });
   assert.is(small.executionStatus, "succeeded");
-  assert.is(small.executionResult.echoed, "Authorization: Bearer [redacted:ECHO_TOKEN]");
+  assert.is((small.executionResult as { echoed?: string }).echoed, "Authorization: Bearer [redacted:ECHO_TOKEN]");
   // Over the 64 KiB result cap with the secret across the preview's 1,000-character cut
   // (`{"echoed":"` and the header take 33 characters): no prefix of it may remain.
   const big = await approveAndRead(h, ECHO_KIND, { name: "ECHO_TOKEN", pad: 960, tail: 70_000 });
   assert.is(big.executionStatus, "succeeded");
-  assert.is(big.executionResult.truncated, true);
+  assert.is((big.executionResult as { truncated?: boolean }).truncated, true);
   for (const approval of [small, big]) assert.not.ok(JSON.stringify(approval).includes(secret.slice(0, 12)), "no response carries the value or a prefix of it");
 });
 
 t("an executor result that cannot be serialised is noted; the execution still ends succeeded, never running", async ({ h }) => {
   const approval = await approveAndRead(h, WEIRD_KIND, {});
   assert.is(approval.executionStatus, "succeeded");
-  assert.is(approval.executionResult.unserialisable, true);
+  assert.is((approval.executionResult as { unserialisable?: boolean }).unserialisable, true);
   assert.ok(approval.executedAt);
 });
 
@@ -240,8 +241,8 @@ broken("redaction that throws: executionError is a fixed message, the failure is
     assert.not.ok((await everything(h, approval)).includes(THROWING_SECRET), "no response carries the value");
     assert.not.ok(text().includes(THROWING_SECRET), "the log carries neither the message nor the redaction error");
     assert.not.match(text(), /Regular expression too large/);
-    const notes = (await h.json("/api/notifications?limit=500")).body.notifications;
-    assert.ok(notes.some((n: any) => n.priority === "urgent" && n.body === "[redaction failed: output withheld]"));
+    const notes = (await h.json<ApiBody<"getNotifications">>("/api/notifications?limit=500")).body.notifications;
+    assert.ok(notes.some((n) => n.priority === "urgent" && n.body === "[redaction failed: output withheld]"));
   });
 });
 
@@ -272,12 +273,12 @@ stuck("is recorded failed after executionTimeoutMs (it may still take effect): t
   await withTestHost({ plugins, config: { pluginConfig: { approvals: { executionTimeoutMs: 200 } } } }, async (h) => {
     const requested = await h.json("/api/stuck", { method: "POST", body: {} });
     assert.is(requested.status, 201, JSON.stringify(requested.body));
-    const decided = await h.json(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true, signal: AbortSignal.timeout(10_000) });
+    const decided = await h.json<ApiBody<"patchApprovalsById">>(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true, signal: AbortSignal.timeout(10_000) });
     assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));
     assert.is(decided.body.approval.executionStatus, "failed");
-    assert.match(decided.body.approval.executionError, /did not finish within 200 ms/);
-    assert.match(decided.body.approval.executionError, /may still take effect/);
-    assert.is((await h.json(`/api/approvals/${requested.body.approvalId}`)).body.approval.executionStatus, "failed");
+    assert.match(String(decided.body.approval.executionError), /did not finish within 200 ms/);
+    assert.match(String(decided.body.approval.executionError), /may still take effect/);
+    assert.is((await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${requested.body.approvalId}`)).body.approval.executionStatus, "failed");
   });
 });
 

@@ -7,6 +7,7 @@ import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { FAST, TOKEN, gate, waitForGateway } from "../chat/chat-helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("crons http");
 let gw: FakeGateway;
@@ -17,9 +18,11 @@ const start = async (extra: Record<string, unknown> = {}) => {
   h = await startTestHost({ home, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { usage: { budgets: { broke: 0 } }, ...extra } } });
   await waitForGateway(h, "connected");
 };
-const create = (body: Record<string, unknown>) => h.json("/api/crons", { method: "POST", body });
-const patch = (body: Record<string, unknown>) => h.json("/api/crons", { method: "PATCH", body });
-const runs = async (id: string) => (await h.json(`/api/crons/runs?id=${id}`)).body.runs as any[];
+const create = (body: Record<string, unknown>) => h.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body });
+/** A run as listed; `run now` answers one beside the job. */
+type Run = ApiBody<"getCronsRuns">["runs"][number];
+const patch = (body: Record<string, unknown>) => h.json<ApiBody<"patchCrons"> & { run?: Run }>("/api/crons", { method: "PATCH", body });
+const runs = async (id: string) => (await h.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=${id}`)).body.runs;
 const job = { name: "Morning report", agentId: "main", cron: "0 9 * * *", message: "Write the morning report" };
 
 test.before(async () => {
@@ -42,18 +45,18 @@ test("POST → 201 with defaults and a computed nextRun in the job's zone; GET l
   assert.is(j.model, "claude-sonnet-4-6");
   assert.is(j.lastStatus, null);
   assert.is(j.lastRun, null);
-  const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" }).format(new Date(j.nextRun));
+  const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" }).format(new Date(j.nextRun ?? NaN));
   assert.is(local, "09:00");
-  assert.ok(Date.parse(j.nextRun) > Date.now());
+  assert.ok(Date.parse(j.nextRun ?? "") > Date.now());
   const utc = await create(job);
   assert.is(utc.body.job.timezone, "UTC");
-  assert.is(new Date(utc.body.job.nextRun).getUTCHours(), 9);
-  const list = await h.json("/api/crons");
-  assert.ok(list.body.jobs.some((x: any) => x.id === j.id));
+  assert.is(new Date(utc.body.job.nextRun ?? NaN).getUTCHours(), 9);
+  const list = await h.json<ApiBody<"getCrons">>("/api/crons");
+  assert.ok(list.body.jobs.some((x) => x.id === j.id));
 });
 
 test("bad inputs → 400/404 coded and nothing stored", async () => {
-  const before = (await h.json("/api/crons")).body.jobs.length;
+  const before = (await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.length;
   for (const [body, status, code] of [
     [{ ...job, cron: "0 9 * * * *" }, 400, "CRON_INVALID_EXPRESSION"],
     [{ ...job, cron: "0 9 * *" }, 400, "CRON_INVALID_EXPRESSION"],
@@ -76,9 +79,9 @@ test("bad inputs → 400/404 coded and nothing stored", async () => {
   ] as const) {
     const r = await create(body);
     assert.is(r.status, status, JSON.stringify(body).slice(0, 80));
-    assert.is(r.body.error.code, code, JSON.stringify(body).slice(0, 80));
+    assert.is(r.body.error?.code, code, JSON.stringify(body).slice(0, 80));
   }
-  assert.is((await h.json("/api/crons")).body.jobs.length, before);
+  assert.is((await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.length, before);
   const id = (await create(job)).body.job.id;
   for (const [body, status, code] of [
     [{ id: "nope", action: "enable" }, 404, "CRON_NOT_FOUND"],
@@ -90,12 +93,12 @@ test("bad inputs → 400/404 coded and nothing stored", async () => {
   ] as const) {
     const r = await patch(body);
     assert.is(r.status, status, JSON.stringify(body));
-    assert.is(r.body.error.code, code, JSON.stringify(body));
+    assert.is(r.body.error?.code, code, JSON.stringify(body));
   }
-  assert.is((await h.json(`/api/crons/runs?id=nope`)).body.error.code, "CRON_NOT_FOUND");
-  assert.is((await h.json(`/api/crons?id=nope`, { method: "DELETE" })).status, 401, "DELETE needs the session token");
-  assert.is((await h.json(`/api/crons?id=nope`, { method: "DELETE", session: true })).body.error.code, "CRON_NOT_FOUND");
-  assert.is((await h.json(`/api/crons/runs?limit=0`)).status, 400);
+  assert.is((await h.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=nope`)).body.error?.code, "CRON_NOT_FOUND");
+  assert.is((await h.json<ApiBody<"deleteCrons">>(`/api/crons?id=nope`, { method: "DELETE" })).status, 401, "DELETE needs the session token");
+  assert.is((await h.json<ApiBody<"deleteCrons">>(`/api/crons?id=nope`, { method: "DELETE", session: true })).body.error?.code, "CRON_NOT_FOUND");
+  assert.is((await h.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?limit=0`)).status, 400);
 });
 
 test("edit, disable (nextRun null), enable, delete", async () => {
@@ -104,39 +107,42 @@ test("edit, disable (nextRun null), enable, delete", async () => {
   assert.is(edited.status, 200);
   assert.is(edited.body.job.name, "Evening");
   assert.is(edited.body.job.cron, "30 18 * * 1-5");
-  assert.is(new Date(edited.body.job.nextRun).getUTCHours(), 18);
+  assert.is(new Date(edited.body.job.nextRun ?? NaN).getUTCHours(), 18);
   const off = await patch({ id, action: "disable" });
   assert.is(off.body.job.enabled, false);
   assert.is(off.body.job.nextRun, null);
   const on = await patch({ id, action: "enable" });
   assert.is(on.body.job.enabled, true);
   assert.ok(on.body.job.nextRun);
-  assert.is((await h.json(`/api/crons?id=${id}`, { method: "DELETE", session: true })).status, 200);
-  assert.is((await patch({ id, action: "run" })).body.error.code, "CRON_NOT_FOUND");
+  assert.is((await h.json<ApiBody<"deleteCrons">>(`/api/crons?id=${id}`, { method: "DELETE", session: true })).status, 200);
+  assert.is((await patch({ id, action: "run" })).body.error?.code, "CRON_NOT_FOUND");
 });
 
 test("run now → 202 {job, run}; the agent gets the message on the cron session key with the job's model; output and cost recorded", async () => {
   const id = (await create({ ...job, message: "marker-run-now", model: "claude-sonnet-4-6" })).body.job.id;
   const r = await patch({ id, action: "run" });
   assert.is(r.status, 202);
-  assert.is(r.body.run.status, "running");
-  assert.is(r.body.run.trigger, "manual");
+  assert.is(r.body.run?.status, "running");
+  assert.is(r.body.run?.trigger, "manual");
   assert.is(r.body.job.id, id);
   await waitUntil(async () => (await runs(id))[0]?.status === "ok", { timeoutMs: 5_000, label: "run ok" });
   const [run] = await runs(id);
-  assert.match(run.output, /marker-run-now/);
-  const sent = gw.received.map((f) => f.frame as any).find((f) => f?.method === "agent" && f.params?.message === "marker-run-now");
+  assert.ok(run, "the run is listed");
+  assert.match(String(run.output), /marker-run-now/);
+  const sent = gw.requests("agent").find((f) => f.params?.message === "marker-run-now");
   assert.is(sent.params.sessionKey, `agent:main:cron-${id}`);
   assert.is(sent.params.model, "claude-sonnet-4-6");
   assert.is(sent.params.agentId, "main");
-  const after = (await h.json("/api/crons")).body.jobs.find((x: any) => x.id === id);
+  const after = (await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.find((x) => x.id === id);
+  assert.ok(after, "after is there");
   assert.is(after.lastStatus, "ok");
   assert.is(after.lastRun, run.startedAt);
-  const afterCron = (await h.json("/api/usage")).body.today.byAgent.main;
-  assert.ok(afterCron?.input > 0, "the run's usage is a cost event");
+  const afterCron = (await h.json<ApiBody<"getUsage">>("/api/usage")).body.today.byAgent.main;
+  assert.ok(afterCron, "afterCron is there");
+  assert.ok(afterCron.input > 0, "the run's usage is a cost event");
   // A chat turn is recorded too (the fake gateway reports usage on every reply).
-  assert.is((await h.json("/api/chat", { method: "POST", body: { agentId: "main", message: "count me" } })).status, 200);
-  assert.ok((await h.json("/api/usage")).body.today.byAgent.main.input > afterCron.input, "the chat turn is a cost event");
+  assert.is((await h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body: { agentId: "main", message: "count me" } })).status, 200);
+  assert.ok((await h.json<ApiBody<"getUsage">>("/api/usage")).body.today.byAgent.main!.input > afterCron.input, "the chat turn is a cost event");
 });
 
 test("a job still running is skipped; gateway down → error GATEWAY_UNAVAILABLE", async () => {
@@ -149,18 +155,19 @@ test("a job still running is skipped; gateway down → error GATEWAY_UNAVAILABLE
   assert.is((await patch({ id, action: "run" })).status, 202);
   const second = await patch({ id, action: "run" });
   assert.is(second.status, 202);
-  assert.is(second.body.run.status, "skipped");
-  assert.is(second.body.run.error, "ALREADY_RUNNING");
+  assert.is(second.body.run?.status, "skipped");
+  assert.is(second.body.run?.error, "ALREADY_RUNNING");
   hold.open();
   await waitUntil(async () => (await runs(id)).some((r) => r.status === "ok"), { timeoutMs: 5_000, label: "first run ok" });
 
   await gw.stop();
-  await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
+  await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
   const down = await patch({ id, action: "run" });
   assert.is(down.status, 202);
   await waitUntil(async () => (await runs(id))[0]?.status === "error", { timeoutMs: 5_000, label: "run error" });
-  assert.is((await runs(id))[0].error, "GATEWAY_UNAVAILABLE");
-  const j = (await h.json("/api/crons")).body.jobs.find((x: any) => x.id === id);
+  assert.is((await runs(id))[0]?.error, "GATEWAY_UNAVAILABLE");
+  const j = (await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.find((x) => x.id === id);
+  assert.ok(j, "j is there");
   assert.is(j.lastStatus, "error");
   assert.is(j.lastError, "GATEWAY_UNAVAILABLE");
   assert.ok(j.nextRun, "the next fire is still scheduled");
@@ -172,14 +179,15 @@ test("over budget: run now → 409 BUDGET_EXCEEDED and the run is recorded skipp
   const id = (await create({ ...job, agentId: "broke" })).body.job.id;
   const r = await patch({ id, action: "run" });
   assert.is(r.status, 409);
-  assert.is(r.body.error.code, "BUDGET_EXCEEDED");
+  assert.is(r.body.error?.code, "BUDGET_EXCEEDED");
   const [run] = await runs(id);
+  assert.ok(run, "the run is listed");
   assert.is(run.status, "skipped");
   assert.is(run.error, "BUDGET_EXCEEDED");  // Chat to the same agent is refused too, before the gateway is asked.
-  const chat = await h.json("/api/chat", { method: "POST", body: { agentId: "broke", message: "hello" } });
+  const chat = await h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body: { agentId: "broke", message: "hello" } });
   assert.is(chat.status, 409);
-  assert.is(chat.body.error.code, "BUDGET_EXCEEDED");
-  assert.not.ok(gw.received.some((f) => (f.frame as any)?.params?.message === "hello"));
+  assert.is(chat.body.error?.code, "BUDGET_EXCEEDED");
+  assert.not.ok(gw.received.some((f) => (f.frame as { params?: { message?: unknown } } | undefined)?.params?.message === "hello"), "no frame of any kind carried it");
 });
 
 test("restart: a run in flight is recorded interrupted, not re-run; schedules are rebuilt", async () => {
@@ -189,16 +197,18 @@ test("restart: a run in flight is recorded interrupted, not re-run; schedules ar
     return "done";
   });
   assert.is((await patch({ id, action: "run" })).status, 202);
-  await waitUntil(() => gw.received.some((f) => (f.frame as any)?.params?.message === "stuck-run"), { timeoutMs: 5_000, label: "run reached the gateway" });
-  const nextBefore = (await h.json("/api/crons")).body.jobs.find((x: any) => x.id === id).nextRun;
+  await waitUntil(() => gw.requests("agent").some((f) => f.params?.message === "stuck-run"), { timeoutMs: 5_000, label: "run reached the gateway" });
+  const nextBefore = (await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.find((x) => x.id === id)?.nextRun;
+  assert.ok(nextBefore !== undefined, "the job is listed");
   await h.stop();
   await start();
   const [run] = await runs(id);
+  assert.ok(run, "the run is listed");
   assert.is(run.status, "interrupted");
-  assert.match(run.error, /INTERRUPTED/);
-  const sentCount = gw.received.filter((f) => (f.frame as any)?.params?.message === "stuck-run").length;
+  assert.match(String(run.error), /INTERRUPTED/);
+  const sentCount = gw.requests("agent").filter((f) => f.params?.message === "stuck-run").length;
   assert.is(sentCount, 1, "never re-run");
-  assert.is((await h.json("/api/crons")).body.jobs.find((x: any) => x.id === id).nextRun, nextBefore);
+  assert.is((await h.json<ApiBody<"getCrons">>("/api/crons")).body.jobs.find((x) => x.id === id)?.nextRun, nextBefore);
 });
 
 test("fire by schedule: a due job runs once for its fire time, also across a restart", async () => {
@@ -210,8 +220,9 @@ test("fire by schedule: a due job runs once for its fire time, also across a res
   const id = (await create({ ...job, cron: "* * * * *", message: "scheduled-marker" })).body.job.id;
   await waitUntil(async () => (await runs(id))[0]?.status === "ok", { timeoutMs: 20_000, label: "scheduled run" });
   const [run] = await runs(id);
+  assert.ok(run, "the run is listed");
   assert.is(run.trigger, "schedule");
-  assert.is(new Date(run.fireAt).getUTCSeconds(), 0);
+  assert.is(new Date(run.fireAt ?? NaN).getUTCSeconds(), 0);
   // A restart right after: the claimed fire time is not run again.
   await h.stop();
   await start({ crons: { clockOffsetMs: offset } });

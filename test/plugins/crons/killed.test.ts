@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { startMusterChild, type MusterChild } from "../../helpers/muster-child.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("crons: server killed mid-run");
 const TOKEN = "fake-token-crons-killed-0123456789";
@@ -20,7 +21,7 @@ const MINUTE = 60_000;
 
 /** The crons.clockOffsetMs that makes the crons clock read `at` (a whole minute) `leadMs` from now. */
 const offsetFor = (at: number, leadMs: number) => at - (Date.now() + leadMs);
-const jobOf = (list: { body: { jobs: any[] } }, id: string) => list.body.jobs.find((j) => j.id === id);
+const jobOf = (list: { body: ApiBody<"getCrons"> }, id: string) => list.body.jobs.find((j) => j.id === id);
 
 test("SIGKILL during a scheduled and a manual run: interrupted with a reason after restart, never re-sent, next fire runs normally", async () => {
   const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
@@ -39,7 +40,7 @@ test("SIGKILL during a scheduled and a manual run: interrupted with a reason aft
     //    with a longer lead instead of waiting a whole minute.
     let child!: MusterChild;
     let home!: string;
-    let job: any;
+    let job: ApiBody<"postCrons">["job"] | undefined;
     let offset = 0;
     let lead = 8_000;
     for (let attempt = 0; attempt < 3 && !job; attempt++) {
@@ -49,9 +50,9 @@ test("SIGKILL during a scheduled and a manual run: interrupted with a reason aft
       offset = offsetFor(Math.ceil(Date.now() / MINUTE) * MINUTE, lead);
       child = await startMusterChild({ home, workspace: join(home, "workspace"), gatewayUrl: gw.url, gatewayToken: TOKEN, pluginConfig: { crons: { clockOffsetMs: offset } } });
       children.push(child);
-      const created = await child.json("/api/crons", { method: "POST", body: { name: "Killed", agentId: "main", cron: "* * * * *", message: MARK } });
+      const created = await child.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body: { name: "Killed", agentId: "main", cron: "* * * * *", message: MARK } });
       assert.is(created.status, 201, JSON.stringify(created.body));
-      const ahead = Date.parse(created.body.job.nextRun) - (Date.now() + offset);
+      const ahead = Date.parse(created.body.job.nextRun ?? "") - (Date.now() + offset);
       if (ahead <= 20_000) job = created.body.job;
       else {
         await child.kill();
@@ -59,19 +60,21 @@ test("SIGKILL during a scheduled and a manual run: interrupted with a reason aft
       }
     }
     assert.ok(job, "a job due within 20 s");
-    const fireAt: string = job.nextRun;
+    const fireAt = job.nextRun;
+    assert.ok(fireAt, "the job has a next fire time");
 
     // 2. The scheduled run reaches the gateway and is held there; the record says running.
     await waitUntil(() => agentCalls().length === 1, { timeoutMs: 30_000, intervalMs: 50, label: "the scheduled run reached the gateway" });
-    const [running] = (await child.json(`/api/crons/runs?id=${job.id}`)).body.runs;
+    const [running] = (await child.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=${job.id}`)).body.runs;
+    assert.ok(running, "a run is listed");
     assert.equal({ status: running.status, trigger: running.trigger, fireAt: running.fireAt }, { status: "running", trigger: "schedule", fireAt });
     assert.is(agentCalls()[0].idempotencyKey, `cron-${running.id}`);
     const secondFire = new Date(Date.parse(fireAt) + MINUTE).toISOString();
     // The next fire time is stored before the run ends (the kill must not lose it).
-    await waitUntil(async () => jobOf(await child.json("/api/crons"), job.id).nextRun === secondFire, { timeoutMs: 5_000, label: "next fire time stored" });
+    await waitUntil(async () => jobOf(await child.json<ApiBody<"getCrons">>("/api/crons"), job.id)?.nextRun === secondFire, { timeoutMs: 5_000, label: "next fire time stored" });
     // A run started by hand (PATCH action: run) is in flight too.
-    const manual = (await child.json("/api/crons", { method: "POST", body: { name: "By hand", agentId: "main", cron: "0 9 * * *", message: MANUAL } })).body.job;
-    const manualRun = await child.json("/api/crons", { method: "PATCH", body: { id: manual.id, action: "run" } });
+    const manual = (await child.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body: { name: "By hand", agentId: "main", cron: "0 9 * * *", message: MANUAL } })).body.job;
+    const manualRun = await child.json<Extract<ApiBody<"patchCrons">, { run: unknown }>>("/api/crons", { method: "PATCH", body: { id: manual.id, action: "run" } });
     assert.is(manualRun.status, 202, JSON.stringify(manualRun.body));
     await waitUntil(() => agentCalls(MANUAL).length === 1, { timeoutMs: 5_000, label: "the manual run reached the gateway" });
 
@@ -87,20 +90,22 @@ test("SIGKILL during a scheduled and a manual run: interrupted with a reason aft
       pluginConfig: { crons: { clockOffsetMs: offsetFor(Date.parse(secondFire), Math.max(5_000, child.startMs * 2)) } },
     });
     children.push(restarted);
-    const runs = async () => (await restarted.json(`/api/crons/runs?id=${job.id}`)).body.runs as any[];
+    const runs = async () => (await restarted.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=${job.id}`)).body.runs;
     const first = (await runs()).find((r) => r.id === running.id);
+    assert.ok(first, "the killed run is listed");
     assert.is(first.status, "interrupted");
-    assert.match(first.error, /^INTERRUPTED: .*not re-run/);
+    assert.match(String(first.error), /^INTERRUPTED: .*not re-run/);
     assert.ok(first.finishedAt, "an interrupted run has finished");
-    const manualAfter = (await restarted.json(`/api/crons/runs?id=${manual.id}`)).body.runs as any[];
+    const manualAfter = (await restarted.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=${manual.id}`)).body.runs;
     assert.equal(manualAfter.map((r) => [r.id, r.trigger, r.status]), [[manualRun.body.run.id, "manual", "interrupted"]]);
-    assert.match(manualAfter[0].error, /^INTERRUPTED/);
-    const afterRestart = jobOf(await restarted.json("/api/crons"), job.id);
+    assert.match(String(manualAfter[0]?.error), /^INTERRUPTED/);
+    const afterRestart = jobOf(await restarted.json<ApiBody<"getCrons">>("/api/crons"), job.id);
+    assert.ok(afterRestart, "the job survives the restart");
     // On a loaded machine the start can outlast its lead: the second fire is then already
     // claimed (run once at start-up as a missed fire time) and has moved these on.
     if (!(await runs()).some((r) => r.fireAt === secondFire)) {
       assert.is(afterRestart.lastStatus, "error");
-      assert.match(afterRestart.lastError, /^INTERRUPTED/);
+      assert.match(String(afterRestart.lastError), /^INTERRUPTED/);
       assert.is(afterRestart.nextRun, secondFire, "the schedule is rebuilt from the stored next fire time");
     }
 
@@ -115,8 +120,8 @@ test("SIGKILL during a scheduled and a manual run: interrupted with a reason aft
       "the gateway got each fire time once: the interrupted run was not sent again",
     );
     const job2 = await waitUntil(async () => {
-      const j = jobOf(await restarted.json("/api/crons"), job.id);
-      return j.lastStatus === "ok" ? j : null;
+      const j = jobOf(await restarted.json<ApiBody<"getCrons">>("/api/crons"), job.id);
+      return j?.lastStatus === "ok" ? j : null;
     }, { label: "job result ok" });
     assert.is(job2.nextRun, new Date(Date.parse(secondFire) + MINUTE).toISOString());
     assert.is(agentCalls(MANUAL).length, 1, "the manual run was not sent again either");

@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
 import { costEvents, createTask, decide, sends, dispatch, getTask, hold, reviewApprovals, startDispatchRig, waitForDispatch, type DispatchRig } from "./dispatch-rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ rig: DispatchRig }>("dispatch");
 t.before(async (ctx) => {
@@ -37,14 +38,14 @@ t("happy path: 202 → in_progress → review with the reply stored → one pend
   assert.ok(approval);
   assert.is(approval.status, "pending");
   assert.is(approval.requestedBy, "loki");
-  const activities = (await h.json("/api/activities?limit=100")).body;
+  const activities = (await h.json<ApiBody<"getActivities">>("/api/activities?limit=100")).body;
   assert.ok(JSON.stringify(activities).includes("task_dispatch_completed"));
   const approved = await decide(h, approval.id, "approved");
   assert.is(approved.status, 200, JSON.stringify(approved.body));
   await waitUntil(async () => (await getTask(h, task.id)).status === "done", { label: "task done" });
   // Listed newest first.
-  const list = (await h.json("/api/dispatch")).body.dispatches;
-  assert.is(list[0].id, d.id);
+  const list = (await h.json<ApiBody<"getDispatch">>("/api/dispatch")).body.dispatches;
+  assert.is(list[0]?.id, d.id);
 });
 
 t("a reply records a cost event for the agent and task", async ({ rig }) => {
@@ -54,7 +55,7 @@ t("a reply records a cost event for the agent and task", async ({ rig }) => {
   assert.is(done.inputTokens, 120);
   assert.is(done.outputTokens, 30);
   const usage = await waitUntil(async () => {
-    const body = (await rig.h.json("/api/usage")).body;
+    const body = (await rig.h.json<ApiBody<"getUsage">>("/api/usage")).body;
     return JSON.stringify(body).includes("loki") ? body : null;
   }, { label: "cost event" });
   assert.ok(usage);
@@ -70,11 +71,11 @@ t("10 concurrent dispatches of one task: one 202, nine 409 DISPATCH_ALREADY_RUNN
   const lost = answers.filter((a) => a.status === 409);
   assert.is(won.length, 1, JSON.stringify(answers.map((a) => a.status)));
   assert.is(lost.length, 9);
-  for (const a of lost) assert.is(a.body.error.code, "DISPATCH_ALREADY_RUNNING");
+  for (const a of lost) assert.is(a.body.error?.code, "DISPATCH_ALREADY_RUNNING");
   reply.open("ok");
   await waitForDispatch(h, won[0]!.body.dispatch.id, "completed");
   assert.is(sends(gw).filter((p) => p.sessionKey === `agent:freya:dispatch-${task.id}`).length, 1);
-  const dispatches = (await h.json("/api/dispatch?limit=500")).body.dispatches.filter((x: any) => x.taskId === task.id);
+  const dispatches = (await h.json<ApiBody<"getDispatch">>("/api/dispatch?limit=500")).body.dispatches.filter((x) => x.taskId === task.id);
   assert.is(dispatches.length, 1);
 });
 
@@ -84,45 +85,45 @@ t("bad inputs: unassigned 400, unknown task 404, unknown agent 404, task in revi
   const unassigned = await createTask(h, {});
   let res = await dispatch(h, unassigned.id);
   assert.is(res.status, 400);
-  assert.is(res.body.error.code, "DISPATCH_TASK_UNASSIGNED");
+  assert.is(res.body.error?.code, "DISPATCH_TASK_UNASSIGNED");
   assert.is((await getTask(h, unassigned.id)).status, "backlog");
   res = await dispatch(h, "no-such-task");
   assert.is(res.status, 404);
-  assert.is(res.body.error.code, "TASK_NOT_FOUND");
+  assert.is(res.body.error?.code, "TASK_NOT_FOUND");
   const stranger = await createTask(h, { assignedTo: "nobody-here" });
   res = await dispatch(h, stranger.id);
   assert.is(res.status, 404);
-  assert.is(res.body.error.code, "AGENT_NOT_FOUND");
+  assert.is(res.body.error?.code, "AGENT_NOT_FOUND");
   assert.is((await getTask(h, stranger.id)).status, "backlog");
   const finished = await createTask(h, { assignedTo: "loki", status: "done" });
   res = await dispatch(h, finished.id);
   assert.is(res.status, 409);
-  assert.is(res.body.error.code, "DISPATCH_TASK_NOT_DISPATCHABLE");
+  assert.is(res.body.error?.code, "DISPATCH_TASK_NOT_DISPATCHABLE");
   for (const body of [{}, { taskId: "" }, { taskId: "../etc" }, { taskId: 5 }, { taskId: "a".repeat(200) }, { taskId: "x", extra: 1 }, []]) {
-    const r = await h.json("/api/dispatch", { method: "POST", body });
+    const r = await h.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body });
     assert.is(r.status, 400, JSON.stringify(body));
-    assert.is(r.body.error.code, "VALIDATION_FAILED", JSON.stringify(body));
+    assert.is(r.body.error?.code, "VALIDATION_FAILED", JSON.stringify(body));
   }
-  assert.is((await h.json("/api/dispatch/no-such-dispatch")).body.error.code, "DISPATCH_NOT_FOUND");
+  assert.is((await h.json<ApiBody<"getDispatchById">>("/api/dispatch/no-such-dispatch")).body.error?.code, "DISPATCH_NOT_FOUND");
   assert.is(gw.requests("chat.send").length, sends, "nothing was sent");
 });
 
 t("over its daily budget: 409 BUDGET_EXCEEDED before anything changes; a raise lets the dispatch through", async ({ rig }) => {
   const { h, gw } = rig;
-  assert.is((await h.json("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 100 } })).status, 200);
-  const spent = await h.json("/api/usage", { method: "POST", body: { agentId: "odin", model: "claude-opus-4", action: "task", inputTokens: 1_000_000, outputTokens: 0 } });
+  assert.is((await h.json<ApiBody<"putUsageBudgetsByAgentId">>("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 100 } })).status, 200);
+  const spent = await h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { agentId: "odin", model: "claude-opus-4", action: "task", inputTokens: 1_000_000, outputTokens: 0 } });
   assert.is(spent.status, 201, JSON.stringify(spent.body));
   const task = await createTask(h, { assignedTo: "odin" });
   const sent = sends(gw).length;
   const refused = await dispatch(h, task.id);
   assert.is(refused.status, 409);
-  assert.is(refused.body.error.code, "BUDGET_EXCEEDED");
+  assert.is(refused.body.error?.code, "BUDGET_EXCEEDED");
   const after = await getTask(h, task.id);
   assert.is(after.status, "backlog");
   assert.is(after.updatedAt, task.updatedAt);
   assert.is(sends(gw).length, sent);
-  assert.ok(!(await h.json("/api/dispatch?limit=500")).body.dispatches.some((d: any) => d.taskId === task.id));
-  assert.is((await h.json("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 1_000_000 } })).status, 200);
+  assert.ok(!(await h.json<ApiBody<"getDispatch">>("/api/dispatch?limit=500")).body.dispatches.some((d) => d.taskId === task.id));
+  assert.is((await h.json<ApiBody<"putUsageBudgetsByAgentId">>("/api/usage/budgets/odin", { method: "PUT", session: true, body: { dailyCents: 1_000_000 } })).status, 200);
   const allowed = await dispatch(h, task.id);
   assert.is(allowed.status, 202);
   await waitForDispatch(h, allowed.body.dispatch.id, "completed");
@@ -145,7 +146,7 @@ t("the gateway errors mid-run: dispatch failed with the reason, task back to its
   const task = await createTask(h, { assignedTo: "loki", status: "blocked" });
   const d = (await dispatch(h, task.id)).body.dispatch;
   const failed = await waitForDispatch(h, d.id, "failed");
-  assert.match(failed.error, /model overloaded/);
+  assert.match(String(failed.error), /model overloaded/);
   await waitUntil(async () => (await getTask(h, task.id)).status === "blocked", { label: "task back to blocked" });
   assert.is((await reviewApprovals(h, task.id)).length, 0);
 });
@@ -158,7 +159,7 @@ t("the run times out: dispatch failed, task back to backlog, the slot released",
     const task = await createTask(h, { assignedTo: "loki" });
     const d = (await dispatch(h, task.id)).body.dispatch;
     const failed = await waitForDispatch(h, d.id, "failed");
-    assert.match(failed.error, /did not finish/);
+    assert.match(String(failed.error), /did not finish/);
     await waitUntil(async () => (await getTask(h, task.id)).status === "backlog", { label: "task back to backlog" });
     // The one slot is free again.
     gw.onChat(() => "fine");
@@ -181,9 +182,9 @@ t("the gateway connection lost mid-run: dispatch failed, task back to its previo
     await waitUntil(() => sends(gw).length === 1, { label: "sent" });
     gw.closeAll(1011, "fake crash");
     const failed = await waitForDispatch(h, d.id, "failed");
-    assert.ok(failed.error.length > 0);
+    assert.ok(String(failed.error ?? "").length > 0);
     await waitUntil(async () => (await getTask(h, task.id)).status === "backlog", { label: "task back to backlog" });
-    await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "reconnected" });
+    await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "reconnected" });
     assert.is(sends(gw).length, 1, "nothing re-sent");
   } finally {
     await rig.close();
@@ -196,14 +197,14 @@ t("gateway down: 503 GATEWAY_UNAVAILABLE, the task unchanged, no dispatch record
     const { h, gw } = rig;
     const task = await createTask(h, { assignedTo: "loki" });
     await gw.stop();
-    await waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
+    await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
     const res = await dispatch(h, task.id);
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.is(res.body.error?.code, "GATEWAY_UNAVAILABLE");
     const after = await getTask(h, task.id);
     assert.is(after.status, "backlog");
     assert.is(after.updatedAt, task.updatedAt);
-    assert.equal((await h.json("/api/dispatch")).body.dispatches, []);
+    assert.equal((await h.json<ApiBody<"getDispatch">>("/api/dispatch")).body.dispatches, []);
   } finally {
     await rig.close();
   }
@@ -218,12 +219,12 @@ t("rate limit: a 4th concurrent dispatch is 429 with Retry-After; every slot is 
     const tasks = await Promise.all(Array.from({ length: 11 }, (_, i) => createTask(h, { title: `t${i}`, assignedTo: "loki" })));
     const first = await Promise.all(tasks.slice(0, 3).map((x) => dispatch(h, x.id)));
     assert.equal(first.map((a) => a.status), [202, 202, 202]);
-    const fourth = await dispatch(h, tasks[3].id);
+    const fourth = await dispatch(h, tasks[3]!.id);
     assert.is(fourth.status, 429);
-    assert.is(fourth.body.error.code, "RATE_LIMITED");
+    assert.is(fourth.body.error?.code, "RATE_LIMITED");
     assert.ok(Number(fourth.headers.get("retry-after")) >= 1);
-    assert.is((await getTask(h, tasks[3].id)).status, "backlog", "refused before anything changed");
-    assert.is((await h.json("/api/dispatch?limit=500")).body.dispatches.length, 3);
+    assert.is((await getTask(h, tasks[3]!.id)).status, "backlog", "refused before anything changed");
+    assert.is((await h.json<ApiBody<"getDispatch">>("/api/dispatch?limit=500")).body.dispatches.length, 3);
     reply.open("done");
     for (const a of first) await waitForDispatch(h, a.body.dispatch.id, "completed");
     // Slots released: 7 more start (10 in this minute), the 11th is refused for the minute.
@@ -232,7 +233,7 @@ t("rate limit: a 4th concurrent dispatch is 429 with Retry-After; every slot is 
       assert.is(a.status, 202, JSON.stringify(a.body));
       await waitForDispatch(h, a.body.dispatch.id, "completed");
     }
-    const eleventh = await dispatch(h, tasks[10].id);
+    const eleventh = await dispatch(h, tasks[10]!.id);
     assert.is(eleventh.status, 429);
     assert.ok(Number(eleventh.headers.get("retry-after")) > 1);
   } finally {
@@ -249,10 +250,10 @@ t("a restart while a dispatch is in flight: the record says interrupted with a r
     const d = (await dispatch(rig.h, task.id)).body.dispatch;
     await waitUntil(() => rig.gw.requests("chat.send").length === 1, { label: "sent" });
     rig.h = await rig.h.restart();
-    await waitUntil(async () => (await rig.h.json("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "reconnected" });
-    const after = (await rig.h.json(`/api/dispatch/${d.id}`)).body.dispatch;
+    await waitUntil(async () => (await rig.h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === "connected", { timeoutMs: 5_000, label: "reconnected" });
+    const after = (await rig.h.json<ApiBody<"getDispatchById">>(`/api/dispatch/${d.id}`)).body.dispatch;
     assert.is(after.status, "interrupted");
-    assert.match(after.error, /not sent again/);
+    assert.match(String(after.error), /not sent again/);
     assert.is((await getTask(rig.h, task.id)).status, "backlog");
     assert.is(rig.gw.requests("chat.send").length, 1, "nothing re-sent");
   } finally {

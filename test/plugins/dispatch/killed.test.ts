@@ -16,6 +16,7 @@ import { waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG, TOKEN } from "../agents/agents-rig.ts";
 import { startMusterChild, type MusterChild } from "../../helpers/muster-child.ts";
 import { decideApproval } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const test = suite("dispatch: server killed mid-dispatch");
 
@@ -59,45 +60,45 @@ test("SIGKILL during a dispatch: interrupted with a reason after restart, task b
     holdRuns(gw, 1);
     const sends = () => gw.requests("chat.send").map((f) => f.params);
     const first = await start();
-    const created = await first.json("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "loki" } });
+    const created = await first.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "loki" } });
     assert.is(created.status, 201, JSON.stringify(created.body));
     const task = created.body;
     assert.is(task.status, "backlog");
-    const res = await first.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+    const res = await first.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId: task.id } });
     assert.is(res.status, 202, JSON.stringify(res.body));
     const d = res.body.dispatch;
     await waitUntil(() => sends().length === 1, { timeoutMs: 10_000, label: "the dispatch reached the gateway" });
     assert.is(sends()[0].sessionKey, `agent:loki:dispatch-${task.id}`);
-    assert.is((await first.json(`/api/dispatch/${d.id}`)).body.dispatch.status, "running");
-    assert.is((await first.json(`/api/tasks/${task.id}`)).body.status, "in_progress");
+    assert.is((await first.json<ApiBody<"getDispatchById">>(`/api/dispatch/${d.id}`)).body.dispatch.status, "running");
+    assert.is((await first.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body.status, "in_progress");
 
     // SIGKILL with the agent's run still open.
     await first.kill();
 
     const second = await start();
-    const after = (await second.json(`/api/dispatch/${d.id}`)).body.dispatch;
+    const after = (await second.json<ApiBody<"getDispatchById">>(`/api/dispatch/${d.id}`)).body.dispatch;
     assert.is(after.status, "interrupted");
-    assert.match(after.error, /not sent again/);
+    assert.match(String(after.error), /not sent again/);
     assert.ok(after.finishedAt, "an interrupted dispatch has finished");
     assert.ok(after.taskSettledAt, "its task was moved back");
-    assert.is((await second.json(`/api/tasks/${task.id}`)).body.status, "backlog", "the task is back where it was, not left in_progress");
+    assert.is((await second.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body.status, "backlog", "the task is back where it was, not left in_progress");
     assert.is(sends().length, 1, "nothing re-sent at start-up");
-    const approvals = (await second.json("/api/approvals?limit=500&pendingLimit=500")).body;
-    assert.is([...approvals.pending, ...approvals.history].filter((a: any) => a.taskId === task.id).length, 0, "no review approval for work that was never collected");
+    const approvals = (await second.json<ApiBody<"getApprovals">>("/api/approvals?limit=500&pendingLimit=500")).body;
+    assert.is([...approvals.pending, ...approvals.history].filter((a) => a.taskId === task.id).length, 0, "no review approval for work that was never collected");
 
     // The same task dispatches normally on the restarted server.
-    const again = await second.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+    const again = await second.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId: task.id } });
     assert.is(again.status, 202, JSON.stringify(again.body));
     assert.is.not(again.body.dispatch.id, d.id);
     const done = await waitUntil(async () => {
-      const x = (await second.json(`/api/dispatch/${again.body.dispatch.id}`)).body.dispatch;
+      const x = (await second.json<ApiBody<"getDispatchById">>(`/api/dispatch/${again.body.dispatch.id}`)).body.dispatch;
       return x.status === "completed" ? x : null;
     }, { timeoutMs: 10_000, label: "the new dispatch completed" });
     assert.is(done.output, "Release notes written");
-    await waitUntil(async () => (await second.json(`/api/tasks/${task.id}`)).body.status === "review", { timeoutMs: 5_000, label: "task in review" });
+    await waitUntil(async () => (await second.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body.status === "review", { timeoutMs: 5_000, label: "task in review" });
     assert.is(sends().length, 2, "one send per dispatch");
-    const list = (await second.json("/api/dispatch")).body.dispatches.filter((x: any) => x.taskId === task.id);
-    assert.equal(list.map((x: any) => [x.id, x.status]), [[again.body.dispatch.id, "completed"], [d.id, "interrupted"]]);
+    const list = (await second.json<ApiBody<"getDispatch">>("/api/dispatch")).body.dispatches.filter((x) => x.taskId === task.id);
+    assert.equal(list.map((x) => [x.id, x.status]), [[again.body.dispatch.id, "completed"], [d.id, "interrupted"]]);
   });
 });
 
@@ -105,10 +106,11 @@ test("a kill between a dispatch's recorded end and its task's move: the next sta
   await withKillRig(async ({ gw, home, start }) => {
     holdRuns(gw, 2);
     const first = await start();
-    const ids: Record<"done" | "failed", { task: string; dispatch: string }> = {} as any;
+    // Filled for every name by the loop below.
+    const ids = {} as Record<"done" | "failed", { task: string; dispatch: string }>;
     for (const name of ["done", "failed"] as const) {
-      const task = (await first.json("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
-      const res = await first.json("/api/dispatch", { method: "POST", body: { taskId: task.id } });
+      const task = (await first.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
+      const res = await first.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId: task.id } });
       assert.is(res.status, 202, JSON.stringify(res.body));
       ids[name] = { task: task.id, dispatch: res.body.dispatch.id };
     }
@@ -126,16 +128,16 @@ test("a kill between a dispatch's recorded end and its task's move: the next sta
     }
 
     const second = await start();
-    const dispatchOf = async (name: "done" | "failed") => (await second.json(`/api/dispatch/${ids[name].dispatch}`)).body.dispatch;
-    const taskOf = async (name: "done" | "failed") => (await second.json(`/api/tasks/${ids[name].task}`)).body;
+    const dispatchOf = async (name: "done" | "failed") => (await second.json<ApiBody<"getDispatchById">>(`/api/dispatch/${ids[name].dispatch}`)).body.dispatch;
+    const taskOf = async (name: "done" | "failed") => (await second.json<ApiBody<"getTasksById">>(`/api/tasks/${ids[name].task}`)).body;
     assert.is((await dispatchOf("done")).status, "completed", "an ended dispatch keeps its end");
     assert.is((await dispatchOf("failed")).status, "failed");
     assert.is((await taskOf("done")).status, "review");
     assert.is((await taskOf("failed")).status, "backlog");
     for (const name of ["done", "failed"] as const) assert.ok((await dispatchOf(name)).taskSettledAt, `${name}: settled`);
     const approvals = await waitUntil(async () => {
-      const body = (await second.json("/api/approvals?limit=500&pendingLimit=500")).body;
-      const found = body.pending.filter((a: any) => a.taskId === ids.done.task && a.command === "task.review");
+      const body = (await second.json<ApiBody<"getApprovals">>("/api/approvals?limit=500&pendingLimit=500")).body;
+      const found = body.pending.filter((a) => a.taskId === ids.done.task && a.command === "task.review");
       return found.length ? found : null;
     }, { timeoutMs: 5_000, label: "the review approval" });
     assert.is(approvals.length, 1);
@@ -147,13 +149,15 @@ test("kills while a task enters review: after restart each task in review has ex
   await withKillRig(async ({ home, start }) => {
     const first = await start();
     const reviewApprovals = async (child: MusterChild, taskId: string) =>
-      ((await child.json("/api/approvals?limit=500&pendingLimit=500")).body.pending as any[]).filter((a) => a.taskId === taskId && a.command === "task.review");
+      ((await child.json<ApiBody<"getApprovals">>("/api/approvals?limit=500&pendingLimit=500")).body.pending).filter((a) => a.taskId === taskId && a.command === "task.review");
     const names = ["unlinked", "noApproval", "noReview"] as const;
-    const tasks: Record<(typeof names)[number], { id: string; approvalId: string }> = {} as any;
+    // Filled for every name by the loop below.
+    const tasks = {} as Record<(typeof names)[number], { id: string; approvalId: string }>;
     for (const name of names) {
-      const task = (await first.json("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
-      assert.is((await first.json(`/api/tasks/${task.id}`, { method: "PATCH", body: { status: "review" } })).status, 200);
+      const task = (await first.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: `Task ${name}`, assignedTo: "loki" } })).body;
+      assert.is((await first.json<ApiBody<"patchTasksById">>(`/api/tasks/${task.id}`, { method: "PATCH", body: { status: "review" } })).status, 200);
       const [approval] = await waitUntil(async () => ((await reviewApprovals(first, task.id)).length ? reviewApprovals(first, task.id) : null), { timeoutMs: 5_000, label: `${name}: review approval` });
+      assert.ok(approval, `${name}: review approval`);
       tasks[name] = { id: task.id, approvalId: approval.id };
     }
     await first.kill();
@@ -177,19 +181,21 @@ test("kills while a task enters review: after restart each task in review has ex
     for (const name of names) {
       const pending = await waitUntil(async () => ((await reviewApprovals(second, tasks[name].id)).length ? reviewApprovals(second, tasks[name].id) : null), { timeoutMs: 5_000, label: `${name}: a pending review approval after restart` });
       assert.is(pending.length, 1, `${name}: exactly one`);
-      if (name === "unlinked") assert.is(pending[0].id, tasks.unlinked.approvalId, "the approval made before the kill, not a duplicate");
+      const [only] = pending;
+      assert.ok(only);
+      if (name === "unlinked") assert.is(only.id, tasks.unlinked.approvalId, "the approval made before the kill, not a duplicate");
       // Only the approval moves a task in review to done.
-      const patched = await second.json(`/api/tasks/${tasks[name].id}`, { method: "PATCH", body: { status: "done" } });
+      const patched = await second.json<ApiBody<"patchTasksById">>(`/api/tasks/${tasks[name].id}`, { method: "PATCH", body: { status: "done" } });
       assert.equal([patched.status, patched.body?.error?.code], [409, "TASK_REVIEW_PENDING"]);
       // The relinked approval is rejected: only a linked review sends the task back with the reason.
       const [decision, status] = name === "unlinked" ? (["rejected", "in_progress"] as const) : (["approved", "done"] as const);
-      const decided = await decideApproval(second, pending[0].id, decision, { decidedBy: "Daniel", reason: "redo the intro" });
+      const decided = await decideApproval(second, only.id, decision, { decidedBy: "Daniel", reason: "redo the intro" });
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       const task = await waitUntil(async () => {
-        const t = (await second.json(`/api/tasks/${tasks[name].id}`)).body;
+        const t = (await second.json<ApiBody<"getTasksById">>(`/api/tasks/${tasks[name].id}`)).body;
         return t.status === status ? t : null;
       }, { timeoutMs: 5_000, label: `${name}: ${status}` });
-      if (name === "unlinked") assert.match(task.notes, /redo the intro/);
+      if (name === "unlinked") assert.match(String(task.notes), /redo the intro/);
     }
   });
 });

@@ -7,6 +7,7 @@ import { removeHome, startTestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 import { makeWorkspace, ORG } from "../agents/agents-rig.ts";
 import { createTask, decide, getTask, reviewApprovals, startDispatchRig, type DispatchRig } from "./dispatch-rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ rig: DispatchRig }>("dispatch: review flow and escalation");
 t.before(async (ctx) => {
@@ -14,7 +15,7 @@ t.before(async (ctx) => {
 });
 t.after(async ({ rig }) => rig.close());
 
-const patch = (rig: DispatchRig, id: string, body: Record<string, unknown>) => rig.h.json(`/api/tasks/${id}`, { method: "PATCH", body });
+const patch = (rig: DispatchRig, id: string, body: Record<string, unknown>) => rig.h.json<ApiBody<"patchTasksById">>(`/api/tasks/${id}`, { method: "PATCH", body });
 const pendingReview = (rig: DispatchRig, taskId: string) =>
   waitUntil(async () => (await reviewApprovals(rig.h, taskId)).find((a) => a.status === "pending"), { label: `pending review of ${taskId}` });
 
@@ -28,7 +29,7 @@ t("PATCH to review creates one task.review approval; PATCH to done while it is p
   assert.is(approval.gated, true);
   const refused = await patch(rig, task.id, { status: "done" });
   assert.is(refused.status, 409);
-  assert.is(refused.body.error.code, "TASK_REVIEW_PENDING");
+  assert.is(refused.body.error?.code, "TASK_REVIEW_PENDING");
   assert.is((await getTask(rig.h, task.id)).status, "review", "nothing written");
   // Another update while in review creates no second approval.
   assert.is((await patch(rig, task.id, { priority: "high" })).status, 200);
@@ -46,9 +47,9 @@ t("rejecting moves the task back to in_progress with the reason appended to its 
     const x = await getTask(rig.h, task.id);
     return x.status === "in_progress" ? x : null;
   }, { label: "back in progress" });
-  assert.ok(back.notes.startsWith("First draft\n\n"), back.notes);
-  assert.match(back.notes, /The changelog is missing/);
-  assert.match(back.notes, /Daniel/);
+  assert.ok(back.notes?.startsWith("First draft\n\n"), String(back.notes));
+  assert.match(String(back.notes), /The changelog is missing/);
+  assert.match(String(back.notes), /Daniel/);
   // Done by PATCH is now allowed again (no review pending), and back to review makes a new approval.
   await patch(rig, task.id, { status: "review" });
   await waitUntil(async () => (await reviewApprovals(rig.h, task.id)).length === 2, { label: "second review" });
@@ -73,7 +74,7 @@ t("a task created in review gets its approval too; done without review stays all
 });
 
 const blockedNotes = async (rig: DispatchRig, taskId: string) =>
-  (await rig.h.json("/api/notifications?limit=500")).body.notifications.filter((n: any) => n.type === "task.blocked" && n.href?.includes(taskId));
+  (await rig.h.json<ApiBody<"getNotifications">>("/api/notifications?limit=500")).body.notifications.filter((n) => n.type === "task.blocked" && n.href?.includes(taskId));
 
 t("blocked → the next level of the chain is notified once per episode, naming the task, with the reason category", async ({ rig }) => {
   const cases = [
@@ -86,6 +87,7 @@ t("blocked → the next level of the chain is notified once per episode, naming 
     const task = await createTask(rig.h, { title: `Blocked for ${c.assignee}`, assignedTo: c.assignee, status: "in_progress" });
     await patch(rig, task.id, { status: "blocked" });
     const [note] = await waitUntil(async () => ((await blockedNotes(rig, task.id)).length ? blockedNotes(rig, task.id) : null), { label: `escalation of ${c.assignee}` });
+    assert.ok(note, "a notification");
     assert.match(note.title, c.level);
     assert.ok(note.title.includes(task.id) && note.title.includes(task.title));
     assert.match(note.body, c.reason);
@@ -105,10 +107,11 @@ t("without the agents plugin, the chain is read from the organisation file", asy
   const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
   const h = await startTestHost({ home, workspace, plugins: builtInPlugins.filter((p) => p.id !== "agents"), config: { owner: "Daniel" } });
   try {
-    const notes = async (taskId: string) => (await h.json("/api/notifications?limit=500")).body.notifications.filter((n: any) => n.type === "task.blocked" && n.href?.includes(taskId));
+    const notes = async (taskId: string) => (await h.json<ApiBody<"getNotifications">>("/api/notifications?limit=500")).body.notifications.filter((n) => n.type === "task.blocked" && n.href?.includes(taskId));
     for (const [assignee, level] of [["loki", /management \(thor\)/], ["thor", /executive \(odin\)/], ["odin", /owner \(Daniel\)/]] as const) {
       const task = await createTask(h, { assignedTo: assignee, status: "blocked" });
       const [note] = await waitUntil(async () => ((await notes(task.id)).length ? notes(task.id) : null), { label: `escalation of ${assignee}` });
+      assert.ok(note, "a notification");
       assert.match(note.title, level);
     }
   } finally {

@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
 import { EXEC_REQUEST, approvalFor, approvalsFor, decide, startInboxRig, waitForGateway } from "./rig.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("gateway approvals: one inbox");
 
@@ -67,14 +68,14 @@ t("settled in the gateway first: closed in Muster with that outcome, by openclaw
     rig.gw.resolveApproval("ui-deny", "deny", "control-ui");
     rig.gw.resolveApproval("ui-allow", "allow-always", "control-ui");
     const closedDeny = await waitUntil(async () => {
-      const a = (await rig.h.json(`/api/approvals/${denied.id}`)).body.approval;
+      const a = (await rig.h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${denied.id}`)).body.approval;
       return a.status !== "pending" ? a : null;
     });
     assert.is(closedDeny.status, "rejected");
     assert.is(closedDeny.decidedBy, "openclaw");
-    assert.ok(closedDeny.reason.includes("deny in the OpenClaw gateway by control-ui"));
+    assert.ok(closedDeny.reason?.includes("deny in the OpenClaw gateway by control-ui"));
     const closedAllow = await waitUntil(async () => {
-      const a = (await rig.h.json(`/api/approvals/${allowed.id}`)).body.approval;
+      const a = (await rig.h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${allowed.id}`)).body.approval;
       return a.status !== "pending" ? a : null;
     });
     assert.is(closedAllow.status, "approved");
@@ -99,7 +100,7 @@ t("decided in both places at once: exactly one outcome; the loser sees 409 or th
       const resolutions = rig.gw.approvalResolutions.filter((r) => r.id === id);
       assert.is(resolutions.length, 1, "the gateway settled it once");
       const final = await waitUntil(async () => {
-        const a = (await rig.h.json(`/api/approvals/${approval.id}`)).body.approval;
+        const a = (await rig.h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${approval.id}`)).body.approval;
         return a.status !== "pending" && a.executionStatus !== "running" ? a : null;
       });
       if (res.status === 409) {
@@ -110,7 +111,7 @@ t("decided in both places at once: exactly one outcome; the loser sees 409 or th
         assert.is(final.status, "approved");
         // Either Muster's allow-once reached the gateway first, or the gateway's error is recorded.
         if (resolutions[0]!.decision === "allow-once") assert.is(final.executionStatus, "succeeded");
-        else assert.ok(/unknown or expired approval id/.test(final.executionError ?? ""), final.executionError);
+        else assert.ok(/unknown or expired approval id/.test(final.executionError ?? ""), String(final.executionError));
       }
     }
   } finally {
@@ -156,12 +157,12 @@ t("restart of Muster: requests raised or settled while it was away are reconcile
     assert.is(away.status, "pending");
     assert.is((away.payload as { request: { command: string } }).request.command, "ls");
     const closed = await waitUntil(async () => {
-      const x = (await h.json(`/api/approvals/${expiring.id}`)).body.approval;
+      const x = (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${expiring.id}`)).body.approval;
       return x.status !== "pending" ? x : null;
     });
     assert.is(closed.status, "rejected");
     assert.is(closed.decidedBy, "openclaw");
-    assert.is((await h.json(`/api/approvals/${before.id}`)).body.approval.status, "pending");
+    assert.is((await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${before.id}`)).body.approval.status, "pending");
     assert.is((await approvalsFor(h, "before")).length, 1, "no second approval for a known request");
   } finally {
     // rig.close() stops the first host (already stopped) and the gateway; the restarted one is ours.
@@ -205,7 +206,7 @@ t("a rule that names neither agents nor kinds is refused at start", async () => 
 t("digest: one notification when more than the threshold wait, at most one per interval", async () => {
   const rig = await startInboxRig({ digest: { threshold: 2, intervalMs: 60_000 } });
   try {
-    const digests = async () => (await rig.h.json("/api/notifications?limit=500")).body.notifications.filter((n: any) => n.type === "approvals.digest");
+    const digests = async () => (await rig.h.json<ApiBody<"getNotifications">>("/api/notifications?limit=500")).body.notifications.filter((n) => n.type === "approvals.digest");
     for (const id of ["d1", "d2"]) {
       rig.gw.raiseApproval("exec", EXEC_REQUEST, { id });
       await approvalFor(rig.h, id);
@@ -217,7 +218,7 @@ t("digest: one notification when more than the threshold wait, at most one per i
     }
     const sent = await digests();
     assert.is(sent.length, 1);
-    assert.is(sent[0].title, "3 OpenClaw approval requests are waiting");
+    assert.is(sent[0]?.title, "3 OpenClaw approval requests are waiting");
   } finally {
     await rig.close();
   }
@@ -234,8 +235,8 @@ t("bad events: no id, no request object, unknown resolved ids and unknown decisi
     // A well-formed request after them proves the bad ones were read (events arrive in order) and dropped.
     rig.gw.raiseApproval("exec", EXEC_REQUEST, { id: "good" });
     await approvalFor(rig.h, "good");
-    const list = (await rig.h.json("/api/approvals?limit=200&pendingLimit=200")).body;
-    const ours = [...list.pending, ...list.history].filter((a: any) => a.command?.startsWith("openclaw."));
+    const list = (await rig.h.json<ApiBody<"getApprovals">>("/api/approvals?limit=200&pendingLimit=200")).body;
+    const ours = [...list.pending, ...list.history].filter((a) => a.command?.startsWith("openclaw."));
     assert.is(ours.length, 1);
   } finally {
     await rig.close();

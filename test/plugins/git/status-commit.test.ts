@@ -4,11 +4,12 @@ import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } 
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { createRepos, git, gitSuite, postGit, startGitHost, type Repos } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = gitSuite<{ h: TestHost; base: string; repos: Repos }>("git status and commit");
 
 t("a clean repository with an upstream: the spec's record", async ({ h, repos }) => {
-  const res = await h.json("/api/git");
+  const res = await h.json<ApiBody<"getGit">>("/api/git");
   assert.is(res.status, 200, JSON.stringify(res.body));
   const s = res.body;
   assert.is(s.ok, true);
@@ -20,7 +21,7 @@ t("a clean repository with an upstream: the spec's record", async ({ h, repos })
   assert.is(s.behind, 0);
   assert.is(s.remote, repos.bare);
   assert.is(s.upstream, "origin/main");
-  assert.match(s.lastCommitDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  assert.match(String(s.lastCommitDate), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
 });
 
 t("changed files are listed as staged, modified and untracked; ahead counts local commits", async ({ h, repos }) => {
@@ -31,15 +32,15 @@ t("changed files are listed as staged, modified and untracked; ahead counts loca
   writeFileSync(join(repos.work, "staged.md"), "s");
   git(repos.work, "add", "staged.md");
   writeFileSync(join(repos.work, "loose file.md"), "u");
-  const s = (await h.json("/api/git")).body;
+  const s = (await h.json<ApiBody<"getGit">>("/api/git")).body;
   assert.is(s.dirty, true);
   assert.equal(s.staged, ["staged.md"]);
   assert.equal(s.modified, ["file.txt"]);
   assert.equal(s.untracked, ["loose file.md"]);
-  assert.equal(s.changedFiles.map((f: any) => `${f.status} ${f.path}`).sort(), [".M file.txt", "?? loose file.md", "A. staged.md"]);
+  assert.equal(s.changedFiles.map((f) => `${f.status} ${f.path}`).sort(), [".M file.txt", "?? loose file.md", "A. staged.md"]);
   assert.is(s.ahead, 1);
   assert.is(s.behind, 0);
-  assert.is(s.commits[0].message, "Local only");
+  assert.is(s.commits[0]?.message, "Local only");
 });
 
 t("behind counts the remote's commits once fetched", async ({ h, repos }) => {
@@ -50,7 +51,7 @@ t("behind counts the remote's commits once fetched", async ({ h, repos }) => {
   git(repos.work, "fetch", "--quiet", "origin");
   // What the answer depends on, checked first: the fetch brought the colleague's commit.
   assert.is(git(repos.work, "rev-parse", "refs/remotes/origin/main"), git(repos.colleague, "rev-parse", "HEAD"));
-  const res = await h.json("/api/git");
+  const res = await h.json<ApiBody<"getGit">>("/api/git");
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.is(res.body.behind, 1, JSON.stringify(res.body));
   assert.is(res.body.ahead, 0);
@@ -58,7 +59,7 @@ t("behind counts the remote's commits once fetched", async ({ h, repos }) => {
 
 t("no upstream: ahead and behind 0, remote null", async ({ h, base }) => {
   const repos = createRepos(base, { upstream: false });
-  const s = (await h.json("/api/git")).body;
+  const s = (await h.json<ApiBody<"getGit">>("/api/git")).body;
   assert.is(s.upstream, null);
   assert.is(s.remote, null);
   assert.is(s.ahead, 0);
@@ -73,11 +74,11 @@ t("a repository without commits: empty history, no date; the first commit works"
   git(repos.work, "config", "user.name", "muster");
   git(repos.work, "config", "user.email", "muster@example.test");
   writeFileSync(join(repos.work, "first.md"), "1");
-  const s = (await h.json("/api/git")).body;
+  const s = (await h.json<ApiBody<"getGit">>("/api/git")).body;
   assert.equal({ branch: s.branch, commits: s.commits, lastCommitDate: s.lastCommitDate, untracked: s.untracked, remote: s.remote }, { branch: "main", commits: [], lastCommitDate: null, untracked: ["first.md"], remote: null });
   const res = await postGit(h, { operation: "commit", message: "First" });
   assert.is(res.status, 201, JSON.stringify(res.body));
-  assert.is((await h.json("/api/git")).body.commits.length, 1);
+  assert.is((await h.json<ApiBody<"getGit">>("/api/git")).body.commits.length, 1);
 });
 
 t("commit of named files: 201 with hash and message; other changes stay uncommitted", async ({ h, repos }) => {
@@ -105,7 +106,7 @@ t("nothing to commit is 409, and no commit is made", async ({ h, repos }) => {
   const before = git(repos.work, "rev-parse", "HEAD");
   const res = await postGit(h, { operation: "commit", message: "Empty" });
   assert.is(res.status, 409);
-  assert.is(res.body.error.code, "GIT_NOTHING_TO_COMMIT");
+  assert.is(res.body.error?.code, "GIT_NOTHING_TO_COMMIT");
   writeFileSync(join(repos.work, "other.md"), "o");
   const scoped = await postGit(h, { operation: "commit", message: "Empty", files: ["file.txt"] });
   assert.is(scoped.status, 409);
@@ -119,7 +120,7 @@ t("files outside the repository (.., absolute, .git, symlinked folders) are 400 
   for (const file of ["../outside/x.md", join(base, "outside", "x.md"), "/etc/passwd", ".git/config", ".git", "linked/x.md", "sub/../../outside/x.md"]) {
     const res = await postGit(h, { operation: "commit", message: "Escape", files: [file] });
     assert.is(res.status, 400, `${file}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "GIT_PATH_OUTSIDE_REPOSITORY", file);
+    assert.is(res.body.error?.code, "GIT_PATH_OUTSIDE_REPOSITORY", file);
   }
   assert.is(git(repos.work, "diff", "--cached", "--name-only"), "");
 });
@@ -129,7 +130,7 @@ t("a file matching nothing is 400; pathspec magic is taken literally", async ({ 
   for (const file of ["missing.md", ":(exclude)keep.md", "*.md"]) {
     const res = await postGit(h, { operation: "commit", message: "Nope", files: [file] });
     assert.is(res.status, 400, `${file}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "GIT_PATHSPEC_UNMATCHED", file);
+    assert.is(res.body.error?.code, "GIT_PATHSPEC_UNMATCHED", file);
   }
   assert.is(git(repos.work, "diff", "--cached", "--name-only"), "");
 });
@@ -162,7 +163,7 @@ t("bad bodies are 400 VALIDATION_FAILED", async ({ h }) => {
   ]) {
     const res = await postGit(h, body);
     assert.is(res.status, 400, JSON.stringify(body));
-    assert.is(res.body.error.code, "VALIDATION_FAILED", JSON.stringify(body));
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", JSON.stringify(body));
   }
 });
 
@@ -171,9 +172,9 @@ t("no repository: GET and POST are 404 GIT_NOT_A_REPOSITORY (also for a folder i
   for (const repoPath of [undefined, join(repos.work, "inner"), join(repos.base, "missing")]) {
     const other = await startGitHost(repoPath);
     try {
-      const get = await other.json("/api/git");
+      const get = await other.json<ApiBody<"getGit">>("/api/git");
       assert.is(get.status, 404, String(repoPath));
-      assert.is(get.body.error.code, "GIT_NOT_A_REPOSITORY");
+      assert.is(get.body.error?.code, "GIT_NOT_A_REPOSITORY");
       const post = await postGit(other, { operation: "commit", message: "x" });
       assert.is(post.status, 404);
       const push = await postGit(other, { operation: "push" });

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { withTestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const LOCKER = fileURLToPath(new URL("./fixtures/lock-when-rows.mjs", import.meta.url));
 const TASKS = 2_000;
@@ -28,10 +29,10 @@ t("the report counts every task this request inserted", async () => {
     await Promise.race([once(lines, "line"), exited]); // "watching", or a locker that failed to start
     assert.ok(seen.includes("watching"), "the other process watches the table");
     let bound: NodeJS.Timeout | undefined;
-    let res: { status: number; body: any };
+    let res: { status: number; body: ApiBody<"postBoardImport"> };
     const timedOut = new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error("the import and the locker: nothing after 30 s")), 30_000)));
     try {
-      res = await Promise.race([h.json("/api/board/import?project=big", { method: "POST" }), timedOut]);
+      res = await Promise.race([h.json<ApiBody<"postBoardImport">>("/api/board/import?project=big", { method: "POST" }), timedOut]);
       await Promise.race([exited, timedOut]);
     } finally {
       clearTimeout(bound);

@@ -9,6 +9,7 @@ import { MEMORY_ROUTES } from "../../../plugins/memory/tokens.ts";
 import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import { startErrorCode } from "../../helpers/start-error.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("memory: contributed routes");
 
@@ -23,7 +24,7 @@ const contributing = (id: string, path: string) =>
 
 t("rag's routes are served under /api/memory and documented in place, tagged memory and rag", () =>
   withTestHost(async (h) => {
-    const config = await h.json("/api/memory/config");
+    const config = await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config");
     assert.is(config.status, 200);
     assert.ok("providers" in config.body);
     const paths = Object.keys((await h.json("/api/openapi.json")).body.paths as Record<string, unknown>);
@@ -36,7 +37,7 @@ t("rag's routes are served under /api/memory and documented in place, tagged mem
 
 t("without the rag plugin its paths are not served; another plugin's contribution is", () =>
   withTestHost({ plugins: [...builtInPlugins.filter((p) => p.id === "memory"), contributing("notes", "/api/memory/notes")] }, async (h) => {
-    assert.is((await h.json("/api/memory/rag?q=x")).status, 404);
+    assert.is((await h.json<ApiBody<"getMemoryRag">>("/api/memory/rag?q=x")).status, 404);
     const notes = await h.json("/api/memory/notes");
     assert.is(notes.status, 200);
     assert.equal(notes.body, { from: "notes" });

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, utimesSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; outside: string }>("memory: workspace documents");
 
@@ -46,11 +47,11 @@ t.after(async (ctx) => {
 });
 
 t("markdown and YAML (.yaml and .yml) only, newest first, categories from the path", async ({ h }) => {
-  const res = await h.json("/api/docs");
+  const res = await h.json<ApiBody<"getDocs">>("/api/docs");
   assert.is(res.status, 200);
   assert.ok(Array.isArray(res.body));
-  const byPath = Object.fromEntries(res.body.map((d: any) => [d.path, d.category]));
-  assert.equal(res.body.map((d: any) => d.path), [
+  const byPath = Object.fromEntries(res.body.map((d) => [d.path, d.category]));
+  assert.equal(res.body.map((d) => d.path), [
     "memory/2026-11-21.md",
     "company/knowledge_base/insights/tips.md",
     "meetings/transcript-01.md",
@@ -75,6 +76,7 @@ t("markdown and YAML (.yaml and .yml) only, newest first, categories from the pa
     "big.md": "Other",
   });
   const first = res.body[0];
+  assert.ok(first, "first is there");
   assert.equal(Object.keys(first).sort(), ["binary", "category", "content", "modifiedAt", "name", "path", "size", "truncated", "wordCount"]);
   assert.is(first.name, "2026-11-21.md");
   assert.is(first.content, "daily");
@@ -82,25 +84,27 @@ t("markdown and YAML (.yaml and .yml) only, newest first, categories from the pa
 });
 
 t("content is capped per document and flagged; binary files are flagged with empty content", async ({ h }) => {
-  const res = await h.json("/api/docs");
-  const big = res.body.find((d: any) => d.path === "big.md");
+  const res = await h.json<ApiBody<"getDocs">>("/api/docs");
+  const big = res.body.find((d) => d.path === "big.md");
+  assert.ok(big, "big is there");
   assert.is(big.truncated, true);
   assert.is(big.content.length, 512);
   assert.is(big.wordCount, 1000);
-  const blob = res.body.find((d: any) => d.path === "blob.md");
+  const blob = res.body.find((d) => d.path === "blob.md");
+  assert.ok(blob, "blob is there");
   assert.is(blob.binary, true);
   assert.is(blob.content, "");
 });
 
 t("limit and category filter; bad values refused", async ({ h }) => {
-  const two = await h.json("/api/docs?limit=2");
+  const two = await h.json<ApiBody<"getDocs">>("/api/docs?limit=2");
   assert.is(two.body.length, 2);
-  const adr = await h.json("/api/docs?category=ADR");
-  assert.equal(adr.body.map((d: any) => d.path), ["architecture/adr-0002-sqlite.md"]);
+  const adr = await h.json<ApiBody<"getDocs">>("/api/docs?category=ADR");
+  assert.equal(adr.body.map((d) => d.path), ["architecture/adr-0002-sqlite.md"]);
   for (const q of ["limit=0", "limit=201", "category=Secrets", "category=adr", "dir=..%2F..", "limit=-1"]) {
-    const res = await h.json(`/api/docs?${q}`);
+    const res = await h.json<ApiBody<"getDocs">>(`/api/docs?${q}`);
     assert.is(res.status, 400, q);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", q);
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", q);
   }
 });
 
@@ -108,7 +112,7 @@ t("an empty workspace lists nothing", async ({ h }) => {
   await withTestHost({ config: { scaffoldWorkspace: false } }, async (empty) => {
     rmSync(empty.workspace, { recursive: true, force: true });
     mkdirSync(empty.workspace);
-    const res = await empty.json("/api/docs");
+    const res = await empty.json<ApiBody<"getDocs">>("/api/docs");
     assert.is(res.status, 200);
     assert.equal(res.body, []);
   });

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost }>("memory: organisation structure");
 const ORG = "company/org_structure.yaml";
@@ -23,9 +24,9 @@ t.after(async (ctx) => {
 
 t("absent file: 404 ORG_FILE_NOT_FOUND", async ({ h }) => {
   rmSync(join(h.workspace, ORG), { force: true });
-  const res = await h.json("/api/org-structure");
+  const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(res.status, 404);
-  assert.is(res.body.error.code, "ORG_FILE_NOT_FOUND");
+  assert.is(res.body.error?.code, "ORG_FILE_NOT_FOUND");
 });
 
 t("reference format: agents with tier, role, model, squad, reportsTo; squads with leads; tiers; escalation", async ({ h }) => {
@@ -42,7 +43,7 @@ org:
     freya: {id: freya, tier: 1, role: dev_lead, model: claude-sonnet-4-6, reports_to: claw, squad: dev_squad, skills: [ts], manages: [sindri]}
     bragi: {tier: 1, role: social_lead, squad: social, reports_to: claw}
 `);
-  const res = await h.json("/api/org-structure");
+  const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(res.status, 200);
   assert.is(res.body.ok, true);
   const org = res.body.org;
@@ -50,10 +51,10 @@ org:
   assert.is(org.owner, "User");
   assert.equal(org.tiers, [{ tier: 0, name: "platform" }, { tier: 1, name: "squad_lead" }, { tier: 2, name: "execution" }]);
   assert.equal(org.agents[1], { id: "freya", name: "freya", tier: 1, role: "dev_lead", model: "claude-sonnet-4-6", squad: "dev_squad", reportsTo: "claw", manages: ["sindri"], skills: ["ts"] });
-  assert.is(org.agents[2].id, "bragi");
-  assert.is(org.agents[2].model, null);
+  assert.is(org.agents[2]?.id, "bragi");
+  assert.is(org.agents[2]?.model, null);
   assert.equal(org.squads[0], { id: "dev_squad", name: "Dev", lead: "freya", chief: "claw", members: ["freya", "sindri"], domain: "code" });
-  assert.equal(org.squads[1].members, ["bragi"], "members derived from the agents when the squad lists none");
+  assert.equal(org.squads[1]?.members, ["bragi"], "members derived from the agents when the squad lists none");
   assert.is(org.escalation.length, 3, "the spec's chain when the file has none");
   assert.equal(org.escalation[2], { from: "executive", to: "owner", triggers: ["budget", "strategy", "external_communication", "deploy_approval"] });
   assert.equal(res.body.warnings, []);
@@ -62,11 +63,11 @@ org:
 t("the scaffolded template file parses with its escalation chain and four squads", async ({ h }) => {
   const template = fileURLToPath(new URL("../../../core/internal/workspace/template/company/org_structure.yaml", import.meta.url));
   writeOrg(h, readFileSync(template));
-  const res = await h.json("/api/org-structure");
+  const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(res.status, 200);
-  assert.equal(res.body.org.squads.map((s: any) => s.id).sort(), ["blockchain", "dev_squad", "personal", "social"]);
-  assert.ok(res.body.org.squads.every((s: any) => typeof s.lead === "string"));
-  assert.is(res.body.org.escalation[0].from, "execution");
+  assert.equal(res.body.org.squads.map((s) => s.id).sort(), ["blockchain", "dev_squad", "personal", "social"]);
+  assert.ok(res.body.org.squads.every((s) => typeof s.lead === "string"));
+  assert.is(res.body.org.escalation[0]?.from, "execution");
   assert.equal(res.body.warnings, []);
 });
 
@@ -81,12 +82,12 @@ t("wrong field types are reported as warnings, never a crash", async ({ h }) => 
     - {from: execution}
     - nope
 `);
-  const res = await h.json("/api/org-structure");
+  const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(res.status, 200);
   assert.is(res.body.org.name, null);
   assert.is(res.body.org.agents.length, 1);
-  assert.is(res.body.org.agents[0].tier, null);
-  assert.equal(res.body.org.agents[0].skills, ["a"]);
+  assert.is(res.body.org.agents[0]?.tier, null);
+  assert.equal(res.body.org.agents[0]?.skills, ["a"]);
   assert.equal(res.body.org.escalation, []);
   for (const path of ["org.name", "org.tiers", "org.agents.odin.tier", "org.agents.odin.manages", "org.agents.broken", "org.escalation_chain.0"]) {
     assert.ok(res.body.warnings.some((w: string) => w.startsWith(path)), path);
@@ -95,12 +96,12 @@ t("wrong field types are reported as warnings, never a crash", async ({ h }) => 
 
 t("malformed YAML: 422 ORG_FILE_INVALID with line and column", async ({ h }) => {
   writeOrg(h, "org:\n  name: x\n  agents: [a\n  b: 2\n");
-  const res = await h.json("/api/org-structure");
+  const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(res.status, 422);
-  assert.is(res.body.error.code, "ORG_FILE_INVALID");
-  assert.type(res.body.error.details.line, "number");
-  assert.type(res.body.error.details.column, "number");
-  assert.match(res.body.error.message, /line \d+, column \d+/);
+  assert.is(res.body.error?.code, "ORG_FILE_INVALID");
+  assert.type((res.body.error?.details as Record<string, unknown> | undefined)?.line, "number");
+  assert.type((res.body.error?.details as Record<string, unknown> | undefined)?.column, "number");
+  assert.match(String(res.body.error?.message), /line \d+, column \d+/);
 
   for (const [content, label] of [
     ["org:\n  name: a\n  name: b\n", "duplicate key"],
@@ -110,20 +111,20 @@ t("malformed YAML: 422 ORG_FILE_INVALID with line and column", async ({ h }) => 
     ["a: &a [1, 2]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n", "alias bomb"],
   ] as const) {
     writeOrg(h, content);
-    const r = await h.json("/api/org-structure");
+    const r = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
     assert.is(r.status, 422, label);
-    assert.is(r.body.error.code, "ORG_FILE_INVALID", label);
+    assert.is(r.body.error?.code, "ORG_FILE_INVALID", label);
   }
 });
 
 t("binary or huge organisation files: 422", async ({ h }) => {
   writeOrg(h, Buffer.from([0x00, 0xff, 0x00]));
-  const binary = await h.json("/api/org-structure");
+  const binary = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(binary.status, 422);
   writeOrg(h, `org:\n  name: big\n  note: "${"x".repeat(1024 * 1024 + 10)}"\n`);
-  const huge = await h.json("/api/org-structure");
+  const huge = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
   assert.is(huge.status, 422);
-  assert.is(huge.body.error.details.code, "TOO_LARGE");
+  assert.is((huge.body.error?.details as Record<string, unknown> | undefined)?.code, "TOO_LARGE");
   rmSync(join(h.workspace, ORG));
 });
 
@@ -138,9 +139,9 @@ t("an organisation file that is a symlink out of the workspace reads as absent",
   if (existsSync(file)) renameSync(file, saved);
   symlinkSync(join(outside, "org.yaml"), file);
   try {
-    const res = await h.json("/api/org-structure");
+    const res = await h.json<ApiBody<"getOrgStructure">>("/api/org-structure");
     assert.is(res.status, 404);
-    assert.is(res.body.error.code, "ORG_FILE_NOT_FOUND");
+    assert.is(res.body.error?.code, "ORG_FILE_NOT_FOUND");
     assert.not.ok(JSON.stringify(res.body).includes("intruder"));
   } finally {
     rmSync(file);

@@ -8,6 +8,7 @@ import { eventRecorder, waitUntil } from "../../helpers/wait.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import { BOT_TOKEN, startTelegramFake } from "../../helpers/platform-fakes/telegram.ts";
 import { approvalOf, configure, deliver, messengerOptions, press, requestApproval } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("messenger deciders and notices");
 const SEND = `POST /bot${BOT_TOKEN}/sendMessage`;
@@ -37,7 +38,7 @@ t("the chat decides as the configured approver; the requester cannot decide its 
       const approval = await approvalOf(h, id);
       assert.is(approval.status, "approved");
       assert.is(approval.decidedBy, "frigg", "stored as the configured spelling");
-      const own = await h.json("/api/approvals", { method: "POST", body: { title: "Mine", type: "deploy", requestedBy: "frigg", context: "" } });
+      const own = await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "Mine", type: "deploy", requestedBy: "frigg", context: "" } });
       await deliver(h, press(`approve:${own.body.approval.id}`));
       assert.is((await approvalOf(h, own.body.approval.id)).status, "pending");
       assert.match(tg.method("answerCallbackQuery").at(-1).text, /requester cannot decide/);
@@ -71,7 +72,7 @@ t("in a group chat no press decides unless allowedUserIds lists the presser (any
     for (const allowedUserIds of [[], [77]]) {
       await withTestHost(messengerOptions(tg.url, { allowedUserIds }), async (h) => {
         await configure(h);
-        const set = await h.json("/api/vault", { method: "POST", body: { name: "TELEGRAM_CHAT_ID", value: String(GROUP) }, session: true });
+        const set = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "TELEGRAM_CHAT_ID", value: String(GROUP) }, session: true });
         assert.ok(set.status === 200 || set.status === 201, JSON.stringify(set.body));
         const id = await requestApproval(h);
         await deliver(h, press(`approve:${id}`, { chat: GROUP, from: 66 }));
@@ -94,21 +95,21 @@ t("pushing a notice retries 5xx and 429 (bounded), and gives up at once on anoth
       await configure(h);
       tg.script(SEND, { status: 500, json: { ok: false, error_code: 500, description: "Internal Server Error" } }, { status: 429, json: { ok: false, error_code: 429, description: "Too Many Requests: retry after 0", parameters: { retry_after: 0 } } });
       const retried = await requestApproval(h, "Retried");
-      const sent = await recorder.waitFor("messenger.notice.sent", (e: any) => e.payload.approvalId === retried, 5_000);
+      const sent = await recorder.waitFor("messenger.notice.sent", (e) => e.payload.approvalId === retried, 5_000);
       assert.type(sent.payload, "object");
       assert.is(tg.calls(SEND).length, 3);
 
       tg.script(SEND, ...Array.from({ length: 3 }, () => ({ status: 502, json: { ok: false, error_code: 502, description: "Bad Gateway" } })));
       const exhausted = await requestApproval(h, "Exhausted");
-      const failed = await recorder.waitFor("messenger.notice.failed", (e: any) => e.payload.approvalId === exhausted, 5_000);
-      assert.is((failed.payload as any).attempts, 3);
+      const failed = await recorder.waitFor("messenger.notice.failed", (e) => e.payload.approvalId === exhausted, 5_000);
+      assert.is(failed.payload.attempts, 3);
       assert.is(tg.calls(SEND).length, 6);
 
       tg.script(SEND, { status: 403, json: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" } });
       const blocked = await requestApproval(h, "Blocked");
-      const gaveUp = await recorder.waitFor("messenger.notice.failed", (e: any) => e.payload.approvalId === blocked, 5_000);
-      assert.is((gaveUp.payload as any).attempts, 1);
-      assert.match((gaveUp.payload as any).reason, /403/);
+      const gaveUp = await recorder.waitFor("messenger.notice.failed", (e) => e.payload.approvalId === blocked, 5_000);
+      assert.is(gaveUp.payload.attempts, 1);
+      assert.match(gaveUp.payload.reason, /403/);
       assert.is(tg.calls(SEND).length, 7);
     });
   } finally {
@@ -126,7 +127,7 @@ t("a chat that never answers does not hold up the request creating the approval"
       assert.is((await approvalOf(h, id)).status, "pending");
       await waitUntil(() => tg.calls(SEND).length === 1, { label: "the push reached the chat" });
       // The push is still unanswered here, yet the approval exists and the API answers.
-      assert.is((await h.json("/api/approvals")).status, 200);
+      assert.is((await h.json<ApiBody<"getApprovals">>("/api/approvals")).status, 200);
     });
   } finally {
     await tg.close();

@@ -6,6 +6,7 @@ import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { messengerPlugin } from "../../../plugins/messenger/index.ts";
 import type { StartOptions, TestHost } from "../../helpers/start-test-host.ts";
 import { BOT_TOKEN } from "../../helpers/platform-fakes/telegram.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 export const WEBHOOK_SECRET = "webhook-secret-3b1f0a9d77";
 export const CHAT_ID = 4242;
@@ -30,13 +31,13 @@ export async function configure(h: TestHost): Promise<void> {
     ["TELEGRAM_WEBHOOK_SECRET", WEBHOOK_SECRET],
     ["TELEGRAM_CHAT_ID", String(CHAT_ID)],
   ]) {
-    const res = await h.json("/api/vault", { method: "POST", body: { name, value }, session: true });
+    const res = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name, value }, session: true });
     assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   }
 }
 
 export const deliver = (h: TestHost, update: unknown, headers: Record<string, string> = { "x-telegram-bot-api-secret-token": WEBHOOK_SECRET }) =>
-  h.json("/api/messenger/webhook", { method: "POST", body: update, headers });
+  h.json<ApiBody<"postMessengerWebhook">>("/api/messenger/webhook", { method: "POST", body: update, headers });
 
 let nextUpdate = 1000;
 export const updateId = () => ++nextUpdate;
@@ -60,9 +61,9 @@ export function message(fields: Record<string, unknown>, options: { chat?: numbe
 
 /** A plain approval (POST /api/approvals) requested by an agent. */
 export async function requestApproval(h: TestHost, title = "Deploy the site"): Promise<string> {
-  const res = await h.json("/api/approvals", { method: "POST", body: { title, type: "deploy", requestedBy: "agent-a", context: "needs a human" } });
+  const res = await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title, type: "deploy", requestedBy: "agent-a", context: "needs a human" } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.approval.id;
 }
 
-export const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
+export const approvalOf = async (h: TestHost, id: string) => (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${id}`)).body.approval;

@@ -9,6 +9,7 @@ import { LINKEDIN_TOKEN_VALUE, startLinkedInFake } from "../../helpers/platform-
 import { waitUntil } from "../../helpers/wait.ts";
 import { setSecret, settled } from "../publishing/helpers.ts";
 import { configure, deliver, messengerOptions, press } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("publishing approved from the chat");
 
@@ -20,8 +21,8 @@ t("agent request → chat buttons → Approve → one post at the platform", asy
     await withTestHost(options, async (h) => {
       await configure(h);
       await setSecret(h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
-      const draft = await h.json("/api/content/drafts", { method: "POST", body: { text: "From the chat with love", platforms: ["linkedin"] }, headers: { "x-agent-id": "saga" } });
-      const requested = await h.json("/api/content/publish", { method: "POST", body: { draftId: draft.body.draft.id }, headers: { "x-agent-id": "saga" } });
+      const draft = await h.json<ApiBody<"postContentDrafts">>("/api/content/drafts", { method: "POST", body: { text: "From the chat with love", platforms: ["linkedin"] }, headers: { "x-agent-id": "saga" } });
+      const requested = await h.json<ApiBody<"postContentPublish">>("/api/content/publish", { method: "POST", body: { draftId: draft.body.draft.id }, headers: { "x-agent-id": "saga" } });
       assert.is(requested.status, 202, JSON.stringify(requested.body));
       const approval = requested.body.approval;
       assert.is(approval.requestedBy, "saga");
@@ -33,7 +34,7 @@ t("agent request → chat buttons → Approve → one post at the platform", asy
 
       const update = press(approveButton, { text: notice.text });
       assert.equal((await deliver(h, update)).body, { ok: true, outcome: "handled" });
-      const [entry] = await settled(h, approval.id);
+      const [entry] = await settled(h, String(approval.id));
       assert.is(entry.status, "published");
       assert.is(li.posts.length, 1);
       assert.is(li.posts[0].commentary, "From the chat with love");

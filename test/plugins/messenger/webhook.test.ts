@@ -12,6 +12,7 @@ import { startTelegramFake, type TelegramFake } from "../../helpers/platform-fak
 import { PNG } from "../../helpers/platform-fakes/linkedin.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { approvalOf, CHAT_ID, configure, deliver, message, messengerOptions, OTHER_CHAT, press, requestApproval, updateId, WEBHOOK_SECRET } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; tg: TelegramFake }>("messenger webhook");
 t.before(async (ctx) => {
@@ -31,7 +32,7 @@ const pushed = (tg: TelegramFake, id: string) =>
 t("without the secrets the webhook answers 409 MESSENGER_NOT_CONFIGURED, and new approvals are not pushed", async ({ h, tg }) => {
   const res = await deliver(h, press("approve:x"));
   assert.is(res.status, 409);
-  assert.is(res.body.error.code, "MESSENGER_NOT_CONFIGURED");
+  assert.is(res.body.error?.code, "MESSENGER_NOT_CONFIGURED");
   await requestApproval(h, "Before configuration");
   await configure(h);
   assert.is(tg.method("sendMessage").length, 0);
@@ -45,7 +46,7 @@ t("a missing or wrong secret header is 401 and nothing is done (the update id st
   for (const headers of forged) {
     const res = await deliver(h, update, headers);
     assert.is(res.status, 401, JSON.stringify(headers));
-    assert.is(res.body.error.code, "MESSENGER_WEBHOOK_UNAUTHORIZED");
+    assert.is(res.body.error?.code, "MESSENGER_WEBHOOK_UNAUTHORIZED");
   }
   // Validation comes after the secret: a forged body learns nothing.
   assert.is((await deliver(h, { nonsense: true }, { "x-telegram-bot-api-secret-token": "wrong" })).status, 401);
@@ -61,7 +62,7 @@ t("a body that is not an update (with the right secret) is 400 MESSENGER_UPDATE_
   for (const body of [{}, { update_id: "7" }, { update_id: -1 }, [], { update_id: 1.5 }]) {
     const res = await deliver(h, body);
     assert.is(res.status, 400, JSON.stringify(body));
-    assert.is(res.body.error.code, "MESSENGER_UPDATE_INVALID");
+    assert.is(res.body.error?.code, "MESSENGER_UPDATE_INVALID");
   }
 });
 
@@ -84,8 +85,8 @@ t("the Approve button decides as the configured human; the toast answers and the
   const approval = await approvalOf(h, id);
   assert.is(approval.status, "approved");
   assert.is(approval.decidedBy, "owner");
-  const history = (await h.json("/api/approvals")).body.history;
-  assert.ok(history.some((a: any) => a.id === id && a.status === "approved"));
+  const history = (await h.json<ApiBody<"getApprovals">>("/api/approvals")).body.history;
+  assert.ok(history.some((a) => a.id === id && a.status === "approved"));
   const toast = tg.method("answerCallbackQuery").at(-1);
   assert.is(toast.callback_query_id, update.callback_query.id);
   assert.match(toast.text, /Approved by owner/);
@@ -163,7 +164,7 @@ t("a press carried by a request with an agent identity cannot decide (same rule 
 });
 
 t("/status answers with the pending count; other commands with the help line", async ({ h, tg }) => {
-  const pending = (await h.json("/api/approvals")).body.pendingTotal;
+  const pending = (await h.json<ApiBody<"getApprovals">>("/api/approvals")).body.pendingTotal;
   await deliver(h, message({ text: "/status" }));
   const reply = tg.method("sendMessage").at(-1);
   assert.is(reply.chat_id, CHAT_ID);
@@ -180,7 +181,7 @@ t("an update whose handling fails is answered 500 and forgotten, so Telegram's r
   try {
     const failed = await deliver(h, update);
     assert.is(failed.status, 500);
-    assert.is(failed.body.error.code, "INTERNAL_ERROR");
+    assert.is(failed.body.error?.code, "INTERNAL_ERROR");
   } finally {
     rmSync(join(h.home, "media"));
   }
@@ -231,6 +232,7 @@ t("the seen-update table stays bounded, and an id older than everything kept cou
   const oldest = updateId();
   await deliver(h, message({ text: "hello" }, { update: oldest }));
   for (let i = 0; i < 25; i++) await deliver(h, message({ text: "hello" }));
+  // The dedup table's size is the fact under test; no route shows it.
   const db = new BetterSqlite3(join(h.home, "muster.db"), { readonly: true });
   try {
     const { n } = db.prepare("SELECT count(*) AS n FROM messenger_seen_updates").get() as { n: number };

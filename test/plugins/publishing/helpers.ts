@@ -8,6 +8,7 @@ import { startTestHost, type StartOptions, type TestHost } from "../../helpers/s
 import { scaled } from "../../helpers/time-scale.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { decideApproval, type Approval, type ApprovalDecision } from "@muster/plugin/testing";
+import type { ApiBody } from "@muster/plugin/testing";
 
 export const VAULT_KEY = "publishing test passphrase";
 
@@ -45,12 +46,12 @@ export function startPublishingHost(urls: FakeUrls, publishing: Record<string, u
 }
 
 export async function setSecret(h: TestHost, name: string, value: string): Promise<void> {
-  const res = await h.json("/api/vault", { method: "POST", body: { name, value }, session: true });
+  const res = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name, value }, session: true });
   assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
 }
 
 export async function deleteSecret(h: TestHost, name: string): Promise<void> {
-  const res = await h.json(`/api/vault?name=${name}`, { method: "DELETE", session: true });
+  const res = await h.json<ApiBody<"deleteVault">>(`/api/vault?name=${name}`, { method: "DELETE", session: true });
   assert.is(res.status, 200, JSON.stringify(res.body));
 }
 
@@ -64,7 +65,7 @@ export async function approve(h: TestHost, id: string): Promise<Approval> {
 }
 
 export async function outbox(h: TestHost, query: string): Promise<any[]> {
-  const res = await h.json(`/api/content/outbox?${query}`);
+  const res = await h.json<ApiBody<"getContentOutbox">>(`/api/content/outbox?${query}`);
   assert.is(res.status, 200, JSON.stringify(res.body));
   return res.body.entries;
 }
@@ -81,5 +82,5 @@ export function settled(h: TestHost, approvalId: string, timeoutMs = scaled(5_00
 }
 
 export async function pendingCount(h: TestHost): Promise<number> {
-  return (await h.json("/api/approvals")).body.pendingTotal;
+  return (await h.json<ApiBody<"getApprovals">>("/api/approvals")).body.pendingTotal;
 }

@@ -12,6 +12,7 @@ import { removeHome, startTestHost, type TestHost } from "../../helpers/start-te
 import { scaled } from "../../helpers/time-scale.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
 import { approve, outbox, publishingOptions, setSecret, settled } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 /** Reaches the gate from outside HTTP, to execute an approved action a second time as a buggy or replayed executor would. */
 const probe = { ctx: undefined as PluginContext | undefined };
@@ -31,9 +32,9 @@ t.after(async (ctx) => {
 });
 
 async function requestPost(h: TestHost, text: string): Promise<string> {
-  const res = await h.json("/api/professional-network", { method: "POST", body: { text } });
+  const res = await h.json<ApiBody<"postProfessionalNetwork">>("/api/professional-network", { method: "POST", body: { text } });
   assert.is(res.status, 202, JSON.stringify(res.body));
-  return res.body.approval.id;
+  return String(res.body.approval.id);
 }
 const postCalls = (li: LinkedInFake) => li.calls("POST /rest/posts").length;
 
@@ -89,8 +90,8 @@ t("persistent 5xx: failed after maxAttempts, never more", async ({ h, li }) => {
   assert.match(entry.error, /HTTP 503.*gave up after 3 attempts/);
   assert.is(postCalls(li) - before, 3);
   li.planPosts(); // the fourth plan is left unused
-  const notifications = (await h.json("/api/notifications?limit=5")).body.notifications ?? [];
-  assert.ok(notifications.some((n: any) => /Publishing to linkedin failed/.test(n.title)), JSON.stringify(notifications));
+  const notifications = (await h.json<ApiBody<"getNotifications">>("/api/notifications?limit=5")).body.notifications ?? [];
+  assert.ok(notifications.some((n) => /Publishing to linkedin failed/.test(n.title)), JSON.stringify(notifications));
 });
 
 t("a 4xx other than 429 fails at once, and a credential the platform echoes is stored redacted", async ({ h, li }) => {
@@ -121,10 +122,10 @@ t("executing the same approval again queues and sends nothing", async ({ h, li }
 t("a send cut short by a crash is found `publishing` at start and becomes unknown, never re-sent", async (ctx) => {
   const { li } = ctx;
   // Scheduled an hour ahead, so nothing sends it before the simulated crash.
-  const draft = await ctx.h.json("/api/content/drafts", { method: "POST", body: { text: "Crash test", platforms: ["linkedin"] } });
-  const requested = await ctx.h.json("/api/content/publish", { method: "POST", body: { draftId: draft.body.draft.id, scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } });
+  const draft = await ctx.h.json<ApiBody<"postContentDrafts">>("/api/content/drafts", { method: "POST", body: { text: "Crash test", platforms: ["linkedin"] } });
+  const requested = await ctx.h.json<ApiBody<"postContentPublish">>("/api/content/publish", { method: "POST", body: { draftId: draft.body.draft.id, scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } });
   assert.is(requested.status, 202, JSON.stringify(requested.body));
-  const id = requested.body.approval.id;
+  const id = String(requested.body.approval.id);
   await approve(ctx.h, id);
   const calls = postCalls(li);
   await ctx.h.stop();
@@ -137,9 +138,9 @@ t("a send cut short by a crash is found `publishing` at start and becomes unknow
   assert.is(entry.status, "unknown");
   assert.match(entry.error, /stopped while this post was being sent/);
   assert.is(postCalls(li), calls);
-  const d = (await ctx.h.json(`/api/content/drafts/${draft.body.draft.id}`)).body.draft;
+  const d = (await ctx.h.json<ApiBody<"getContentDraftsById">>(`/api/content/drafts/${draft.body.draft.id}`)).body.draft;
   assert.is(d.status, "failed");
-  assert.is(d.results[0].status, "unknown");
+  assert.is(d.results[0]?.status, "unknown");
 });
 
 t.run();

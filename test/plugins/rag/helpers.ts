@@ -46,7 +46,10 @@ export async function finished(rec: EventRecorder, jobId: string, timeoutMs = 10
   return (e.payload as { job: { id: string; status: string; done: number; total: number; error?: { code: string } } }).job;
 }
 
-/** Every provider key stored, read straight from the database file (after the host stopped or alongside it, WAL). */
+/**
+ * Every provider key stored, read straight from the database file (after the host stopped or
+ * alongside it, WAL): the API shows counts for the active provider, not which keys rows carry.
+ */
 export function storedKeys(home: string): { files: string[]; chunks: string[] } {
   const db = new Database(join(home, "muster.db"), { readonly: true });
   try {

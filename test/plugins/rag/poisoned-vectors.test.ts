@@ -16,7 +16,7 @@ import { finished, startRagHost } from "./helpers.ts";
 const DIMS = 32;
 const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake; before: string[] }>("rag poisoned vectors");
 
-/** Every stored chunk vector (hex), and whether each of its Float32 components is finite. */
+/** Every stored chunk vector (hex), and whether each of its Float32 components is finite (vectors at rest: no route shows them). */
 function storedVectors(home: string): { hex: string[]; allFinite: boolean } {
   const db = new Database(join(home, "muster.db"), { readonly: true });
   try {

@@ -8,6 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; outside: string }>("search: files");
 
@@ -38,7 +39,7 @@ t.before(async (ctx) => {
   symlinkSync(join(ws, "docs", "ok.md"), join(ws, "docs", "link-in.md"));
   symlinkSync(join(ws, "docs"), join(ws, "docs", "loop"));
   ctx.h.host.logger.level = "silent";
-  const re = await ctx.h.json("/api/search", { method: "POST" });
+  const re = await ctx.h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
   assert.is(re.status, 200);
 });
 t.after(async (ctx) => {
@@ -49,7 +50,7 @@ t.after(async (ctx) => {
 
 t("files over 1 MiB, binaries and invalid UTF-8 with markdown names are skipped and counted", async ({ h }) => {
   const res = await search(h, { q: "pangolin" });
-  const paths = res.body.results.map((r: any) => r.path).sort();
+  const paths = res.body.results.map((r) => r.path).sort();
   assert.equal(paths, ["docs/link-in.md", "docs/ok.md"]);
   assert.equal(res.body.stats.skipped.tooLarge, 1);
   assert.equal(res.body.stats.skipped.binary, 1);
@@ -58,14 +59,14 @@ t("files over 1 MiB, binaries and invalid UTF-8 with markdown names are skipped 
 
 t("malformed YAML and front matter are reported, indexed as text, and the rest is intact", async ({ h }) => {
   const res = await search(h, { q: "ocelot" });
-  const paths = res.body.results.map((r: any) => r.path).sort();
+  const paths = res.body.results.map((r) => r.path).sort();
   assert.equal(paths, ["company/broken.yaml", "docs/broken-front.md", "docs/good.yaml"]);
   const malformed = res.body.stats.malformed;
   assert.is(malformed.count, 2);
-  assert.equal(malformed.files.map((f: any) => f.path).sort(), ["company/broken.yaml", "docs/broken-front.md"]);
+  assert.equal(malformed.files.map((f) => f.path).sort(), ["company/broken.yaml", "docs/broken-front.md"]);
   for (const f of malformed.files) assert.match(f.problem, /^malformed (YAML|front matter): /);
-  assert.is(res.body.results.find((r: any) => r.path === "docs/broken-front.md").title, "Still here");
-  assert.is(res.body.results.find((r: any) => r.path === "docs/good.yaml").title, "Good YAML");
+  assert.is(res.body.results.find((r) => r.path === "docs/broken-front.md")?.title, "Still here");
+  assert.is(res.body.results.find((r) => r.path === "docs/good.yaml")?.title, "Good YAML");
   assert.is((await search(h, { q: "pangolin" })).body.count, 2, "other files unaffected");
 });
 
@@ -80,7 +81,7 @@ t("symlinks leaving the workspace are not followed; links inside it are, loops e
   assert.is(res.body.count, 0);
   assert.ok(res.body.stats.skipped.symlinksOutside >= 2);
   const inside = await search(h, { q: "pangolin" });
-  assert.ok(inside.body.results.some((r: any) => r.path === "docs/link-in.md"));
+  assert.ok(inside.body.results.some((r) => r.path === "docs/link-in.md"));
 });
 
 t("a file replaced by a link to the outside after indexing leaks no excerpt", async ({ h, outside }) => {
@@ -89,17 +90,17 @@ t("a file replaced by a link to the outside after indexing leaks no excerpt", as
   symlinkSync(join(outside, "secret.md"), target);
   assert.ok((await search(h, { q: "capybara" })).body.count === 0, "the link target is not indexed");
   const res = await search(h, { q: "pangolin" });
-  const hit = res.body.results.find((r: any) => r.path === "docs/ok.md");
+  const hit = res.body.results.find((r) => r.path === "docs/ok.md");
   if (hit) assert.not.ok(hit.excerpt.includes("capybara"), hit.excerpt);
   unlinkSync(target);
   writeFileSync(target, "# Fine\n\nthe pangolin is fine\n");
 });
 
 t("POST re-indexes: deleted files disappear, new ones appear; concurrent calls share one run", async ({ h }) => {
-  const before = await h.json("/api/search", { method: "POST" });
+  const before = await h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
   unlinkSync(join(h.workspace, "docs", "good.yaml"));
   writeFileSync(join(h.workspace, "docs", "new.md"), "# New\n\nan ocelot arrives\n");
-  const [a, b] = await Promise.all([h.json("/api/search", { method: "POST" }), h.json("/api/search", { method: "POST" })]);
+  const [a, b] = await Promise.all([h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" }), h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" })]);
   for (const r of [a, b]) {
     assert.is(r.status, 200);
     assert.is(r.body.ok, true);
@@ -107,21 +108,21 @@ t("POST re-indexes: deleted files disappear, new ones appear; concurrent calls s
   }
   assert.is(a.body.filesIndexed, b.body.filesIndexed);
   assert.is(a.body.filesIndexed, before.body.filesIndexed);
-  const paths = (await search(h, { q: "ocelot" })).body.results.map((r: any) => r.path).sort();
+  const paths = (await search(h, { q: "ocelot" })).body.results.map((r) => r.path).sort();
   assert.equal(paths, ["company/broken.yaml", "docs/broken-front.md", "docs/new.md"]);
 });
 
 t("POST refuses a body with fields or of the wrong type, and re-indexes nothing then", async ({ h }) => {
   const before = (await search(h, { q: "ocelot" })).body.stats;
   for (const [body, type] of [['{"full":true}', "application/json"], ["[]", "application/json"], ['{"a":', "application/json"], ["full=1", "text/plain"]]) {
-    const res = await h.json("/api/search", { method: "POST", body, headers: { "content-type": type } });
+    const res = await h.json<ApiBody<"postSearch">>("/api/search", { method: "POST", body, headers: { "content-type": type } });
     assert.ok(res.status === 400 || res.status === 415, `${body} ${res.status}`);
-    assert.ok(["VALIDATION_FAILED", "INVALID_JSON", "UNSUPPORTED_MEDIA_TYPE"].includes(res.body.error.code), body);
+    assert.ok(["VALIDATION_FAILED", "INVALID_JSON", "UNSUPPORTED_MEDIA_TYPE"].includes(String(res.body.error?.code)), body);
   }
   const after = (await search(h, { q: "ocelot" })).body.stats;
   assert.is(after.indexedAt, before.indexedAt);
   assert.equal(after.lastRefresh, before.lastRefresh);
-  const empty = await h.json("/api/search", { method: "POST", body: {} });
+  const empty = await h.json<ApiBody<"postSearch">>("/api/search", { method: "POST", body: {} });
   assert.is(empty.status, 200);
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startTestHost, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil as waitFor } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 /** Writes `files` (workspace-relative path -> content) under `workspace`. */
 export function writeFiles(workspace: string, files: Record<string, string | Uint8Array>): void {
@@ -28,7 +29,7 @@ export async function startWithFiles(files: Record<string, string | Uint8Array>,
 /** GET /api/search with the given query string parameters. */
 export function search(h: TestHost, params: Record<string, string | number>) {
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
-  return h.json(`/api/search?${qs}`);
+  return h.json<ApiBody<"getSearch">>(`/api/search?${qs}`);
 }
 
 /** Polls `check` every 25 ms until it returns true (true) or `timeoutMs` passes (false), for `assert.ok(await waitUntil(...), label)`. */

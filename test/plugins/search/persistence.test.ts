@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { definePlugin, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 let bus: EventBus | undefined;
 /** Hands the test the host's event bus, to publish what the watcher would. */
@@ -17,7 +18,7 @@ const t = suite<{ h: TestHost }>("search: persistence and events");
 const files: Record<string, string> = {};
 for (let i = 0; i < 12; i++) files[`company/knowledge_base/kb-${i}.md`] = `# KB ${i}\n\nthe lemur chapter ${i}\n`;
 
-const paths = (res: { body: any }) => res.body.results.map((r: any) => r.path).sort();
+const paths = (res: { body: ApiBody<"getSearch"> }) => res.body.results.map((r) => r.path).sort();
 const publish = (type: WorkspaceFileChange["type"], path: string, workspace: string) =>
   bus!.publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
 
@@ -33,6 +34,7 @@ t("the first start builds the index from every file", async ({ h }) => {
   const res = await search(h, { q: "lemur" });
   assert.is(res.body.total, 12);
   const refresh = res.body.stats.lastRefresh;
+  assert.ok(refresh, "a refresh ran");
   assert.is(refresh.kind, "build");
   assert.is(refresh.read, res.body.stats.totalFiles);
 });
@@ -43,11 +45,11 @@ t("a restart loads the persisted index and reads no unchanged file", async (ctx)
   await whenIndexed(ctx.h);
   const after = await search(ctx.h, { q: "lemur" });
   assert.is(after.body.total, 12);
-  assert.equal(after.body.stats.lastRefresh.kind, "load");
-  assert.is(after.body.stats.lastRefresh.read, 0);
-  assert.is(after.body.stats.lastRefresh.removed, 0);
-  assert.is(after.body.stats.lastRefresh.unchanged, before.stats.totalFiles);
-  assert.equal(after.body.results.map((r: any) => [r.path, r.score]), before.results.map((r: any) => [r.path, r.score]));
+  assert.equal(after.body.stats.lastRefresh?.kind, "load");
+  assert.is(after.body.stats.lastRefresh?.read, 0);
+  assert.is(after.body.stats.lastRefresh?.removed, 0);
+  assert.is(after.body.stats.lastRefresh?.unchanged, before.stats.totalFiles);
+  assert.equal(after.body.results.map((r) => [r.path, r.score]), before.results.map((r) => [r.path, r.score]));
 });
 
 t("a restart re-reads exactly the changed and new files and drops deleted ones", async (ctx) => {
@@ -66,6 +68,7 @@ t("a restart re-reads exactly the changed and new files and drops deleted ones",
   const res = await search(ctx.h, { q: "tapir" });
   assert.equal(paths(res), ["company/knowledge_base/kb-0.md", "company/knowledge_base/kb-1.md", "docs/new-tapir.md"]);
   const refresh = res.body.stats.lastRefresh;
+  assert.ok(refresh, "a refresh ran");
   assert.is(refresh.kind, "load");
   assert.is(refresh.read, 3);
   assert.is(refresh.removed, 1);
@@ -78,13 +81,14 @@ t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   await ctx.h.stop();
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(join(ctx.h.home, "muster.db"));
+  // Fault injection: the persisted index is corrupted while the host is down.
   db.prepare("UPDATE search_state SET value = '{not json' WHERE key = 'index'").run();
   db.close();
   ctx.h = await ctx.h.restart();
   await whenIndexed(ctx.h);
   const res = await search(ctx.h, { q: "lemur" });
   assert.is(res.body.total, 10);
-  assert.is(res.body.stats.lastRefresh.kind, "build");
+  assert.is(res.body.stats.lastRefresh?.kind, "build");
 });
 
 t("the index is saved as blob parts of one generation; a missing part or a bad manifest rebuilds, an index saved in one blob still loads", async (ctx) => {
@@ -98,6 +102,7 @@ t("the index is saved as blob parts of one generation; a missing part or a bad m
     }
   };
   await ctx.h.stop();
+  // The blob-part layout at rest is the fact under test; the damage below is fault injection.
   const parts = withDb((db) => db.prepare("SELECT key, data FROM search_state WHERE key LIKE 'index.data/%'").all() as { key: string; data: Buffer }[]);
   const manifest = JSON.parse(withDb((db) => (db.prepare("SELECT value FROM search_state WHERE key = 'index.parts'").get() as { value: string }).value));
   const keys = Array.from({ length: manifest.parts }, (_, n) => `index.data/${manifest.generation}/${n}`);
@@ -109,10 +114,10 @@ t("the index is saved as blob parts of one generation; a missing part or a bad m
   withDb((db) => db.prepare("DELETE FROM search_state WHERE key = 'index.parts' OR key LIKE 'index.data/%'").run());
   ctx.h = await ctx.h.restart();
   await whenIndexed(ctx.h);
-  assert.is((await search(ctx.h, { q: "lemur" })).body.stats.lastRefresh.kind, "load");
+  assert.is((await search(ctx.h, { q: "lemur" })).body.stats.lastRefresh?.kind, "load");
   // A re-index saves again, in parts.
   const saved = (await search(ctx.h, { q: "lemur" })).body.stats.lastSave?.savedAt;
-  assert.is((await ctx.h.json("/api/search", { method: "POST" })).status, 200);
+  assert.is((await ctx.h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" })).status, 200);
   assert.ok(await waitUntil(async () => (await search(ctx.h, { q: "lemur" })).body.stats.lastSave?.savedAt !== saved), "saved after the re-index");
 
   for (const damage of ["DELETE FROM search_state WHERE key LIKE 'index.data/%'", "UPDATE search_state SET value = '{\"generation\": 1}' WHERE key = 'index.parts'"]) {
@@ -122,7 +127,7 @@ t("the index is saved as blob parts of one generation; a missing part or a bad m
     await whenIndexed(ctx.h);
     const res = await search(ctx.h, { q: "lemur" });
     assert.is(res.body.total, 10, damage);
-    assert.is(res.body.stats.lastRefresh.kind, "build", damage);
+    assert.is(res.body.stats.lastRefresh?.kind, "build", damage);
   }
 });
 
@@ -154,6 +159,7 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
 
 t("an event only invalidates the file's row (no whole-index write); shutdown saves everything", async (ctx) => {
   const Database = (await import("better-sqlite3")).default;
+  // The per-file row is the storage behaviour under test; the API shows only stats.lastSave.
   const rowOf = (path: string) => {
     const db = new Database(join(ctx.h.home, "muster.db"), { readonly: true });
     try {
@@ -174,7 +180,7 @@ t("an event only invalidates the file's row (no whole-index write); shutdown sav
   assert.ok(rowOf("company/knowledge_base/kb-3.md"), "saved at shutdown");
   const res = await search(ctx.h, { q: "gecko" });
   assert.is(res.body.count, 1);
-  assert.is(res.body.stats.lastRefresh.read, 0);
+  assert.is(res.body.stats.lastRefresh?.read, 0);
 });
 
 t("changes from events survive a restart without being read again", async (ctx) => {
@@ -185,7 +191,7 @@ t("changes from events survive a restart without being read again", async (ctx) 
   await whenIndexed(ctx.h);
   const res = await search(ctx.h, { q: "axolotl" });
   assert.is(res.body.count, 1);
-  assert.is(res.body.stats.lastRefresh.read, 0);
+  assert.is(res.body.stats.lastRefresh?.read, 0);
 });
 
 t("the real watcher: a file written into memory/ becomes searchable, and goes when deleted", async ({ h }) => {

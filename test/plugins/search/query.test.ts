@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost }>("search: queries");
 
@@ -47,14 +48,14 @@ t("the envelope carries query, count, results and stats", async ({ h }) => {
     assert.type(r.category, "string");
   }
   assert.ok(res.body.stats.totalFiles >= Object.keys(files).length);
-  assert.ok(!Number.isNaN(Date.parse(res.body.stats.indexedAt)));
+  assert.ok(!Number.isNaN(Date.parse(String(res.body.stats.indexedAt))));
 });
 
 t("a title match ranks above body matches; scores are descending", async ({ h }) => {
   const res = await search(h, { q: "zebulon" });
-  assert.is(res.body.results[0].path, "company/knowledge_base/zebulon-handbook.md");
-  assert.is(res.body.results[0].title, "Zebulon handbook");
-  const scores = res.body.results.map((r: any) => r.score);
+  assert.is(res.body.results[0]?.path, "company/knowledge_base/zebulon-handbook.md");
+  assert.is(res.body.results[0]?.title, "Zebulon handbook");
+  const scores = res.body.results.map((r) => r.score);
   assert.equal(scores, [...scores].sort((a: number, b: number) => b - a));
 });
 
@@ -64,30 +65,30 @@ t("prefixes and typos match", async ({ h }) => {
   const typo = await search(h, { q: "zebulom" });
   assert.is(typo.body.count, 3, "one wrong letter");
   const swapped = await search(h, { q: "quartle" });
-  assert.equal(swapped.body.results.map((r: any) => r.path).sort(), ["memory/2026-11-20.md", "projects/apollo/board/tasks.yaml"]);
+  assert.equal(swapped.body.results.map((r) => r.path).sort(), ["memory/2026-11-20.md", "projects/apollo/board/tasks.yaml"]);
   const words = await search(h, { q: "zebulon quarkle" });
-  assert.equal(words.body.results.map((r: any) => r.path), ["memory/2026-11-20.md"], "several words: files holding all of them");
+  assert.equal(words.body.results.map((r) => r.path), ["memory/2026-11-20.md"], "several words: files holding all of them");
 });
 
 t("typo tolerance applies to words the workspace does not contain as typed", async ({ h }) => {
   const exact = await search(h, { q: "kestrel" });
-  assert.equal(exact.body.results.map((r: any) => r.path), ["docs/birds-a.md"], "an existing word is taken as meant");
+  assert.equal(exact.body.results.map((r) => r.path), ["docs/birds-a.md"], "an existing word is taken as meant");
   const typo = await search(h, { q: "kestrol" });
-  assert.equal(typo.body.results.map((r: any) => r.path).sort(), ["docs/birds-a.md", "docs/birds-b.md"], "an unknown word matches both neighbours");
+  assert.equal(typo.body.results.map((r) => r.path).sort(), ["docs/birds-a.md", "docs/birds-b.md"], "an unknown word matches both neighbours");
 });
 
 t("categories come from the path and filter results", async ({ h }) => {
   const all = await search(h, { q: "zebulon" });
-  const byPath = Object.fromEntries(all.body.results.map((r: any) => [r.path, r.category]));
+  const byPath = Object.fromEntries(all.body.results.map((r) => [r.path, r.category]));
   assert.equal(byPath, {
     "company/knowledge_base/zebulon-handbook.md": "knowledge",
     "company/knowledge_base/notes.md": "knowledge",
     "memory/2026-11-20.md": "memory",
   });
   const memory = await search(h, { q: "zebulon", category: "memory" });
-  assert.equal(memory.body.results.map((r: any) => r.path), ["memory/2026-11-20.md"]);
+  assert.equal(memory.body.results.map((r) => r.path), ["memory/2026-11-20.md"]);
   const projects = await search(h, { q: "quarkle", category: "projects" });
-  assert.equal(projects.body.results.map((r: any) => [r.path, r.title]), [["projects/apollo/board/tasks.yaml", "Apollo board"]]);
+  assert.equal(projects.body.results.map((r) => [r.path, r.title]), [["projects/apollo/board/tasks.yaml", "Apollo board"]]);
   const none = await search(h, { q: "zebulon", category: "skills" });
   assert.is(none.body.count, 0);
 });
@@ -104,17 +105,19 @@ t("limit defaults to 20 and caps the results; total counts every match", async (
 
 t("the excerpt is centred on the match, bounded, and never splits a surrogate pair", async ({ h }) => {
   const res = await search(h, { q: "marmoset" });
-  const { excerpt } = res.body.results[0];
+  const [first] = res.body.results;
+  assert.ok(first, "a result");
+  const { excerpt } = first;
   assert.ok(excerpt.includes("marmoset"), excerpt);
   assert.ok(excerpt.startsWith("…") && excerpt.endsWith("…"), excerpt);
   assert.ok(excerpt.length <= 242, String(excerpt.length));
   const emojiRes = await search(h, { q: "narwhal" });
-  const e = emojiRes.body.results[0].excerpt as string;
+  const e = String(emojiRes.body.results[0]?.excerpt);
   assert.ok(e.includes("narwhal"));
   assert.not.ok(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(e), "no lone surrogate");
   const fm = await search(h, { q: "okapi" });
-  assert.is(fm.body.results[0].title, "Front matter title");
-  assert.ok(fm.body.results[0].excerpt.startsWith("Body mentions the okapi"), fm.body.results[0].excerpt);
+  assert.is(fm.body.results[0]?.title, "Front matter title");
+  assert.ok(String(fm.body.results[0]?.excerpt).startsWith("Body mentions the okapi"), fm.body.results[0]?.excerpt);
 });
 
 t("short, punctuation-only and malformed queries are refused with stable codes; nothing changes", async ({ h }) => {
@@ -123,7 +126,7 @@ t("short, punctuation-only and malformed queries are refused with stable codes; 
   for (const q of tooShort) {
     const res = await search(h, { q });
     assert.is(res.status, 400, JSON.stringify(q));
-    assert.is(res.body.error.code, "SEARCH_QUERY_TOO_SHORT", JSON.stringify(q));
+    assert.is(res.body.error?.code, "SEARCH_QUERY_TOO_SHORT", JSON.stringify(q));
   }
   const invalid: string[] = [
     "",
@@ -139,10 +142,10 @@ t("short, punctuation-only and malformed queries are refused with stable codes; 
     `q=${"x".repeat(501)}`,
   ];
   for (const qs of invalid) {
-    const res = await h.json(`/api/search?${qs}`);
+    const res = await h.json<ApiBody<"getSearch">>(`/api/search?${qs}`);
     assert.is(res.status, 400, qs);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", qs);
-    assert.ok(Array.isArray(res.body.error.details), qs);
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", qs);
+    assert.ok(Array.isArray(res.body.error?.details), qs);
   }
   const after = (await search(h, { q: "zebulon" })).body.stats;
   assert.is(after.totalFiles, before.totalFiles);

@@ -15,6 +15,7 @@ import type { BuildProgress } from "../../../plugins/search/services/search-inde
 import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 /** Holds builds and refreshes at their first pause of the given kind, until released. */
 class Hold {
@@ -95,16 +96,16 @@ async function duringTheHeldBuild(h: TestHost, progress: BuildProgress): Promise
   assert.is(during.body.stats.lastRefresh, null);
   const ranked = await probeSearch!.rank("capybara", { limit: 3 });
   assert.is(ranked.length, 3, "rank answers from what exists too");
-  assert.is((await search(h, { q: "x" })).body.error.code, "SEARCH_QUERY_TOO_SHORT", "bad queries are refused as usual");
+  assert.is((await search(h, { q: "x" })).body.error?.code, "SEARCH_QUERY_TOO_SHORT", "bad queries are refused as usual");
 
   // Written and announced while the build holds the queue: applied after it, not lost.
   writeFiles(h.workspace, { "notes/late.md": "# Late\n\nthe quetzal arrives during the build\n" });
   probe!.events.publish("workspace.file.changed", { type: "created", path: "notes/late.md", absolutePath: join(h.workspace, "notes/late.md"), timestamp: Date.now() });
-  const refused = await h.json("/api/search", { method: "POST", body: { force: true } });
+  const refused = await h.json<ApiBody<"postSearch">>("/api/search", { method: "POST", body: { force: true } });
   assert.is(refused.status, 400);
-  assert.is(refused.body.error.code, "VALIDATION_FAILED");
-  const shared = h.json("/api/search", { method: "POST" });
-  const alsoShared = h.json("/api/search", { method: "POST", body: {} });
+  assert.is(refused.body.error?.code, "VALIDATION_FAILED");
+  const shared = h.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
+  const alsoShared = h.json<ApiBody<"postSearch">>("/api/search", { method: "POST", body: {} });
   assert.is((await search(h, { q: "quetzal" })).body.total, 0, "the event waits behind the build");
 
   hold.open();
@@ -119,7 +120,7 @@ async function duringTheHeldBuild(h: TestHost, progress: BuildProgress): Promise
   assert.is(after.body.total, FILES);
   assert.is(after.body.stats.state, "ready");
   assert.is(after.body.stats.indexing, false);
-  assert.is(after.body.stats.lastRefresh.kind, "build");
+  assert.is(after.body.stats.lastRefresh?.kind, "build");
   assert.is(after.body.stats.eventsApplied, 1);
 }
 
@@ -138,8 +139,8 @@ t("after a restart: searches answer from the saved index at once while the refre
   await whenIndexed(ctx.h);
   const after = await search(ctx.h, { q: "okapi", limit: 1 });
   assert.is(after.body.total, 300);
-  assert.is(after.body.stats.lastRefresh.kind, "load");
-  assert.is(after.body.stats.lastRefresh.read, 300);
+  assert.is(after.body.stats.lastRefresh?.kind, "load");
+  assert.is(after.body.stats.lastRefresh?.read, 300);
 });
 
 async function duringTheHeldRefresh(h: TestHost): Promise<void> {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { DEFAULT_BLOCKED_RANGES } from "../../../core/plugin-api/address-policy.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 // Two hosts: `strict` runs the production address policy (127.0.0.1 is refused, so the
 // local test server below cannot be reached); `open` is configured through the plugin's
@@ -85,7 +86,7 @@ t.after(async (ctx) => {
   rmSync(ctx.outside, { recursive: true, force: true });
 });
 
-const post = (h: TestHost, body: unknown) => h.json("/api/skills/import", { method: "POST", body });
+const post = (h: TestHost, body: unknown) => h.json<ApiBody<"postSkillsImport">>("/api/skills/import", { method: "POST", body });
 const skillFiles = (h: TestHost) => {
   const root = join(h.workspace, "skills");
   if (!existsSync(root)) return [];
@@ -94,7 +95,7 @@ const skillFiles = (h: TestHost) => {
 
 t("GET with no skills directory lists nothing", async ({ strict }) => {
   rmSync(join(strict.workspace, "skills"), { recursive: true, force: true });
-  const res = await strict.json("/api/skills/import");
+  const res = await strict.json<ApiBody<"getSkillsImport">>("/api/skills/import");
   assert.is(res.status, 200);
   assert.equal(res.body, { ok: true, categories: [] });
 });
@@ -112,7 +113,7 @@ t("POST raw content: 201, slugged file, header added when the content has none; 
   assert.is(readFileSync(join(strict.workspace, "skills/ops/deploy.md"), "utf8"), "# Deploy\nSteps.\n");
   mkdirSync(join(strict.workspace, "skills/empty"));
   writeFileSync(join(strict.workspace, "skills/dev/notes.txt"), "not a skill");
-  const list = await strict.json("/api/skills/import");
+  const list = await strict.json<ApiBody<"getSkillsImport">>("/api/skills/import");
   assert.equal(list.body.categories, [
     { category: "dev", skills: ["code-review"] },
     { category: "ops", skills: ["deploy"] },
@@ -122,7 +123,7 @@ t("POST raw content: 201, slugged file, header added when the content has none; 
 t("an existing skill is a 409 unless overwrite is set; no temporary files remain", async ({ strict }) => {
   const again = await post(strict, { name: "code review", category: "dev", content: "other" });
   assert.is(again.status, 409);
-  assert.is(again.body.error.code, "SKILLS_SKILL_EXISTS");
+  assert.is(again.body.error?.code, "SKILLS_SKILL_EXISTS");
   assert.ok(readFileSync(join(strict.workspace, "skills/dev/code-review.md"), "utf8").includes("Read the diff twice."));
   const replaced = await post(strict, { name: "code review", category: "dev", content: "# New\n", overwrite: true });
   assert.is(replaced.status, 201);
@@ -157,7 +158,7 @@ t("SSRF: loopback, private, link-local, CGNAT, unique-local and unspecified URLs
   for (const url of urls) {
     const res = await post(strict, { name: "x", category: "ssrf", url });
     assert.is(res.status, 403, url);
-    assert.is(res.body.error.code, "SKILLS_URL_BLOCKED", url);
+    assert.is(res.body.error?.code, "SKILLS_URL_BLOCKED", url);
   }
   assert.equal(hits, [], "no request reached the server");
   assert.equal(skillFiles(strict), before);
@@ -167,7 +168,7 @@ t("URLs that are not http(s) or carry credentials are refused", async ({ strict 
   for (const url of ["file:///etc/passwd", "ftp://example.com/x", "gopher://127.0.0.1:70/", "javascript:alert(1)", "data:text/plain,hi", "not a url", "http://user:pw@example.com/"]) {
     const res = await post(strict, { name: "x", category: "ssrf", url });
     assert.is(res.status, 400, url);
-    assert.is(res.body.error.code, "SKILLS_URL_INVALID", url);
+    assert.is(res.body.error?.code, "SKILLS_URL_INVALID", url);
   }
 });
 
@@ -192,15 +193,15 @@ t("redirects to blocked addresses or other schemes, and redirect loops, are refu
   hits.length = 0;
   const blocked = await post(open, { name: "a", category: "r", url: `${base}/redirect-blocked` });
   assert.is(blocked.status, 403);
-  assert.is(blocked.body.error.code, "SKILLS_URL_BLOCKED");
+  assert.is(blocked.body.error?.code, "SKILLS_URL_BLOCKED");
   const metadata = await post(open, { name: "a", category: "r", url: `${base}/redirect-metadata` });
   assert.is(metadata.status, 403);
   const file = await post(open, { name: "a", category: "r", url: `${base}/redirect-file` });
   assert.is(file.status, 400);
-  assert.is(file.body.error.code, "SKILLS_URL_INVALID");
+  assert.is(file.body.error?.code, "SKILLS_URL_INVALID");
   const loop = await post(open, { name: "a", category: "r", url: `${base}/loop` });
   assert.is(loop.status, 502);
-  assert.is(loop.body.error.code, "SKILLS_FETCH_FAILED");
+  assert.is(loop.body.error?.code, "SKILLS_FETCH_FAILED");
   assert.is(hits.filter((h) => h === "/loop").length, 4, "the first request and three redirects");
   assert.equal(skillFiles(open), before);
 });
@@ -218,7 +219,7 @@ t("size cap, timeout, binary and upstream errors", async ({ open, base }) => {
     const started = Date.now();
     const res = await post(open, { name: "a", category: "limits", url: `${base}${path}` });
     assert.is(res.status, status, path);
-    assert.is(res.body.error.code, code, path);
+    assert.is(res.body.error?.code, code, path);
     assert.ok(Date.now() - started < 5000, path);
   }
   const closedPort = await post(open, { name: "a", category: "limits", url: "http://127.0.0.1:1/" });
@@ -246,7 +247,7 @@ t("raw content over the size cap is refused", async ({ strict }) => {
   const before = skillFiles(strict);
   const res = await post(strict, { name: "huge", category: "dev", content: "# Huge\n" + "x".repeat(300 * 1024) });
   assert.is(res.status, 413);
-  assert.is(res.body.error.code, "SKILLS_CONTENT_TOO_LARGE");
+  assert.is(res.body.error?.code, "SKILLS_CONTENT_TOO_LARGE");
   assert.equal(skillFiles(strict), before);
 });
 
@@ -271,7 +272,7 @@ t("bad bodies and path tricks in name or category are refused and write nothing"
   for (const [body, label] of cases) {
     const res = await post(strict, body);
     assert.is(res.status, 400, label);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", label);
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", label);
   }
   assert.equal(skillFiles(strict), before);
 });
@@ -280,11 +281,11 @@ t("a category directory that is a symlink out of the workspace is refused and no
   symlinkSync(outside, join(strict.workspace, "skills/linked"));
   const res = await post(strict, { name: "x", category: "linked", content: "# x" });
   assert.is(res.status, 400);
-  assert.is(res.body.error.code, "PATH_OUTSIDE_WORKSPACE");
+  assert.is(res.body.error?.code, "PATH_OUTSIDE_WORKSPACE");
   assert.equal(readdirSync(outside), []);
   writeFileSync(join(outside, "leak.md"), "secret");
-  const list = await strict.json("/api/skills/import");
-  assert.not.ok(list.body.categories.some((c: any) => c.category === "linked"));
+  const list = await strict.json<ApiBody<"getSkillsImport">>("/api/skills/import");
+  assert.not.ok(list.body.categories.some((c) => c.category === "linked"));
 });
 
 t.run();

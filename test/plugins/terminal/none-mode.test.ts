@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { processesMatching, scratch, startTerminalHost, terminal, type TerminalHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ th: TerminalHost; dir: string }>("terminal without a sandbox");
 
@@ -42,7 +43,7 @@ t("a failing program is still ok:true with its exit code; a program not on the a
   assert.match(failed.body.output, /no-such-file/);
   const unknown = await terminal(th.h, { command: "no-such-program-4711", cwd: dir });
   assert.is(unknown.status, 403);
-  assert.is(unknown.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+  assert.is(unknown.body.error?.code, "TERMINAL_COMMAND_BLOCKED");
 });
 
 const SHELL_SYNTAX = [
@@ -73,7 +74,7 @@ t("shell syntax is refused with 400 TERMINAL_SHELL_SYNTAX and nothing runs", asy
   for (const command of SHELL_SYNTAX) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 400, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_SHELL_SYNTAX", command);
+    assert.is(res.body.error?.code, "TERMINAL_SHELL_SYNTAX", command);
   }
   assert.not.ok(existsSync(join(dir, "written")));
 });
@@ -82,7 +83,7 @@ t("unterminated quotes are a 400 TERMINAL_COMMAND_INVALID", async ({ th, dir }) 
   for (const command of ["echo 'open", 'echo "open', "echo \\"]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 400, command);
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_INVALID", command);
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_INVALID", command);
   }
 });
 
@@ -132,7 +133,7 @@ t("blocklisted programs are refused however they are spelled or wrapped; the tar
   for (const command of bypasses) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
 });
@@ -145,7 +146,7 @@ t("programs that run another program are refused: the loader, sqlite3 .shell, ss
   for (const command of ["/lib64/ld-linux-x86-64.so.2 /usr/bin/rm victim", "sqlite3 :memory: '.shell rm victim'", "ssh-agent /usr/bin/rm victim", "./tidy victim", "./clean.sh", "./clean.py"]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
   // Not even a copy of an allowed program runs: only the system's own file.
@@ -153,7 +154,7 @@ t("programs that run another program are refused: the loader, sqlite3 .shell, ss
   chmodSync(join(dir, "echo"), 0o755);
   const copy = await terminal(th.h, { command: "./echo hi", cwd: dir });
   assert.is(copy.status, 403, JSON.stringify(copy.body));
-  assert.is(copy.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+  assert.is(copy.body.error?.code, "TERMINAL_COMMAND_BLOCKED");
   const ok = await terminal(th.h, { command: "/bin/echo hi", cwd: dir });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is(ok.body.output, "hi\n");
@@ -176,7 +177,7 @@ t("arguments naming process environments, Muster's data directory or credential 
   ]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_PATH_FORBIDDEN", command);
+    assert.is(res.body.error?.code, "TERMINAL_PATH_FORBIDDEN", command);
   }
   const workspace = await terminal(th.h, { command: `ls ${th.h.workspace}`, cwd: dir });
   assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME stays usable");
@@ -184,11 +185,11 @@ t("arguments naming process environments, Muster's data directory or credential 
 
 t("a blocked command is recorded as an activity", async ({ th, dir }) => {
   await terminal(th.h, { command: "rm victim", cwd: dir });
-  const list = await th.h.json("/api/activities?limit=5");
-  const blocked = list.body.find((a: any) => a.action === "terminal.command.blocked");
+  const list = await th.h.json<ApiBody<"getActivities">>("/api/activities?limit=5");
+  const blocked = list.body.find((a) => a.action === "terminal.command.blocked");
   assert.ok(blocked, JSON.stringify(list.body));
   assert.is(blocked.target, dir);
-  assert.match(blocked.details, /rm victim/);
+  assert.match(String(blocked.details), /rm victim/);
 });
 
 t("a timed-out program is killed: timedOut, exit 137, nothing left running", async ({ th, dir }) => {
@@ -220,8 +221,8 @@ t("git is refused without the sandbox: a hook or alias planted in the repository
   for (const command of [`git init -q ${repo}`, `git -C ${repo} status`, "git --version"]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, JSON.stringify(res.body));
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED");
-    assert.match(res.body.error.message, /\/api\/git/);
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED");
+    assert.match(res.body.error?.message, /\/api\/git/);
   }
   assert.not.ok(existsSync(repo), "nothing ran");
   // The same by full path, and through a symlink with another name.
@@ -229,7 +230,7 @@ t("git is refused without the sandbox: a hook or alias planted in the repository
   for (const command of ["/usr/bin/git status", "./g status"]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, command);
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED");
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED");
   }
 });
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { processesMatching, scratch, startTerminalHost, terminal, type TerminalHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ th: TerminalHost; agents: TerminalHost; dir: string }>("terminal rules");
 const SECRET = "s3cr3t-value-for-terminal-9f2c";
@@ -15,7 +16,7 @@ t.before(async (ctx) => {
   ctx.th = await startTerminalHost({ sandbox: "none" });
   ctx.agents = await startTerminalHost({ sandbox: "none", allowAgents: true });
   ctx.dir = scratch();
-  const saved = await ctx.th.h.json("/api/vault", { method: "POST", body: { name: "API_TOKEN", value: SECRET } });
+  const saved = await ctx.th.h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "API_TOKEN", value: SECRET } });
   assert.is(saved.status, 201, JSON.stringify(saved.body));
 });
 t.after(async (ctx) => {
@@ -29,7 +30,7 @@ t.after(async (ctx) => {
 t("the session token is required: missing or wrong → 401, nothing runs", async ({ th, dir }) => {
   const missing = await terminal(th.h, { command: "touch ran", cwd: dir }, { session: false });
   assert.is(missing.status, 401);
-  assert.is(missing.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(missing.body.error?.code, "SESSION_TOKEN_REQUIRED");
   const wrong = await terminal(th.h, { command: "touch ran", cwd: dir }, { session: false, headers: { "x-session-token": "0".repeat(64) } });
   assert.is(wrong.status, 401);
   assert.not.ok(existsSync(join(dir, "ran")));
@@ -38,7 +39,7 @@ t("the session token is required: missing or wrong → 401, nothing runs", async
 t("agents are refused unless terminal.allowAgents is set", async ({ th, agents, dir }) => {
   const refused = await terminal(th.h, { command: "echo hi", cwd: dir }, { headers: { "x-agent-id": "loki" } });
   assert.is(refused.status, 403);
-  assert.is(refused.body.error.code, "TERMINAL_AGENT_FORBIDDEN");
+  assert.is(refused.body.error?.code, "TERMINAL_AGENT_FORBIDDEN");
   const allowed = await terminal(agents.h, { command: "echo hi", cwd: dir }, { headers: { "x-agent-id": "loki" } });
   assert.is(allowed.status, 200);
   assert.is(allowed.body.output, "hi\n");
@@ -51,13 +52,13 @@ t("cwd must resolve inside $HOME or the temp directory, never in Muster's data d
   for (const cwd of ["/etc", "/", "/usr/bin", `${dir}/../../etc`, join(dir, "etc-link"), "../../../../../../../etc", th.h.home]) {
     const res = await terminal(th.h, { command: "echo hi", cwd });
     assert.is(res.status, 403, `${cwd}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_CWD_FORBIDDEN", cwd);
+    assert.is(res.body.error?.code, "TERMINAL_CWD_FORBIDDEN", cwd);
   }
   writeFileSync(join(dir, "a-file"), "x");
   for (const cwd of [join(dir, "missing"), join(dir, "a-file")]) {
     const res = await terminal(th.h, { command: "echo hi", cwd });
     assert.is(res.status, 400, cwd);
-    assert.is(res.body.error.code, "TERMINAL_CWD_NOT_FOUND", cwd);
+    assert.is(res.body.error?.code, "TERMINAL_CWD_NOT_FOUND", cwd);
   }
   const workspace = await terminal(th.h, { command: "pwd", cwd: th.h.workspace });
   assert.is(workspace.status, 200, "the workspace inside MUSTER_HOME is a working directory");
@@ -85,7 +86,7 @@ t("bad bodies are 400 VALIDATION_FAILED", async ({ th, dir }) => {
   ]) {
     const res = await terminal(th.h, { cwd: dir, ...body });
     assert.is(res.status, 400, JSON.stringify(body));
-    assert.is(res.body.error.code, "VALIDATION_FAILED", JSON.stringify(body));
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", JSON.stringify(body));
   }
 });
 
@@ -98,26 +99,26 @@ t("injected secrets reach the command and are masked in output, activities and l
   assert.is(echoed.body.output, "[redacted:API_TOKEN]\n");
   const later = await terminal(th.h, { command: "printenv TOKEN", cwd: dir });
   assert.is(later.body.exitCode, 1, "a secret is injected for its command only");
-  const activities = await th.h.json("/api/activities?limit=50");
+  const activities = await th.h.json<ApiBody<"getActivities">>("/api/activities?limit=50");
   assert.not.ok(JSON.stringify(activities.body).includes(SECRET));
-  assert.ok(activities.body.some((a: any) => a.action === "terminal.command"));
+  assert.ok(activities.body.some((a) => a.action === "terminal.command"));
   assert.not.ok(th.logs().includes(SECRET));
 });
 
 t("unknown secrets are 404, protected variables 403, and a locked vault answers its own 503", async ({ th, dir }) => {
   const unknown = await terminal(th.h, { command: "printenv X", cwd: dir, secrets: { X: "NO_SUCH_SECRET" } });
   assert.is(unknown.status, 404);
-  assert.is(unknown.body.error.code, "TERMINAL_SECRET_NOT_FOUND");
+  assert.is(unknown.body.error?.code, "TERMINAL_SECRET_NOT_FOUND");
   for (const envVar of ["PATH", "LD_PRELOAD", "NODE_OPTIONS", "VAULT_KEY", "GIT_SSH_COMMAND"]) {
     const res = await terminal(th.h, { command: "printenv", cwd: dir, secrets: { [envVar]: "API_TOKEN" } });
     assert.is(res.status, 403, envVar);
-    assert.is(res.body.error.code, "TERMINAL_ENV_VAR_PROTECTED", envVar);
+    assert.is(res.body.error?.code, "TERMINAL_ENV_VAR_PROTECTED", envVar);
   }
   const locked = await startTerminalHost({ sandbox: "none" }, {});
   try {
     const res = await terminal(locked.h, { command: "printenv X", cwd: dir, secrets: { X: "API_TOKEN" } });
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "VAULT_LOCKED");
+    assert.is(res.body.error?.code, "VAULT_LOCKED");
   } finally {
     await locked.h.stop();
     removeHome(locked.h.home);
@@ -129,7 +130,7 @@ t("at most 2 commands at once: of 10 concurrent runs 8 get 429 with Retry-After,
   const statuses = results.map((r) => r.status).sort();
   assert.equal(statuses, [200, 200, 429, 429, 429, 429, 429, 429, 429, 429]);
   const limited = results.find((r) => r.status === 429)!;
-  assert.is(limited.body.error.code, "RATE_LIMITED");
+  assert.is(limited.body.error?.code, "RATE_LIMITED");
   assert.ok(Number(limited.headers.get("retry-after")) >= 1);
   const after = await Promise.all([0, 1].map(() => terminal(th.h, { command: "echo again", cwd: dir })));
   assert.equal(after.map((r) => r.status), [200, 200]);

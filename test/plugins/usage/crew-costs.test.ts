@@ -8,11 +8,12 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { storedCostEvents } from "../../helpers/database-file.ts";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { AGENTS, FAST, startRig, TOKEN, waitForGateway, type Rig } from "../chat/chat-helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 /** 10,000 input tokens a turn: 100 cents on `fake-model` (the fake gateway's sessions), 300 on `acme/house-model`. */
 const TURN_TOKENS = 10_000;
@@ -35,19 +36,12 @@ function homeWithOrg(): { home: string; workspace: string } {
   return { home, workspace };
 }
 
-/** Cost events as stored (the summary only has totals): model and cents per event, oldest first. */
-function costEvents(h: TestHost, agentId: string): Array<{ model: string; estimatedCostCents: number; priced: number; action: string }> {
-  const db = new Database(join(h.home, "muster.db"), { readonly: true });
-  try {
-    return db.prepare("SELECT model, estimatedCostCents, priced, action FROM usage_cost_events WHERE agentId = ? ORDER BY timestamp, rowid").all(agentId) as any[];
-  } finally {
-    db.close();
-  }
-}
+/** Cost events as stored (the summary only has totals): model, cents, priced and action per event, oldest first. */
+const costEvents = (h: TestHost, agentId: string) => storedCostEvents(h.home, agentId).map(({ model, estimatedCostCents, priced, action }) => ({ model, estimatedCostCents, priced, action }));
 
-const todayCost = async (h: TestHost, agentId: string): Promise<number> => (await h.json("/api/usage")).body.today.byAgent[agentId]?.cost ?? 0;
-const chat = (h: TestHost, body: unknown) => h.json("/api/chat", { method: "POST", body });
-const setBudget = (h: TestHost, agentId: string, dailyCents: number) => h.json(`/api/usage/budgets/${agentId}`, { method: "PUT", session: true, body: { dailyCents } });
+const todayCost = async (h: TestHost, agentId: string): Promise<number> => (await h.json<ApiBody<"getUsage">>("/api/usage")).body.today.byAgent[agentId]?.cost ?? 0;
+const chat = (h: TestHost, body: unknown) => h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body });
+const setBudget = (h: TestHost, agentId: string, dailyCents: number) => h.json<ApiBody<"putUsageBudgetsByAgentId">>(`/api/usage/budgets/${agentId}`, { method: "PUT", session: true, body: { dailyCents } });
 const sent = (gw: FakeGateway, message: string) => gw.requests("chat.send").filter((r) => r.params.message === message || String(r.params.message).includes(message)).length;
 
 const VOTE_ASK = "Vote on the proposal";
@@ -60,7 +54,7 @@ t.before(async (ctx) => {
   const { home, workspace } = homeWithOrg();
   ctx.rig = await startRig({ host: { home, workspace, config: { pluginConfig: { chat: { rateLimit: { perMinute: 1_000 } }, council: { rateLimit: { perMinute: 1_000 } }, usage: usageConfig } } } });
   // The organisation file is mirrored into the agents table at start.
-  await waitUntil(async () => (await ctx.rig.h.json("/api/agents/main")).body?.agent?.model === "acme/house-model", { timeoutMs: 5_000, label: "main's record" });
+  await waitUntil(async () => (await ctx.rig.h.json<ApiBody<"getAgentsById">>("/api/agents/main")).body?.agent?.model === "acme/house-model", { timeoutMs: 5_000, label: "main's record" });
 });
 t.after(async (ctx) => ctx.rig.close());
 t.before.each(({ rig }) => {
@@ -86,7 +80,7 @@ t("the session's model wins over the agent's configured one (main runs fake-mode
 });
 
 t("the price table matches with and without the provider/ prefix (POST /api/usage)", async ({ rig }) => {
-  const post = (model: string) => rig.h.json("/api/usage", { method: "POST", body: { agentId: "pricing", model, action: "api_call", inputTokens: TURN_TOKENS } });
+  const post = (model: string) => rig.h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { agentId: "pricing", model, action: "api_call", inputTokens: TURN_TOKENS } });
   const cases: Array<[string, number, boolean]> = [
     ["fake/fake-model", 100, true],
     ["fake-model-2", 100, true],
@@ -106,10 +100,10 @@ t("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing st
   assert.is((await setBudget(rig.h, "scout", 100)).status, 200);
   const first = await chat(rig.h, { message: "spend it", agentId: "scout" });
   assert.is(first.status, 200, JSON.stringify(first.body));
-  const status = await rig.h.json("/api/usage/budgets/scout");
+  const status = await rig.h.json<ApiBody<"getUsageBudgetsByAgentId">>("/api/usage/budgets/scout");
   assert.equal(status.body.budget, { agentId: "scout", spentCents: 100, budgetCents: 100, exceeded: true });
 
-  const sessionsBefore = (await rig.h.json("/api/chat/sessions?limit=500")).body.sessions.length;
+  const sessionsBefore = (await rig.h.json<ApiBody<"getChatSessions">>("/api/chat/sessions?limit=500")).body.sessions.length;
   for (const body of [
     { message: "over budget single", agentId: "scout" },
     { message: "over budget follow-up", agentId: "scout", sessionId: first.body.sessionId },
@@ -117,11 +111,11 @@ t("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing st
   ]) {
     const r = await chat(rig.h, body);
     assert.is(r.status, 409, JSON.stringify(body));
-    assert.is(r.body.error.code, "BUDGET_EXCEEDED", JSON.stringify(body));
+    assert.is(r.body.error?.code, "BUDGET_EXCEEDED", JSON.stringify(body));
     assert.is(sent(rig.gw, body.message), 0, `${body.message} reached the gateway`);
   }
-  assert.is((await rig.h.json("/api/chat/sessions?limit=500")).body.sessions.length, sessionsBefore, "no session stored");
-  const detail = await rig.h.json(`/api/chat/sessions/${first.body.sessionId}`);
+  assert.is((await rig.h.json<ApiBody<"getChatSessions">>("/api/chat/sessions?limit=500")).body.sessions.length, sessionsBefore, "no session stored");
+  const detail = await rig.h.json<ApiBody<"getChatSessionsById">>(`/api/chat/sessions/${first.body.sessionId}`);
   assert.is(detail.body.messages.length, 2, "the refused follow-up stored no message");
   assert.is(costEvents(rig.h, "scout").length, 1);
 
@@ -131,13 +125,14 @@ t("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing st
 });
 
 t("a party member that reaches its budget mid-party is refused before its next turn; the turns before it stay stored", async ({ rig }) => {
-  const spentBefore = (await rig.h.json("/api/usage/budgets/scout")).body.budget.spentCents;
+  const spentBefore = (await rig.h.json<ApiBody<"getUsageBudgetsByAgentId">>("/api/usage/budgets/scout")).body.budget.spentCents;
   assert.is((await setBudget(rig.h, "scout", spentBefore + 100)).status, 200);
   const res = await chat(rig.h, { message: "two rounds please", mode: "party", agentIds: ["helper", "scout"], rounds: 2 });
   assert.is(res.status, 409, JSON.stringify(res.body));
-  assert.is(res.body.error.code, "BUDGET_EXCEEDED");
-  const party = (await rig.h.json("/api/chat/sessions?limit=500")).body.sessions.find((s: any) => s.title === "two rounds please");
-  const messages = (await rig.h.json(`/api/chat/sessions/${party.id}`)).body.messages.map((m: any) => [m.role, m.agentId, m.round]);
+  assert.is(res.body.error?.code, "BUDGET_EXCEEDED");
+  const party = (await rig.h.json<ApiBody<"getChatSessions">>("/api/chat/sessions?limit=500")).body.sessions.find((s) => s.title === "two rounds please");
+  assert.ok(party, "party is there");
+  const messages = (await rig.h.json<ApiBody<"getChatSessionsById">>(`/api/chat/sessions/${party.id}`)).body.messages.map((m) => [m.role, m.agentId, m.round]);
   assert.equal(messages, [["user", null, null], ["agent", "helper", 1], ["agent", "scout", 1], ["agent", "helper", 2]]);
   assert.is(rig.gw.requests("chat.send").filter((r) => r.params.sessionKey === `agent:scout:muster-${party.id}`).length, 1, "scout's second turn never reached the gateway");
   assert.is((await setBudget(rig.h, "scout", 1_000_000)).status, 200);
@@ -145,10 +140,10 @@ t("a party member that reaches its budget mid-party is refused before its next t
 
 t("a council records a priced cost event per turn, each with the session's model", async ({ rig }) => {
   const before = { main: costEvents(rig.h, "main").length, helper: costEvents(rig.h, "helper").length };
-  const res = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Price the council", agents: ["main", "helper"], rounds: 1 } });
+  const res = await rig.h.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Price the council", agents: ["main", "helper"], rounds: 1 } });
   assert.is(res.status, 202, JSON.stringify(res.body));
   const done = await waitUntil(async () => {
-    const s = (await rig.h.json(`/api/council/session/${res.body.session.id}`)).body.session;
+    const s = (await rig.h.json<ApiBody<"getCouncilSessionById">>(`/api/council/session/${res.body.session.id}`)).body.session;
     return s.status !== "running" ? s : null;
   }, { timeoutMs: 5_000, label: "council finished" });
   assert.is(done.status, "completed", JSON.stringify(done.error));
@@ -163,12 +158,12 @@ t("a council records a priced cost event per turn, each with the session's model
 t("council with a member over its daily budget: 409 BUDGET_EXCEEDED, no session stored, nothing sent", async ({ rig }) => {
   assert.is((await setBudget(rig.h, "helper", 0)).status, 200);
   try {
-    const sessions = async () => (await rig.h.json("/api/council/session?limit=500")).body.sessions.length;
+    const sessions = async () => (await rig.h.json<ApiBody<"getCouncilSession">>("/api/council/session?limit=500")).body.sessions.length;
     const before = await sessions();
     const sends = rig.gw.requests("chat.send").length;
-    const res = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Refused council", agents: ["main", "helper"], rounds: 1 } });
+    const res = await rig.h.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Refused council", agents: ["main", "helper"], rounds: 1 } });
     assert.is(res.status, 409, JSON.stringify(res.body));
-    assert.is(res.body.error.code, "BUDGET_EXCEEDED");
+    assert.is(res.body.error?.code, "BUDGET_EXCEEDED");
     assert.is(await sessions(), before);
     assert.is(rig.gw.requests("chat.send").length, sends);
   } finally {
@@ -177,20 +172,20 @@ t("council with a member over its daily budget: 409 BUDGET_EXCEEDED, no session 
 });
 
 t("a council member that reaches its budget mid-session fails the session (BUDGET_EXCEEDED) before its next turn", async ({ rig }) => {
-  const spent = (await rig.h.json("/api/usage/budgets/helper")).body.budget.spentCents;
+  const spent = (await rig.h.json<ApiBody<"getUsageBudgetsByAgentId">>("/api/usage/budgets/helper")).body.budget.spentCents;
   // helper's position spends its whole budget; its vote is refused.
   assert.is((await setBudget(rig.h, "helper", spent + 100)).status, 200);
   try {
-    const res = await rig.h.json("/api/council/session", { method: "POST", body: { topic: "Budget mid-session", agents: ["main", "helper"], rounds: 1 } });
+    const res = await rig.h.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Budget mid-session", agents: ["main", "helper"], rounds: 1 } });
     assert.is(res.status, 202, JSON.stringify(res.body));
     const id = res.body.session.id;
     const done = await waitUntil(async () => {
-      const s = (await rig.h.json(`/api/council/session/${id}`)).body.session;
+      const s = (await rig.h.json<ApiBody<"getCouncilSessionById">>(`/api/council/session/${id}`)).body.session;
       return s.status !== "running" ? s : null;
     }, { timeoutMs: 5_000, label: "council finished" });
     assert.is(done.status, "failed");
-    assert.match(done.error, /^BUDGET_EXCEEDED: /);
-    assert.equal(done.votes.map((v: any) => v.agentId), ["main"], "main voted, helper was refused");
+    assert.match(String(done.error), /^BUDGET_EXCEEDED: /);
+    assert.equal(done.votes.map((v) => v.agentId), ["main"], "main voted, helper was refused");
     const helperVotes = rig.gw.requests("chat.send").filter((r) => r.params.sessionKey === `agent:helper:council-${id}` && String(r.params.message).includes(VOTE_ASK));
     assert.is(helperVotes.length, 0);
   } finally {
@@ -208,7 +203,7 @@ f.before(async (ctx) => {
   const { home, workspace } = homeWithOrg();
   ctx.h = await startTestHost({ home, workspace, config: { gatewayUrl: ctx.gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { usage: usageConfig } } });
   await waitForGateway(ctx.h, "connected");
-  await waitUntil(async () => (await ctx.h.json("/api/agents/main")).body?.agent?.model === "acme/house-model", { timeoutMs: 5_000, label: "main's record" });
+  await waitUntil(async () => (await ctx.h.json<ApiBody<"getAgentsById">>("/api/agents/main")).body?.agent?.model === "acme/house-model", { timeoutMs: 5_000, label: "main's record" });
   ctx.gw.onChat(() => ({ deltas: ["ok"], usage: { input: TURN_TOKENS, output: 0 } }));
 });
 f.after(async ({ gw, h }) => {
