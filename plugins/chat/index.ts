@@ -1,4 +1,6 @@
-import { definePlugin } from "@muster/plugin";
+import { fileURLToPath } from "node:url";
+import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { chatConfig, type ChatConfig } from "./config.ts";
 import { ChatMessage } from "./entities/chat-message.ts";
 import { ChatSession } from "./entities/chat-session.ts";
@@ -18,13 +20,16 @@ export const chatPlugin = definePlugin<ChatConfig>({
   host: "^1.0.0",
   // Known agents come from the agents plugin's crew capability (without it the gateway alone
   // decides); replies are logged as activities; budgets and cost events come from usage.
-  optionalDependsOn: ["activities", "agents", "usage"],
+  optionalDependsOn: ["activities", "agents", "usage", "dashboard"],
   paths: ["/api/chat"],
   config: chatConfig,
   entities: [ChatSession, ChatMessage],
   migrations,
   register: registerChatServices,
   routes: chatRoutes,
+  contributions: [
+    contribute(CONSOLE_PAGES, { id: "chat", title: "Conversations", group: "crew", order: 20, module: fileURLToPath(new URL("./console/chat-page.ts", import.meta.url)), events: ["chat.turn.*", "approvals.approval.*"] }),
+  ],
   onStart: startChat,
 });
 

@@ -48,3 +48,4 @@ export function useStylesheet(href: string): void {
   link.href = href;
   document.head.append(link);
 }
+export { postEventStream, type EventStreamOptions } from "./ui/event-stream.ts";
