@@ -10,7 +10,7 @@ function Bubble({ who, round, text, when, streaming }: { who: string; round?: nu
   return html`<li class=${`chat-message ${human ? "from-human" : "from-agent"}`}>
     <div class="chat-meta">
       <strong>${who}</strong>
-      ${round ? html`<span class="meta">round ${round}</span>` : null}
+      ${round ? html`<span class="meta chat-round">round ${round}</span>` : null}
       ${when ? html`<${Time} when=${when} />` : null}
       ${streaming ? html`<span class="meta">writing…</span>` : null}
     </div>

@@ -27,7 +27,7 @@ function RejectWithReason({ approval }: { approval: ApprovalSummary }) {
 function InlineApproval({ approval }: { approval: ApprovalSummary }) {
   return html`<li class="approval chat-approval" data-approval-id=${approval.id}>
     <div class="approval-head">
-      <${Badge} tone="warn">Waiting for you<//>
+      <${Badge} tone="info">Waiting for you<//>
       <h3>${approval.title}</h3>
     </div>
     <p class="meta">${approval.requestedBy} asks · ${approval.context ?? ""}</p>

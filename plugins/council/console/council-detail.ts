@@ -41,7 +41,7 @@ function Ratification({ approvalId }: { approvalId: string }) {
   const approval = useResource(() => muster.getApprovalsById({ id: approvalId }), { events: ["approvals.approval.*"], deps: [approvalId] });
   const status = approval.data?.approval.status;
   return html`<p>
-    Ratification: ${status ? html`<${Badge} tone=${status === "approved" ? "ok" : status === "rejected" ? "bad" : "warn"}>${status}<//> ` : null}
+    Ratification: ${status ? html`<${Badge} tone=${status === "approved" ? "ok" : status === "rejected" ? "bad" : "info"}>${status}<//> ` : null}
     <a href=${pageHref("approvals", approvalId)}>${status === "pending" ? "Decide the approval" : "Open the approval"}</a>
     <${ErrorNote} error=${approval.error} />
   </p>`;

@@ -12,5 +12,5 @@ export function StatusBadge({ session }: { session: StatusFields }) {
   if (session.status === "failed") return html`<${Badge} tone="bad">Failed<//>`;
   if (session.status === "cancelled") return html`<${Badge} tone="muted">Cancelled<//>`;
   if (session.ratifiedAt) return html`<${Badge} tone="ok">Adopted, ratified<//>`;
-  return session.outcome === "adopted" ? html`<${Badge} tone="ok">Adopted<//>` : html`<${Badge} tone="warn">No consensus<//>`;
+  return session.outcome === "adopted" ? html`<${Badge} tone="ok">Adopted<//>` : html`<${Badge} tone="muted">No consensus<//>`;
 }
