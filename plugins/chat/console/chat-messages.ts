@@ -1,7 +1,7 @@
 // The conversation: stored messages oldest first, then the turn streaming in from this page.
 // Every text is agent- or human-written: inserted only as text.
-import { html, Time, ErrorNote, Empty, type Muster } from "@muster/console";
-import type { LiveTurn } from "./chat-turn.ts";
+import { html, Time, ErrorNote, Empty, errorText, type Muster } from "@muster/console";
+import { continuesInBackground, type LiveTurn } from "./chat-turn.ts";
 
 export type ChatMessage = Awaited<ReturnType<Muster["getChatSessionsById"]>>["messages"][number];
 
@@ -33,6 +33,10 @@ export function ChatMessages({ messages, turn, party }: { messages: readonly Cha
   if (stored.length === 0 && live.length === 0) return html`<${Empty}>No messages yet: write the first one below.<//>`;
   return html`<div>
     <ol class="chat-log" aria-label="Messages" aria-live="polite" aria-busy=${turn && !turn.ended ? "true" : "false"}>${stored}${live}</ol>
-    ${turn?.error ? html`<${ErrorNote} error=${turn.error} prefix="The reply stopped:" />` : null}
+    ${turn?.error
+      ? continuesInBackground(turn.error)
+        ? html`<p class="notice" role="status">The agent is still working; its reply will appear here when it is done. (${errorText(turn.error)})</p>`
+        : html`<${ErrorNote} error=${turn.error} prefix="The reply stopped:" />`
+      : null}
   </div>`;
 }

@@ -2,7 +2,7 @@
 // the replies streaming in, the stored sessions, and inline the gateway approvals an agent of
 // the open conversation waits on. A reply that arrives after the request (a turn that went on
 // in the background) shows up when chat's live events reload the session. docs/console/conversations.md.
-import { html, useRef, useState, muster, useResource, useRoute, navigate, pageHref, mountComponent, useStylesheet, PageHeader, Section, ErrorNote, ActionButton, Badge } from "@muster/console";
+import { html, useRef, useState, muster, useResource, useLive, useRoute, navigate, pageHref, mountComponent, useStylesheet, PageHeader, Section, ErrorNote, ActionButton, Badge } from "@muster/console";
 import { ChatMessages, type ChatMessage } from "./chat-messages.ts";
 import { FollowUp, NewConversation } from "./chat-composer.ts";
 import { ExecApprovals } from "./exec-approvals.ts";
@@ -14,7 +14,12 @@ useStylesheet("/dashboard/plugins/chat/chat.css");
 
 function ChatPage() {
   const sessionId = useRoute().rest[0];
-  const { turn, send } = useChatTurn();
+  const { turn, send, clear } = useChatTurn();
+  // A turn that went on in the background has finished: its reply is in the session now.
+  useLive(["chat.turn.finished"], (message) => {
+    const turnOf = message.type === "event" ? (message.payload.turn as { sessionId?: unknown } | undefined) : undefined;
+    if (turnOf?.sessionId === sessionId) clear();
+  });
   const [version, setVersion] = useState(0);
   const session = useResource(() => (sessionId ? muster.getChatSessionsById({ id: sessionId, query: { limit: 1_000 } }) : Promise.resolve(undefined)), {
     events: ["chat.turn.*"],

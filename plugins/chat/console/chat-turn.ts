@@ -24,6 +24,14 @@ export interface ChatTurn {
   turn: LiveTurn | null;
   /** Sends a chat; resolves when its stream ends. A refusal before the stream opens is thrown (the form shows it). */
   send(body: ChatBody, callbacks: { onSession: (sessionId: string) => void; onEnd: () => Promise<unknown> }): Promise<void>;
+  /** Forgets an ended turn's error (its reply arrived later in the session). */
+  clear(): void;
+}
+
+/** The stream stopped waiting but the turn goes on in the background (docs/chat.md, "Turns that outlive their request"). */
+export function continuesInBackground(error: unknown): boolean {
+  const details = error instanceof MusterApiError ? (error.details as { continues?: unknown } | null | undefined) : undefined;
+  return details?.continues === true;
 }
 
 function applyFrame(turn: LiveTurn, frame: ChatFrame): LiveTurn {
@@ -77,5 +85,6 @@ export function useChatTurn(): ChatTurn {
     // The stored session now holds every finished reply; an error stays shown until the next message.
     setTurn((current) => (current && current.error ? { ...current, replies: [], ended: true } : null));
   };
-  return { turn, send };
+  const clear = () => setTurn((current) => (current && current.ended ? null : current));
+  return { turn, send, clear };
 }
