@@ -62,7 +62,8 @@ export function useChatTurn(): ChatTurn {
   const [turn, setTurn] = useState<LiveTurn | null>(null);
   const running = useRef(false);
   const send: ChatTurn["send"] = async (body, { onSession, onEnd }) => {
-    if (running.current) return;
+    // One turn at a time from this page; the form keeps what was typed and says why.
+    if (running.current) throw new Error("A reply is still coming in: send this once it has arrived.");
     running.current = true;
     setTurn({ message: body.message, sessionId: body.sessionId ?? null, replies: [], ended: false, error: undefined });
     let opened = false;
