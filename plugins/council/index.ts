@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { councilConfig, type CouncilConfig } from "./config.ts";
 import { CouncilSession } from "./entities/council-session.ts";
@@ -21,13 +23,14 @@ export const councilPlugin = definePlugin<CouncilConfig>({
   // Members are checked against the agents plugin's crew capability (their roles and models
   // too); the ratification is reported as an activity and a notification; turns are checked
   // against budgets and recorded as cost events; each when loaded.
-  optionalDependsOn: ["activities", "agents", "notifications", "usage", "stream"],
+  optionalDependsOn: ["activities", "agents", "notifications", "usage", "stream", "dashboard"],
   paths: ["/api/council"],
   config: councilConfig,
   entities: [CouncilSession],
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "council.session.*", description: "A council session was created, progressed, completed, failed, was cancelled or ratified" }),
+    contribute(CONSOLE_PAGES, { id: "councils", title: "Councils", group: "crew", order: 30, module: fileURLToPath(new URL("./console/councils-page.ts", import.meta.url)), events: ["council.session.*", "approvals.approval.*"] }),
   ],
   register: registerCouncilServices,
   routes: councilRoutes,

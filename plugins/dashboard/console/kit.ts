@@ -52,3 +52,4 @@ export function useStylesheet(href: string): void {
   document.head.append(link);
 }
 export { Chart, seriesColour, type ChartProps, type ChartSeries } from "./ui/chart.ts";
+export { postEventStream, type EventStreamOptions } from "./ui/event-stream.ts";
