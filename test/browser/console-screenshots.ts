@@ -1,8 +1,9 @@
 // Takes a screenshot of every console page into docs/console/<page>.jpg (home.jpg for `/`):
 // a test host with sample data, signed in through a one-time login link, one workspace write
-// arriving live on the home page. Pages added later are taken without a line here.
+// arriving live on the home page; then rewrites the screenshots section of docs/console.md to
+// show every page taken. Pages added later are taken without a line here.
 // Usage: npm run docs:console-screenshots [-- <page id> ...]
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { chromiumMissing, withBrowser } from "./browser.ts";
@@ -10,6 +11,8 @@ import { openConsole, waitForConsole } from "./console.ts";
 import { seedSampleData } from "./sample-data.ts";
 
 const outDir = new URL("../../docs/console/", import.meta.url).pathname;
+const consoleDoc = new URL("../../docs/console.md", import.meta.url).pathname;
+const taken: { id: string; title: string; path: string }[] = [];
 const only = process.argv.slice(2);
 const missing = chromiumMissing();
 if (missing) {
@@ -37,7 +40,20 @@ await withTestHost({ config: { owner: "sam" }, env: { VAULT_KEY: "sample-screens
       await tab.waitForTimeout(1300); // lets arrival highlights fade for a calm picture
       const path = join(outDir, `${place.id}.jpg`);
       await tab.screenshot({ path, type: "jpeg", quality: 70 });
+      taken.push(place);
       console.log(`wrote docs/console/${place.id}.jpg`);
     }
   });
 });
+
+// Every page's picture in docs/console.md, between its screenshots markers.
+if (only.length === 0) {
+  const start = "<!-- console-screenshots:start -->";
+  const end = "<!-- console-screenshots:end -->";
+  const doc = readFileSync(consoleDoc, "utf8");
+  const gallery = taken.map((place) => `### ${place.title} (\`${place.path}\`)\n\n![${place.title}](console/${place.id}.jpg)\n`).join("\n");
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from >= 0 && to > from) writeFileSync(consoleDoc, `${doc.slice(0, from + start.length)}\n${gallery}${doc.slice(to)}`);
+  console.log(`docs/console.md: ${taken.length} screenshots listed`);
+}
