@@ -79,7 +79,7 @@ if (missing) {
       await page.getByLabel("Card title").fill("Write the announcement");
       await page.getByLabel("Column").selectOption("todo");
       await page.getByRole("button", { name: "Add card" }).click();
-      await page.locator('[data-column="todo"] .kanban-card').getByText("Write the announcement").waitFor();
+      await page.locator('[data-column="todo"] .card-title').getByText("Write the announcement").waitFor();
     });
   });
 
@@ -157,12 +157,14 @@ if (missing) {
       await page.locator(".comments").getByText("Looks right to me").waitFor();
       await page.getByLabel("New item").fill("Check the links");
       await page.getByRole("button", { name: "Add item" }).click();
-      await page.getByRole("checkbox", { name: "Check the links" }).check();
+      // The box shows what the server holds: checked once the PATCH is stored.
+      await page.getByRole("checkbox", { name: "Check the links" }).click();
+      await page.locator(".checklist input:checked").waitFor();
       await page.waitForFunction(`document.querySelector(".card-history")?.textContent.includes("checklist")`);
-      await page.getByLabel("Agent").fill("loki");
+      await page.getByRole("textbox", { name: "Agent", exact: true }).fill("loki");
       await page.getByRole("button", { name: "Claim card" }).click();
       await page.locator(".card-history").getByText("claimed").waitFor();
-      await page.getByLabel("Agent").fill("thor");
+      await page.getByRole("textbox", { name: "Agent", exact: true }).fill("thor");
       await page.getByRole("button", { name: "Claim card" }).click();
       await page.locator(".error").getByText("CARD_ALREADY_CLAIMED").waitFor();
       const stored = (await h.json(`/api/cards/${card.id}`)).body.card;
