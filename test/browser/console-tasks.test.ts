@@ -150,7 +150,7 @@ if (missing) {
     await withPage("/console/tasks", async (page) => {
       await page.getByRole("link", { name: XSS, exact: true }).first().waitFor();
       await page.goto(`${h.url}/console/tasks/${task.id}`);
-      assert.is(await page.locator("h1").textContent(), XSS);
+      await page.getByRole("heading", { level: 1, name: XSS }).waitFor();
       assert.is(await page.getByLabel("Notes").inputValue(), XSS);
       assert.is(await page.locator("img[src=x]").count(), 0);
       assert.is(await page.evaluate("window.__xss"), undefined);
