@@ -102,8 +102,10 @@ if (missing) {
       await moveRight.waitFor();
       // Tab to the button from the card's link, as a keyboard user would.
       await cardIn(page, "backlog", card.id).getByRole("link").focus();
-      for (let i = 0; i < 5 && !(await moveRight.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
-      assert.ok(await moveRight.evaluate((el) => el === document.activeElement), "Move right is reachable by Tab");
+      // Expressions as strings: they run in the page, and this program is type-checked without the DOM library.
+      const focused = async () => (await moveRight.evaluate("(el) => el === document.activeElement")) as boolean;
+      for (let i = 0; i < 5 && !(await focused()); i++) await page.keyboard.press("Tab");
+      assert.ok(await focused(), "Move right is reachable by Tab");
       await page.keyboard.press("Enter");
       await cardIn(page, "todo", card.id).waitFor();
       await page.locator("#board-announcer").getByText("Moved “Move me by keys” to To do.").waitFor({ state: "attached" });
