@@ -103,7 +103,7 @@ if (missing) {
       // Tab to the button from the card's link, as a keyboard user would.
       await cardIn(page, "backlog", card.id).getByRole("link").focus();
       // Expressions as strings: they run in the page, and this program is type-checked without the DOM library.
-      const focused = async () => (await moveRight.evaluate("(el) => el === document.activeElement")) as boolean;
+      const focused = () => page.evaluate<boolean>(`document.activeElement?.matches('[data-card-id="${card.id}"] .move-right') ?? false`);
       for (let i = 0; i < 5 && !(await focused()); i++) await page.keyboard.press("Tab");
       assert.ok(await focused(), "Move right is reachable by Tab");
       await page.keyboard.press("Enter");

@@ -2,7 +2,7 @@
 // time, so a board of 1,000 cards stays quick), cards moved by dragging or by the "Move left" /
 // "Move right" buttons, every move announced in a live region and every refusal shown with the
 // API's code. Cards moved elsewhere (another browser, an agent) show up from the live stream.
-import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLive, useResource, useState } from "@muster/console";
+import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLive, useRef, useResource, useState } from "@muster/console";
 import { BoardColumnView } from "./board-column.ts";
 import { CardScreen } from "./card-screen.ts";
 import type { Board, Card, Column } from "./board-types.ts";
@@ -17,13 +17,19 @@ interface MoveState {
 
 export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: string }) {
   const view = useResource(() => muster.getBoardsById({ id: boardId }), { deps: [boardId] });
-  // Only this board's events reload it (another board's moves are not this page's business).
+  // Only this board's events reload it (another board's moves are not this page's business);
+  // a burst (an agent filing 50 cards) loads once.
+  const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(settle.current), []);
   useLive(["boards.*"], (message) => {
-    if (message.type === "reconnected") return void view.reload();
-    if (message.type !== "event") return;
-    const payload = message.payload as { card?: { boardId?: string }; board?: { id?: string }; boardId?: string; id?: string };
-    const concerned = payload.card?.boardId ?? payload.board?.id ?? payload.boardId ?? payload.id;
-    if (concerned === boardId) void view.reload();
+    let concerned: string | undefined = boardId;
+    if (message.type === "event") {
+      const payload = message.payload as { card?: { boardId?: string }; board?: { id?: string }; boardId?: string; id?: string };
+      concerned = payload.card?.boardId ?? payload.board?.id ?? payload.boardId ?? payload.id;
+    } else if (message.type !== "reconnected") return;
+    if (concerned !== boardId) return;
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => void view.reload(), 50);
   });
   const [move, setMove] = useState<MoveState>({ announcement: "" });
 
