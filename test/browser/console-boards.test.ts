@@ -5,39 +5,23 @@
 // accessibility check, a board of 1,000 cards paged per column, and the page at 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { consoleSuite, type ConsoleSuite } from "./console-suite.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
 
 const t = suite("console: boards");
 const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
+const suiteRig = missing ? undefined : consoleSuite(t, async () => {
+  const host = await startTestHost({ config: { owner: "sam" } });
+  return { host, stop: async () => { await host.stop(); removeHome(host.home); } };
+});
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
-
-t.before(async () => {
-  if (missing) return;
-  h = await startTestHost({ config: { owner: "sam" } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
-});
-
-t.after(async () => {
-  if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
-  await h.stop();
-  removeHome(h.home);
-});
+t.before(() => void (h = suiteRig!.host()));
+const withPage: ConsoleSuite["withPage"] = (path, fn, viewport) => suiteRig!.withPage(path, fn, viewport);
 
 async function createBoard(name: string, body: Record<string, unknown> = { template: "kanban" }): Promise<{ id: string }> {
   const res = await h.json("/api/boards", { method: "POST", body: { name, ...body } });
@@ -54,14 +38,6 @@ async function createCard(boardId: string, title: string, column?: string): Prom
 const columnOf = async (cardId: string) => (await h.json(`/api/cards/${cardId}`)).body.card.column as string;
 const cardIn = (page: Page, column: string, cardId: string) => page.locator(`[data-column="${column}"] [data-card-id="${cardId}"]`);
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
 
 if (missing) {
   t("chromium is installed", () => assert.unreachable(missing));

@@ -4,9 +4,10 @@
 // its code; agent-written titles and replies stay text; the accessibility check; 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import type { Page } from "playwright-core";
+import { chromiumMissing } from "./browser.ts";
+import { consoleSuite, type ConsoleSuite } from "./console-suite.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
 import { createTask, decide, reviewApprovals, startDispatchRig, type DispatchRig } from "../plugins/dispatch/dispatch-rig.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -15,38 +16,12 @@ const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let rig: DispatchRig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
-
-t.before(async () => {
-  if (missing) return;
+const suiteRig = missing ? undefined : consoleSuite(t, async () => {
   rig = await startDispatchRig();
   rig.gw.onChat((agentId, message) => ({ text: `Done by ${agentId}: ${message.split("\n")[0]}`, usage: { input: 10, output: 5 } }));
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  return { host: rig.h, stop: () => rig.close() };
 });
-
-t.after(async () => {
-  if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
-  await rig.close();
-});
-
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, rig.h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
+const withPage: ConsoleSuite["withPage"] = (path, fn, viewport) => suiteRig!.withPage(path, fn, viewport);
 
 const dispatchRow = (page: Page, title: string) => page.locator("table.data tbody tr").filter({ has: page.getByRole("link", { name: title, exact: true }) });
 
