@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { Board } from "./entities/board.ts";
 import { Card } from "./entities/card.ts";
@@ -20,12 +22,14 @@ export const boardsPlugin = definePlugin({
   host: "^1.0.0",
   // Links to stories, epics and sprints are checked against work; gated moves become approvals.
   dependsOn: ["work", "approvals"],
-  optionalDependsOn: ["stream"],
+  optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/boards", "/api/cards"],
   entities: [Board, Card, CardComment, CardHistory],
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "boards.*", description: "A board or a card was created, updated, moved, commented on or deleted" }),
+    // The console's boards: /console/boards, a board at /console/boards/<boardId>, a card at /console/boards/<boardId>/<cardId>.
+    contribute(CONSOLE_PAGES, { id: "boards", title: "Boards", group: "work", order: 10, module: fileURLToPath(new URL("./console/boards-page.ts", import.meta.url)), events: ["boards.*"] }),
   ],
   register: registerBoardServices,
   routes: boardRoutes,

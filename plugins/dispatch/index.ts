@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { dispatchConfig, type DispatchConfig } from "./config.ts";
 import { BlockedEpisode } from "./entities/blocked-episode.ts";
@@ -25,13 +27,15 @@ export const dispatchPlugin = definePlugin<DispatchConfig>({
   // Assignees are checked, and the escalation chain and agent models come from, the agents
   // plugin's crew capability (without it: the chain from the organisation file, through
   // memory); budgets and cost events from usage.
-  optionalDependsOn: ["agents", "memory", "usage", "stream"],
+  optionalDependsOn: ["agents", "memory", "usage", "stream", "dashboard"],
   paths: ["/api/dispatch"],
   config: dispatchConfig,
   entities: [Dispatch, TaskReview, BlockedEpisode],
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "dispatch.*", description: "A task was dispatched to an agent or its dispatch changed, or a task under review was escalated" }),
+    // The console's dispatch page: send a task to its assignee and follow it to its review approval.
+    contribute(CONSOLE_PAGES, { id: "dispatch", title: "Dispatch", group: "work", order: 40, module: fileURLToPath(new URL("./console/dispatch-page.ts", import.meta.url)), events: ["dispatch.*", "work.task.*", "approvals.*"] }),
   ],
   register: registerDispatchServices,
   routes: dispatchRoutes,

@@ -1,7 +1,9 @@
 // What the console's browser suites share: one browser for the whole suite (opened in `before`,
 // closed in `after`), a page opened signed in at a place and always closed, and the checks every
-// page gets (agent-written markup stayed text; nothing wider than the screen).
+// page gets (agent-written markup stayed text; nothing wider than the screen); or the whole
+// set-up at once: one host and one browser for the suite (consoleSuite).
 import * as assert from "uvu/assert";
+import type { Test } from "uvu";
 import type { Browser, Page } from "playwright-core";
 import type { TestHost } from "../helpers/start-test-host.ts";
 import { withBrowser } from "./browser.ts";
@@ -58,4 +60,28 @@ export async function assertNoXss(page: Page): Promise<void> {
 /** The page does not scroll sideways (the 390 px check). */
 export async function assertFitsWidth(page: Page): Promise<void> {
   assert.ok(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), "no horizontal scroll of the page");
+}
+
+export interface ConsoleSuite {
+  host(): TestHost;
+  /** Opens `path` signed in, runs `fn`, closes the page whatever happens. */
+  withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }): Promise<void>;
+}
+
+/** Registers the suite's before/after: `start` gives the host and its stop; one browser for the suite. */
+export function consoleSuite(t: Test, start: () => Promise<{ host: TestHost; stop: () => Promise<void> }>): ConsoleSuite {
+  let started: { host: TestHost; stop: () => Promise<void> } | undefined;
+  const shared = suiteBrowser();
+  t.before(async () => {
+    started = await start();
+    await shared.open();
+  });
+  t.after(async () => {
+    await shared.close();
+    await started?.stop();
+  });
+  return {
+    host: () => started!.host,
+    withPage: (path, fn, viewport) => withConsolePage(shared.browser, started!.host, path, fn, viewport),
+  };
 }

@@ -105,6 +105,7 @@ export const TASK_PAGE = { maxLimit: 1000 } as const;
 /** GET /api/tasks: optional exact-match filters, then a page; unknown parameters are a 400. */
 export const listTasksQuery = z.strictObject({
   status: z.enum(TASK_STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
   assignedTo: schemas.id.optional(),
   projectId: schemas.id.optional(),
   sprintId: schemas.id.optional(),

@@ -9,7 +9,7 @@ export function mountTaskRoutes(router: PluginRouter, work: WorkTracker): void {
     {
       summary: "Tasks, most recently updated first; optional filters and paging",
       description:
-        "Filters (exact match, combined with AND): status, assignedTo, projectId, sprintId. " +
+        "Filters (exact match, combined with AND): status, priority, assignedTo, projectId, sprintId. " +
         `Page: limit (max ${TASK_PAGE.maxLimit}; without it, every matching task) tasks from offset (default 0). ` +
         "The body stays the spec's bare array; X-Total-Count carries the number of tasks matching the filters.",
       query: listTasksQuery,

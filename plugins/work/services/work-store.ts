@@ -3,7 +3,7 @@ import { defineStore, insertionOrder, type Database, type EntityStore, type Stor
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
 /** The task list's exact-match filters (GET /api/tasks query parameters). */
-export const TASK_FILTERS = ["status", "assignedTo", "projectId", "sprintId"] as const;
+export const TASK_FILTERS = ["status", "priority", "assignedTo", "projectId", "sprintId"] as const;
 export type TaskFilter = Partial<Record<(typeof TASK_FILTERS)[number], string>>;
 
 /** Each kind's columns, derived once from its entity. */

@@ -60,7 +60,7 @@ t("list is a bare array ordered by last update", async ({ h }) => {
   for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].updatedAt >= list[i].updatedAt);
 });
 
-t("list filters by status, assignedTo, projectId and sprintId, and pages with limit and offset", async ({ h }) => {
+t("list filters by status, priority, assignedTo, projectId and sprintId, and pages with limit and offset", async ({ h }) => {
   const project = (await h.json("/api/projects", { method: "POST", body: { name: "filtered" } })).body.id as string;
   const sprint = (await h.json("/api/sprints", { method: "POST", body: { name: "filtered" } })).body.id as string;
   const make = async (title: string, extra: Record<string, unknown> = {}) => (await post(h, { title, projectId: project, ...extra })).body.id as string;
@@ -68,7 +68,7 @@ t("list filters by status, assignedTo, projectId and sprintId, and pages with li
   const t2 = await make("t2", { status: "done", assignedTo: "odin", sprintId: sprint });
   const t3 = await make("t3", { status: "blocked", assignedTo: "freya", sprintId: sprint });
   const t4 = await make("t4");
-  const t5 = await make("t5", { assignedTo: "freya" });
+  const t5 = await make("t5", { assignedTo: "freya", priority: "critical" });
   const other = (await post(h, { title: "elsewhere", status: "done", assignedTo: "freya", sprintId: sprint })).body.id as string;
   const ids = async (query: string) => {
     const res = await h.json(`/api/tasks?${query}`);
@@ -83,6 +83,9 @@ t("list filters by status, assignedTo, projectId and sprintId, and pages with li
   assert.equal(await ids(`sprintId=${sprint}&assignedTo=freya`), { ids: [other, t3], total: 2 });
   assert.equal(await ids(`sprintId=${sprint}&projectId=${project}&status=blocked&assignedTo=freya`), { ids: [t3], total: 1 });
   assert.equal(await ids(`projectId=${project}&assignedTo=nobody`), { ids: [], total: 0 });
+  // The console's priority filter.
+  assert.equal(await ids(`projectId=${project}&priority=critical`), { ids: [t5], total: 1 });
+  assert.equal(await ids(`projectId=${project}&priority=medium&assignedTo=freya`), { ids: [t3, t1], total: 2 });
   assert.equal(await ids(`projectId=${project}&limit=2`), { ids: [t5, t4], total: 5 });
   assert.equal(await ids(`projectId=${project}&limit=2&offset=2`), { ids: [t3, t2], total: 5 });
   assert.equal(await ids(`projectId=${project}&limit=2&offset=4`), { ids: [t1], total: 5 });
@@ -95,6 +98,7 @@ t("bad list parameters are a 400 naming the parameter", async ({ h }) => {
   const cases: [string, string][] = [
     ["status=nope", "status"],
     ["status=done&status=blocked", "status"],
+    ["priority=urgent", "priority"],
     ["assignedTo=../x", "assignedTo"],
     ["projectId=", "projectId"],
     ["limit=0", "limit"],

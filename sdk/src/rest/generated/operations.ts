@@ -3589,6 +3589,7 @@ export interface Operations {
     args: {
       query?: {
         "status"?: "backlog" | "in_progress" | "review" | "done" | "blocked";
+        "priority"?: "low" | "medium" | "high" | "critical";
         "assignedTo"?: string;
         "projectId"?: string;
         "sprintId"?: string;

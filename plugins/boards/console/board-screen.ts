@@ -1,0 +1,92 @@
+// One board: its columns side by side with their WIP limits, each column's cards (a page at a
+// time, so a board of 1,000 cards stays quick), cards moved by dragging or by the "Move left" /
+// "Move right" buttons, every move announced in a live region and every refusal shown with the
+// API's code. Cards moved elsewhere (another browser, an agent) show up from the live stream.
+import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLive, useRef, useResource, useState } from "@muster/console";
+import { BoardColumnView } from "./board-column.ts";
+import { CardScreen } from "./card-screen.ts";
+import type { Board, Card, Column } from "./board-types.ts";
+
+/** A move the page is making: a refusal keeps the code; `focus` is the control to focus once the card is redrawn. */
+interface MoveState {
+  error?: unknown;
+  announcement: string;
+  approvalId?: string;
+  focus?: { cardId: string; control: "left" | "right" };
+}
+
+export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: string }) {
+  const view = useResource(() => muster.getBoardsById({ id: boardId }), { deps: [boardId] });
+  // Only this board's events reload it (another board's moves are not this page's business);
+  // a burst (an agent filing 50 cards) loads once.
+  const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(settle.current), []);
+  useLive(["boards.*"], (message) => {
+    let concerned: string | undefined = boardId;
+    if (message.type === "event") {
+      const payload = message.payload as { card?: { boardId?: string }; board?: { id?: string }; boardId?: string; id?: string };
+      concerned = payload.card?.boardId ?? payload.board?.id ?? payload.boardId ?? payload.id;
+    } else if (message.type !== "reconnected") return;
+    if (concerned !== boardId) return;
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => void view.reload(), 50);
+  });
+  const [move, setMove] = useState<MoveState>({ announcement: "" });
+
+  // After a keyboard move the card is drawn in another column: give its button the focus back.
+  useEffect(() => {
+    const focus = move.focus;
+    if (!focus || !view.data) return;
+    const card = document.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(focus.cardId)}"]`);
+    const target = card?.querySelector<HTMLElement>(`.move-${focus.control}`) ?? card?.querySelector<HTMLElement>("a");
+    target?.focus();
+  }, [view.data, move.focus]);
+
+  if (cardId) return html`<${CardScreen} boardId=${boardId} cardId=${cardId} board=${view.data?.board} />`;
+  if (!view.data) {
+    return html`<${PageHeader} title="Board" />${view.error ? html`<${ErrorNote} error=${view.error} /><p><a href=${pageHref("boards")}>All boards</a></p>` : html`<p class="meta">Loading the board…</p>`}`;
+  }
+  const { board, cards } = view.data;
+
+  const moveCard = async (card: Card, column: Column, position: number | undefined, focus?: MoveState["focus"]) => {
+    if (card.column === column.id && position === undefined) return;
+    setMove({ announcement: `Moving “${card.title}” to ${column.name}…` });
+    try {
+      const answer = await muster.patchCardsById({ id: card.id, body: position === undefined ? { column: column.id } : { column: column.id, position } });
+      if (answer.approval) {
+        setMove({ announcement: `Moving “${card.title}” to ${column.name} needs a human approval: it waits in the inbox.`, approvalId: answer.approval.id });
+      } else {
+        setMove({ announcement: `Moved “${card.title}” to ${column.name}.`, focus });
+      }
+      await view.reload();
+    } catch (error) {
+      setMove({ error, announcement: `“${card.title}” was not moved to ${column.name}.`, focus });
+    }
+  };
+
+  const addCard = async (fields: FormData) => {
+    const column = String(fields.get("column") ?? "");
+    await muster.postBoardsCardsById({ id: board.id, body: { title: String(fields.get("title") ?? ""), ...(column ? { column } : {}) } });
+    await view.reload();
+  };
+
+  return html`<${PageHeader} title=${board.name} description=${board.description ?? `${cards.length} cards`}
+      actions=${html`<a class="button plain" href=${pageHref("boards")}>All boards</a>`} />
+    <${Form} label="Add a card" submitLabel="Add card" class="inline add-card" onSubmit=${addCard}>
+      <${Field} label="Card title" name="title" required=${true} />
+      <${Field} label="Column" name="column" as="select" options=${board.columns.map((column) => ({ value: column.id, label: column.name }))} />
+    <//>
+    <p class="visually-hidden" role="status" aria-live="polite" id="board-announcer">${move.announcement}</p>
+    <${ErrorNote} error=${move.error} prefix=${move.announcement} />
+    ${move.approvalId ? html`<p class="notice">The move waits for approval: <a href=${pageHref("approvals", move.approvalId)}>open the approval</a>.</p>` : null}
+    <${ErrorNote} error=${view.error} prefix="Could not refresh the board." />
+    <p class="meta board-help">Drag a card to another column, or use its “Move left” and “Move right” buttons; open a card for its comments, history and checklist.</p>
+    <div class="kanban">
+      ${board.columns.map(
+        (column, index) => html`<${BoardColumnView} key=${column.id} board=${board as Board} column=${column}
+          cards=${cards.filter((card) => card.column === column.id)}
+          left=${board.columns[index - 1]} right=${board.columns[index + 1]}
+          onMove=${moveCard} findCard=${(id: string) => cards.find((card) => card.id === id)} />`,
+      )}
+    </div>`;
+}
