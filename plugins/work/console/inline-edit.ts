@@ -1,6 +1,7 @@
 // Fields changed in place in a table row: a select saved on change, a text shown as text (or a
 // link) with an "Edit" button that turns it into an input saved by Enter or "Save". A refusal
-// shows the API's code next to the field and keeps what was typed.
+// shows the API's code next to the field and keeps what was typed. The input is uncontrolled
+// (defaultValue): a live reload of the list while someone types must not put the old text back.
 import { ErrorNote, html, useEffect, useRef, useState } from "@muster/console";
 
 export function InlineSelect({ label, what, value, options, onSave }: { label: string; what: string; value: string; options: readonly string[]; onSave: (value: string) => Promise<unknown> }) {
@@ -59,7 +60,7 @@ export function InlineText({ label, what, value, href, onSave }: { label: string
     }
   };
   return html`<form class="inline-edit" onSubmit=${save} onKeyDown=${(event: KeyboardEvent) => event.key === "Escape" && setEditing(false)}>
-    <input ref=${input} aria-label=${`${label} of ${what}`} value=${value} disabled=${busy} />
+    <input ref=${input} aria-label=${`${label} of ${what}`} defaultValue=${value} disabled=${busy} />
     <button type="submit" class="button primary small" disabled=${busy} aria-label=${`Save ${label.toLowerCase()} of ${what}`}>Save</button>
     <button type="button" class="button plain small" onClick=${() => setEditing(false)}>Cancel</button>
     <${ErrorNote} error=${error} />

@@ -106,21 +106,30 @@ export interface FieldProps {
   onInput?: (value: string) => void;
 }
 
-/** A labelled form control (the label names it; the hint describes it). */
+/**
+ * A labelled form control (the label names it; the hint describes it). With `onInput` the caller
+ * owns the value (controlled); without it `value` is only the initial value, so a page that
+ * draws again (a live event) never puts back what the user has typed over.
+ */
 export function Field({ label, name, hint, as = "input", options = [], value, onInput, ...rest }: FieldProps) {
   const id = useRef(`field-${++fieldIds}`).current;
+  const controlled = onInput !== undefined;
   const input = (event: Event) => onInput?.((event.currentTarget as HTMLInputElement).value);
+  const described = hint ? `${id}-hint` : undefined;
+  const initial = controlled ? { value } : { defaultValue: value };
+  const optionOf = (option: string | { value: string; label: string }) => {
+    const { value: optionValue, label: optionLabel } = typeof option === "string" ? { value: option, label: option } : option;
+    return html`<option value=${optionValue} selected=${!controlled && value !== undefined ? String(value) === optionValue : undefined}>${optionLabel}</option>`;
+  };
   const control =
     as === "select"
-      ? html`<select id=${id} name=${name} value=${value} required=${rest.required} aria-describedby=${hint ? `${id}-hint` : undefined} onInput=${input}>
-          ${options.map((option) => (typeof option === "string" ? html`<option value=${option}>${option}</option>` : html`<option value=${option.value}>${option.label}</option>`))}
-        </select>`
+      ? html`<select id=${id} name=${name} value=${controlled ? value : undefined} required=${rest.required} aria-describedby=${described} onInput=${input}>${options.map(optionOf)}</select>`
       : as === "textarea"
-        ? html`<textarea id=${id} name=${name} value=${value} rows=${rest.rows ?? 4} required=${rest.required} placeholder=${rest.placeholder} aria-describedby=${hint ? `${id}-hint` : undefined} onInput=${input}></textarea>`
-        : html`<input id=${id} name=${name} value=${value} ...${rest} aria-describedby=${hint ? `${id}-hint` : undefined} onInput=${input} />`;
+        ? html`<textarea id=${id} name=${name} ...${initial} rows=${rest.rows ?? 4} required=${rest.required} placeholder=${rest.placeholder} aria-describedby=${described} onInput=${input}></textarea>`
+        : html`<input id=${id} name=${name} ...${initial} ...${rest} aria-describedby=${described} onInput=${input} />`;
   return html`<div class="field">
     <label for=${id}>${label}</label>
     ${control}
-    ${hint ? html`<p class="hint" id=${`${id}-hint`}>${hint}</p>` : null}
+    ${hint ? html`<p class="hint" id=${described}>${hint}</p>` : null}
   </div>`;
 }
