@@ -60,7 +60,7 @@ if (missing) {
       eachPlace(browser, 1400, async (path, title, errors, tab) => {
         assert.equal(errors, [], `${path}: script errors`);
         assert.is(await tab.title(), path === "/" ? "Muster" : `${title} · Muster`);
-        if (path !== "/") assert.is(await tab.locator("nav a[aria-current='page']").textContent(), title, `${path}: the navigation marks the page`);
+        if (path !== "/") assert.is(await tab.locator("nav#console-nav a[aria-current='page']").textContent(), title, `${path}: the navigation marks the page`);
         assert.is(describeViolations(await seriousViolations(tab)), "", `${path}: accessibility`);
       }),
     ));
