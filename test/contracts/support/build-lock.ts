@@ -3,15 +3,17 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { scaled } from "../../helpers/time-scale.ts";
 
 export const ROOT = new URL("../../..", import.meta.url).pathname;
 export const HARDHAT_CLI = join(ROOT, "node_modules/hardhat/dist/src/cli.js");
 const LOCK = join(ROOT, "cache", "muster-contracts-build.lock");
-const STALE_MS = 5 * 60_000;
+// Every bound stretches with the load (scaled): a cold compile alone takes minutes on a loaded machine.
+const STALE_MS = scaled(5 * 60_000);
 
 async function withLock<T>(fn: () => Promise<T>): Promise<T> {
   mkdirSync(join(ROOT, "cache"), { recursive: true });
-  const deadline = Date.now() + 6 * 60_000;
+  const deadline = Date.now() + scaled(6 * 60_000);
   for (;;) {
     try {
       mkdirSync(LOCK);
@@ -42,7 +44,8 @@ export function runHardhat(args: string[], opts: { echo?: boolean; timeoutMs?: n
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 5 * 60_000);
+    // A cold compile (via IR, 10,000 optimizer runs) takes minutes on a loaded machine: the bound stretches with the load.
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? scaled(5 * 60_000));
     child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? 1, output });

@@ -1,7 +1,8 @@
 // The Solidity fuzz and invariant suite (`contracts/test/*.t.sol`), run by `npm test` through
 // scripts/test-suites.ts: builds under the shared build lock, then runs `hardhat test solidity`.
 import { buildContracts, runHardhat } from "./build-lock.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 
 await buildContracts(false);
-const { code } = await runHardhat(["test", "solidity"], { echo: true, timeoutMs: 7 * 60_000 });
+const { code } = await runHardhat(["test", "solidity"], { echo: true, timeoutMs: scaled(7 * 60_000) });
 process.exitCode = code;
