@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { publishingConfig } from "./config.ts";
 import { ContentDraft } from "./entities/content-draft.ts";
@@ -21,12 +23,20 @@ export const publishingPlugin = definePlugin({
   // approvals: publish requests are gated and a rejection updates the draft; vault: the
   // platform credentials; notifications: a failed or unknown post is told to the human.
   dependsOn: ["approvals", "vault", "notifications"],
-  optionalDependsOn: ["stream"],
+  optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/professional-network", "/api/content"],
   config: publishingConfig,
   entities: [ContentDraft, OutboxEntry],
   migrations,
   contributions: [
+    contribute(CONSOLE_PAGES, {
+      id: "publishing",
+      title: "Publishing",
+      group: "outside",
+      order: 10,
+      module: fileURLToPath(new URL("./console/publishing-page.ts", import.meta.url)),
+      events: ["publishing.*"],
+    }),
     contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" }),
   ],
   register: registerPublishingServices,

@@ -51,3 +51,4 @@ export function useStylesheet(href: string): void {
   link.href = href;
   document.head.append(link);
 }
+export { ApprovalLink } from "./ui/approval-link.ts";
