@@ -31,7 +31,7 @@ function PublishingPage() {
     {
       label: "Actions",
       render: (d: Draft) =>
-        SENDABLE.has(d.status) ? html`<${ActionButton} label="Send for approval" ariaLabel=${`Send “${draftName(d)}” for approval`} tone="primary" onAction=${() => send(d)} />` : null,
+        SENDABLE.has(d.status) ? html`<${ActionButton} label="Send for approval" ariaLabel=${`Send for approval: ${draftName(d)}`} tone="primary" onAction=${() => send(d)} />` : null,
     },
   ];
   return html`<div class="page publishing" data-page="publishing">
