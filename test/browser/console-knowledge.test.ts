@@ -1,60 +1,39 @@
 // The Knowledge console pages in a real Chromium against a real host: Search finds a file
-// written to the workspace after start (full text, excerpt as text, the query kept in the URL),
+// written to the workspace (full text, excerpt as text, the query kept in the URL),
 // the semantic mode refused with its code while disabled and answering once enabled,
 // agent-written text as text, the accessibility check and 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { scaled } from "../helpers/time-scale.ts";
 import { startWithFiles } from "../plugins/search/helpers.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
+import { assertNoXss as noXss, startSuiteBrowser, XSS, type SuiteBrowser } from "./console-suite.ts";
 
 const t = suite("console: knowledge");
 const missing = chromiumMissing();
-const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+let browser: SuiteBrowser;
 
 t.before(async () => {
   if (missing) return;
   // A file written to the workspace (agent-written: the XSS string in its text); the host starts and indexes it.
   h = await startWithFiles({ "knowledge/zanzibar.md": `# Zanzibar rollout\nThe zanzibar gateway ships on Friday. ${XSS}\n` }, { config: { vaultKey: "knowledge test passphrase" } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  browser = await startSuiteBrowser();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await browser?.close();
   await h.stop();
   removeHome(h.home);
 });
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
-
-async function noXss(page: Page) {
-  assert.is(await page.evaluate("window.__xss"), undefined);
-  assert.is(await page.locator("img[src=x]").count(), 0);
-}
+const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => browser.withPage(h, path, fn, viewport);
 
 if (missing) {
   t("chromium is installed", () => assert.unreachable(missing));

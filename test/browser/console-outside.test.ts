@@ -8,26 +8,24 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { decideApproval } from "@muster/plugin/testing";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { scaled } from "../helpers/time-scale.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../helpers/platform-fakes/linkedin.ts";
 import { publishingOptions, setSecret } from "../plugins/publishing/helpers.ts";
 import { createRepos, git, plantConfig, tempBase, type Repos } from "../plugins/git/helpers.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
+import { assertNoXss as noXss, startSuiteBrowser, XSS, type SuiteBrowser } from "./console-suite.ts";
 
 const t = suite("console: outside");
 const missing = chromiumMissing();
-const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let h: TestHost;
 let li: LinkedInFake;
 let repos: Repos;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+let browser: SuiteBrowser;
 
 t.before(async () => {
   if (missing) return;
@@ -37,38 +35,19 @@ t.before(async () => {
   h = await startTestHost(publishingOptions({ linkedin: li.url }, { requestTimeoutMs: scaled(500), maxAttempts: 2 }, { workspace: repos.work }));
   await setSecret(h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
   await setSecret(h, "LINKEDIN_PERSON_URN", "urn:li:person:782bbtaQ");
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  browser = await startSuiteBrowser();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await browser?.close();
   await h.stop();
   await li.close();
   removeHome(h.home);
   rmSync(repos.base, { recursive: true, force: true });
 });
 
-async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, path, viewport);
-  try {
-    await fn(page);
-  } finally {
-    await page.close();
-  }
-}
-
-async function noXss(page: Page) {
-  assert.is(await page.evaluate("window.__xss"), undefined);
-  assert.is(await page.locator("img[src=x]").count(), 0);
-}
+const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => browser.withPage(h, path, fn, viewport);
 
 const section = (page: Page, title: string) => page.locator("section", { has: page.getByRole("heading", { level: 2, name: title }) });
 
