@@ -59,10 +59,11 @@ async function composeAndSend(page: Page, text: string): Promise<string> {
   const drafts = section(page, "Drafts");
   const send = drafts.getByRole("button", { name: `Send for approval: ${text}` });
   await send.click();
-  const link = drafts.getByRole("link", { name: /^Open approval / });
-  await link.waitFor();
-  const id = (await link.getAttribute("href"))!.replace("/console/approvals/", "");
-  await drafts.locator("tr", { hasText: text }).getByText("review").waitFor();
+  // The draft's row names its approval once it is in review; the notice above the list shows the same one.
+  const row = drafts.locator("tr", { hasText: text });
+  await row.getByText("review").waitFor();
+  const id = (await row.locator('a[href^="/console/approvals/"]').getAttribute("href"))!.replace("/console/approvals/", "");
+  await drafts.getByRole("link", { name: `Open approval ${id}` }).waitFor();
   return id;
 }
 
