@@ -1,7 +1,8 @@
 // The Knowledge console pages in a real Chromium against a real host: Search finds a file
 // written to the workspace (full text, excerpt as text, the query kept in the URL),
 // the semantic mode refused with its code while disabled and answering once enabled,
-// agent-written text as text, the accessibility check and 390 px.
+// the Memory page (days, a day and MEMORY.md as text), agent-written text as text, the
+// accessibility check and 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { Page } from "playwright-core";
@@ -22,7 +23,11 @@ let browser: SuiteBrowser;
 t.before(async () => {
   if (missing) return;
   // A file written to the workspace (agent-written: the XSS string in its text); the host starts and indexes it.
-  h = await startWithFiles({ "knowledge/zanzibar.md": `# Zanzibar rollout\nThe zanzibar gateway ships on Friday. ${XSS}\n` }, { config: { vaultKey: "knowledge test passphrase" } });
+  h = await startWithFiles({
+    "knowledge/zanzibar.md": `# Zanzibar rollout\nThe zanzibar gateway ships on Friday. ${XSS}\n`,
+    "memory/2026-11-20.md": `# 20 November\nShipped the *gateway*. ${XSS}\n`,
+    "MEMORY.md": `# Long-term\n- The crew prefers **small** releases. ${XSS}\n`,
+  }, { config: { vaultKey: "knowledge test passphrase" } });
   browser = await startSuiteBrowser();
 });
 
@@ -87,9 +92,32 @@ if (missing) {
     });
   });
 
-  t("at 390 px wide the search page does not scroll sideways", async () => {
+  t("memory: the days, one day read as text (markdown not rendered), the long-term file", async () => {
+    await withPage("/console/memory", async (page) => {
+      await page.getByRole("heading", { level: 1, name: "Memory" }).waitFor();
+      const longTerm = page.getByLabel("Text of the long-term memory");
+      await longTerm.waitFor();
+      assert.match(await longTerm.innerText(), `**small** releases. ${XSS}`);
+      await page.getByRole("link", { name: "2026-11-20" }).click();
+      const day = page.getByLabel("Memory of 2026-11-20");
+      await day.waitFor();
+      assert.match(await day.innerText(), `Shipped the *gateway*. ${XSS}`);
+      assert.match(page.url(), /\/console\/memory\/2026-11-20$/);
+      await noXss(page);
+      assert.equal(describeViolations(await seriousViolations(page)), "");
+    });
+    await withPage("/console/memory/2020-01-01", async (page) => {
+      await page.getByRole("alert").getByText("No daily memory for 2020-01-01.").waitFor();
+    });
+  });
+
+  t("at 390 px wide the search and memory pages do not scroll sideways", async () => {
     await withPage("/console/search?q=zanzibar", async (page) => {
       await page.locator(".search-results li").first().waitFor();
+      assert.ok((await page.evaluate("document.documentElement.scrollWidth")) as number <= 390);
+    }, { width: 390, height: 800 });
+    await withPage("/console/memory", async (page) => {
+      await page.getByLabel("Text of the long-term memory").waitFor();
       assert.ok((await page.evaluate("document.documentElement.scrollWidth")) as number <= 390);
     }, { width: 390, height: 800 });
   });
