@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { gitConfig } from "./config.ts";
 import { gitRoutes } from "./http/routes.ts";
@@ -15,10 +17,20 @@ export const gitPlugin = definePlugin({
   host: "^1.0.0",
   // Push and pull are external actions: they exist only through the approval gate.
   dependsOn: ["approvals"],
-  optionalDependsOn: ["vault", "stream"],
+  optionalDependsOn: ["vault", "stream", "dashboard"],
   paths: ["/api/git"],
   config: gitConfig,
-  contributions: [contribute(STREAM_EVENT_FAMILIES, { pattern: "git.commit.created", description: "A commit was made in the workspace repository" })],
+  contributions: [
+    contribute(STREAM_EVENT_FAMILIES, { pattern: "git.commit.created", description: "A commit was made in the workspace repository" }),
+    contribute(CONSOLE_PAGES, {
+      id: "git",
+      title: "Git",
+      group: "outside",
+      order: 20,
+      module: fileURLToPath(new URL("./console/git-page.ts", import.meta.url)),
+      events: ["git.*"],
+    }),
+  ],
   register: registerGitServices,
   gatedActions: gitSyncActions,
   routes: gitRoutes,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { contribute, definePlugin } from "@muster/plugin";
-import { CONSOLE_PANELS } from "../dashboard/tokens.ts";
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { publishingConfig } from "./config.ts";
 import { ContentDraft } from "./entities/content-draft.ts";
@@ -29,8 +29,7 @@ export const publishingPlugin = definePlugin({
   entities: [ContentDraft, OutboxEntry],
   migrations,
   contributions: [
-    // The home page's failed and unknown sends (docs/console/approvals.md).
-    contribute(CONSOLE_PANELS, { id: "failed-sends", title: "Failed sends", module: fileURLToPath(new URL("./console/failed-sends-panel.ts", import.meta.url)), events: ["publishing.outbox.*"] }),
+import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
     contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" }),
   ],
   register: registerPublishingServices,

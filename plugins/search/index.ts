@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { contribute, definePlugin, hostPoints } from "@muster/plugin";
+import { CONSOLE_PAGES } from "../dashboard/tokens.ts";
 import { searchConfigSchema, type SearchConfig } from "./config.ts";
 import { SearchFile } from "./entities/search-file.ts";
 import { SearchState } from "./entities/search-state.ts";
@@ -18,12 +20,20 @@ export const searchPlugin = definePlugin<SearchConfig>({
   version: "1.0.0",
   host: "^1.0.0",
   // Its index size on GET /metrics when the metrics plugin is loaded.
-  optionalDependsOn: ["metrics"],
+  optionalDependsOn: ["metrics", "dashboard"],
   paths: ["/api/search"],
   config: searchConfigSchema,
   entities: [SearchFile, SearchState],
   migrations,
   contributions: [
+    contribute(CONSOLE_PAGES, {
+      id: "search",
+      title: "Search",
+      group: "knowledge",
+      order: 10,
+      module: fileURLToPath(new URL("./console/search-page.ts", import.meta.url)),
+      events: [],
+    }),
     searchMetrics,
     // MCP tools (docs/mcp.md).
     contribute(hostPoints.mcpTools, { name: "search", title: "Search the workspace", scope: "read", method: "GET", path: "/api/search" }),

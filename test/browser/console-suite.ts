@@ -85,3 +85,22 @@ export function consoleSuite(t: Test, start: () => Promise<{ host: TestHost; sto
     withPage: (path, fn, viewport) => withConsolePage(shared.browser, started!.host, path, fn, viewport),
   };
 }
+
+/** The agent-written string the suites plant: it must show as text and never run. */
+export const XSS = `<img src=x onerror="window.__xss=1">`;
+
+export interface StartedSuiteBrowser {
+  /** Opens `path` signed in on `h`, runs `fn`, and closes the page whatever happens. */
+  withPage(h: TestHost, path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts one browser for a suite (call in `before`, `close()` in `after`). */
+export async function startSuiteBrowser(): Promise<StartedSuiteBrowser> {
+  const shared = suiteBrowser();
+  await shared.open();
+  return {
+    withPage: (h, path, fn, viewport) => withConsolePage(shared.browser, h, path, fn, viewport),
+    close: () => shared.close(),
+  };
+}

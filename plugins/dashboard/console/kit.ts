@@ -53,3 +53,4 @@ export function useStylesheet(href: string): void {
 }
 export { Chart, seriesColour, type ChartProps, type ChartSeries } from "./ui/chart.ts";
 export { postEventStream, type EventStreamOptions } from "./ui/event-stream.ts";
+export { ApprovalLink } from "./ui/approval-link.ts";
