@@ -29,7 +29,16 @@ export const publishingPlugin = definePlugin({
   entities: [ContentDraft, OutboxEntry],
   migrations,
   contributions: [
-import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
+    // The home page's failed and unknown sends (docs/console/approvals.md).
+    contribute(CONSOLE_PANELS, { id: "failed-sends", title: "Failed sends", module: fileURLToPath(new URL("./console/failed-sends-panel.ts", import.meta.url)), events: ["publishing.outbox.*"] }),
+    contribute(CONSOLE_PAGES, {
+      id: "publishing",
+      title: "Publishing",
+      group: "outside",
+      order: 10,
+      module: fileURLToPath(new URL("./console/publishing-page.ts", import.meta.url)),
+      events: ["publishing.*"],
+    }),
     contribute(STREAM_EVENT_FAMILIES, { pattern: "publishing.*", description: "A draft was created, updated or deleted, or an outbox entry was queued, published or failed" }),
   ],
   register: registerPublishingServices,
