@@ -12,13 +12,13 @@ import { scaled } from "../helpers/time-scale.ts";
 import { startWithFiles } from "../plugins/search/helpers.ts";
 import { chromiumMissing } from "./browser.ts";
 import { describeViolations, seriousViolations } from "./console.ts";
-import { assertNoXss as noXss, startSuiteBrowser, XSS, type SuiteBrowser } from "./console-suite.ts";
+import { assertNoXss as noXss, startSuiteBrowser, XSS, type StartedSuiteBrowser } from "./console-suite.ts";
 
 const t = suite("console: knowledge");
 const missing = chromiumMissing();
 
 let h: TestHost;
-let browser: SuiteBrowser;
+let browser: StartedSuiteBrowser;
 
 t.before(async () => {
   if (missing) return;

@@ -17,7 +17,7 @@ import { publishingOptions, setSecret } from "../plugins/publishing/helpers.ts";
 import { createRepos, git, plantConfig, tempBase, type Repos } from "../plugins/git/helpers.ts";
 import { chromiumMissing } from "./browser.ts";
 import { describeViolations, seriousViolations } from "./console.ts";
-import { assertNoXss as noXss, startSuiteBrowser, XSS, type SuiteBrowser } from "./console-suite.ts";
+import { assertNoXss as noXss, startSuiteBrowser, XSS, type StartedSuiteBrowser } from "./console-suite.ts";
 
 const t = suite("console: outside");
 const missing = chromiumMissing();
@@ -25,7 +25,7 @@ const missing = chromiumMissing();
 let h: TestHost;
 let li: LinkedInFake;
 let repos: Repos;
-let browser: SuiteBrowser;
+let browser: StartedSuiteBrowser;
 
 t.before(async () => {
   if (missing) return;
