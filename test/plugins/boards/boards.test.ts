@@ -12,7 +12,7 @@ t("templates list kanban, sprint, content, support and blank; a board starts fro
   await withTestHost(async (h) => {
     const res = await h.json<ApiBody<"getBoardsTemplates">>("/api/boards/templates");
     assert.is(res.status, 200);
-    const ids = res.body.templates.map((x: any) => x.id);
+    const ids = res.body.templates.map((x) => x.id);
     for (const id of ["kanban", "sprint", "content", "support", "blank"]) assert.ok(ids.includes(id), id);
     const board = await createBoard(h, { columns: undefined, template: "content" });
     assert.equal(board.columns, res.body.templates.find((x) => x.id === "content")?.columns);
@@ -45,20 +45,20 @@ t("create, list, get with cards, patch, archive, restore", async () => {
     assert.is((await h.json<ApiBody<"getBoardsById">>(`/api/boards/${board.id}`)).body.board.name, "Renamed");
 
     const listed = await h.json<ApiBody<"getBoards">>("/api/boards?squad=dev_squad");
-    assert.equal(listed.body.boards.map((b: any) => b.id), [board.id]);
+    assert.equal(listed.body.boards.map((b) => b.id), [board.id]);
 
     const archived = await h.json<ApiBody<"deleteBoardsById">>(`/api/boards/${board.id}`, { method: "DELETE", session: true });
     assert.is(archived.status, 200, JSON.stringify(archived.body));
     assert.ok(archived.body.board);
     assert.ok(archived.body.board.archivedAt);
     assert.equal((await h.json<ApiBody<"getBoards">>("/api/boards")).body.boards, []);
-    assert.equal((await h.json<ApiBody<"getBoards">>("/api/boards?archived=true")).body.boards.map((b: any) => b.id), [board.id]);
+    assert.equal((await h.json<ApiBody<"getBoards">>("/api/boards?archived=true")).body.boards.map((b) => b.id), [board.id]);
     assertError(await h.json<ApiBody<"postBoardsCardsById">>(`/api/boards/${board.id}/cards`, { method: "POST", body: { title: "x" } }), 409, "BOARD_ARCHIVED");
     assertError(await h.json<ApiBody<"patchCardsById">>(`/api/cards/${card.id}`, { method: "PATCH", body: { title: "x" } }), 409, "BOARD_ARCHIVED");
 
     const restored = await h.json<ApiBody<"patchBoardsById">>(`/api/boards/${board.id}`, { method: "PATCH", body: { archived: false } });
     assert.is(restored.body.board.archivedAt, null);
-    assert.equal((await h.json<ApiBody<"getBoards">>("/api/boards")).body.boards.map((b: any) => b.id), [board.id]);
+    assert.equal((await h.json<ApiBody<"getBoards">>("/api/boards")).body.boards.map((b) => b.id), [board.id]);
   });
 });
 

@@ -28,7 +28,7 @@ t("a card is created with defaults, read with its history, listed, changed field
     assert.is(patched.body.card.title, "Write the docs");
     const got = await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`);
     assert.equal(got.body.card, patched.body.card);
-    const rows = got.body.history.map((r: any) => [r.action, r.field, r.from, r.to, r.by]);
+    const rows = got.body.history.map((r) => [r.action, r.field, r.from, r.to, r.by]);
     assert.equal(rows, [
       ["created", null, null, "todo", "user"],
       ["updated", "title", "Write docs", "Write the docs", "loki"],
@@ -42,7 +42,7 @@ t("a card is created with defaults, read with its history, listed, changed field
     assert.is((await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`)).body.history.length, 5);
 
     const listed = await h.json<ApiBody<"getBoardsCardsById">>(`/api/boards/${board.id}/cards?column=todo`);
-    assert.equal(listed.body.cards.map((c: any) => c.id), [card.id]);
+    assert.equal(listed.body.cards.map((c) => c.id), [card.id]);
     assert.equal((await h.json<ApiBody<"getBoardsCardsById">>(`/api/boards/${board.id}/cards?assignee=nobody`)).body.cards, []);
   });
 });
@@ -127,7 +127,7 @@ t("checklists, labels, attachments and other fields of the wrong shape are refus
     for (const body of bad) assertError(await patchCard(h, card.id, body), 400, "VALIDATION_FAILED");
     assertError(await h.json<ApiBody<"postBoardsCardsById">>(`/api/boards/${board.id}/cards`, { method: "POST", body: {} }), 400, "VALIDATION_FAILED");
     assertError(await h.json<ApiBody<"postBoardsCardsById">>(`/api/boards/${board.id}/cards`, { method: "POST", body: { title: "x", checklist: {} } }), 400, "VALIDATION_FAILED");
-    assert.is(({} as any).polluted, undefined);
+    assert.is(({} as Record<string, unknown>).polluted, undefined);
     const after = await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`);
     assert.is(after.body.history.length, 1);
     assert.equal((await layout(h, board.id)).todo, ["Card"]);
@@ -153,7 +153,7 @@ t("WIP limit: a full column refuses; 20 concurrent moves into one free slot give
     const moverId = (await h.json<ApiBody<"getBoardsCardsById">>(`/api/boards/${board.id}/cards?column=doing`)).body.cards.find((c) => c.title === mover)?.id;
     assert.ok(moverId);
     assert.is((await h.json<ApiBody<"deleteCardsById">>(`/api/cards/${moverId}`, { method: "DELETE", session: true })).status, 200);
-    assert.is((await patchCard(h, cards[0].id === moverId ? cards[1].id : cards[0].id, { column: "doing" })).status, 200);
+    assert.is((await patchCard(h, cards[0]!.id === moverId ? cards[1]!.id : cards[0]!.id, { column: "doing" })).status, 200);
     assertError(await patchCard(h, moverId, { archived: false }), 409, "WIP_LIMIT_REACHED");
   });
 });
@@ -168,8 +168,8 @@ t("20 agents claiming one card: one wins, the others get 409 CARD_ALREADY_CLAIME
     for (const r of results.filter((r) => r.status !== 200)) assertError(r, 409, "CARD_ALREADY_CLAIMED");
     const got = await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`);
     assert.is(got.body.card.assignee, winners[0]!.body.card.assignee);
-    const claims = got.body.history.filter((r: any) => r.action === "claimed");
-    assert.equal(claims.map((r: any) => [r.field, r.from, r.to, r.by]), [["assignee", null, got.body.card.assignee, got.body.card.assignee]]);
+    const claims = got.body.history.filter((r) => r.action === "claimed");
+    assert.equal(claims.map((r) => [r.field, r.from, r.to, r.by]), [["assignee", null, got.body.card.assignee, got.body.card.assignee]]);
     assertError(await h.json<ApiBody<"postCardsClaimById">>(`/api/cards/${card.id}/claim`, { method: "POST", body: {} }), 400, "VALIDATION_FAILED");
     assertError(await h.json<ApiBody<"postCardsClaimById">>(`/api/cards/missing/claim`, { method: "POST", body: { agentId: "a" } }), 404, "CARD_NOT_FOUND");
   });
@@ -185,7 +185,7 @@ t("archive and restore: out of the column while archived, back at its end, histo
     assert.ok(archived.body.card);
     assert.ok(archived.body.card.archivedAt);
     assert.equal((await layout(h, board.id)).todo, ["B"]);
-    assert.equal((await h.json<ApiBody<"getBoardsCardsById">>(`/api/boards/${board.id}/cards?archived=true`)).body.cards.map((c: any) => c.id), [a.id]);
+    assert.equal((await h.json<ApiBody<"getBoardsCardsById">>(`/api/boards/${board.id}/cards?archived=true`)).body.cards.map((c) => c.id), [a.id]);
     assertError(await patchCard(h, a.id, { title: "x" }), 409, "CARD_ARCHIVED");
     assertError(await h.json<ApiBody<"postCardsClaimById">>(`/api/cards/${a.id}/claim`, { method: "POST", body: { agentId: "x" } }), 409, "CARD_ARCHIVED");
     const restored = await patchCard(h, a.id, { archived: false });
@@ -193,7 +193,7 @@ t("archive and restore: out of the column while archived, back at its end, histo
     assert.ok(restored.body.card);
     assert.is(restored.body.card.archivedAt, null);
     assert.equal((await layout(h, board.id)).todo, ["B", "A"]);
-    const actions = (await h.json<ApiBody<"getCardsById">>(`/api/cards/${a.id}`)).body.history.map((r: any) => r.action);
+    const actions = (await h.json<ApiBody<"getCardsById">>(`/api/cards/${a.id}`)).body.history.map((r) => r.action);
     assert.equal(actions, ["created", "archived", "restored"]);
   });
 });
@@ -207,9 +207,9 @@ t("comments: listed oldest first, each also a history row; a hard-deleted card's
     assert.equal(Object.keys(first.body.comment).sort(), ["author", "cardId", "content", "createdAt", "id"]);
     await h.json<ApiBody<"postCardsCommentsById">>(`/api/cards/${card.id}/comments`, { method: "POST", body: { content: "second" }, headers: { "x-agent-id": "thor" } });
     const list = await h.json<ApiBody<"getCardsCommentsById">>(`/api/cards/${card.id}/comments`);
-    assert.equal(list.body.comments.map((c: any) => [c.content, c.author]), [["first 😀", "odin"], ["second", "thor"]]);
+    assert.equal(list.body.comments.map((c) => [c.content, c.author]), [["first 😀", "odin"], ["second", "thor"]]);
     const history = (await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`)).body.history;
-    assert.equal(history.filter((r: any) => r.action === "commented").map((r: any) => [r.to, r.by]), [["first 😀", "odin"], ["second", "thor"]]);
+    assert.equal(history.filter((r) => r.action === "commented").map((r) => [r.to, r.by]), [["first 😀", "odin"], ["second", "thor"]]);
     assertError(await h.json<ApiBody<"postCardsCommentsById">>(`/api/cards/${card.id}/comments`, { method: "POST", body: { content: "  " } }), 400, "VALIDATION_FAILED");
     assert.is((await h.json<ApiBody<"deleteCardsById">>(`/api/cards/${card.id}?hard=true`, { method: "DELETE" })).status, 401);
     assert.is((await h.json<ApiBody<"deleteCardsById">>(`/api/cards/${card.id}?hard=true`, { method: "DELETE", session: true })).status, 200);
@@ -242,7 +242,7 @@ t("links to stories, epics and sprints must exist and are cleared when those are
       const got = (await h.json<ApiBody<"getCardsById">>(`/api/cards/${card.id}`)).body;
       return got.card.storyId === null && got.card.epicId === null && got.card.sprintId === null ? got : null;
     }, { label: "links cleared" });
-    const unlinked = cleared.history.filter((r: any) => r.action === "unlinked").map((r: any) => [r.field, r.from, r.to]).sort();
+    const unlinked = cleared.history.filter((r) => r.action === "unlinked").map((r) => [r.field, r.from, r.to]).sort();
     assert.equal(unlinked, [["epicId", epic.id, null], ["sprintId", sprint.id, null], ["storyId", story.id, null]]);
   });
 });
