@@ -7,18 +7,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { runMuster } from "./run-muster.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("muster approvals");
 
 const ESC = "\u001b";
 
 async function requestApproval(h: TestHost, title: string, payload: unknown = { to: "#general", text: "hello" }) {
-  const res = await h.json("/api/approvals", { method: "POST", body: { title, type: "post-message", requestedBy: "agent-a", context: "asked by a test", payload } });
+  const res = await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title, type: "post-message", requestedBy: "agent-a", context: "asked by a test", payload } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.approval as { id: string };
 }
 
-const statusOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval as { status: string; decidedBy: string | null; reason: string | null };
+const statusOf = async (h: TestHost, id: string) => (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${id}`)).body.approval as { status: string; decidedBy: string | null; reason: string | null };
 
 t("list, show, approve: the inbox of the running server, decided as the owner with the token file", async () => {
   await withTestHost({ config: { owner: "chief" } }, async (h) => {

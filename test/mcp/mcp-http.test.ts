@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { request } from "node:http";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("MCP over Streamable HTTP (/mcp)");
 
@@ -50,8 +51,8 @@ t("lists the read and write tools with the route's own input schema, and no tool
 
 t("read tools answer what the API answers", async () => {
   await withTestHost(async (h) => {
-    const created = (await h.json("/api/tasks", { method: "POST", body: { title: "read me", status: "review" } })).body;
-    const approval = (await h.json("/api/approvals", { method: "POST", body: { title: "ship", type: "deploy", requestedBy: "agent-a", context: "c", payload: { tag: "v1" } } })).body.approval;
+    const created = (await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "read me", status: "review" } })).body;
+    const approval = (await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "ship", type: "deploy", requestedBy: "agent-a", context: "c", payload: { tag: "v1" } } })).body.approval;
     const client = await connect(h);
     try {
       const list = await call(client, "tasks_list", { status: "review" });
@@ -63,7 +64,7 @@ t("read tools answer what the API answers", async () => {
       assert.equal((got.structuredContent as { approval: { payload: unknown } }).approval.payload, { tag: "v1" });
       // The task in review has its own task.review approval (dispatch's review flow) beside ours.
       const pending = (await call(client, "approvals_list", {})).structuredContent as { pendingTotal: number; pending: { id: string }[] };
-      const api = (await h.json("/api/approvals")).body as { pendingTotal: number; pending: { id: string }[] };
+      const api = (await h.json<ApiBody<"getApprovals">>("/api/approvals")).body as { pendingTotal: number; pending: { id: string }[] };
       assert.is(pending.pendingTotal, api.pendingTotal);
       assert.equal(pending.pending.map((a) => a.id), api.pending.map((a) => a.id));
       assert.ok(pending.pending.some((a) => a.id === approval.id));
@@ -93,18 +94,18 @@ t("write tools are refused without the session token and run with it", async () 
         assert.is(errorOf(refused)?.code, "MCP_WRITE_SCOPE_REQUIRED");
         assert.match(textOf(refused), /^MCP_WRITE_SCOPE_REQUIRED: /);
       }
-      assert.equal((await h.json("/api/tasks")).body, [], "nothing was written");
+      assert.equal((await h.json<ApiBody<"getTasks">>("/api/tasks")).body, [], "nothing was written");
       const created = await call(writer, "tasks_create", { title: "from MCP", priority: "high" });
       assert.not.ok(created.isError, textOf(created));
       const id = (created.structuredContent as { id: string }).id;
-      const stored = await h.json(`/api/tasks/${id}`);
+      const stored = await h.json<ApiBody<"getTasksById">>(`/api/tasks/${id}`);
       assert.is(stored.status, 200);
       assert.equal([stored.body.title, stored.body.priority], ["from MCP", "high"]);
       const updated = await call(writer, "tasks_update", { id, status: "in_progress" });
       assert.is((updated.structuredContent as { status: string }).status, "in_progress");
       const logged = await call(writer, "activities_log", { agentId: "agent-a", action: "mcp_test", details: "hello" });
       assert.not.ok(logged.isError, textOf(logged));
-      assert.ok((await h.json("/api/activities?action=mcp_test")).body.length === 1);
+      assert.ok((await h.json<ApiBody<"getActivities">>("/api/activities?action=mcp_test")).body.length === 1);
     } finally {
       await Promise.all([reader.close(), writer.close(), forged.close()]);
     }
@@ -131,10 +132,10 @@ t("invalid tool input is refused by the HTTP route: same code, message and detai
         assert.equal(errorOf(viaMcp), viaHttp.body.error, `${tool} ${JSON.stringify(args)}`);
       }
       const query = await call(client, "tasks_list", { limit: "many" });
-      const http = await h.json("/api/tasks?limit=many");
+      const http = await h.json<ApiBody<"getTasks">>("/api/tasks?limit=many");
       assert.equal(errorOf(query), http.body.error);
       assert.is(errorOf(query)?.code, "VALIDATION_FAILED");
-      assert.equal((await h.json("/api/tasks")).body, [], "no refused input wrote anything");
+      assert.equal((await h.json<ApiBody<"getTasks">>("/api/tasks")).body, [], "no refused input wrote anything");
     } finally {
       await client.close();
     }
@@ -154,7 +155,7 @@ t("no MCP call decides an approval, even with the session token", async () => {
       // Every tool, pointed at the approval with a decision in its arguments.
       const { tools } = await client.listTools();
       for (const tool of tools) await call(client, tool.name, { id, status: "approved", decidedBy: "owner" });
-      const after = (await h.json(`/api/approvals/${id}`)).body.approval;
+      const after = (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${id}`)).body.approval;
       assert.equal([after.status, after.decidedBy], ["pending", null]);
     } finally {
       await client.close();
@@ -170,7 +171,7 @@ t("the host's Host and Origin checks cover /mcp; only POST is served", async () 
     assert.is((await post({})).status, 200);
     const foreign = await post({ origin: "http://evil.example" });
     assert.is(foreign.status, 403);
-    assert.is(foreign.body.error.code, "ORIGIN_NOT_ALLOWED");
+    assert.is(foreign.body.error?.code, "ORIGIN_NOT_ALLOWED");
     const rebound = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${h.url}/mcp`);
       const req = request({ host: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {

@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { removeHome, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { MAIN, ROOT, runMuster } from "../cli/run-muster.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("muster mcp (stdio)");
 
@@ -26,7 +27,7 @@ const errorOf = (result: CallToolResult) => (result.structuredContent as { error
 
 t("read tools work; write tools are refused without --write and nothing is written", async () => {
   await withTestHost(async (h) => {
-    await h.json("/api/tasks", { method: "POST", body: { title: "visible over stdio" } });
+    await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "visible over stdio" } });
     const client = await spawnMcp(h);
     try {
       const { tools } = await client.listTools();
@@ -38,7 +39,7 @@ t("read tools work; write tools are refused without --write and nothing is writt
       assert.ok(refused.isError);
       assert.is(errorOf(refused)?.code, "MCP_WRITE_SCOPE_REQUIRED");
       assert.match(errorOf(refused)!.message, /muster mcp --write/);
-      assert.is((await h.json("/api/tasks")).body.length, 1);
+      assert.is((await h.json<ApiBody<"getTasks">>("/api/tasks")).body.length, 1);
     } finally {
       await client.close();
     }
@@ -47,7 +48,7 @@ t("read tools work; write tools are refused without --write and nothing is writt
 
 t("the documented configuration runs from anywhere: the system's node with <checkout>/bin/muster.js, started outside the checkout", async () => {
   await withTestHost(async (h) => {
-    await h.json("/api/tasks", { method: "POST", body: { title: "seen from anywhere" } });
+    await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "seen from anywhere" } });
     // As an agent's MCP client starts it: `node` from the user's PATH (not this checkout's
     // pinned one; the shim picks that itself), in a directory that is not the checkout.
     const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(ROOT)).join(":");
@@ -71,9 +72,9 @@ t("with --write the task exists over HTTP afterwards; bad input gets the route's
       const created = await call(client, "tasks_create", { title: "from stdio" });
       assert.not.ok(created.isError);
       const id = (created.structuredContent as { id: string }).id;
-      assert.is((await h.json(`/api/tasks/${id}`)).body.title, "from stdio");
+      assert.is((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${id}`)).body.title, "from stdio");
       const bad = await call(client, "tasks_create", { title: "x", priority: "urgent" });
-      const http = await h.json("/api/tasks", { method: "POST", body: { title: "x", priority: "urgent" } });
+      const http = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "x", priority: "urgent" } });
       assert.is(http.status, 400);
       assert.equal(errorOf(bad), http.body.error);
       // A request is all an agent gets: the approval waits for a human.
@@ -93,7 +94,7 @@ t("with MUSTER_API_TOKEN in its environment it reaches a server that requires th
     try {
       const created = await call(client, "tasks_create", { title: "through the bearer" });
       assert.not.ok(created.isError, JSON.stringify(created.content));
-      const listed = await h.json("/api/tasks", { headers: { authorization: `Bearer ${apiToken}` } });
+      const listed = await h.json<ApiBody<"getTasks">>("/api/tasks", { headers: { authorization: `Bearer ${apiToken}` } });
       assert.equal(listed.body.map((x: { title: string }) => x.title), ["through the bearer"]);
     } finally {
       await client.close();

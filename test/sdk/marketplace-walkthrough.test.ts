@@ -14,6 +14,7 @@ import { deployMusterMarketplace } from "../../contracts/ignition/deploy.ts";
 import { buildContracts, ROOT } from "../contracts/support/build-lock.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "../plugins/agents/agents-rig.ts";
 import { startHardhatNode, type HardhatNode } from "./support/hardhat-node.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 setTimeout(() => { console.error("marketplace-walkthrough.test.ts timed out"); process.exit(1); }, 300_000).unref();
 
@@ -85,7 +86,7 @@ t("register, list, see the cost, buy, prove and install, as the page shows it", 
   assert.match(output, /cost: price 0\.01 \+ L2 at most/);
   assert.match(output, /bought licence token 1/);
   assert.match(output, /installed research-squad: researcher; approval [0-9a-f-]{36} registers them/);
-  const agent = await ctx.rig.h.json("/api/agents/researcher");
+  const agent = await ctx.rig.h.json<ApiBody<"getAgentsById">>("/api/agents/researcher");
   assert.is(agent.status, 200, "the pack's agent exists");
 });
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createMusterClient, errorStatuses, subscribe, MusterApiError, MusterNetworkError, MusterTimeoutError, type MusterStreamEvent } from "@muster/sdk";
 import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
@@ -118,7 +119,7 @@ t("the stream resumes after a dropped connection with Last-Event-ID and loses no
     const events: MusterStreamEvent[] = [];
     const sub = subscribe({ url: h.url, fetch: flakyFetch }, { onEvent: (e) => events.push(e), maxRetryMs: 200 });
     await waitUntil(() => streams >= 2, { timeoutMs: 10_000, label: "reconnected" });
-    await h.json("/api/activities", { method: "POST", body: { agentId: "scout", action: "after-reconnect" } });
+    await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "scout", action: "after-reconnect" } });
     await waitUntil(() => events.some((e) => JSON.stringify(e.data).includes("after-reconnect")), { timeoutMs: 10_000, label: "event after reconnect" });
     assert.is(lastEventIds[0], null);
     assert.ok(lastEventIds[1], "the reconnect sent Last-Event-ID");

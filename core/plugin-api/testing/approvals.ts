@@ -16,8 +16,8 @@ export interface ApiErrorBody {
   details?: unknown;
 }
 
-/** A route's answer: the success body when the status is 2xx, else `error` (so a test can assert a refusal's status and code). */
-export type Answer<T> = T & { error?: ApiErrorBody };
+/** A route's answer: the success body when the status is 2xx, else the error envelope `{ ok: false, error }` (so a test can assert a refusal's status and code). */
+export type Answer<T> = T & { ok?: boolean; error?: ApiErrorBody };
 
 export interface DecideOptions {
   /** Who decides (default: the server's choice, the owner). */

@@ -3,6 +3,7 @@
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { startTestHost, removeHome, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 export const TOKEN = "fake-token-0123456789";
 /** Short reconnect clocks so a gateway restart is noticed within tens of milliseconds. */
@@ -32,7 +33,7 @@ export async function startRig(options: { gateway?: FakeGatewayOptions; host?: S
 }
 
 export const waitForGateway = (h: TestHost, state: string, timeoutMs = 5_000) =>
-  waitUntil(async () => (await h.json("/api/health")).body?.gateway?.state === state, { timeoutMs, label: `gateway state ${state}` });
+  waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === state, { timeoutMs, label: `gateway state ${state}` });
 
 /** A promise with its resolve function, to hold a fake reply until the test lets it go. */
 export function gate<T = void>(): { promise: Promise<T>; open(value: T): void } {
@@ -45,19 +46,19 @@ export interface ChatStreamAnswer {
   status: number;
   headers: Headers;
   /** Parsed `data:` frames received so far. */
-  frames: any[];
+  frames: any[]; // raw stream frames: each kind (delta, reply, done, error) has its own shape, read field by field
   /** Resolves when the stream ends (or was aborted). */
   ended: Promise<void>;
   /** Resolves with the first frame (received or future) matching `predicate`. */
-  next(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any>;
+  next(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any>; // a raw stream frame, as `frames`
   /** Body of a non-stream answer. */
-  body: any;
+  body: any; // a non-stream answer (a refusal or a JSON reply), read field by field
 }
 
 /** POSTs /api/chat with Accept: text/event-stream and parses frames as they arrive. */
 export async function chatStream(h: TestHost, body: unknown, signal?: AbortSignal): Promise<ChatStreamAnswer> {
   const res = await fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body), signal });
-  const frames: any[] = [];
+  const frames: any[] = []; // raw stream frames (see ChatStreamAnswer.frames)
   const waiters = new Set<() => void>();
   if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
     return { status: res.status, headers: res.headers, frames, ended: Promise.resolve(), next: () => Promise.reject(new Error("not a stream")), body: JSON.parse(await res.text()) };

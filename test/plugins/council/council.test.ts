@@ -12,7 +12,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { gate, startRig, type Rig } from "../chat/chat-helpers.ts";
 import type { FakeReplyHook } from "../../helpers/fake-gateway.ts";
-import { decideApproval } from "@muster/plugin/testing";
+import { type ApiBody, decideApproval } from "@muster/plugin/testing";
 
 const t = suite("council");
 
@@ -29,8 +29,8 @@ function councilHook(votes: Record<string, string>): FakeReplyHook {
   };
 }
 
-const start = (rig: Rig, body: unknown) => rig.h.json("/api/council/session", { method: "POST", body });
-const session = async (rig: Rig, id: string) => (await rig.h.json(`/api/council/session/${id}`)).body.session;
+const start = (rig: Rig, body: unknown) => rig.h.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body });
+const session = async (rig: Rig, id: string) => (await rig.h.json<ApiBody<"getCouncilSessionById">>(`/api/council/session/${id}`)).body.session;
 const finished = (rig: Rig, id: string, timeoutMs = 5_000) =>
   waitUntil(async () => {
     const s = await session(rig, id);
@@ -60,8 +60,8 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
       assert.is(created.status, "running");
       assert.equal([created.agents, created.rounds, created.positions, created.votes, created.proposal], [["main", "helper", "scout"], 2, [], [], null]);
       const done = await finished(rig, created.id);
-      assert.is(done.status, "completed", done.error);
-      assert.equal(done.positions.map((p: any) => [p.round, p.agentId, p.text]), [
+      assert.is(done.status, "completed", done.error ?? undefined);
+      assert.equal(done.positions.map((p) => [p.round, p.agentId, p.text]), [
         [1, "main", "main position in round 1"],
         [1, "helper", "helper position in round 1"],
         [1, "scout", "scout position in round 1"],
@@ -93,6 +93,7 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
       // The memo.
       const date = new Date().toISOString().slice(0, 10);
       assert.is(done.memoPath, `company/knowledge_base/council/${date}-ship-the-beta-on-friday.md`);
+      assert.ok(done.memoPath);
       const memo = readFileSync(join(rig.h.workspace, done.memoPath), "utf8");
       assert.ok(memo.startsWith("# Council memo: Ship the beta on Friday?\n"));
       assert.ok(memo.includes("- Outcome: adopted (support 2, oppose 1, abstain 0)"));
@@ -101,10 +102,11 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
       assert.ok(memo.includes("| scout | oppose | 0.40 | docs missing |"));
 
       // The pending approval, then its ratification.
-      const approval = (await rig.h.json(`/api/approvals/${done.approvalId}`)).body.approval;
+      const approval = (await rig.h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${done.approvalId}`)).body.approval;
       assert.equal([approval.status, approval.command, approval.gated, approval.requestedBy], ["pending", "council.decision", true, "council"]);
-      assert.equal(approval.payload.sessionId, created.id);
-      assert.equal(approval.payload.memoPath, done.memoPath);
+      assert.equal((approval.payload as { sessionId?: string; memoPath?: string }).sessionId, created.id);
+      assert.equal((approval.payload as { sessionId?: string; memoPath?: string }).memoPath, done.memoPath);
+      assert.ok(done.approvalId);
       const decided = await decideApproval(rig.h, done.approvalId, "approved");
       assert.is(decided.status, 200, JSON.stringify(decided.body));
       const ratified = await waitUntil(async () => {
@@ -112,7 +114,7 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
         return s.ratifiedAt ? s : null;
       }, { label: "ratified" });
       assert.is(ratified.ratifiedBy, "owner");
-      const activities = (await rig.h.json("/api/activities?limit=100")).body as any[];
+      const activities = (await rig.h.json<ApiBody<"getActivities">>("/api/activities?limit=100")).body;
       assert.ok(activities.some((a) => a.action === "council_decision_ratified" && a.agentId === "council"));
 
       // Progress on the SSE stream, in order.
@@ -134,11 +136,11 @@ t("end to end: positions per round, proposal, votes, adopted, memo, pending coun
     }, { label: "second council accepted" });
     const secondDone = await finished(rig, second.id);
     // Same topic, same day: a new memo beside the first, never over it.
-    assert.match(secondDone.memoPath, /-ship-the-beta-on-friday-2\.md$/);
-    const list = (await rig.h.json("/api/council/session")).body.sessions;
+    assert.match(secondDone.memoPath ?? "", /-ship-the-beta-on-friday-2\.md$/);
+    const list = (await rig.h.json<ApiBody<"getCouncilSession">>("/api/council/session")).body.sessions;
     assert.is(list.length, 2);
-    assert.is(list[0].id, second.id);
-    assert.ok(list[0].createdAt >= list[1].createdAt);
+    assert.is(list[0]?.id, second.id);
+    assert.ok(list[0]!.createdAt >= list[1]!.createdAt);
   } finally {
     await rig.close();
   }
@@ -154,18 +156,19 @@ t("garbage instead of votes: abstain with the reply as the reason (clipped); no 
     }));
     const res = await start(rig, { topic: "Rename the product to ../../etc/passwd Café", agents: ["main", "helper", "scout"], rounds: 1 });
     const done = await finished(rig, res.body.session.id);
-    assert.is(done.status, "completed", done.error);
-    assert.equal(done.votes.map((v: any) => [v.agentId, v.vote, v.confidence]), [
+    assert.is(done.status, "completed", done.error ?? undefined);
+    assert.equal(done.votes.map((v) => [v.agentId, v.vote, v.confidence]), [
       ["main", "abstain", 0],
       ["helper", "abstain", 0],
       ["scout", "support", 0],
     ]);
-    assert.ok(done.votes[0].reason.includes("I think yes!! definitely"));
-    assert.ok(done.votes[1].reason.includes("maybe"));
+    assert.ok(done.votes[0]!.reason.includes("I think yes!! definitely"));
+    assert.ok(done.votes[1]!.reason.includes("maybe"));
     // One support, no oppose: supports outnumber opposes.
     assert.is(done.outcome, "adopted");
     // The slug keeps the memo inside its directory.
-    assert.match(done.memoPath, /^company\/knowledge_base\/council\/\d{4}-\d\d-\d\d-rename-the-product-to-etc-passwd-cafe\.md$/);
+    assert.match(done.memoPath ?? "", /^company\/knowledge_base\/council\/\d{4}-\d\d-\d\d-rename-the-product-to-etc-passwd-cafe\.md$/);
+    assert.ok(done.memoPath);
     assert.ok(existsSync(join(rig.h.workspace, done.memoPath)));
 
     rig.gw.onChat(councilHook({ main: "no idea", helper: "", scout: "🤷".repeat(400) }));
@@ -176,11 +179,12 @@ t("garbage instead of votes: abstain with the reply as the reason (clipped); no 
     const done2 = await finished(rig, res2.body.session.id);
     assert.is(done2.outcome, "no_consensus");
     assert.is(done2.approvalId, null);
-    assert.ok(done2.votes.every((v: any) => v.vote === "abstain" && v.reason.length <= 500));
-    assert.ok(done2.votes[1].reason.includes("(empty reply)"));
-    assert.not.ok(/[\uD800-\uDBFF]$/.test(done2.votes[2].reason), "no half surrogate");
+    assert.ok(done2.votes.every((v) => v.vote === "abstain" && v.reason.length <= 500));
+    assert.ok(done2.votes[1]!.reason.includes("(empty reply)"));
+    assert.not.ok(/[\uD800-\uDBFF]$/.test(done2.votes[2]!.reason), "no half surrogate");
+    assert.ok(done2.memoPath);
     assert.ok(readFileSync(join(rig.h.workspace, done2.memoPath), "utf8").includes("- Outcome: no_consensus (support 0, oppose 0, abstain 3)"));
-    const pending = (await rig.h.json("/api/approvals")).body.pending.filter((a: any) => a.command === "council.decision");
+    const pending = (await rig.h.json<ApiBody<"getApprovals">>("/api/approvals")).body.pending.filter((a) => a.command === "council.decision");
     assert.is(pending.length, 1);
   } finally {
     await rig.close();
@@ -200,21 +204,21 @@ t("rate limit: one running council holds the slot (429 with Retry-After); freed 
     assert.is(first.status, 202);
     const busy = await start(rig, { topic: "Another", agents: ["main", "helper"], rounds: 1 });
     assert.is(busy.status, 429);
-    assert.is(busy.body.error.code, "RATE_LIMITED");
+    assert.is(busy.body.error?.code, "RATE_LIMITED");
     assert.ok(Number(busy.headers.get("retry-after")) >= 1);
     held.open();
     await finished(rig, first.body.session.id);
     // A refused start (unknown agent) takes and frees the slot; it counts as a start.
     const unknown = await start(rig, { topic: "Who?", agents: ["main", "ghost"], rounds: 1 });
     assert.is(unknown.status, 404);
-    assert.is(unknown.body.error.code, "AGENT_NOT_FOUND");
+    assert.is(unknown.body.error?.code, "AGENT_NOT_FOUND");
     const third = await start(rig, { topic: "Third", agents: ["main", "helper"], rounds: 1 });
     assert.is(third.status, 202);
     await finished(rig, third.body.session.id);
     const fourth = await start(rig, { topic: "Fourth", agents: ["main", "helper"], rounds: 1 });
     assert.is(fourth.status, 429);
     assert.ok(Number(fourth.headers.get("retry-after")) > 1);
-    assert.is((await rig.h.json("/api/council/session")).body.sessions.length, 2);
+    assert.is((await rig.h.json<ApiBody<"getCouncilSession">>("/api/council/session")).body.sessions.length, 2);
   } finally {
     await rig.close();
   }
@@ -228,7 +232,7 @@ t("the gateway failing mid-way: status failed with the error; the slot is freed"
     const res = await start(rig, { topic: "Fails at the vote", agents: ["main", "helper"], rounds: 1 });
     const done = await finished(rig, res.body.session.id);
     assert.is(done.status, "failed");
-    assert.match(done.error, /^CHAT_RUN_FAILED: .*provider down/);
+    assert.match(done.error ?? "", /^CHAT_RUN_FAILED: .*provider down/);
     assert.is(done.proposal, "PROPOSAL: ship the beta on Friday with a rollback plan");
     assert.is(done.votes.length, 0);
     assert.is(done.memoPath, null);
@@ -240,7 +244,7 @@ t("the gateway failing mid-way: status failed with the error; the slot is freed"
     rig.gw.closeAll(1012, "service restart");
     const done2 = await finished(rig, res2.body.session.id);
     assert.is(done2.status, "failed");
-    assert.match(done2.error, /^GATEWAY_UNAVAILABLE/);
+    assert.match(done2.error ?? "", /^GATEWAY_UNAVAILABLE/);
   } finally {
     await rig.close();
   }
@@ -265,24 +269,24 @@ t("bad inputs and the gateway down: refused with nothing stored", async () => {
     for (const body of cases) {
       const res = await start(rig, body);
       assert.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-      assert.is(res.body.error.code, "VALIDATION_FAILED");
+      assert.is(res.body.error?.code, "VALIDATION_FAILED");
     }
     const unknown = await start(rig, { topic: "t", agents: ["main", "nobody"] });
     assert.is(unknown.status, 404);
-    assert.is(unknown.body.error.code, "AGENT_NOT_FOUND");
-    const missing = await rig.h.json("/api/council/session/0b1c9af8-4f37-40a2-822d-a526db4eb2cc");
+    assert.is(unknown.body.error?.code, "AGENT_NOT_FOUND");
+    const missing = await rig.h.json<ApiBody<"getCouncilSessionById">>("/api/council/session/0b1c9af8-4f37-40a2-822d-a526db4eb2cc");
     assert.is(missing.status, 404);
-    assert.is(missing.body.error.code, "COUNCIL_SESSION_NOT_FOUND");
+    assert.is(missing.body.error?.code, "COUNCIL_SESSION_NOT_FOUND");
     await rig.gw.stop();
-    await waitUntil(async () => (await rig.h.json("/api/health")).body.gateway.state !== "connected", { label: "gateway down" });
+    await waitUntil(async () => (await rig.h.json<ApiBody<"getHealth">>("/api/health")).body.gateway.state !== "connected", { label: "gateway down" });
     const down = await start(rig, { topic: "t", agents: ["main", "helper"], rounds: 1 });
     assert.is(down.status, 503);
-    assert.is(down.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.is(down.body.error?.code, "GATEWAY_UNAVAILABLE");
     // An unknown member is 404 whether or not the gateway is up: the crew is known locally (issue 23).
     const unknownWhileDown = await start(rig, { topic: "t", agents: ["main", "nobody"], rounds: 1 });
     assert.is(unknownWhileDown.status, 404, JSON.stringify(unknownWhileDown.body));
-    assert.is(unknownWhileDown.body.error.code, "AGENT_NOT_FOUND");
-    assert.equal((await rig.h.json("/api/council/session")).body.sessions, []);
+    assert.is(unknownWhileDown.body.error?.code, "AGENT_NOT_FOUND");
+    assert.equal((await rig.h.json<ApiBody<"getCouncilSession">>("/api/council/session")).body.sessions, []);
     assert.is(rig.gw.requests("chat.send").length, 0);
   } finally {
     await rig.close();
@@ -294,12 +298,12 @@ t("a member in the organisation file that the gateway does not know: 409 AGENT_N
   try {
     mkdirSync(join(rig.h.workspace, "company"), { recursive: true });
     writeFileSync(join(rig.h.workspace, "company", "org_structure.yaml"), "org:\n  owner: daniel\n  agents:\n    ledger:\n      role: accountant\n");
-    const chat = await rig.h.json("/api/chat", { method: "POST", body: { message: "hi", agentId: "ledger" } });
+    const chat = await rig.h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body: { message: "hi", agentId: "ledger" } });
     const res = await start(rig, { topic: "Close the books?", agents: ["main", "ledger"], rounds: 1 });
     assert.is(res.status, 409, JSON.stringify(res.body));
-    assert.is(res.body.error.code, "AGENT_NOT_REGISTERED");
+    assert.is(res.body.error?.code, "AGENT_NOT_REGISTERED");
     assert.equal([res.status, res.body.error], [chat.status, chat.body.error], "the same answer as chat's");
-    assert.equal((await rig.h.json("/api/council/session")).body.sessions, []);
+    assert.equal((await rig.h.json<ApiBody<"getCouncilSession">>("/api/council/session")).body.sessions, []);
     assert.is(rig.gw.requests("chat.send").length, 0);
   } finally {
     await rig.close();
@@ -318,7 +322,7 @@ t("a memo directory linked out of the workspace: the session fails PATH_OUTSIDE_
     const res = await start(rig, { topic: "Escape", agents: ["main", "helper"], rounds: 1 });
     const done = await finished(rig, res.body.session.id);
     assert.is(done.status, "failed");
-    assert.match(done.error, /^PATH_OUTSIDE_WORKSPACE/);
+    assert.match(done.error ?? "", /^PATH_OUTSIDE_WORKSPACE/);
     assert.is(done.memoPath, null);
     assert.is(done.approvalId, null);
     assert.equal(readdirSync(outside), []);
@@ -339,7 +343,7 @@ t("a stop cancels a running council; a session a crash left running is failed at
     h = await h.restart();
     const cancelled = await session(at, res.body.session.id);
     assert.is(cancelled.status, "cancelled");
-    assert.match(cancelled.error, /stopped/);
+    assert.match(cancelled.error ?? "", /stopped/);
     // A crash leaves the row `running`: simulated by writing it so while the host is down.
     await h.stop();
     const db = new Database(join(h.home, "muster.db"));
@@ -348,7 +352,7 @@ t("a stop cancels a running council; a session a crash left running is failed at
     h = await h.restart();
     const failed = await session(at, res.body.session.id);
     assert.is(failed.status, "failed");
-    assert.match(failed.error, /stopped/);
+    assert.match(failed.error ?? "", /stopped/);
   } finally {
     // close() stops the first host; the one running now is the last restart's.
     await h.stop();

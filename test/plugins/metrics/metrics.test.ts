@@ -12,7 +12,7 @@ import { contributeWith, definePlugin, hostTokens } from "@muster/plugin";
 import { renderExposition } from "../../../plugins/metrics/services/exposition.ts";
 import { METRIC_SOURCES } from "../../../plugins/metrics/tokens.ts";
 import { parseExposition, sampleValue } from "./exposition-parser.ts";
-import { decideApproval } from "@muster/plugin/testing";
+import { type ApiBody, decideApproval } from "@muster/plugin/testing";
 
 const t = suite("metrics");
 
@@ -50,7 +50,7 @@ t("request counters move by route template and status; raw paths never become la
     const before = sampleValue(await scrape(h), "muster_http_requests_total", notFound) ?? 0;
     const ids = [randomUUID(), randomUUID()];
     for (const id of ids) assert.is((await h.request(`/api/tasks/${id}`)).status, 404);
-    const created = await h.json("/api/tasks", { method: "POST", body: { title: "counted" } });
+    const created = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "counted" } });
     assert.is(created.status, 201);
     const rawPath = `/no-such-page/${randomUUID()}`;
     assert.is((await h.request(rawPath)).status, 404);
@@ -73,7 +73,7 @@ t("gauges follow the server: pending approvals, stream clients, gateway state, s
     assert.is(sampleValue(families, "muster_gateway_up"), 0);
     assert.ok(sampleValue(families, "muster_search_index_files")! >= 0);
 
-    const approval = await h.json("/api/approvals", { method: "POST", body: { title: "Ship it", type: "deploy", requestedBy: "agent-a", context: "" } });
+    const approval = await h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "Ship it", type: "deploy", requestedBy: "agent-a", context: "" } });
     assert.is(approval.status, 201);
     const stream = await openSse(h.url);
     try {
@@ -103,15 +103,15 @@ t("access like the API: a foreign Origin is refused; with MUSTER_API_TOKEN the b
   await withTestHost(async (h) => {
     const foreign = await h.json("/metrics", { headers: { origin: "http://evil.example" } });
     assert.is(foreign.status, 403);
-    assert.is(foreign.body.error.code, "ORIGIN_NOT_ALLOWED");
+    assert.is(foreign.body.error?.code, "ORIGIN_NOT_ALLOWED");
     const query = await h.json("/metrics?format=json");
     assert.is(query.status, 400);
-    assert.is(query.body.error.code, "VALIDATION_FAILED");
+    assert.is(query.body.error?.code, "VALIDATION_FAILED");
   });
   await withTestHost({ config: { apiToken: "metrics-test-token" } }, async (h) => {
     const anonymous = await h.json("/metrics");
     assert.is(anonymous.status, 401);
-    assert.is(anonymous.body.error.code, "UNAUTHORIZED");
+    assert.is(anonymous.body.error?.code, "UNAUTHORIZED");
     const wrong = await h.json("/metrics", { headers: { authorization: "Bearer nope" } });
     assert.is(wrong.status, 401);
     const families = await scrape(h, { authorization: "Bearer metrics-test-token" });

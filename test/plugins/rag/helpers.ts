@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import type { PluginDefinition } from "@muster/plugin";
+import type { ApiBody } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { memoryPlugin } from "../../../plugins/memory/index.ts";
 import { ragPlugin } from "../../../plugins/rag/index.ts";
@@ -60,3 +61,6 @@ export function storedKeys(home: string): { files: string[]; chunks: string[] } 
     db.close();
   }
 }
+
+/** `GET /api/memory/rag`'s answer: the OpenAPI schema does not list `fallback` (set when the query could not be embedded and full text answered), so it is added here. */
+export type RagSearchBody = ApiBody<"getMemoryRag"> & { fallback?: { code: string; message: string } };

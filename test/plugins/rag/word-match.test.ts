@@ -15,7 +15,8 @@ import { LocalProvider } from "../../../plugins/rag/providers/local.ts";
 import { registerRagServices } from "../../../plugins/rag/services/register.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
-import { startRagHost, writeCorpus } from "./helpers.ts";
+import { type RagSearchBody, startRagHost, writeCorpus } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "muster-rag-words-cache-"));
 const t = suite("rag word matching");
@@ -70,12 +71,13 @@ async function withLocal(options: { ragPlugin?: PluginDefinition; files?: Record
   writeCorpus(workspace, options.files ?? files);
   const { h } = await startRagHost({ workspace, ragPlugin: options.ragPlugin, rag: { localCacheDir: cacheDir } });
   try {
-    await waitUntil(async () => (await h.json("/api/search?q=note")).body.stats?.indexing === false || null, { timeoutMs: 30_000 });
-    const res = await h.json("/api/memory/config", { method: "POST", body: { provider: "local", enabled: true } });
+    await waitUntil(async () => (await h.json<ApiBody<"getSearch">>("/api/search?q=note")).body.stats?.indexing === false || null, { timeoutMs: 30_000 });
+    const res = await h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "local", enabled: true } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     await waitUntil(
       async () => {
-        const a = (await h.json("/api/memory/config")).body.agents[0];
+        const a = (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.agents[0];
+        assert.ok(a);
         return a.provider === "local" && !a.dirty && a.total > 0 && a.indexed === a.total ? a : null;
       },
       { timeoutMs: 90_000 },
@@ -89,7 +91,7 @@ async function withLocal(options: { ragPlugin?: PluginDefinition; files?: Record
 }
 
 const paths = async (h: TestHost, q: string, mode: string) => {
-  const res = await h.json(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=${mode}&limit=5`);
+  const res = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=${mode}&limit=5`);
   assert.is(res.status, 200, JSON.stringify(res.body));
   return res.body.results.map((r: { path: string }) => r.path) as string[];
 };
@@ -99,7 +101,7 @@ t("a paraphrase answered by one sentence of a long chunk ranks in the hybrid top
     // The first stage alone misses it: the long chunk's mean vector is diluted, and full text has no shared word.
     assert.not.ok((await paths(h, QUERY, "vector")).includes("company/handbook.md"), "vector ranking alone");
     assert.not.ok((await paths(h, QUERY, "fulltext")).includes("company/handbook.md"), "full text alone");
-    const hybrid = await h.json(`/api/memory/rag?q=${encodeURIComponent(QUERY)}&mode=hybrid&limit=5`);
+    const hybrid = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent(QUERY)}&mode=hybrid&limit=5`);
     assert.is(hybrid.status, 200);
     const found = hybrid.body.results.findIndex((r: { path: string }) => r.path === "company/handbook.md");
     assert.ok(found >= 0, JSON.stringify(hybrid.body.results.map((r: { path: string }) => r.path)));
@@ -109,12 +111,12 @@ t("a paraphrase answered by one sentence of a long chunk ranks in the hybrid top
     assert.ok(scores.every((s: number) => s > 0 && s <= 1 / 61));
     // A query of the longest accepted length (1,000 characters, ~150 distinct words) still answers.
     const words = Array.from({ length: 200 }, (_, i) => SENTENCES[i % SENTENCES.length]!.split(" ")[i % 5]).join(" ");
-    const long = await h.json(`/api/memory/rag?q=${encodeURIComponent(words.slice(0, 1000).trim())}&mode=hybrid&limit=5`);
+    const long = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent(words.slice(0, 1000).trim())}&mode=hybrid&limit=5`);
     assert.is(long.status, 200, JSON.stringify(long.body));
     assert.is(long.body.results.length, 5);
     // Words the vectors do not know, and stop words only: answered, finite scores.
     for (const q of ["zqxvw blorptang", "the and of"]) {
-      const odd = await h.json(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=hybrid`);
+      const odd = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=hybrid`);
       assert.is(odd.status, 200, q);
       for (const r of odd.body.results) assert.ok(Number.isFinite(r.score), q);
     }
@@ -124,13 +126,13 @@ t("a paraphrase answered by one sentence of a long chunk ranks in the hybrid top
 t("the worker dies while matching: hybrid answers 200 from vector and full-text ranks, and the next query works", async () => {
   const variant = { ...ragPlugin, register: (ctx) => registerRagServices(ctx as PluginContext<RagConfig>, { localWorkerUrl: new URL("./fixtures/crashing-worker.ts", import.meta.url) }) } as PluginDefinition;
   await withLocal({ ragPlugin: variant, files: { ...files, "notes/crash.md": "# Crash report\n\nThe crash while matching words was reproduced twice.\n" } }, async (h) => {
-    const res = await h.json(`/api/memory/rag?q=${encodeURIComponent("crash while matching")}&mode=hybrid&limit=5`);
+    const res = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent("crash while matching")}&mode=hybrid&limit=5`);
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.fallback, undefined, "the query was embedded; only the third ranker is missing");
     // The fixture's vectors are all alike, so the full-text rank is what brings the note in.
     assert.ok(res.body.results.some((r: { path: string }) => r.path === "notes/crash.md"), JSON.stringify(res.body.results));
     // A fresh worker answers the next query (embedding and matching).
-    const next = await h.json(`/api/memory/rag?q=${encodeURIComponent("crash report")}&mode=hybrid&limit=5`);
+    const next = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent("crash report")}&mode=hybrid&limit=5`);
     assert.is(next.status, 200);
     assert.ok(next.body.results.some((r: { path: string }) => r.path === "notes/crash.md"));
   });

@@ -11,6 +11,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import { startErrorCode } from "../../helpers/start-error.ts";
 import { probePlugin } from "./probe-plugin.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite("stream: event families");
 
@@ -19,7 +20,7 @@ const describing = (id: string, pattern: string, description = "Gadgets were mad
 
 t("GET /api/sse/families lists what the loaded plugins publish, with a description each", () =>
   withTestHost({ extraPlugins: [describing("gadgets", "gadgets.gadget.*")] }, async (h) => {
-    const res = await h.json("/api/sse/families");
+    const res = await h.json<ApiBody<"getSseFamilies">>("/api/sse/families");
     assert.is(res.status, 200);
     const families = res.body.families as { plugin: string; pattern: string; description: string }[];
     const patterns = families.map((f) => `${f.plugin}:${f.pattern}`);
@@ -28,7 +29,7 @@ t("GET /api/sse/families lists what the loaded plugins publish, with a descripti
     }
     assert.ok(families.every((f) => f.description.length > 10 && f.pattern.startsWith(`${f.plugin}.`)));
     assert.is(new Set(patterns).size, patterns.length, "no family twice");
-    assert.is((await h.json("/api/sse/families?x=1")).body.error.code, "VALIDATION_FAILED");
+    assert.is((await h.json<ApiBody<"getSseFamilies">>("/api/sse/families?x=1")).body.error?.code, "VALIDATION_FAILED");
   }));
 
 t("a family that names another plugin's events, or none, stops the start", async () => {
@@ -41,7 +42,7 @@ t("a family that names another plugin's events, or none, stops the start", async
 
 t("what reaches the stream is unchanged: a public event without a family arrives, a private one does not", () =>
   withTestHost({ plugins: [...builtInPlugins.filter((p) => p.id === "stream"), probePlugin] }, async (h) => {
-    assert.equal((await h.json("/api/sse/families")).body.families, []);
+    assert.equal((await h.json<ApiBody<"getSseFamilies">>("/api/sse/families")).body.families, []);
     const stream = await openSse(h.url);
     try {
       await stream.next((f) => f.data?.type === "connected", 20_000);

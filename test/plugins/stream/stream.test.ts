@@ -9,6 +9,7 @@ import { openSse, type SseConnection } from "../../helpers/sse-client.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 import { probePlugin } from "./probe-plugin.ts";
 import { scaled } from "../../helpers/time-scale.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; open: SseConnection[] }>("stream: GET /api/sse");
 
@@ -236,10 +237,10 @@ t("a client that never reads is disconnected and never delays another client", a
 t("the route refuses other methods with 405 and works beside the JSON API", async (ctx) => {
   const post = await ctx.h.json("/api/sse", { method: "POST", body: {} });
   assert.is(post.status, 405);
-  assert.is(post.body.error.code, "METHOD_NOT_ALLOWED");
+  assert.is(post.body.error?.code, "METHOD_NOT_ALLOWED");
   const c = await sse(ctx);
   await c.next((f) => f.data.type === "connected");
-  const health = await ctx.h.json("/api/health");
+  const health = await ctx.h.json<ApiBody<"getHealth">>("/api/health");
   assert.is(health.status, 200);
   const head = await fetch(`${ctx.h.url}/api/sse`, { method: "HEAD", signal: AbortSignal.timeout(2_000) });
   assert.is(head.status, 200, "HEAD answers headers without opening a stream");

@@ -34,9 +34,9 @@ for (const sandbox of ["auto", "bwrap"] as const) {
       assert.match(th.logs(), /"reason":"bwrap --version failed/);
       const res = await terminal(th.h, { command: "touch ran", cwd: th.h.workspace });
       assert.is(res.status, 503, JSON.stringify(res.body));
-      assert.is(res.body.error.code, "TERMINAL_SANDBOX_UNAVAILABLE");
-      assert.match(res.body.error.message, /apt-get install bubblewrap/);
-      assert.match(res.body.error.message, /terminal\.sandbox to "none"/);
+      assert.is(res.body.error?.code, "TERMINAL_SANDBOX_UNAVAILABLE");
+      assert.match(res.body.error?.message ?? "", /apt-get install bubblewrap/);
+      assert.match(res.body.error?.message ?? "", /terminal\.sandbox to "none"/);
       assert.not.ok(existsSync(join(th.h.workspace, "ran")), "nothing ran");
       const status = await terminalStatus(th.h);
       assert.is(status.status, 200, JSON.stringify(status.body));
@@ -60,6 +60,7 @@ t("none (the explicit opt-in): allowlisted programs run without a shell, and GET
     assert.is(status.body.mode, "none");
     assert.is(status.body.configured, "none");
     assert.match(status.body.reason, /terminal\.sandbox is "none"/);
+    assert.ok(status.body.programs);
     assert.ok(status.body.programs.includes("ls") && !status.body.programs.includes("tar"), JSON.stringify(status.body.programs));
   } finally {
     await th.h.stop();

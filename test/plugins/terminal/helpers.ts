@@ -7,6 +7,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { terminalPlugin } from "../../../plugins/terminal/index.ts";
 import { vaultPlugin } from "../../../plugins/vault/index.ts";
 import { startTestHost, type RequestInitJson, type TestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 export interface TerminalHost {
   h: TestHost;
@@ -28,7 +29,7 @@ export async function startTerminalHost(
 
 /** POST /api/terminal with the session token (unless `init.session` is false). */
 export function terminal(h: TestHost, body: unknown, init: RequestInitJson = {}) {
-  return h.json("/api/terminal", { method: "POST", body, session: true, ...init });
+  return h.json<ApiBody<"postTerminal">>("/api/terminal", { method: "POST", body, session: true, ...init });
 }
 
 /** A fresh real directory under the temp directory. */
@@ -52,5 +53,5 @@ export function processesMatching(marker: string): number[] {
 
 /** GET /api/terminal: which mode is active and why. */
 export function terminalStatus(h: TestHost) {
-  return h.json("/api/terminal");
+  return h.json<ApiBody<"getTerminal">>("/api/terminal");
 }

@@ -33,7 +33,7 @@ async function refused(th: TerminalHost, commands: string[], code: string, cwd: 
   for (const command of commands) {
     const res = await terminal(th.h, { command, cwd });
     assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, code, command);
+    assert.is(res.body.error?.code, code, command);
     for (const secret of secrets) assert.not.ok(JSON.stringify(res.body).includes(secret), command);
   }
 }
@@ -231,7 +231,7 @@ t("the working directory is never inside a Muster checkout or another instance's
   for (const cwd of [checkout, join(checkout, "core"), other.h.home]) {
     const res = await terminal(th.h, { command: "touch planted", cwd });
     assert.is(res.status, 403, `${cwd}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_CWD_FORBIDDEN", cwd);
+    assert.is(res.body.error?.code, "TERMINAL_CWD_FORBIDDEN", cwd);
   }
   assert.not.ok(existsSync(join(checkout, "core", "planted")));
   // From the directory above, the checkout is not writable either.

@@ -222,7 +222,7 @@ t("git is refused without the sandbox: a hook or alias planted in the repository
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, JSON.stringify(res.body));
     assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED");
-    assert.match(res.body.error?.message, /\/api\/git/);
+    assert.match(res.body.error?.message ?? "", /\/api\/git/);
   }
   assert.not.ok(existsSync(repo), "nothing ran");
   // The same by full path, and through a symlink with another name.

@@ -141,7 +141,7 @@ t("finding 6: a cwd holding a Muster checkout cannot read or write its source tr
     for (const cwd of [checkout, join(checkout, "core")]) {
       const inside = await terminal(th.h, { command: "echo 'evil()' >> host.ts", cwd });
       assert.is(inside.status, 403, JSON.stringify(inside.body));
-      assert.is(inside.body.error.code, "TERMINAL_CWD_FORBIDDEN");
+      assert.is(inside.body.error?.code, "TERMINAL_CWD_FORBIDDEN");
     }
     assert.is(readFileSync(join(checkout, "core", "host.ts"), "utf8"), "// original\n");
   } finally {
@@ -202,7 +202,7 @@ t("the blocklist is applied to every command of the parsed line, substitutions i
   ]) {
     const res = await terminal(th.h, { command, cwd: dir });
     assert.is(res.status, 403, `${command}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, "TERMINAL_COMMAND_BLOCKED", command);
+    assert.is(res.body.error?.code, "TERMINAL_COMMAND_BLOCKED", command);
   }
   assert.is(readFileSync(join(dir, "victim"), "utf8"), "precious");
 });

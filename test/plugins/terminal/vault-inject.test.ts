@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { rmSync } from "node:fs";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { scratch, startTerminalHost, terminal, terminalStatus, type TerminalHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const SECRET = "injected-value-for-terminal-4b7e";
 const t = suite<{ hosts: TerminalHost[]; dir: string }>("terminal commands see variables injected from the vault");
@@ -35,8 +36,8 @@ t("an injected variable reaches later commands in both modes, masked; deleting t
     const mode = (await terminalStatus(th.h)).body.mode;
     const before = await terminal(th.h, { command: "printenv DEPLOY_TOKEN", cwd: dir });
     assert.is(before.body.exitCode, 1, `${mode}: nothing injected yet`);
-    assert.is((await th.h.json("/api/vault", { method: "POST", body: { name: "DEPLOY", value: SECRET } })).status, 201);
-    const injected = await th.h.json("/api/vault/inject", { method: "POST", body: { name: "DEPLOY", envVar: "DEPLOY_TOKEN" }, session: true });
+    assert.is((await th.h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "DEPLOY", value: SECRET } })).status, 201);
+    const injected = await th.h.json<ApiBody<"postVaultInject">>("/api/vault/inject", { method: "POST", body: { name: "DEPLOY", envVar: "DEPLOY_TOKEN" }, session: true });
     assert.is(injected.status, 200, JSON.stringify(injected.body));
     const seen = await terminal(th.h, { command: "printenv DEPLOY_TOKEN", cwd: dir });
     assert.is(seen.status, 200, JSON.stringify(seen.body));
@@ -44,7 +45,7 @@ t("an injected variable reaches later commands in both modes, masked; deleting t
     assert.is(seen.body.output, "[redacted:DEPLOY]\n", mode);
     const credentials = await terminal(th.h, { command: "printenv VAULT_KEY", cwd: dir });
     assert.is(credentials.body.exitCode, 1, `${mode}: Muster's own credentials never reach a command`);
-    assert.is((await th.h.json("/api/vault?name=DEPLOY", { method: "DELETE", session: true })).status, 200);
+    assert.is((await th.h.json<ApiBody<"deleteVault">>("/api/vault?name=DEPLOY", { method: "DELETE", session: true })).status, 200);
     const gone = await terminal(th.h, { command: "printenv DEPLOY_TOKEN", cwd: dir });
     assert.is(gone.body.exitCode, 1, `${mode}: a deleted secret's variable is gone`);
   }

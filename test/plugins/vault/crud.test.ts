@@ -3,6 +3,7 @@ import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { sleep } from "../../helpers/wait.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault endpoints");
 
@@ -27,7 +28,7 @@ t("POST creates (201) with defaults; GET lists metadata only", async ({ h }) => 
   );
   assert.is(s.createdAt, s.updatedAt);
   assert.not.ok("value" in s);
-  const list = await h.json("/api/vault");
+  const list = await h.json<ApiBody<"getVault">>("/api/vault");
   assert.is(list.status, 200);
   assert.is(list.headers.get("cache-control"), "no-store");
   assert.equal(Object.keys(list.body).sort(), ["ok", "secrets"]);
@@ -66,43 +67,45 @@ t("reveal: session token required, agents refused, no-store, lastAccessedAt set,
   await post(h, "/api/vault", { name: "TELEGRAM_BOT_TOKEN", value: "123456:telegram-secret" });
   const noToken = await post(h, "/api/vault/reveal", { name: "TELEGRAM_BOT_TOKEN" });
   assert.is(noToken.status, 401);
-  assert.is(noToken.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(noToken.body.error?.code, "SESSION_TOKEN_REQUIRED");
   const agent = await post(h, "/api/vault/reveal", { name: "TELEGRAM_BOT_TOKEN" }, { session: true, headers: { "x-agent-id": "odin" } });
   assert.is(agent.status, 403);
-  assert.is(agent.body.error.code, "VAULT_AGENT_FORBIDDEN");
-  const untouched = (await h.json("/api/vault")).body.secrets.find((s: any) => s.name === "TELEGRAM_BOT_TOKEN");
+  assert.is(agent.body.error?.code, "VAULT_AGENT_FORBIDDEN");
+  const untouched = (await h.json<ApiBody<"getVault">>("/api/vault")).body.secrets.find((s) => s.name === "TELEGRAM_BOT_TOKEN");
+  assert.ok(untouched);
   assert.is(untouched.lastAccessedAt, null);
 
   const ok = await post(h, "/api/vault/reveal", { name: "TELEGRAM_BOT_TOKEN" }, { session: true });
   assert.is(ok.status, 200);
   assert.equal(ok.body, { ok: true, name: "TELEGRAM_BOT_TOKEN", value: "123456:telegram-secret" });
   assert.is(ok.headers.get("cache-control"), "no-store");
-  const after = (await h.json("/api/vault")).body.secrets.find((s: any) => s.name === "TELEGRAM_BOT_TOKEN");
-  assert.match(after.lastAccessedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  const activities = (await h.json("/api/activities?action=vault_secret_revealed")).body;
-  assert.is(activities[0].target, "TELEGRAM_BOT_TOKEN");
-  assert.is(activities[0].agentId, "owner");
+  const after = (await h.json<ApiBody<"getVault">>("/api/vault")).body.secrets.find((s) => s.name === "TELEGRAM_BOT_TOKEN");
+  assert.ok(after);
+  assert.match(after.lastAccessedAt ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  const activities = (await h.json<ApiBody<"getActivities">>("/api/activities?action=vault_secret_revealed")).body;
+  assert.is(activities[0]?.target, "TELEGRAM_BOT_TOKEN");
+  assert.is(activities[0]?.agentId, "owner");
 
   const missing = await post(h, "/api/vault/reveal", { name: "NOPE" }, { session: true });
   assert.is(missing.status, 404);
-  assert.is(missing.body.error.code, "VAULT_SECRET_NOT_FOUND");
+  assert.is(missing.body.error?.code, "VAULT_SECRET_NOT_FOUND");
 });
 
 t("DELETE needs the session token, 404 for unknown names, then the secret is gone", async ({ h }) => {
   await post(h, "/api/vault", { name: "TEMP_SECRET", value: "temporary-value" });
-  const noToken = await h.json("/api/vault?name=TEMP_SECRET", { method: "DELETE" });
+  const noToken = await h.json<ApiBody<"deleteVault">>("/api/vault?name=TEMP_SECRET", { method: "DELETE" });
   assert.is(noToken.status, 401);
-  const wrongToken = await h.json("/api/vault?name=TEMP_SECRET", { method: "DELETE", headers: { "x-session-token": "0".repeat(64) } });
+  const wrongToken = await h.json<ApiBody<"deleteVault">>("/api/vault?name=TEMP_SECRET", { method: "DELETE", headers: { "x-session-token": "0".repeat(64) } });
   assert.is(wrongToken.status, 401);
-  assert.ok((await h.json("/api/vault")).body.secrets.some((s: any) => s.name === "TEMP_SECRET"));
-  const unknown = await h.json("/api/vault?name=NOT_THERE", { method: "DELETE", session: true });
+  assert.ok((await h.json<ApiBody<"getVault">>("/api/vault")).body.secrets.some((s) => s.name === "TEMP_SECRET"));
+  const unknown = await h.json<ApiBody<"deleteVault">>("/api/vault?name=NOT_THERE", { method: "DELETE", session: true });
   assert.is(unknown.status, 404);
-  assert.is(unknown.body.error.code, "VAULT_SECRET_NOT_FOUND");
-  const ok = await h.json("/api/vault?name=TEMP_SECRET", { method: "DELETE", session: true });
+  assert.is(unknown.body.error?.code, "VAULT_SECRET_NOT_FOUND");
+  const ok = await h.json<ApiBody<"deleteVault">>("/api/vault?name=TEMP_SECRET", { method: "DELETE", session: true });
   assert.is(ok.status, 200);
   assert.equal(ok.body, { ok: true });
-  assert.not.ok((await h.json("/api/vault")).body.secrets.some((s: any) => s.name === "TEMP_SECRET"));
-  const again = await h.json("/api/vault?name=TEMP_SECRET", { method: "DELETE", session: true });
+  assert.not.ok((await h.json<ApiBody<"getVault">>("/api/vault")).body.secrets.some((s) => s.name === "TEMP_SECRET"));
+  const again = await h.json<ApiBody<"deleteVault">>("/api/vault?name=TEMP_SECRET", { method: "DELETE", session: true });
   assert.is(again.status, 404);
 });
 
@@ -140,15 +143,15 @@ t("bad input: 400 VALIDATION_FAILED and nothing stored or changed", async ({ h }
   for (const [body, label] of bodies) {
     const res = await post(h, "/api/vault", body);
     assert.is(res.status, 400, label);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", label);
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", label);
   }
   assert.ok(Buffer.byteLength(multiByte) > 64 * 1024 && multiByte.length < 64 * 1024);
   const exact = await post(h, "/api/vault", { name: "MAX_SIZE", value: "y".repeat(64 * 1024) });
   assert.is(exact.status, 201, "exactly 64 KiB is accepted");
   const longName = await post(h, "/api/vault", { name: `a${"b".repeat(127)}`, value: "abcd" });
   assert.is(longName.status, 201, "128-character name is accepted");
-  await h.json(`/api/vault?name=MAX_SIZE`, { method: "DELETE", session: true });
-  await h.json(`/api/vault?name=a${"b".repeat(127)}`, { method: "DELETE", session: true });
+  await h.json<ApiBody<"deleteVault">>(`/api/vault?name=MAX_SIZE`, { method: "DELETE", session: true });
+  await h.json<ApiBody<"deleteVault">>(`/api/vault?name=a${"b".repeat(127)}`, { method: "DELETE", session: true });
 
   for (const [path, body] of [
     ["/api/vault/reveal", {}],
@@ -163,16 +166,16 @@ t("bad input: 400 VALIDATION_FAILED and nothing stored or changed", async ({ h }
   ] as const) {
     const res = await post(h, path, body, { session: true });
     assert.is(res.status, 400, `${path} ${JSON.stringify(body)}`);
-    assert.is(res.body.error.code, "VALIDATION_FAILED");
+    assert.is(res.body.error?.code, "VALIDATION_FAILED");
   }
   for (const q of ["", "?name=", "?name=..%2F..%2Fx", "?name=OPENAI_API_KEY&extra=1", `?name=${"A".repeat(129)}`]) {
     const res = await h.json(`/api/vault${q}`, { method: "DELETE", session: true });
     assert.is(res.status, 400, q);
   }
-  assert.is((await h.json("/api/vault?x=1")).status, 400);
-  const malformed = await h.json("/api/vault", { method: "POST", body: '{"name":', headers: { "content-type": "application/json" } });
-  assert.is(malformed.body.error.code, "INVALID_JSON");
-  const text = await h.json("/api/vault", { method: "POST", body: "name=A&value=b", headers: { "content-type": "text/plain" } });
+  assert.is((await h.json<ApiBody<"getVault">>("/api/vault?x=1")).status, 400);
+  const malformed = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: '{"name":', headers: { "content-type": "application/json" } });
+  assert.is(malformed.body.error?.code, "INVALID_JSON");
+  const text = await h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: "name=A&value=b", headers: { "content-type": "text/plain" } });
   assert.is(text.status, 415);
   assert.equal(rawRows(h.home), before);
 });
@@ -187,9 +190,9 @@ t("events carry metadata only; list survives a restart", async (ctx) => {
   assert.equal(Object.keys(created.payload as object).sort(), ["category", "createdBy", "id", "name"]);
   assert.is(created.public, true);
   assert.is(ctx.probe.events.find((e) => e.name === "vault.secret.revealed")!.public, false);
-  const before = (await ctx.h.json("/api/vault")).body.secrets;
+  const before = (await ctx.h.json<ApiBody<"getVault">>("/api/vault")).body.secrets;
   ctx.h = await ctx.h.restart();
-  assert.equal((await ctx.h.json("/api/vault")).body.secrets, before);
+  assert.equal((await ctx.h.json<ApiBody<"getVault">>("/api/vault")).body.secrets, before);
   const revealed = await post(ctx.h, "/api/vault/reveal", { name: "OPENAI_API_KEY" }, { session: true });
   assert.is(revealed.body.value, "sk-live-abcdef123456");
 });

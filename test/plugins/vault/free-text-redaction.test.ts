@@ -10,6 +10,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { openSse, type SseConnection } from "../../helpers/sse-client.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const PLAIN = "ghp_freeTextLeak0123456789abcdef";
 const ACCESS = "blog-inner-token-5e8c1d77";
@@ -21,7 +22,7 @@ const t = suite<{ h: TestHost; sse: SseConnection }>("vault free-text redaction"
 t.before(async (ctx) => {
   ctx.h = await startTestHost({ config: { vaultKey: "free-text redaction passphrase" } });
   for (const [name, value] of [["GITHUB_TOKEN", PLAIN], ["BLOG_API_KEY", CREDENTIAL]]) {
-    const stored = await ctx.h.json("/api/vault", { method: "POST", body: { name, value } });
+    const stored = await ctx.h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name, value } });
     assert.is(stored.status, 201, JSON.stringify(stored.body));
   }
   ctx.sse = await openSse(ctx.h.url);
@@ -37,14 +38,15 @@ const text = `deployed with ${PLAIN}; blog token ${ACCESS}`;
 const REDACTED = "deployed with [redacted:GITHUB_TOKEN]; blog token [redacted:BLOG_API_KEY]";
 
 /** The SSE event frame of a bus event whose payload matches. */
+// `payload: any`: the SSE event payload as parsed JSON, matched field by field.
 const eventFrame = (sse: SseConnection, name: string, match: (payload: any) => boolean) =>
   sse.next((f) => f.data?.type === "event" && f.data.name === name && match(f.data.payload), 10_000, name);
 
 t("an activity: stored, answered, listed and streamed redacted", async ({ h, sse }) => {
-  const res = await h.json("/api/activities", { method: "POST", body: { agentId: "loki", action: "note", target: `repo ${PLAIN}`, details: text } });
+  const res = await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "loki", action: "note", target: `repo ${PLAIN}`, details: text } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.equal({ details: res.body.details, target: res.body.target }, { details: REDACTED, target: "repo [redacted:GITHUB_TOKEN]" });
-  const listed = (await h.json("/api/activities?limit=50")).body as { id: string; details: string }[];
+  const listed = (await h.json<ApiBody<"getActivities">>("/api/activities?limit=50")).body as { id: string; details: string }[];
   assert.is(listed.find((a) => a.id === res.body.id)?.details, REDACTED);
   assert.equal(leaks(listed), []);
   const frame = await eventFrame(sse, "activities.activity.created", (p) => p.id === res.body.id);
@@ -53,17 +55,17 @@ t("an activity: stored, answered, listed and streamed redacted", async ({ h, sse
 });
 
 t("a task: title, description and notes redacted on create and on update, listed and streamed", async ({ h, sse }) => {
-  const created = await h.json("/api/tasks", { method: "POST", body: { title: `rotate ${PLAIN}`, description: text, notes: ACCESS } });
+  const created = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: `rotate ${PLAIN}`, description: text, notes: ACCESS } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.equal(
     { title: created.body.title, description: created.body.description, notes: created.body.notes },
     { title: "rotate [redacted:GITHUB_TOKEN]", description: REDACTED, notes: "[redacted:BLOG_API_KEY]" },
   );
-  const updated = await h.json(`/api/tasks/${created.body.id}`, { method: "PATCH", body: { notes: `now ${PLAIN}` } });
+  const updated = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.body.id}`, { method: "PATCH", body: { notes: `now ${PLAIN}` } });
   assert.is(updated.status, 200, JSON.stringify(updated.body));
   assert.is(updated.body.notes, "now [redacted:GITHUB_TOKEN]");
-  assert.equal(leaks((await h.json(`/api/tasks/${created.body.id}`)).body), []);
-  assert.equal(leaks((await h.json("/api/tasks")).body), []);
+  assert.equal(leaks((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${created.body.id}`)).body), []);
+  assert.equal(leaks((await h.json<ApiBody<"getTasks">>("/api/tasks")).body), []);
   const createdFrame = await eventFrame(sse, "work.task.created", (p) => p.id === created.body.id);
   const updatedFrame = await eventFrame(sse, "work.task.updated", (p) => p.id === created.body.id);
   assert.equal(leaks(createdFrame.raw + updatedFrame.raw), []);
@@ -71,10 +73,10 @@ t("a task: title, description and notes redacted on create and on update, listed
 });
 
 t("a notification: title and body redacted, listed and streamed", async ({ h, sse }) => {
-  const res = await h.json("/api/notifications", { method: "POST", body: { type: "system", title: `key ${PLAIN}`, body: text } });
+  const res = await h.json<ApiBody<"postNotifications">>("/api/notifications", { method: "POST", body: { type: "system", title: `key ${PLAIN}`, body: text } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.equal({ title: res.body.notification.title, body: res.body.notification.body }, { title: "key [redacted:GITHUB_TOKEN]", body: REDACTED });
-  assert.equal(leaks((await h.json("/api/notifications")).body), []);
+  assert.equal(leaks((await h.json<ApiBody<"getNotifications">>("/api/notifications")).body), []);
   const frame = await eventFrame(sse, "notifications.notification.created", (p) => p.id === res.body.notification.id);
   assert.equal(leaks(frame.raw), []);
 });

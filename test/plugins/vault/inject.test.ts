@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { redactValues } from "../../../plugins/vault/services/redact.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault inject and services");
 
@@ -30,7 +31,7 @@ t("inject needs the session token; unknown secrets are 404; nothing injected on 
   assert.is(noToken.status, 401);
   const unknown = await inject(h, { name: "NOT_STORED", envVar: "NOT_STORED" });
   assert.is(unknown.status, 404);
-  assert.is(unknown.body.error.code, "VAULT_SECRET_NOT_FOUND");
+  assert.is(unknown.body.error?.code, "VAULT_SECRET_NOT_FOUND");
   assert.equal(env(probe).variables(), []);
 });
 
@@ -42,8 +43,8 @@ t("protected variables are refused with 403 and leave secret and environment unc
   ]) {
     const res = await inject(h, { name: "OPENAI_API_KEY", envVar });
     assert.is(res.status, 403, envVar);
-    assert.is(res.body.error.code, "VAULT_ENV_VAR_PROTECTED", envVar);
-    assert.ok(res.body.error.message.includes(envVar));
+    assert.is(res.body.error?.code, "VAULT_ENV_VAR_PROTECTED", envVar);
+    assert.ok(res.body.error?.message.includes(envVar));
     assert.not.ok(JSON.stringify(res.body).includes(OPENAI));
   }
   assert.equal(env(probe).variables(), []);
@@ -59,7 +60,8 @@ t("inject puts the value into childEnv only: not process.env, not the response, 
   assert.equal(env(probe).variables(), [{ envVar: "OPENAI_API_KEY", secret: "OPENAI_API_KEY" }]);
   const event = probe.events.find((e) => e.name === "vault.secret.injected")!;
   assert.equal(event.payload, { name: "OPENAI_API_KEY", envVar: "OPENAI_API_KEY" });
-  const activity = (await h.json("/api/activities?action=vault_secret_injected")).body[0];
+  const activity = (await h.json<ApiBody<"getActivities">>("/api/activities?action=vault_secret_injected")).body[0];
+  assert.ok(activity);
   assert.equal([activity.agentId, activity.target, activity.details], ["thor", "OPENAI_API_KEY", "envVar=OPENAI_API_KEY"]);
   assert.ok(rawRows(h.home).find((r) => r.name === "OPENAI_API_KEY")!.lastAccessedAt);
 });
@@ -85,7 +87,7 @@ t("updating a secret updates its injection; deleting it removes the injection", 
   await post(h, "/api/vault", { name: "OPENAI_API_KEY", value: "sk-openai-rotated-value-42" });
   const child = env(probe).childEnv({});
   assert.equal(child, { OPENAI_API_KEY: "sk-openai-rotated-value-42", SECOND_NAME: "sk-openai-rotated-value-42" });
-  await h.json("/api/vault?name=OPENAI_API_KEY", { method: "DELETE", session: true });
+  await h.json<ApiBody<"deleteVault">>("/api/vault?name=OPENAI_API_KEY", { method: "DELETE", session: true });
   assert.equal(env(probe).childEnv({}), {});
   assert.equal(env(probe).variables(), []);
 });
@@ -107,7 +109,7 @@ t("redact replaces stored values, also JSON-escaped, and follows writes", async 
   assert.is(secrets.redact("nothing secret here"), "nothing secret here");
   await post(h, "/api/vault", { name: "NEW_ONE", value: "fresh-secret-after-cache" });
   assert.is(secrets.redact("x fresh-secret-after-cache y"), "x [redacted:NEW_ONE] y");
-  await h.json("/api/vault?name=NEW_ONE", { method: "DELETE", session: true });
+  await h.json<ApiBody<"deleteVault">>("/api/vault?name=NEW_ONE", { method: "DELETE", session: true });
   assert.is(secrets.redact("x fresh-secret-after-cache y"), "x fresh-secret-after-cache y");
 });
 

@@ -8,6 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { scratch, startTerminalHost, terminal, type TerminalHost } from "../terminal/helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const ACCESS = "blog-inner-token-7f3a9c51";
 const REFRESH = "blog-refresh-0d2e66aa";
@@ -18,7 +19,7 @@ const t = suite<{ th: TerminalHost; dir: string }>("vault json credential redact
 t.before(async (ctx) => {
   ctx.th = await startTerminalHost({ sandbox: "bwrap" });
   ctx.dir = scratch();
-  const stored = await ctx.th.h.json("/api/vault", { method: "POST", body: { name: "BLOG_API_KEY", value: CREDENTIAL } });
+  const stored = await ctx.th.h.json<ApiBody<"postVault">>("/api/vault", { method: "POST", body: { name: "BLOG_API_KEY", value: CREDENTIAL } });
   assert.is(stored.status, 201, JSON.stringify(stored.body));
 });
 t.after(async (ctx) => {
@@ -46,7 +47,7 @@ t("every string leaf is masked at any depth (in arrays too); leaves under 4 char
 t("the audit activity of a command holding the inner token is masked too", async ({ th, dir }) => {
   const res = await terminal(th.h, { command: `echo ${ACCESS} >/dev/null; echo ok`, cwd: dir });
   assert.is(res.status, 200, JSON.stringify(res.body));
-  const activities = (await th.h.json("/api/activities?limit=5")).body as { details: string | null }[];
+  const activities = (await th.h.json<ApiBody<"getActivities">>("/api/activities?limit=5")).body as { details: string | null }[];
   const text = JSON.stringify(activities);
   assert.not.ok(text.includes(ACCESS), text);
   assert.ok(text.includes("[redacted:BLOG_API_KEY]"), text);

@@ -6,7 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { captureLogger, KEY, openRaw, post, startVaultHost } from "./helpers.ts";
+import { captureLogger, KEY, openRaw, post, type RawSecret, startVaultHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ home: string }>("vault passphrase states");
 
@@ -18,9 +19,9 @@ t.after((ctx) => removeHome(ctx.home));
 /** Every vault endpoint, called with valid input. */
 async function everyEndpoint(h: TestHost) {
   return [
-    await h.json("/api/vault"),
+    await h.json<ApiBody<"getVault">>("/api/vault"),
     await post(h, "/api/vault", { name: "NEW_ONE", value: "new-secret-value" }),
-    await h.json("/api/vault?name=STORED", { method: "DELETE", session: true }),
+    await h.json<ApiBody<"deleteVault">>("/api/vault?name=STORED", { method: "DELETE", session: true }),
     await post(h, "/api/vault/reveal", { name: "STORED" }, { session: true }),
     await post(h, "/api/vault/inject", { name: "STORED", envVar: "STORED_TOKEN" }, { session: true }),
   ];
@@ -30,8 +31,8 @@ function snapshot(home: string) {
   const db = openRaw(home);
   try {
     return {
-      secrets: db.prepare("SELECT * FROM vault_secrets ORDER BY id").all(),
-      meta: db.prepare("SELECT * FROM vault_meta ORDER BY key").all(),
+      secrets: db.prepare("SELECT * FROM vault_secrets ORDER BY id").all() as RawSecret[],
+      meta: db.prepare("SELECT * FROM vault_meta ORDER BY key").all() as { key: string; value: string }[],
     };
   } finally {
     db.close();
@@ -39,8 +40,8 @@ function snapshot(home: string) {
 }
 
 async function otherFeaturesRun(h: TestHost) {
-  assert.is((await h.json("/api/health")).status, 200);
-  assert.is((await h.json("/api/activities")).status, 200);
+  assert.is((await h.json<ApiBody<"getHealth">>("/api/health")).status, 200);
+  assert.is((await h.json<ApiBody<"getActivities">>("/api/activities")).status, 200);
 }
 
 t("no passphrase: every endpoint answers 503 VAULT_LOCKED naming VAULT_KEY; nothing is written", async ({ home }) => {
@@ -49,8 +50,8 @@ t("no passphrase: every endpoint answers 503 VAULT_LOCKED naming VAULT_KEY; noth
   try {
     for (const res of await everyEndpoint(h)) {
       assert.is(res.status, 503);
-      assert.is(res.body.error.code, "VAULT_LOCKED");
-      assert.ok(res.body.error.message.includes("VAULT_KEY"));
+      assert.is(res.body.error?.code, "VAULT_LOCKED");
+      assert.ok(res.body.error?.message.includes("VAULT_KEY"));
     }
     await otherFeaturesRun(h);
     assert.equal(snapshot(home), { secrets: [], meta: [] });
@@ -65,16 +66,16 @@ t("first start with a passphrase initialises the key; a wrong one locks the vaul
   assert.is((await post(h, "/api/vault", { name: "STORED", value: "stored-secret-value" })).status, 201);
   await h.stop();
   const before = snapshot(home);
-  assert.equal(before.meta.map((m: any) => m.key), ["kdf", "keyCheck", "keyId", "salt"]);
-  assert.equal(JSON.parse((before.meta as any[]).find((m) => m.key === "kdf").value), { N: 32768, r: 8, p: 1 });
+  assert.equal(before.meta.map((m) => m.key), ["kdf", "keyCheck", "keyId", "salt"]);
+  assert.equal(JSON.parse(before.meta.find((m) => m.key === "kdf")?.value ?? "null"), { N: 32768, r: 8, p: 1 });
 
   const logs = captureLogger();
   h = await startVaultHost({ home, vaultKey: "not the right passphrase", logger: logs.logger });
   try {
     for (const res of await everyEndpoint(h)) {
       assert.is(res.status, 503);
-      assert.is(res.body.error.code, "VAULT_WRONG_KEY");
-      assert.ok(res.body.error.message.includes("VAULT_KEY"));
+      assert.is(res.body.error?.code, "VAULT_WRONG_KEY");
+      assert.ok(res.body.error?.message.includes("VAULT_KEY"));
     }
     await otherFeaturesRun(h);
     assert.ok(logs.text().includes("VAULT_WRONG_KEY"));
@@ -108,9 +109,9 @@ t("GATEWAY_TOKEN is the fallback passphrase; VAULT_KEY wins when both are set", 
   }
   h = await startVaultHost({ home, vaultKey: null, gatewayToken: "some other gateway token" });
   try {
-    const res = await h.json("/api/vault");
-    assert.is(res.body.error.code, "VAULT_WRONG_KEY");
-    assert.ok(res.body.error.message.includes("GATEWAY_TOKEN"));
+    const res = await h.json<ApiBody<"getVault">>("/api/vault");
+    assert.is(res.body.error?.code, "VAULT_WRONG_KEY");
+    assert.ok(res.body.error?.message.includes("GATEWAY_TOKEN"));
   } finally {
     await h.stop();
   }
@@ -123,9 +124,9 @@ t("damaged or missing key metadata locks the vault instead of re-keying over exi
   db.close();
   let h = await startVaultHost({ home });
   try {
-    const res = await h.json("/api/vault");
+    const res = await h.json<ApiBody<"getVault">>("/api/vault");
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "VAULT_WRONG_KEY");
+    assert.is(res.body.error?.code, "VAULT_WRONG_KEY");
   } finally {
     await h.stop();
   }
@@ -134,7 +135,7 @@ t("damaged or missing key metadata locks the vault instead of re-keying over exi
   db.close();
   h = await startVaultHost({ home });
   try {
-    assert.is((await h.json("/api/vault")).body.error.code, "VAULT_WRONG_KEY");
+    assert.is((await h.json<ApiBody<"getVault">>("/api/vault")).body.error?.code, "VAULT_WRONG_KEY");
   } finally {
     await h.stop();
   }
@@ -149,9 +150,9 @@ t("an unexpected failure while opening the vault locks it (VAULT_UNAVAILABLE) an
   const logs = captureLogger();
   const h = await startVaultHost({ home, logger: logs.logger });
   try {
-    const res = await h.json("/api/vault");
+    const res = await h.json<ApiBody<"getVault">>("/api/vault");
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "VAULT_UNAVAILABLE");
+    assert.is(res.body.error?.code, "VAULT_UNAVAILABLE");
     await otherFeaturesRun(h);
     assert.ok(logs.text().includes("the vault could not be opened"));
   } finally {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { captureLogger, createProbe, flipHex, KEY, openRaw, post, rawRows, startVaultHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const VALUES: Record<string, string> = {
   LINKEDIN_ACCESS_TOKEN: "AQX-linkedin-plaintext-7f3a9c",
@@ -54,21 +55,21 @@ t("every operation, then: list and error responses, logs, events and the databas
   keep(await post(h, "/api/vault", { name: "X", value: VALUES.LINKEDIN_ACCESS_TOKEN, extra: VALUES.UNICODE_SECRET }));
   keep(await post(h, "/api/vault/inject", { name: "LINKEDIN_ACCESS_TOKEN", envVar: "LINKEDIN_ACCESS_TOKEN" }, { session: true }));
   keep(await post(h, "/api/vault/inject", { name: "LINKEDIN_ACCESS_TOKEN", envVar: "PATH" }, { session: true }));
-  keep(await h.json("/api/vault?name=TO_BE_DELETED", { method: "DELETE", session: true }));
+  keep(await h.json<ApiBody<"deleteVault">>("/api/vault?name=TO_BE_DELETED", { method: "DELETE", session: true }));
   const row = rawRows(h.home).find((r) => r.name === "CORRUPT_ME")!;
   const db = openRaw(h.home);
   db.prepare("UPDATE vault_secrets SET ciphertext = ? WHERE name = 'CORRUPT_ME'").run(flipHex(row.ciphertext, 5));
   db.close();
   const corrupted = keep(await post(h, "/api/vault/reveal", { name: "CORRUPT_ME" }, { session: true }));
-  assert.is((corrupted.body as any).error.code, "VAULT_SECRET_CORRUPTED");
+  assert.is(corrupted.body.error?.code, "VAULT_SECRET_CORRUPTED");
   keep(await post(h, "/api/vault/reveal", { name: "LINKEDIN_ACCESS_TOKEN" }, { session: true, headers: { "x-agent-id": "loki" } }));
   // The one legitimate plaintext answer, kept out of the checked responses.
   assert.is((await post(h, "/api/vault/reveal", { name: "TWITTER_API_KEY" }, { session: true })).body.value, VALUES.TWITTER_API_KEY);
   for (let i = 0; i < 3; i++) {
-    const list = keep(await h.json("/api/vault"));
-    assert.is((list.body as any).secrets.length, 6);
+    const list = keep(await h.json<ApiBody<"getVault">>("/api/vault"));
+    assert.is(list.body.secrets.length, 6);
   }
-  keep(await h.json("/api/activities?limit=1000"));
+  keep(await h.json<ApiBody<"getActivities">>("/api/activities?limit=1000"));
   keep(await h.json("/api/openapi.json"));
 
   for (const [i, text] of ctx.responses.entries()) assertAbsent(text, `response ${i}`);

@@ -6,7 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
-import { flipHex, KEY, openRaw, post, rawRows, startVaultHost } from "./helpers.ts";
+import { flipHex, KEY, openRaw, post, rawRows, type RawSecret, startVaultHost } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const NEW_KEY = "a brand new passphrase for the vault";
@@ -46,7 +47,7 @@ function muster(args: string[], env: Record<string, string>, stdin?: string): Pr
 function snapshot(home: string) {
   const db = openRaw(home);
   try {
-    return { secrets: db.prepare("SELECT * FROM vault_secrets ORDER BY id").all(), meta: db.prepare("SELECT * FROM vault_meta ORDER BY key").all() };
+    return { secrets: db.prepare("SELECT * FROM vault_secrets ORDER BY id").all() as RawSecret[], meta: db.prepare("SELECT * FROM vault_meta ORDER BY key").all() as { key: string; value: string }[] };
   } finally {
     db.close();
   }
@@ -58,7 +59,7 @@ async function revealAll(home: string, vaultKey: string) {
     const out: Record<string, unknown> = {};
     for (const name of Object.keys(VALUES)) {
       const res = await post(h, "/api/vault/reveal", { name }, { session: true });
-      out[name] = res.status === 200 ? res.body.value : res.body.error.code;
+      out[name] = res.status === 200 ? res.body.value : res.body.error?.code;
     }
     return out;
   } finally {
@@ -127,8 +128,9 @@ t("re-encrypts every secret under NEW_VAULT_KEY with a new salt, key check and I
   const after = snapshot(home);
   const meta = (s: typeof before) => Object.fromEntries((s.meta as { key: string; value: string }[]).map((m) => [m.key, m.value]));
   for (const key of ["salt", "keyCheck", "keyId"]) assert.is.not(meta(after)[key], meta(before)[key], key);
-  for (const [i, row] of (after.secrets as any[]).entries()) {
-    const old = (before.secrets as any[])[i];
+  for (const [i, row] of after.secrets.entries()) {
+    const old = before.secrets[i];
+    assert.ok(old);
     assert.is.not(row.iv, old.iv);
     assert.is.not(row.ciphertext, old.ciphertext);
     const { ciphertext, iv, tag, ...rest } = row;
@@ -137,7 +139,7 @@ t("re-encrypts every secret under NEW_VAULT_KEY with a new salt, key check and I
   }
   const withOld = await startVaultHost({ home, vaultKey: KEY });
   try {
-    assert.is((await withOld.json("/api/vault")).body.error.code, "VAULT_WRONG_KEY");
+    assert.is((await withOld.json<ApiBody<"getVault">>("/api/vault")).body.error?.code, "VAULT_WRONG_KEY");
   } finally {
     await withOld.stop();
   }
@@ -154,13 +156,13 @@ t("reads the new passphrase from stdin when NEW_VAULT_KEY is unset", async ({ ho
 t("a server still running on the home locks its vault after a rotation instead of mixing keys", async ({ home }) => {
   const h = await startVaultHost({ home, vaultKey: KEY });
   try {
-    assert.is((await h.json("/api/vault")).status, 200);
+    assert.is((await h.json<ApiBody<"getVault">>("/api/vault")).status, 200);
     const res = await muster(["vault", "rotate"], { MUSTER_HOME: home, VAULT_KEY: KEY, NEW_VAULT_KEY: NEW_KEY });
     assert.is(res.code, 0, res.stderr);
-    const list = await h.json("/api/vault");
+    const list = await h.json<ApiBody<"getVault">>("/api/vault");
     assert.is(list.status, 503);
-    assert.is(list.body.error.code, "VAULT_WRONG_KEY");
-    assert.match(list.body.error.message, /re-keyed/);
+    assert.is(list.body.error?.code, "VAULT_WRONG_KEY");
+    assert.match(list.body.error?.message ?? "", /re-keyed/);
     const write = await post(h, "/api/vault", { name: "LATE_WRITE", value: "written-after-rotation" });
     assert.is(write.status, 503);
   } finally {

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { open, seal } from "../../../plugins/vault/crypto/cipher.ts";
 import { createProbe, flipHex, openRaw, post, rawRows, startVaultHost, type RawSecret } from "./helpers.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault tamper and IVs");
 
@@ -62,8 +63,8 @@ t("bit flips, truncation, a moved ciphertext and a renamed row are each reported
   for (const name of ["CT_FLIP", "IV_FLIP", "TAG_FLIP", "TAG_SHORT", "CT_SHORT", "MOVED_TO", "RENAMED_NOW"]) {
     const res = await reveal(h, name);
     assert.is(res.status, 500, name);
-    assert.is(res.body.error.code, "VAULT_SECRET_CORRUPTED", name);
-    assert.ok(res.body.error.message.includes(name), name);
+    assert.is(res.body.error?.code, "VAULT_SECRET_CORRUPTED", name);
+    assert.ok(res.body.error?.message.includes(name), name);
     for (const value of Object.values(VALUES)) assert.not.ok(JSON.stringify(res.body).includes(value), name);
   }
   for (const name of ["INTACT", "MOVED_FROM"]) {
@@ -71,17 +72,17 @@ t("bit flips, truncation, a moved ciphertext and a renamed row are each reported
     assert.is(res.status, 200, name);
     assert.is(res.body.value, VALUES[name]);
   }
-  const list = await h.json("/api/vault");
+  const list = await h.json<ApiBody<"getVault">>("/api/vault");
   assert.is(list.status, 200);
   assert.is(list.body.secrets.length, Object.keys(VALUES).length);
   const inject = await post(h, "/api/vault/inject", { name: "TAG_FLIP", envVar: "SOME_TOKEN" }, { session: true });
-  assert.is(inject.body.error.code, "VAULT_SECRET_CORRUPTED");
+  assert.is(inject.body.error?.code, "VAULT_SECRET_CORRUPTED");
   assert.equal(probe.environment!.variables(), []);
 });
 
 t("the vault.secrets service reports corruption per secret and still redacts the others", ({ probe }) => {
   const secrets = probe.secrets!;
-  assert.throws(() => secrets.get("CT_FLIP"), (e: any) => e.code === "VAULT_SECRET_CORRUPTED");
+  assert.throws(() => secrets.get("CT_FLIP"), (e: unknown) => (e as { code?: string }).code === "VAULT_SECRET_CORRUPTED");
   assert.is(secrets.get("INTACT"), VALUES.INTACT);
   assert.is(secrets.get("NO_SUCH_SECRET"), null);
   assert.is(secrets.redact(`a ${VALUES.INTACT} b`), "a [redacted:INTACT] b");
@@ -126,7 +127,7 @@ t("seal() over 10,000 encryptions: no IV repeats, and each opens only under its 
 });
 
 t("the key is derived once at start-up, not per request", async ({ h, probe }) => {
-  for (let i = 0; i < 100; i++) await (i % 2 ? h.json("/api/vault") : reveal(h, "INTACT"));
+  for (let i = 0; i < 100; i++) await (i % 2 ? h.json<ApiBody<"getVault">>("/api/vault") : reveal(h, "INTACT"));
   assert.is(probe.secrets!.status().keyDerivations, 1);
 });
 

@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost }>("work: POST /api/tasks/{id}/claim");
 t.before(async (ctx) => {
@@ -11,8 +12,8 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-const newTask = async (h: TestHost, fields: Record<string, unknown> = {}) => (await h.json("/api/tasks", { method: "POST", body: { title: "Claim me", ...fields } })).body;
-const claim = (h: TestHost, id: string, agentId: unknown) => h.json(`/api/tasks/${id}/claim`, { method: "POST", body: { agentId } });
+const newTask = async (h: TestHost, fields: Record<string, unknown> = {}) => (await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Claim me", ...fields } })).body;
+const claim = (h: TestHost, id: string, agentId: unknown) => h.json<ApiBody<"postTasksClaimById">>(`/api/tasks/${id}/claim`, { method: "POST", body: { agentId } });
 
 t("of 20 agents claiming one task at once exactly one wins; the task is theirs and in progress", async ({ h }) => {
   const task = await newTask(h);
@@ -21,9 +22,9 @@ t("of 20 agents claiming one task at once exactly one wins; the task is theirs a
   assert.is(winners.length, 1);
   for (const loser of answers.filter((a) => a.status !== 200)) {
     assert.is(loser.status, 409);
-    assert.is(loser.body.error.code, "TASK_NOT_CLAIMABLE");
+    assert.is(loser.body.error?.code, "TASK_NOT_CLAIMABLE");
   }
-  const stored = (await h.json(`/api/tasks/${task.id}`)).body;
+  const stored = (await h.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body;
   assert.is(stored.assignedTo, winners[0]!.body.assignedTo);
   assert.is(stored.status, "in_progress");
 });
@@ -35,7 +36,7 @@ t("the same agent claiming again is a safe no-op; a task assigned to it in backl
   const again = await claim(h, mine.id, "odin");
   assert.is(again.status, 200);
   assert.is(again.body.status, "in_progress");
-  assert.is((await claim(h, mine.id, "loki")).body.error.code, "TASK_NOT_CLAIMABLE");
+  assert.is((await claim(h, mine.id, "loki")).body.error?.code, "TASK_NOT_CLAIMABLE");
 });
 
 t("tasks that are someone else's, done, in review or blocked are not claimable; nothing changes", async ({ h }) => {
@@ -43,22 +44,22 @@ t("tasks that are someone else's, done, in review or blocked are not claimable; 
     const task = await newTask(h, fields);
     const res = await claim(h, task.id, "odin");
     assert.is(res.status, 409, JSON.stringify(fields));
-    assert.is(res.body.error.code, "TASK_NOT_CLAIMABLE");
-    const stored = (await h.json(`/api/tasks/${task.id}`)).body;
+    assert.is(res.body.error?.code, "TASK_NOT_CLAIMABLE");
+    const stored = (await h.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body;
     assert.is(stored.updatedAt, task.updatedAt);
     assert.is(stored.assignedTo, task.assignedTo);
   }
 });
 
 t("bad claims: unknown task 404, missing or malformed agentId 400, unknown field 400", async ({ h }) => {
-  assert.is((await claim(h, "no-such-task", "odin")).body.error.code, "TASK_NOT_FOUND");
+  assert.is((await claim(h, "no-such-task", "odin")).body.error?.code, "TASK_NOT_FOUND");
   const task = await newTask(h);
   for (const body of [{}, { agentId: "" }, { agentId: 7 }, { agentId: "odin", status: "done" }]) {
-    const res = await h.json(`/api/tasks/${task.id}/claim`, { method: "POST", body });
+    const res = await h.json<ApiBody<"postTasksClaimById">>(`/api/tasks/${task.id}/claim`, { method: "POST", body });
     assert.is(res.status, 400, JSON.stringify(body));
-    assert.is(res.body.error.code, "VALIDATION_FAILED");
+    assert.is(res.body.error?.code, "VALIDATION_FAILED");
   }
-  assert.is((await h.json(`/api/tasks/${task.id}`)).body.status, "backlog");
+  assert.is((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${task.id}`)).body.status, "backlog");
 });
 
 t.run();

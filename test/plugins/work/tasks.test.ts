@@ -2,6 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { eventRecorder, sleep } from "../../helpers/wait.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 
 const recorder = eventRecorder("work.*");
 const seen = recorder.events;
@@ -15,7 +16,7 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-const post = (h: TestHost, body: unknown) => h.json("/api/tasks", { method: "POST", body });
+const post = (h: TestHost, body: unknown) => h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body });
 
 t("POST creates with the spec defaults and 201; GET by id returns it", async ({ h }) => {
   const { status, body } = await post(h, { title: "Write the README" });
@@ -31,7 +32,7 @@ t("POST creates with the spec defaults and 201; GET by id returns it", async ({ 
   );
   assert.match(body.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.is(body.updatedAt, body.createdAt);
-  const one = await h.json(`/api/tasks/${body.id}`);
+  const one = await h.json<ApiBody<"getTasksById">>(`/api/tasks/${body.id}`);
   assert.is(one.status, 200);
   assert.equal(one.body, body);
   await recorder.waitFor("work.task.created", (e) => (e.payload as { id: string }).id === body.id);
@@ -45,24 +46,24 @@ t("every create field is stored", async ({ h }) => {
   };
   const { status, body } = await post(h, input);
   assert.is(status, 201);
-  for (const [k, v] of Object.entries(input)) assert.equal(body[k], v, k);
+  for (const [k, v] of Object.entries(input)) assert.equal(body[k as keyof typeof body], v, k);
 });
 
 t("list is a bare array ordered by last update", async ({ h }) => {
   const a = (await post(h, { title: "A" })).body;
   const b = (await post(h, { title: "B" })).body;
   await sleep(5); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
-  await h.json(`/api/tasks/${a.id}`, { method: "PATCH", body: { notes: "touched" } });
-  const list = (await h.json("/api/tasks")).body;
+  await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${a.id}`, { method: "PATCH", body: { notes: "touched" } });
+  const list = (await h.json<ApiBody<"getTasks">>("/api/tasks")).body;
   assert.ok(Array.isArray(list));
-  assert.is(list[0].id, a.id);
-  assert.is(list[1].id, b.id);
-  for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].updatedAt >= list[i].updatedAt);
+  assert.is(list[0]?.id, a.id);
+  assert.is(list[1]?.id, b.id);
+  for (let i = 1; i < list.length; i++) assert.ok(list[i - 1]!.updatedAt >= list[i]!.updatedAt);
 });
 
 t("list filters by status, priority, assignedTo, projectId and sprintId, and pages with limit and offset", async ({ h }) => {
-  const project = (await h.json("/api/projects", { method: "POST", body: { name: "filtered" } })).body.id as string;
-  const sprint = (await h.json("/api/sprints", { method: "POST", body: { name: "filtered" } })).body.id as string;
+  const project = (await h.json<ApiBody<"postProjects">>("/api/projects", { method: "POST", body: { name: "filtered" } })).body.id as string;
+  const sprint = (await h.json<ApiBody<"postSprints">>("/api/sprints", { method: "POST", body: { name: "filtered" } })).body.id as string;
   const make = async (title: string, extra: Record<string, unknown> = {}) => (await post(h, { title, projectId: project, ...extra })).body.id as string;
   const t1 = await make("t1", { status: "done", assignedTo: "freya" });
   const t2 = await make("t2", { status: "done", assignedTo: "odin", sprintId: sprint });
@@ -71,7 +72,7 @@ t("list filters by status, priority, assignedTo, projectId and sprintId, and pag
   const t5 = await make("t5", { assignedTo: "freya", priority: "critical" });
   const other = (await post(h, { title: "elsewhere", status: "done", assignedTo: "freya", sprintId: sprint })).body.id as string;
   const ids = async (query: string) => {
-    const res = await h.json(`/api/tasks?${query}`);
+    const res = await h.json<ApiBody<"getTasks">>(`/api/tasks?${query}`);
     assert.is(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
     assert.ok(Array.isArray(res.body), "still the bare array");
     return { ids: (res.body as { id: string }[]).map((x) => x.id), total: Number(res.headers.get("x-total-count")) };
@@ -90,7 +91,7 @@ t("list filters by status, priority, assignedTo, projectId and sprintId, and pag
   assert.equal(await ids(`projectId=${project}&limit=2&offset=2`), { ids: [t3, t2], total: 5 });
   assert.equal(await ids(`projectId=${project}&limit=2&offset=4`), { ids: [t1], total: 5 });
   assert.equal(await ids(`projectId=${project}&offset=9`), { ids: [], total: 5 });
-  const all = await h.json("/api/tasks");
+  const all = await h.json<ApiBody<"getTasks">>("/api/tasks");
   assert.is(all.body.length, Number(all.headers.get("x-total-count")), "no parameters: every task");
 });
 
@@ -109,42 +110,42 @@ t("bad list parameters are a 400 naming the parameter", async ({ h }) => {
     ["sort=title", "sort"],
   ];
   for (const [query, param] of cases) {
-    const res = await h.json(`/api/tasks?${query}`);
+    const res = await h.json<ApiBody<"getTasks">>(`/api/tasks?${query}`);
     assert.is(res.status, 400, query);
-    assert.is(res.body.error.code, "VALIDATION_FAILED", query);
-    assert.ok(JSON.stringify(res.body.error.details).includes(param), `${query}: ${JSON.stringify(res.body.error.details)}`);
+    assert.is(res.body.error?.code, "VALIDATION_FAILED", query);
+    assert.ok(JSON.stringify(res.body.error?.details).includes(param), `${query}: ${JSON.stringify(res.body.error?.details)}`);
   }
-  assert.is((await h.json("/api/tasks?limit=1000")).status, 200, "the maximum is accepted");
+  assert.is((await h.json<ApiBody<"getTasks">>("/api/tasks?limit=1000")).status, 200, "the maximum is accepted");
 });
 
 t("without limit the list is every task, as the spec's bare array says (more than the largest page)", async ({ h }) => {
-  const before = Number((await h.json("/api/tasks?limit=1")).headers.get("x-total-count"));
+  const before = Number((await h.json<ApiBody<"getTasks">>("/api/tasks?limit=1")).headers.get("x-total-count"));
   const missing = 1_001 - before;
   for (let i = 0; i < missing; i += 50) {
     await Promise.all(Array.from({ length: Math.min(50, missing - i) }, (_, j) => post(h, { title: `Bulk ${i + j}` })));
   }
-  const all = await h.json("/api/tasks");
+  const all = await h.json<ApiBody<"getTasks">>("/api/tasks");
   assert.is(all.status, 200);
   assert.ok(all.body.length >= 1_001, `got ${all.body.length}`);
   assert.is(all.body.length, Number(all.headers.get("x-total-count")));
-  assert.is((await h.json("/api/tasks?limit=1000")).body.length, 1_000, "an explicit limit still pages");
+  assert.is((await h.json<ApiBody<"getTasks">>("/api/tasks?limit=1000")).body.length, 1_000, "an explicit limit still pages");
 });
 
 t("PATCH changes only given fields, moves updatedAt, sets and clears completedAt", async ({ h }) => {
   const created = (await post(h, { title: "Done-able", priority: "low" })).body;
   await sleep(5); // a sleep on purpose: the next write's updatedAt must differ (ms clock)
-  const done = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "done" } });
+  const done = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "done" } });
   assert.is(done.status, 200);
   assert.is(done.body.status, "done");
   assert.is(done.body.priority, "low");
   assert.is(done.body.title, "Done-able");
   assert.ok(done.body.completedAt);
   assert.ok(done.body.updatedAt > created.updatedAt);
-  const again = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { notes: "still done" } });
+  const again = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.id}`, { method: "PATCH", body: { notes: "still done" } });
   assert.is(again.body.completedAt, done.body.completedAt);
-  const reopened = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "review" } });
+  const reopened = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.id}`, { method: "PATCH", body: { status: "review" } });
   assert.is(reopened.body.completedAt, null);
-  const nulled = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body: { notes: null } });
+  const nulled = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.id}`, { method: "PATCH", body: { notes: null } });
   assert.is(nulled.body.notes, null);
   const createdDone = (await post(h, { title: "born done", status: "done" })).body;
   assert.ok(createdDone.completedAt);
@@ -152,28 +153,28 @@ t("PATCH changes only given fields, moves updatedAt, sets and clears completedAt
 
 t("DELETE needs the session token, then deletes permanently", async ({ h }) => {
   const created = (await post(h, { title: "to delete" })).body;
-  const noToken = await h.json(`/api/tasks/${created.id}`, { method: "DELETE" });
+  const noToken = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}`, { method: "DELETE" });
   assert.is(noToken.status, 401);
-  assert.is(noToken.body.error.code, "SESSION_TOKEN_REQUIRED");
-  const wrong = await h.json(`/api/tasks/${created.id}`, { method: "DELETE", headers: { "x-session-token": "0".repeat(64) } });
+  assert.is(noToken.body.error?.code, "SESSION_TOKEN_REQUIRED");
+  const wrong = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}`, { method: "DELETE", headers: { "x-session-token": "0".repeat(64) } });
   assert.is(wrong.status, 401);
-  const short = await h.json(`/api/tasks/${created.id}`, { method: "DELETE", headers: { "x-session-token": "abc" } });
+  const short = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}`, { method: "DELETE", headers: { "x-session-token": "abc" } });
   assert.is(short.status, 401);
-  const inQuery = await h.json(`/api/tasks/${created.id}?token=${h.token}`, { method: "DELETE" });
+  const inQuery = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}?token=${h.token}`, { method: "DELETE" });
   assert.is(inQuery.status, 401);
-  assert.is((await h.json(`/api/tasks/${created.id}`)).status, 200);
-  const ok = await h.json(`/api/tasks/${created.id}`, { method: "DELETE", session: true });
+  assert.is((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${created.id}`)).status, 200);
+  const ok = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}`, { method: "DELETE", session: true });
   assert.is(ok.status, 200);
   assert.equal(ok.body, { ok: true });
-  const gone = await h.json(`/api/tasks/${created.id}`);
+  const gone = await h.json<ApiBody<"getTasksById">>(`/api/tasks/${created.id}`);
   assert.is(gone.status, 404);
-  assert.is(gone.body.error.code, "TASK_NOT_FOUND");
-  const twice = await h.json(`/api/tasks/${created.id}`, { method: "DELETE", session: true });
+  assert.is(gone.body.error?.code, "TASK_NOT_FOUND");
+  const twice = await h.json<ApiBody<"deleteTasksById">>(`/api/tasks/${created.id}`, { method: "DELETE", session: true });
   assert.is(twice.status, 404);
 });
 
 t("bad create bodies are refused with 400 and store nothing", async ({ h }) => {
-  const before = (await h.json("/api/tasks")).body.length;
+  const before = (await h.json<ApiBody<"getTasks">>("/api/tasks")).body.length;
   const bad: [unknown, string][] = [
     [{}, "missing title"],
     [{ title: "" }, "empty title"],
@@ -197,17 +198,17 @@ t("bad create bodies are refused with 400 and store nothing", async ({ h }) => {
   ];
   for (const [body, label] of bad) {
     const raw = label === "proto key" ? '{"__proto__":{"isAdmin":true},"title":"x"}' : JSON.stringify(body);
-    const res = await h.json("/api/tasks", { method: "POST", body: raw, headers: { "content-type": "application/json" } });
+    const res = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: raw, headers: { "content-type": "application/json" } });
     assert.is(res.status, 400, label);
     assert.is(res.body.ok, false, label);
     // A "__proto__" key is refused by the body reader itself (issue 8), before validation.
-    assert.is(res.body.error.code, label === "proto key" ? "UNSAFE_JSON_KEY" : "VALIDATION_FAILED", label);
+    assert.is(res.body.error?.code, label === "proto key" ? "UNSAFE_JSON_KEY" : "VALIDATION_FAILED", label);
   }
   assert.is(({} as Record<string, unknown>).isAdmin, undefined);
   const readOnly = await post(h, { title: "x", updatedAt: "2020-01-01T00:00:00.000Z" });
-  assert.match(JSON.stringify(readOnly.body.error.details), /updatedAt/);
+  assert.match(JSON.stringify(readOnly.body.error?.details), /updatedAt/);
   const missing = await post(h, {});
-  assert.ok(missing.body.error.details.some((d: { path: string }) => d.path === "title"));
+  assert.ok((missing.body.error?.details as { path: string }[] | undefined)?.some((d) => d.path === "title"));
   const transport: [string, Record<string, string>, number, string][] = [
     ['{"title":', { "content-type": "application/json" }, 400, "INVALID_JSON"],
     ['\ufeff{"title":"bom"}', { "content-type": "application/json" }, 400, "INVALID_JSON"],
@@ -215,40 +216,40 @@ t("bad create bodies are refused with 400 and store nothing", async ({ h }) => {
     ['{"title":"x"}', { "content-type": "application/x-www-form-urlencoded" }, 415, "UNSUPPORTED_MEDIA_TYPE"],
   ];
   for (const [body, headers, status, code] of transport) {
-    const res = await h.json("/api/tasks", { method: "POST", body, headers });
+    const res = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body, headers });
     assert.is(res.status, status, code);
-    assert.is(res.body.error.code, code);
+    assert.is(res.body.error?.code, code);
   }
-  const invalidUtf8 = await h.json("/api/tasks", { method: "POST", body: new Uint8Array([0x7b, 0x22, 0x74, 0xff, 0xfe, 0x22, 0x7d]), headers: { "content-type": "application/json" } });
+  const invalidUtf8 = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: new Uint8Array([0x7b, 0x22, 0x74, 0xff, 0xfe, 0x22, 0x7d]), headers: { "content-type": "application/json" } });
   assert.is(invalidUtf8.status, 400);
   const deep = "[".repeat(10_000) + "]".repeat(10_000);
-  const deepRes = await h.json("/api/tasks", { method: "POST", body: deep, headers: { "content-type": "application/json" } });
+  const deepRes = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: deep, headers: { "content-type": "application/json" } });
   assert.ok(deepRes.status === 400 || deepRes.status === 413, `deep nesting answered ${deepRes.status}`);
-  const huge = await h.json("/api/tasks", { method: "POST", body: JSON.stringify({ title: "x", notes: "y".repeat(1_100_000) }), headers: { "content-type": "application/json" } });
+  const huge = await h.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: JSON.stringify({ title: "x", notes: "y".repeat(1_100_000) }), headers: { "content-type": "application/json" } });
   assert.is(huge.status, 413);
-  assert.is(huge.body.error.code, "PAYLOAD_TOO_LARGE");
-  const after = await h.json("/api/health");
+  assert.is(huge.body.error?.code, "PAYLOAD_TOO_LARGE");
+  const after = await h.json<ApiBody<"getHealth">>("/api/health");
   assert.is(after.status, 200, "connection healthy after 413");
-  assert.is((await h.json("/api/tasks")).body.length, before);
+  assert.is((await h.json<ApiBody<"getTasks">>("/api/tasks")).body.length, before);
 });
 
 t("unicode is stored and returned exactly", async ({ h }) => {
   const title = "\u202Eevil\u200B zero-width 🦀 emoji العربية";
   const { body } = await post(h, { title });
   assert.is(body.title, title);
-  assert.is((await h.json(`/api/tasks/${body.id}`)).body.title, title);
+  assert.is((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${body.id}`)).body.title, title);
 });
 
 t("unknown and malformed ids", async ({ h }) => {
   for (const id of ["nope", "00000000-0000-0000-0000-000000000000"]) {
-    const res = await h.json(`/api/tasks/${id}`);
+    const res = await h.json<ApiBody<"getTasksById">>(`/api/tasks/${id}`);
     assert.is(res.status, 404, id);
-    assert.is(res.body.error.code, "TASK_NOT_FOUND");
-    const patch = await h.json(`/api/tasks/${id}`, { method: "PATCH", body: { title: "x" } });
+    assert.is(res.body.error?.code, "TASK_NOT_FOUND");
+    const patch = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${id}`, { method: "PATCH", body: { title: "x" } });
     assert.is(patch.status, 404, id);
   }
   for (const id of ["%2e%2e", "..", "a%00b", "x".repeat(200), "1'%20OR%20'1'='1", "%2e%2e%2fetc%2fpasswd"]) {
-    const res = await h.json(`/api/tasks/${id}`);
+    const res = await h.json<ApiBody<"getTasksById">>(`/api/tasks/${id}`);
     assert.ok(res.status === 400 || res.status === 404, `${id} -> ${res.status}`);
     assert.is(res.body.ok, false);
   }
@@ -260,32 +261,32 @@ t("bad PATCH bodies change nothing", async ({ h }) => {
   const created = (await post(h, { title: "stable" })).body;
   const bad: unknown[] = [{}, { status: "nope" }, { title: "" }, { id: "other" }, { updatedAt: "2020-01-01T00:00:00.000Z" }, { approvedBy: "me" }, { estimatedHours: "x" }];
   for (const body of bad) {
-    const res = await h.json(`/api/tasks/${created.id}`, { method: "PATCH", body });
+    const res = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${created.id}`, { method: "PATCH", body });
     assert.is(res.status, 400, JSON.stringify(body));
   }
-  assert.equal((await h.json(`/api/tasks/${created.id}`)).body, created);
+  assert.equal((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${created.id}`)).body, created);
 });
 
 t("references to sprints, stories and projects must exist", async ({ h }) => {
   for (const field of ["sprintId", "storyId", "projectId"]) {
     const res = await post(h, { title: "x", [field]: "missing-id" });
     assert.is(res.status, 400, field);
-    assert.is(res.body.error.code, "WORK_REFERENCE_NOT_FOUND");
-    assert.is(res.body.error.details[0].path, field);
+    assert.is(res.body.error?.code, "WORK_REFERENCE_NOT_FOUND");
+    assert.is((res.body.error?.details as { path: string }[] | undefined)?.[0]?.path, field);
   }
-  const project = (await h.json("/api/projects", { method: "POST", body: { name: "P" } })).body;
+  const project = (await h.json<ApiBody<"postProjects">>("/api/projects", { method: "POST", body: { name: "P" } })).body;
   const ok = await post(h, { title: "in project", projectId: project.id });
   assert.is(ok.status, 201);
   assert.is(ok.body.projectId, project.id);
-  const badPatch = await h.json(`/api/tasks/${ok.body.id}`, { method: "PATCH", body: { sprintId: "ghost" } });
+  const badPatch = await h.json<ApiBody<"patchTasksById">>(`/api/tasks/${ok.body.id}`, { method: "PATCH", body: { sprintId: "ghost" } });
   assert.is(badPatch.status, 400);
-  assert.is((await h.json(`/api/tasks/${ok.body.id}`)).body.sprintId, null);
+  assert.is((await h.json<ApiBody<"getTasksById">>(`/api/tasks/${ok.body.id}`)).body.sprintId, null);
 });
 
 t("tasks survive a stop and start", async (ctx) => {
   const created = (await post(ctx.h, { title: "durable", priority: "high" })).body;
   ctx.h = await ctx.h.restart();
-  const again = await ctx.h.json(`/api/tasks/${created.id}`);
+  const again = await ctx.h.json<ApiBody<"getTasksById">>(`/api/tasks/${created.id}`);
   assert.is(again.status, 200);
   assert.equal(again.body, created);
 });
