@@ -33,6 +33,7 @@ export const agentsErrors = defineErrors("agents", {
   PACK_NOT_LICENSED: { status: 400, message: "Pack {name} is not tied to a marketplace template; it installs without a licence proof" },
   LICENSE_CHECK_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be asked about the licence: {reason}" },
   AGENTS_MARKETPLACE_UNAVAILABLE: { status: 503, message: "The marketplace chain could not be read: {reason}" },
+  AGENTS_MARKETPLACE_NOT_CONFIGURED: { status: 409, message: "No marketplace chain is configured: set agents.marketplace (rpcUrl, chainId, addresses) in muster.config.json (docs/marketplace.md)" },
 }, {
   // Codes without the prefix AGENTS_ that clients already match: they keep their names (docs/errors.md).
   exempt: {

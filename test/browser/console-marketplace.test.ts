@@ -218,7 +218,7 @@ if (missing) {
   t("a Muster without a marketplace chain says so with the code", async () => {
     const page = await openMarketplace(bare);
     try {
-      await section(page, "Templates").getByRole("alert").getByText("AGENTS_MARKETPLACE_UNAVAILABLE").waitFor();
+      await section(page, "Templates").getByRole("alert").getByText("AGENTS_MARKETPLACE_NOT_CONFIGURED").waitFor();
     } finally {
       await page.context().close();
     }

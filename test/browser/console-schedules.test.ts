@@ -103,7 +103,7 @@ if (missing) {
       await assertNoXss(page);
       await row.getByRole("link", { name: `Digest ${XSS}` }).click();
       await page.getByRole("heading", { level: 1, name: `Digest ${XSS}` }).waitFor();
-      await page.getByText(`Summarise ${XSS}`).waitFor();
+      await page.getByRole("region", { name: "What and when" }).getByText(`Summarise ${XSS}`).waitFor();
       const edit = page.getByRole("form", { name: `Edit “Digest ${XSS}”` });
       await edit.getByLabel("Cron expression").fill("61 * * * *");
       await edit.getByRole("button", { name: "Save changes" }).click();

@@ -3,7 +3,7 @@ import type { AgentsConfig } from "../config.ts";
 import { MarketplaceReader, TEMPLATE_LIST_LIMIT } from "../services/marketplace-reader.ts";
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
-const UNAVAILABLE = "503 AGENTS_MARKETPLACE_UNAVAILABLE when no chain is configured (agents.marketplace) or it does not answer.";
+const UNAVAILABLE = "409 AGENTS_MARKETPLACE_NOT_CONFIGURED when no chain is configured (agents.marketplace); 503 AGENTS_MARKETPLACE_UNAVAILABLE when it does not answer.";
 
 const templatesResponse = z.object({
   ok: z.literal(true),

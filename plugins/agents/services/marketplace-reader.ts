@@ -37,7 +37,8 @@ export class MarketplaceReader {
 
   private async client() {
     const config = this.config;
-    if (!config) throw agentsErrors.AGENTS_MARKETPLACE_UNAVAILABLE({ reason: "no marketplace chain is configured (agents.marketplace in muster.config.json)" });
+    // Not configured is this server's state, not a failure of the chain: 409, as the other plugins' *_NOT_CONFIGURED.
+    if (!config) throw agentsErrors.AGENTS_MARKETPLACE_NOT_CONFIGURED();
     // viem and the SDK are ~500 modules: loaded by the first read, not at start.
     const [{ createPublicClient, http, encodeFunctionData }, sdk] = await Promise.all([import("viem"), import("@muster/sdk")]);
     const client = createPublicClient({ transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0 }) });
@@ -46,7 +47,8 @@ export class MarketplaceReader {
   }
 
   private unavailable(error: unknown): Error {
-    if ((error as { code?: string }).code === "AGENTS_MARKETPLACE_UNAVAILABLE") return error as Error;
+    const code = (error as { code?: string }).code;
+    if (code === "AGENTS_MARKETPLACE_UNAVAILABLE" || code === "AGENTS_MARKETPLACE_NOT_CONFIGURED") return error as Error;
     return agentsErrors.AGENTS_MARKETPLACE_UNAVAILABLE({ reason: (error as { shortMessage?: string }).shortMessage ?? "the chain did not answer" }, { cause: error });
   }
 

@@ -4,6 +4,7 @@
 // TypeScript files are served as JavaScript with their types stripped (esbuild, on first
 // request, then kept): the console is type-checked by tsc and runs without a build step.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -66,18 +67,22 @@ export function addDirectory(files: Map<string, ServedFile>, prefix: string, dir
   }
 }
 
-/** The ES module builds of the console's libraries (their `import` export), as the import map names them. */
+/** The ES module builds of the console's libraries (`.mjs` beside each package's CommonJS entry), as the import map names them. */
 const VENDOR: Record<string, string> = {
   "preact.js": "preact",
   "preact-hooks.js": "preact/hooks",
   "htm.js": "htm",
 };
+// Resolved from this file's place (the start bundle keeps each source's import.meta.url), not
+// from wherever the running module is: the bundle may live outside the checkout.
+const requireHere = createRequire(import.meta.url);
+const esmBuild = (name: string) => requireHere.resolve(name).replace(/\.c?js$/, ".mjs");
 
 /** The console's own files, its libraries and the SDK client. */
 export function consoleFiles(consoleDir: string): Map<string, ServedFile> {
   const files = new Map<string, ServedFile>();
   addDirectory(files, "", consoleDir);
-  for (const [name, module] of Object.entries(VENDOR)) files.set(`vendor/${name}`, served(fileURLToPath(import.meta.resolve(module)))!);
+  for (const [name, module] of Object.entries(VENDOR)) files.set(`vendor/${name}`, served(esmBuild(module))!);
   const sdk = sdkRestDir();
   if (sdk) addDirectory(files, "sdk/", sdk, 2, (name) => name === "agent-actions.ts" || name === "index.ts");
   return files;
