@@ -3,7 +3,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { scaled } from "../../helpers/time-scale.ts";
+// Straight from the kit's file: the Solidity suite runs without the `source` condition, so `@muster/plugin/testing` would resolve to an unbuilt dist/.
+import { scaled } from "../../../core/plugin-api/testing/time-scale.ts";
 
 export const ROOT = new URL("../../..", import.meta.url).pathname;
 export const HARDHAT_CLI = join(ROOT, "node_modules/hardhat/dist/src/cli.js");
