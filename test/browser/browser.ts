@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { TestHost } from "../helpers/start-test-host.ts";
+import { scaled } from "../helpers/time-scale.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -24,7 +25,7 @@ export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Prom
 /** Opens a one-time login link in a new page and waits until the dashboard has loaded and its live stream is connected. */
 export async function signedInPage(browser: Browser, h: TestHost, viewport = { width: 1400, height: 1000 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(scaled(20_000));
   await page.goto(h.host.loginLink().url);
   await waitForDashboard(page);
   return page;

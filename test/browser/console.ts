@@ -5,11 +5,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import type { TestHost } from "../helpers/start-test-host.ts";
+import { scaled } from "../helpers/time-scale.ts";
 
 /** Signs in through a one-time login link, then opens `path` (`/console/work`, `/`). */
 export async function openConsole(browser: Browser, h: TestHost, path = "/", viewport = { width: 1400, height: 1000 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(scaled(20_000));
   await page.goto(h.host.loginLink().url);
   await waitForConsole(page);
   if (path !== "/") {

@@ -14,9 +14,11 @@ import { startFakeModel, type FakeModel } from "../../scripts/openclaw-peer/fake
 import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/gateway-peer.ts";
 import { insideNamespace, rerunInLoopbackNamespace } from "../../scripts/openclaw-peer/netns.ts";
 import { setPeer } from "./support/peer.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
 const HERE = import.meta.dirname;
-const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? 20 * 60_000);
+// Stretched by the load like every test bound (a loaded start of the gateway alone takes up to two minutes), at most 40 minutes.
+const SUITE_TIMEOUT_MS = Number(process.env.MUSTER_OPENCLAW_SUITE_TIMEOUT_MS ?? Math.min(scaled(20 * 60_000), 40 * 60_000));
 const filters = process.argv.slice(2);
 const log = (line: string) => console.error(`[test:openclaw] ${line}`);
 
