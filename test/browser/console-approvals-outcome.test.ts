@@ -11,7 +11,8 @@ import { publishingOptions, setSecret } from "../plugins/publishing/helpers.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../helpers/platform-fakes/linkedin.ts";
 import { scaled } from "../helpers/time-scale.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { openConsole } from "./console.ts";
 
 const t = suite("console: approvals of the gateway and of publishing");
@@ -20,9 +21,8 @@ const OWNER = "sam";
 
 let rig: Rig;
 let li: LinkedInFake;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
@@ -30,19 +30,12 @@ t.before(async () => {
   rig = await startRig({ host: publishingOptions({ linkedin: li.url }, { requestTimeoutMs: scaled(300), maxAttempts: 1 }, { config: { owner: OWNER } }) });
   await setSecret(rig.h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
   await setSecret(rig.h, "LINKEDIN_PERSON_URN", "urn:li:person:782bbtaQ");
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig.close();
   await li.close();
 });
@@ -55,7 +48,7 @@ if (missing) {
     const app = (await h.json("/api/approvals", { method: "POST", body: { title: "Send the report", type: "report.send", requestedBy: "writer", context: "" } })).body.approval;
     gw.raiseApproval("exec", EXEC_REQUEST, { id: "exec-console" });
     const fromGateway = await approvalFor(h, "exec-console");
-    const page = await openConsole(browser, h, "/console/approvals");
+    const page = await openConsole(shared.browser, h, "/console/approvals");
     try {
       const gatewayCard = page.locator(`article.approval[data-id="${fromGateway.id}"]`);
       const appCard = page.locator(`article.approval[data-id="${app.id}"]`);
@@ -85,7 +78,7 @@ if (missing) {
     const requested = await h.json("/api/professional-network", { method: "POST", body: { text: "Lost in transit" } });
     assert.is(requested.status, 202, JSON.stringify(requested.body));
     const id = requested.body.approval.id as string;
-    const page = await openConsole(browser, h, "/console/approvals");
+    const page = await openConsole(shared.browser, h, "/console/approvals");
     try {
       const card = page.locator(`article.approval[data-id="${id}"]`);
       await card.getByRole("button", { name: "Approve" }).click();

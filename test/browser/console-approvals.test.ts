@@ -5,11 +5,12 @@
 // inbox works from the keyboard, axe finds nothing serious, and the page fits 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { decideApproval } from "@muster/plugin/testing";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("console: approvals in a browser");
@@ -19,27 +20,19 @@ const XSS = `<img src=x onerror="window.__xss=1">`;
 const INBOX = "/console/approvals";
 
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   h = await startTestHost({ config: { owner: OWNER }, env: { VAULT_KEY: "console-approvals-test-passphrase" } });
-  // One browser for the suite; withBrowser closes it when the suite releases it.
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  // One browser for the suite (console-suite.ts), closed in after.
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await h.stop();
   removeHome(h.home);
 });
@@ -69,7 +62,7 @@ async function reviewApprovalOf(taskId: string): Promise<string> {
 const card = (page: Page, id: string) => page.locator(`article.approval[data-id="${id}"]`);
 
 async function withPage(fn: (page: Page) => Promise<void>, path = INBOX, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, path, viewport);
+  const page = await openConsole(shared.browser, h, path, viewport);
   try {
     await fn(page);
   } finally {
@@ -91,7 +84,7 @@ if (missing) {
   });
 
   t("signed out, the inbox says to sign in instead of deciding; the login link signs in and leaves no secret in the address bar", async () => {
-    const page = await browser.newPage();
+    const page = await shared.browser.newPage();
     page.setDefaultTimeout(20_000);
     try {
       const { id } = await createApproval({ title: "Signed-out check" });
@@ -118,7 +111,7 @@ if (missing) {
   });
 
   t("the page runs under the CSP without a violation or a script error", async () => {
-    const page = await browser.newPage();
+    const page = await shared.browser.newPage();
     const problems: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error" || /Content Security Policy/i.test(message.text())) problems.push(message.text());
@@ -288,7 +281,7 @@ if (missing) {
       await page.waitForURL(`**${INBOX}/${approval.id}`);
       await card(page, approval.id).locator(".outcome").getByText(`Approved by ${OWNER}`).waitFor();
     }, `${INBOX}/${approval.id}`);
-    const unknown = await openConsole(browser, h, `${INBOX}/no-such-approval`);
+    const unknown = await openConsole(shared.browser, h, `${INBOX}/no-such-approval`);
     try {
       await unknown.locator(".error").getByText("APPROVAL_NOT_FOUND").waitFor();
     } finally {

@@ -4,10 +4,11 @@
 // text kept as text, the accessibility check and a 390 px wide screen.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { gate, startRig, type Rig } from "../plugins/chat/chat-helpers.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations } from "./console.ts";
 
 const t = suite("console: conversations");
@@ -15,26 +16,18 @@ const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let rig: Rig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   rig = await startRig({ host: { config: { owner: "sam", pluginConfig: { chat: { rateLimit: { perMinute: 1_000 } } } } } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig.close();
 });
 
@@ -66,7 +59,7 @@ t("a reply streams in: the first part shows before the agent has finished, then 
     await released.promise;
     return { deltas: ["Partial thoughts ", "and the conclusion."] };
   });
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agent: "main", message: "Think aloud" });
     const log = page.getByRole("list", { name: "Messages" });
@@ -99,7 +92,7 @@ t("a reply streams in: the first part shows before the agent has finished, then 
 
 t("party mode: every agent replies in its round, and the session opens from the list", async () => {
   if (missing) return assert.unreachable(missing);
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agents: "main, helper", rounds: "2", message: "Plan the launch" });
     const log = page.getByRole("list", { name: "Messages" });
@@ -131,7 +124,7 @@ t("an exec approval the agent waits on shows inline; approving it from the page 
     const decision = rig.gw.approvalResolutions.find((r) => r.id === raised.id)?.decision;
     return decision === "deny" ? "I did not clean the build directory." : "Cleaned the build directory.";
   });
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agent: "main", message: "Clean the build directory" });
     const approval = page.locator(".chat-approval");
@@ -153,7 +146,7 @@ t("rejecting an inline approval asks for a reason; the agent is told no", async 
     await waitUntil(() => rig.gw.approvalResolutions.find((r) => r.id === raised.id) ?? (signal.aborted ? "aborted" : null), { intervalMs: 50, timeoutMs: 60_000, label: "the exec approval decided" });
     return rig.gw.approvalResolutions.find((r) => r.id === raised.id)?.decision === "deny" ? "Understood, not running it." : "Ran it.";
   });
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agent: "helper", message: "Install the tool" });
     const approval = page.locator(".chat-approval");
@@ -171,7 +164,7 @@ t("a reply that arrives after the request (a turn in the background) shows up in
   if (missing) return assert.unreachable(missing);
   const first = await rig.h.json("/api/chat", { method: "POST", body: { message: "Start here", agentId: "main" } });
   assert.is(first.status, 200, JSON.stringify(first.body));
-  const page = await openConsole(browser, rig.h, `/console/chat/${first.body.sessionId}`);
+  const page = await openConsole(shared.browser, rig.h, `/console/chat/${first.body.sessionId}`);
   try {
     await page.getByRole("list", { name: "Messages" }).getByText("Reply from main: Start here").waitFor();
     const later = await rig.h.json("/api/chat/turns", { method: "POST", body: { message: "Answer later", agentId: "main", sessionId: first.body.sessionId } });
@@ -184,7 +177,7 @@ t("a reply that arrives after the request (a turn in the background) shows up in
 
 t("refusals show the API's code: an unknown agent, an unknown session", async () => {
   if (missing) return assert.unreachable(missing);
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agent: "ghost", message: "Anyone there?" });
     await page.getByRole("alert").filter({ hasText: "AGENT_NOT_FOUND" }).waitFor();
@@ -204,7 +197,7 @@ t("refusals show the API's code: an unknown agent, an unknown session", async ()
 t("agent-written text stays text, streamed and stored", async () => {
   if (missing) return assert.unreachable(missing);
   rig.gw.onChat(() => ({ deltas: [`Look: ${XSS}`, " done"] }));
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     await startConversation(page, { agent: "scout", message: `Title ${XSS}` });
     await page.getByRole("list", { name: "Messages" }).getByText(`Look: ${XSS} done`).waitFor();
@@ -227,14 +220,14 @@ t("accessibility: no serious violation on a new conversation, an open one with a
     await waitUntil(() => rig.gw.approvalResolutions.find((r) => r.id === raised.id) ?? (signal.aborted ? "aborted" : null), { intervalMs: 50, timeoutMs: 60_000, label: "approval settled" });
     return "Listed.";
   });
-  const page = await openConsole(browser, rig.h, "/console/chat");
+  const page = await openConsole(shared.browser, rig.h, "/console/chat");
   try {
     assert.equal(describeViolations(await seriousViolations(page)), "");
     await startConversation(page, { agent: "main", message: "List the files" });
     await page.locator(".chat-approval").waitFor();
     assert.equal(describeViolations(await seriousViolations(page)), "");
     const url = page.url();
-    const narrow = await openConsole(browser, rig.h, new URL(url).pathname, { width: 390, height: 800 });
+    const narrow = await openConsole(shared.browser, rig.h, new URL(url).pathname, { width: 390, height: 800 });
     try {
       await narrow.locator(".chat-approval").waitFor();
       assert.ok(await narrow.evaluate("document.documentElement.scrollWidth <= 390"), `scrollWidth ${await narrow.evaluate("document.documentElement.scrollWidth")}`);

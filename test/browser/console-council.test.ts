@@ -4,11 +4,12 @@
 // text stays text, the accessibility check and a 390 px wide screen.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { approve } from "@muster/plugin/testing";
 import { gate, startRig, type Rig } from "../plugins/chat/chat-helpers.ts";
 import type { FakeReplyHook } from "../helpers/fake-gateway.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations } from "./console.ts";
 
 const t = suite("console: councils");
@@ -18,9 +19,8 @@ const VOTE_ASK = "Vote on the proposal";
 const MODERATOR_ASK = "the moderator of a council";
 
 let rig: Rig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 /** Positions name their author and round; the moderator proposes; everyone votes as `votes` says, once `votesHeld` lets them. */
 function councilHook(votes: Record<string, string>, votesHeld: Promise<void> = Promise.resolve(), extra = ""): FakeReplyHook {
@@ -38,19 +38,12 @@ function councilHook(votes: Record<string, string>, votesHeld: Promise<void> = P
 t.before(async () => {
   if (missing) return;
   rig = await startRig({ host: { config: { owner: "sam", pluginConfig: { council: { rateLimit: { perMinute: 100 } } } } } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig.close();
 });
 
@@ -67,7 +60,7 @@ t("a council started from the page runs to an approval: positions, then votes ar
   if (missing) return assert.unreachable(missing);
   const votes = gate();
   rig.gw.onChat(councilHook({ main: SUPPORT, helper: '{"vote":"support","confidence":0.8,"reason":"tests green"}', scout: '{"vote":"oppose","confidence":0.4,"reason":"docs missing"}' }, votes.promise));
-  const page = await openConsole(browser, rig.h, "/console/councils");
+  const page = await openConsole(shared.browser, rig.h, "/console/councils");
   try {
     await startCouncil(page, { topic: "Ship the beta on Friday?", members: "main, helper, scout", rounds: "2" });
     await page.waitForURL(/\/console\/councils\/[0-9a-f-]{36}$/);
@@ -104,7 +97,7 @@ t("a council started from the page runs to an approval: positions, then votes ar
 
 t("refusals show the API's code: an unknown member, too few members, an unknown council", async () => {
   if (missing) return assert.unreachable(missing);
-  const page = await openConsole(browser, rig.h, "/console/councils");
+  const page = await openConsole(shared.browser, rig.h, "/console/councils");
   try {
     await startCouncil(page, { topic: "Who is there?", members: "main, ghost" });
     await page.getByRole("alert").filter({ hasText: "AGENT_NOT_FOUND" }).waitFor();
@@ -122,7 +115,7 @@ t("refusals show the API's code: an unknown member, too few members, an unknown 
 t("agent-written text stays text; accessibility and a 390 px wide screen", async () => {
   if (missing) return assert.unreachable(missing);
   rig.gw.onChat(councilHook({ main: `{"vote":"oppose","confidence":0.5,"reason":"no ${XSS.replace(/"/g, "'")}"}`, helper: SUPPORT }, Promise.resolve(), ` ${XSS}`));
-  const page = await openConsole(browser, rig.h, "/console/councils");
+  const page = await openConsole(shared.browser, rig.h, "/console/councils");
   try {
     await startCouncil(page, { topic: `Topic ${XSS}`, members: "main, helper", rounds: "1" });
     await page.waitForURL(/\/console\/councils\/[0-9a-f-]{36}$/);
@@ -134,7 +127,7 @@ t("agent-written text stays text; accessibility and a 390 px wide screen", async
     assert.equal(describeViolations(await seriousViolations(page)), "");
     const path = new URL(page.url()).pathname;
     for (const where of [path, "/console/councils"]) {
-      const narrow = await openConsole(browser, rig.h, where, { width: 390, height: 800 });
+      const narrow = await openConsole(shared.browser, rig.h, where, { width: 390, height: 800 });
       try {
         await narrow.getByRole("heading", { name: where === path ? "Votes" : "Councils", exact: true }).last().waitFor();
         assert.ok(await narrow.evaluate("document.documentElement.scrollWidth <= 390"), `${where}: scrollWidth ${await narrow.evaluate("document.documentElement.scrollWidth")}`);

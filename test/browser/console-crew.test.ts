@@ -6,9 +6,10 @@
 // agent-written text as text, the accessibility check and a 390 px wide screen.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "../plugins/agents/agents-rig.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations } from "./console.ts";
 
 const t = suite("console: crew");
@@ -20,9 +21,8 @@ const pack = (name: string) =>
   JSON.stringify({ name, version: "1.2.3", description: `${name} pack`, squad: { id: name, name: `${name} squad`, domain: "ops", chief: `${name}-a` }, agents: [agent(`${name}-a`, { tier: 2, persona: "developer" }), agent(`${name}-b`, { reportsTo: `${name}-a` })] });
 
 let rig: AgentsRig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
@@ -39,24 +39,17 @@ t.before(async () => {
   await refreshSessions(rig, (b) => (b.agents.find((a: { id: string; state: string }) => a.id === "loki")?.state === "active" ? b : null));
   const logged = await rig.h.json("/api/activities", { method: "POST", body: { agentId: "loki", action: "task.comment", target: "T-1", details: XSS } });
   assert.is(logged.status, 201, JSON.stringify(logged.body));
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig.close();
 });
 
 async function withPage(path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, rig.h, path, viewport);
+  const page = await openConsole(shared.browser, rig.h, path, viewport);
   try {
     await fn(page);
   } finally {

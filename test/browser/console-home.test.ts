@@ -6,10 +6,11 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("console: home in a browser");
@@ -17,26 +18,18 @@ const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let h: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   h = await startTestHost({ env: { VAULT_KEY: "console-home-test-passphrase" } });
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await h.stop();
   removeHome(h.home);
 });
@@ -48,7 +41,7 @@ async function createApproval(fields: Record<string, unknown> = {}) {
 }
 
 async function withHome(fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, h, "/", viewport);
+  const page = await openConsole(shared.browser, h, "/", viewport);
   try {
     await fn(page);
   } finally {
@@ -71,7 +64,7 @@ if (missing) {
   t("chromium is installed", () => assert.unreachable(missing));
 } else {
   t("the home page runs under the CSP without a violation or a script error, every panel drawn", async () => {
-    const page = await browser.newPage();
+    const page = await shared.browser.newPage();
     const problems: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error" || /Content Security Policy/i.test(message.text())) problems.push(message.text());

@@ -13,14 +13,15 @@ import * as assert from "uvu/assert";
 import { network } from "hardhat";
 import { createWalletClient, http, parseEther, toFunctionSelector, type Address } from "viem";
 import { hardhat } from "viem/chains";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { deployMusterMarketplace } from "../../contracts/ignition/deploy.ts";
 import { getMarketplaceDeployment, loadMarketplaceDeployments, marketplaceActions, type MarketplaceAddresses } from "../../sdk/src/index.ts";
 import { buildContracts } from "../contracts/support/build-lock.ts";
 import { startHardhatNode, type HardhatNode } from "../sdk/support/hardhat-node.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "../plugins/agents/agents-rig.ts";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("console: marketplace");
@@ -39,9 +40,8 @@ let addresses: MarketplaceAddresses;
 let accounts: Address[];
 let rig: AgentsRig;
 let bare: TestHost;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 async function setUp(): Promise<void> {
   await buildContracts();
@@ -68,13 +68,7 @@ async function setUp(): Promise<void> {
   });
   // A host with no marketplace chain configured, for the refusal.
   bare = await startTestHost();
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 }
 
 t.before(async () => {
@@ -87,8 +81,7 @@ t.before(async () => {
 });
 
 async function tearDown() {
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig?.close();
   if (bare) {
     await bare.stop();
@@ -127,7 +120,7 @@ async function injectWallet(page: Page, account: Address) {
 
 async function openMarketplace(h: TestHost, options: { wallet?: Address; viewport?: { width: number; height: number } } = {}): Promise<Page> {
   // Like openConsole, but the wallet is injected before the first page load.
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 1000 } });
+  const context = await shared.browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 1000 } });
   const opened = await context.newPage();
   opened.setDefaultTimeout(30_000);
   if (options.wallet) await injectWallet(opened, options.wallet);

@@ -5,9 +5,10 @@
 // accessibility check and a 390 px wide screen.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startAgentsRig, type AgentsRig } from "../plugins/agents/agents-rig.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
+import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations } from "./console.ts";
 
 const t = suite("console: settings");
@@ -15,9 +16,8 @@ const missing = chromiumMissing();
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let rig: AgentsRig;
-let browser: Browser;
-let closeBrowser: () => void;
-let browserClosed: Promise<unknown>;
+/** One browser for the suite (console-suite.ts). */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
@@ -27,24 +27,17 @@ t.before(async () => {
     const made = await rig.h.json("/api/notifications", { method: "POST", body: { type: "system", title, body: XSS } });
     assert.is(made.status, 201, JSON.stringify(made.body));
   }
-  await new Promise<void>((ready) => {
-    browserClosed = withBrowser((b) => {
-      browser = b;
-      ready();
-      return new Promise<void>((release) => (closeBrowser = release));
-    });
-  });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
-  closeBrowser?.();
-  await browserClosed;
+  await shared.close();
   await rig.close();
 });
 
 async function withPage(fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
-  const page = await openConsole(browser, rig.h, "/console/settings", viewport);
+  const page = await openConsole(shared.browser, rig.h, "/console/settings", viewport);
   try {
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     await fn(page);
