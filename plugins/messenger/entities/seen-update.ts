@@ -13,6 +13,7 @@ export const SeenUpdate = defineEntity({
     /** 1 when it came from another chat than TELEGRAM_CHAT_ID (answered `ignored`); null when unknown. */
     ignored: p.boolean().nullable(),
   },
+  checks: [{ name: "messenger_seen_updates_ignored_check", expression: "ignored IN (0, 1)" }],
 });
 
 export type SeenUpdateRow = EntityRow<typeof SeenUpdate>;
