@@ -5,7 +5,7 @@
 // counted as failed with its HTTP status and message.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { removeHome, startTestHost, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { BOT_TOKEN, startTelegramFake, type TelegramFake } from "../../helpers/platform-fakes/telegram.ts";
 import { PNG } from "../../helpers/platform-fakes/linkedin.ts";
 import { eventRecorder, waitUntil, type EventRecorder } from "../../helpers/wait.ts";
@@ -132,6 +132,16 @@ t("a push Telegram refuses counts as failed with its HTTP status and message", a
   assert.is(s.notices.lastFailure?.attempts, 1);
   assert.match(s.notices.lastFailure?.reason ?? "", "sendMessage: HTTP 403: Forbidden: bot was blocked by the user");
   assert.not.match(JSON.stringify(s), BOT_TOKEN);
+});
+
+t("a locked vault: the secrets unknown (null), the mode off", async ({ tg }) => {
+  const options = messengerOptions(tg.url);
+  await withTestHost({ ...options, config: { ...options.config, vaultKey: undefined } }, async (h) => {
+    const s = await status(h);
+    assert.is(s.vault, "locked");
+    assert.is(s.mode, "off");
+    assert.equal(stored(s), { TELEGRAM_BOT_TOKEN: null, TELEGRAM_WEBHOOK_SECRET: null, TELEGRAM_CHAT_ID: null });
+  });
 });
 
 t("the status route refuses unknown query parameters", async ({ h }) => {
