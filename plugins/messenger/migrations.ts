@@ -15,4 +15,13 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "002-update-kind",
+    up: [
+      // What each update was and whether it came from another chat, for GET /api/messenger's
+      // last update. Rows from before this migration keep null: unknown.
+      "ALTER TABLE messenger_seen_updates ADD COLUMN kind TEXT",
+      "ALTER TABLE messenger_seen_updates ADD COLUMN ignored INTEGER CHECK (ignored IN (0, 1))",
+    ],
+  }),
 ];

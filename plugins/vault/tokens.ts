@@ -13,6 +13,8 @@ export { credentialParts } from "./services/redact.ts";
 export interface VaultSecretReader {
   /** The plaintext of a secret, or null when no secret has that name. Never log or return it. */
   get(name: string): string | null;
+  /** Whether a secret with that name is stored: nothing is decrypted and `lastAccessedAt` stays (for a status view). Throws like `get` while the vault is locked. */
+  has(name: string): boolean;
   /** `text` with every stored and injected secret value replaced; fails closed. */
   redact(text: string): string;
   status(): VaultStatus;

@@ -63,4 +63,8 @@ export async function seedSampleData(h: TestHost): Promise<void> {
   // Today's usage, so the panel shows figures per agent (priced from config.usage.prices).
   await ok(h, "/api/usage", { method: "POST", body: { agentId: "writer", model: "anthropic/claude-sonnet-4-6", action: "session", inputTokens: 18_400, outputTokens: 3_200 } });
   await ok(h, "/api/usage", { method: "POST", body: { agentId: "builder", model: "anthropic/claude-sonnet-4-6", action: "task", inputTokens: 42_000, outputTokens: 9_800 } });
+  // Feedback to agents (the Feedback page).
+  await ok(h, "/api/feedback", { method: "POST", body: { agentId: "writer", type: "correction", content: "Quote prices with the currency and the billing period.", context: "Pricing page draft, second paragraph" } });
+  await ok(h, "/api/feedback", { method: "POST", body: { agentId: "engineer", type: "praise", content: "The benchmark report states its method and machine: keep doing that." } });
+  await ok(h, "/api/feedback", { method: "POST", body: { agentId: "ops", type: "rule", content: "Ask for approval before rotating any production key." } });
 }

@@ -1,9 +1,21 @@
 import { defineRoutes, z } from "@muster/plugin";
-import { MESSENGER_WEBHOOK } from "../tokens.ts";
+import { MESSENGER_STATUS, MESSENGER_WEBHOOK } from "../tokens.ts";
+import { messengerStatusResponse } from "./status-schema.ts";
 
 export const messengerRoutes = defineRoutes({
-  deps: { webhook: MESSENGER_WEBHOOK },
-  mount: (router, { webhook }) =>
+  deps: { webhook: MESSENGER_WEBHOOK, status: MESSENGER_STATUS },
+  mount: (router, { webhook, status }) => {
+    router.get(
+      "/api/messenger",
+      {
+        summary: "The messenger's state: configured or not (secret names only), mode, the last update taken, approval pushes sent and failed, media saved",
+        description: "Never returns a secret's value. Push counts are kept in memory since the server started (notices.since).",
+        query: z.strictObject({}),
+        response: messengerStatusResponse,
+      },
+      () => ({ ok: true, ...status.read() }),
+    );
+
     router.post(
       "/api/messenger/webhook",
       {
@@ -19,5 +31,6 @@ export const messengerRoutes = defineRoutes({
         ok: true,
         ...(await webhook.handle({ secretHeader: koa.get("x-telegram-bot-api-secret-token") || undefined, body, agentId })),
       }),
-    ),
+    );
+  },
 });

@@ -1,7 +1,7 @@
 import { clip, type EventBus, type Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
 import type { VaultSecretReader } from "../../vault/tokens.ts";
-import { TELEGRAM_BOT_TOKEN, TELEGRAM_CHAT_ID, type ApprovalNotices } from "../tokens.ts";
+import { TELEGRAM_BOT_TOKEN, TELEGRAM_CHAT_ID, type ApprovalNotices, type NoticeStats } from "../tokens.ts";
 import { TelegramError, type TelegramClient } from "./telegram-client.ts";
 
 export interface ApprovalNoticesDeps {
@@ -35,8 +35,14 @@ export class ApprovalNoticeSender implements ApprovalNotices {
   private readonly deps: ApprovalNoticesDeps;
   private readonly abort = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  /** What became of the pushes since this process started (kept in memory only). */
+  private readonly tally: NoticeStats = { since: new Date().toISOString(), sent: 0, failed: 0, skipped: 0, lastSentAt: null, lastFailure: null };
   constructor(deps: ApprovalNoticesDeps) {
     this.deps = deps;
+  }
+
+  stats(): NoticeStats {
+    return { ...this.tally, lastFailure: this.tally.lastFailure && { ...this.tally.lastFailure } };
   }
 
   notify(approval: ApprovalEventPayload): void {
@@ -59,22 +65,28 @@ export class ApprovalNoticeSender implements ApprovalNotices {
       chatId = vault.get(TELEGRAM_CHAT_ID);
     } catch (error) {
       logger.warn({ approvalId: approval.id, code: (error as { code?: string }).code }, "vault unreadable; approval not pushed to the chat");
+      this.tally.skipped++;
       return;
     }
     if (!token || !chatId) {
       logger.debug({ approvalId: approval.id }, "messenger not configured; approval not pushed to the chat");
+      this.tally.skipped++;
       return;
     }
     let reason = "";
+    let status: number | null = null;
     let tried = 0;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       tried = attempt;
       try {
         const sent = await client.call<{ message_id?: number }>(token, "sendMessage", noticeFor(approval, chatId.trim()), this.abort.signal);
+        this.tally.sent++;
+        this.tally.lastSentAt = new Date().toISOString();
         events.publish("messenger.notice.sent", { approvalId: approval.id, messageId: sent?.message_id ?? null }, { public: true });
         return;
       } catch (error) {
         reason = (error as Error).message;
+        status = error instanceof TelegramError ? error.status : null;
         const retry = error instanceof TelegramError && error.retryable && attempt < attempts && !this.abort.signal.aborted;
         logger.warn({ approvalId: approval.id, attempt, error: reason, retry }, "pushing an approval to the chat failed");
         if (!retry) break;
@@ -82,6 +94,8 @@ export class ApprovalNoticeSender implements ApprovalNotices {
         if (!(await this.pause(delay))) break;
       }
     }
+    this.tally.failed++;
+    this.tally.lastFailure = { at: new Date().toISOString(), approvalId: approval.id, attempts: tried, status, reason };
     events.publish("messenger.notice.failed", { approvalId: approval.id, attempts: tried, reason }, { public: true });
   }
 

@@ -1,4 +1,4 @@
-import { clip, constantTimeEqual, MusterError, summarizeDetails, zodIssueDetails, type Logger } from "@muster/plugin";
+import { clip, constantTimeEqual, MusterError, summarizeDetails, zodIssueDetails, type EventBus, type Logger } from "@muster/plugin";
 import type { ApprovalQueue } from "../../approvals/tokens.ts";
 import type { VaultSecretReader } from "../../vault/tokens.ts";
 import { messengerErrors } from "../errors.ts";
@@ -6,6 +6,7 @@ import { TELEGRAM_BOT_TOKEN, TELEGRAM_CHAT_ID, TELEGRAM_WEBHOOK_SECRET, type Mes
 import type { MediaOutcome, MediaSaver } from "./media-saver.ts";
 import { TelegramError, type TelegramClient } from "./telegram-client.ts";
 import { telegramUpdate, type TelegramCallback, type TelegramMessage } from "./telegram-update.ts";
+import { updateChat, updateKind } from "./update-kind.ts";
 import type { UpdateStore } from "./update-store.ts";
 
 export interface WebhookDelivery {
@@ -28,6 +29,8 @@ export interface WebhookServiceDeps {
   store: UpdateStore;
   media: MediaSaver;
   logger: Logger;
+  /** `messenger.update.received` and `messenger.media.saved` (no text, no secrets). */
+  events: EventBus;
   /** Who a press decides as (null: the owner). */
   decidedBy: string | null;
   allowedUserIds: readonly number[];
@@ -72,25 +75,31 @@ export class WebhookService implements MessengerWebhook {
     const chatId = vault.get(TELEGRAM_CHAT_ID);
     if (!token || !chatId) throw messengerErrors.MESSENGER_NOT_CONFIGURED({ secrets: `${TELEGRAM_BOT_TOKEN} and ${TELEGRAM_CHAT_ID}` });
     const update = parsed.data;
-    if (!this.deps.store.markSeen(update.update_id, new Date().toISOString())) {
+    const kind = updateKind(update);
+    const fromChat = updateChat(update);
+    const ignored = fromChat === undefined || String(fromChat) !== chatId.trim();
+    if (!this.deps.store.markSeen(update.update_id, new Date().toISOString(), { kind, ignored })) {
       this.deps.logger.info({ updateId: update.update_id }, "telegram update seen before; nothing done");
       return { outcome: "duplicate" };
     }
+    let answer: { outcome: "handled" | "ignored" };
     try {
-      return await this.dispatch(update.update_id, update.callback_query, update.message, token, chatId, delivery.agentId);
+      answer = ignored ? this.ignore(update.update_id, fromChat) : await this.dispatch(update.update_id, update.callback_query, update.message, token, delivery.agentId);
     } catch (error) {
       // Not half-done: let Telegram redeliver it. A decision already made stays made, and a repeat is refused by the approvals plugin.
       await this.deps.store.forget(update.update_id);
       throw error;
     }
+    this.deps.events.publish("messenger.update.received", { updateId: update.update_id, kind, outcome: answer.outcome }, { public: true });
+    return answer;
   }
 
-  private async dispatch(updateId: number, callback: TelegramCallback | undefined, message: TelegramMessage | undefined, token: string, chatId: string, agentId: string | null): Promise<WebhookAnswer> {
-    const fromChat = callback ? callback.message?.chat.id : message?.chat.id;
-    if (fromChat === undefined || String(fromChat) !== chatId.trim()) {
-      this.deps.logger.warn({ updateId, chatId: fromChat ?? null }, "telegram update from a chat that is not TELEGRAM_CHAT_ID; ignored");
-      return { outcome: "ignored" };
-    }
+  private ignore(updateId: number, fromChat: number | undefined): { outcome: "ignored" } {
+    this.deps.logger.warn({ updateId, chatId: fromChat ?? null }, "telegram update from a chat that is not TELEGRAM_CHAT_ID; ignored");
+    return { outcome: "ignored" };
+  }
+
+  private async dispatch(updateId: number, callback: TelegramCallback | undefined, message: TelegramMessage | undefined, token: string, agentId: string | null): Promise<{ outcome: "handled" }> {
     if (callback) await this.press(callback, token, agentId);
     else if (message) await this.message(updateId, message, token);
     return { outcome: "handled" };
@@ -143,7 +152,10 @@ export class WebhookService implements MessengerWebhook {
         outcome = { refused: "Telegram did not hand over the file" };
       }
       const text = "saved" in outcome ? `Saved (${outcome.saved.sizeBytes} bytes).` : `Not saved: ${outcome.refused}.`;
-      if ("saved" in outcome) this.deps.logger.info({ mediaId: outcome.saved.id, sizeBytes: outcome.saved.sizeBytes }, "telegram media saved");
+      if ("saved" in outcome) {
+        this.deps.logger.info({ mediaId: outcome.saved.id, sizeBytes: outcome.saved.sizeBytes }, "telegram media saved");
+        this.deps.events.publish("messenger.media.saved", outcome.saved, { public: true });
+      }
       await this.send(token, "sendMessage", { chat_id, text, reply_to_message_id: message.message_id });
       return;
     }

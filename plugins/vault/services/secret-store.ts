@@ -148,6 +148,12 @@ export class SecretStore {
     return this.readNow(name, audit);
   }
 
+  /** Whether `name` is stored (metadata only; the vault must be unlocked, as for every other read). */
+  has(name: string): boolean {
+    this.deps.keyring.requireKey();
+    return this.sql.prepare("SELECT 1 FROM vault_secrets WHERE name = ?").get(name) !== undefined;
+  }
+
   /** {@link read} as one synchronous step, for the synchronous VaultSecretReader.get (see the top of this file). */
   readNow(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
     const sql = this.sql;

@@ -23,6 +23,10 @@ export class VaultSecrets implements VaultSecretReader {
     return this.deps.store.readNow(name);
   }
 
+  has(name: string): boolean {
+    return this.deps.store.has(name);
+  }
+
   /**
    * Replaces every stored (and injected) secret value found in `text` with
    * `[redacted:<NAME>]`. Values shorter than 4 characters are left alone. While the vault

@@ -90,6 +90,7 @@ export const operations = {
   getMemoryLongterm: { method: "GET", path: "/api/memory/longterm", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryLongterm" },
   getMemoryRag: { method: "GET", path: "/api/memory/rag", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryRag" },
   postMemoryRag: { method: "POST", path: "/api/memory/rag", pathParams: [], status: 202, raw: false, session: false, operationId: "memory.postApiMemoryRag" },
+  getMessenger: { method: "GET", path: "/api/messenger", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.getApiMessenger" },
   postMessengerWebhook: { method: "POST", path: "/api/messenger/webhook", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.postApiMessengerWebhook" },
   getNotifications: { method: "GET", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.getApiNotifications" },
   patchNotifications: { method: "PATCH", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.patchApiNotifications" },
@@ -2853,6 +2854,61 @@ export interface Operations {
           code: string;
           message: string;
         };
+      };
+    };
+  };
+  /** `GET /api/messenger`: The messenger's state: configured or not (secret names only), mode, the last update taken, approval pushes sent and failed, media saved */
+  getMessenger: {
+    args: {
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      /** All three secrets are stored: approvals are pushed and the webhook takes updates */
+      configured: boolean;
+      /** notices-only: the bot token and chat id are stored but not TELEGRAM_WEBHOOK_SECRET (pushes go out, presses are refused) */
+      mode: "webhook" | "notices-only" | "off";
+      vault: "unlocked" | "locked" | "wrong-key";
+      secrets: (Array<{
+        name: string;
+        /** null while the vault cannot be read */
+        stored: boolean | null;
+      }>);
+      webhookPath: string;
+      apiBaseUrl: string;
+      /** Who a button press decides as; null: the owner */
+      decidedBy: string | null;
+      /** How many Telegram user ids may press (0: anyone in the private chat) */
+      allowedUsers: number;
+      lastUpdate: {
+        updateId: number;
+        receivedAt: string;
+        /** null for updates stored before kinds were recorded */
+        kind: ("button" | "command" | "media" | "message" | "other") | null;
+        /** It came from another chat than TELEGRAM_CHAT_ID */
+        ignored: boolean | null;
+      } | null;
+      /** Approval pushes since the server started (kept in memory) */
+      notices: {
+        since: string;
+        sent: number;
+        failed: number;
+        /** Not tried: the bot token or chat id missing, or the vault unreadable */
+        skipped: number;
+        lastSentAt: string | null;
+        lastFailure: {
+          at: string;
+          approvalId: string;
+          attempts: number;
+          /** Telegram's HTTP status; null: no answer */
+          status: number | null;
+          reason: string;
+        } | null;
+      };
+      media: {
+        saved: number;
+        bytes: number;
+        lastSavedAt: string | null;
       };
     };
   };
