@@ -14,7 +14,7 @@ export interface WorkspaceMemory {
   /** `MEMORY.md`; 404 `MEMORY_LONGTERM_NOT_FOUND` when absent. */
   longTerm(): Promise<LongTermMemory>;
   /** Markdown and YAML files of the workspace, newest first. */
-  documents(options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]>;
+  documents(options: { limit: number; category?: DocCategory; path?: string }): Promise<WorkspaceDocument[]>;
   /** The parsed organisation file. */
   orgStructure(): Promise<{ org: OrgStructure; warnings: string[]; modifiedAt: string }>;
 }

@@ -33,7 +33,7 @@ function mountMemoryRoutes(router: PluginRouter, reader: WorkspaceMemory, contri
   router.get(
     "/api/docs",
     {
-      summary: "Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category)",
+      summary: "Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category; optional path for one document)",
       query: listDocsQuery,
       response: z.array(documentSchema),
     },

@@ -31,6 +31,12 @@ export const listMemoryQuery = z.strictObject({ limit: schemas.limit(30, 366) })
 export const listDocsQuery = z.strictObject({
   limit: schemas.limit(100, 200),
   category: z.enum(DOC_CATEGORIES).optional(),
+  path: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe("One document by its workspace-relative path: an array of it alone (content up to the single-file cap), or empty when the scan would not list it"),
 });
 
 const agentSchema = z.object({

@@ -4,7 +4,7 @@ import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { docCategory, type DocCategory } from "./doc-category.ts";
 import { skipRefused } from "./list-dir.ts";
-import { readTextFile } from "./text-file.ts";
+import { readTextFile, type TextFile } from "./text-file.ts";
 
 /** One markdown or YAML file of the workspace (spec: Workspace document). */
 export interface WorkspaceDocument {
@@ -22,6 +22,14 @@ export interface WorkspaceDocument {
 /** Directories never scanned: hidden ones (`.git`, `.cache`, …) and vendor or build trees. */
 const SKIPPED_DIRS = new Set(["node_modules", "venv", "__pycache__", "vendor", "dist", "build"]);
 const DOC_FILE = /\.(md|ya?ml)$/i;
+
+/** Whether the scan lists this workspace-relative path: a markdown/YAML file outside hidden and skipped directories. */
+export function isListedDocumentPath(rel: string): boolean {
+  const parts = rel.split("/");
+  return DOC_FILE.test(parts.at(-1) ?? "") && parts.every((part) => part !== "" && !part.startsWith(".")) && !parts.slice(0, -1).some((part) => SKIPPED_DIRS.has(part));
+}
+
+const asDocument = (name: string, read: TextFile): WorkspaceDocument => ({ name, ...read, category: docCategory(read.path) });
 
 interface Candidate {
   rel: string;
@@ -82,17 +90,24 @@ export async function listDocuments(
       readTextFile(workspace, candidate.rel, { maxBytes: config.docsContentMaxBytes, wordCountMaxBytes: config.wordCountMaxBytes }),
     );
     if (!read) continue;
-    documents.push({
-      name: candidate.name,
-      path: read.path,
-      category: docCategory(read.path),
-      size: read.size,
-      wordCount: read.wordCount,
-      modifiedAt: read.modifiedAt,
-      content: read.content,
-      truncated: read.truncated,
-      binary: read.binary,
-    });
+    documents.push(asDocument(candidate.name, read));
   }
   return documents;
+}
+
+/**
+ * One document by its workspace-relative path (`GET /api/docs?path=`), with the larger
+ * single-file content cap; none when the scan would not list it or it does not exist.
+ * A path leaving the workspace is refused (400 PATH_OUTSIDE_WORKSPACE).
+ */
+export async function readDocument(
+  deps: { workspace: WorkspacePaths; config: MemoryConfig },
+  path: string,
+  category?: DocCategory,
+): Promise<WorkspaceDocument[]> {
+  const { workspace, config } = deps;
+  const rel = workspace.relative(workspace.resolve(path));
+  if (!isListedDocumentPath(rel) || (category && docCategory(rel) !== category)) return [];
+  const read = await readTextFile(workspace, rel, { maxBytes: config.contentMaxBytes, wordCountMaxBytes: config.wordCountMaxBytes });
+  return read ? [asDocument(rel.split("/").at(-1)!, read)] : [];
 }

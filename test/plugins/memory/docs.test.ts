@@ -108,6 +108,28 @@ t("limit and category filter; bad values refused", async ({ h }) => {
   }
 });
 
+t("path: one document with the single-file cap; unlisted or missing paths give none; leaving the workspace is refused", async ({ h }) => {
+  const one = await h.json<ApiBody<"getDocs">>("/api/docs?path=architecture%2Fadr-0002-sqlite.md");
+  assert.is(one.status, 200);
+  assert.equal(one.body.map((d) => [d.path, d.name, d.category, d.content]), [["architecture/adr-0002-sqlite.md", "adr-0002-sqlite.md", "ADR", "an adr"]]);
+  // The list cuts big.md at docsContentMaxBytes (512); one document gets contentMaxBytes (256 KiB).
+  const big = await h.json<ApiBody<"getDocs">>("/api/docs?path=big.md");
+  assert.is(big.body[0]?.content.length, 5000);
+  assert.is(big.body[0]?.truncated, false);
+  for (const path of ["notes.txt", ".git/HEAD.md", "node_modules/pkg/README.md", "missing.md", "memory", "leak.md"]) {
+    const none = await h.json<ApiBody<"getDocs">>(`/api/docs?path=${encodeURIComponent(path)}`);
+    if (path === "leak.md") assert.is(none.status, 400, path);
+    else assert.equal([none.status, none.body], [200, []], path);
+  }
+  const otherCategory = await h.json<ApiBody<"getDocs">>("/api/docs?path=roadmap.md&category=ADR");
+  assert.equal(otherCategory.body, []);
+  for (const path of ["../outside.md", "/etc/passwd.md"]) {
+    const refused = await h.json<ApiBody<"getDocs">>(`/api/docs?path=${encodeURIComponent(path)}`);
+    assert.is(refused.status, 400, path);
+    assert.is(refused.body.error?.code, "PATH_OUTSIDE_WORKSPACE", path);
+  }
+});
+
 t("an empty workspace lists nothing", async ({ h }) => {
   await withTestHost({ config: { scaffoldWorkspace: false } }, async (empty) => {
     rmSync(empty.workspace, { recursive: true, force: true });

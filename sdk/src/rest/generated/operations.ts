@@ -2360,12 +2360,14 @@ export interface Operations {
       };
     };
   };
-  /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category) */
+  /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category; optional path for one document) */
   getDocs: {
     args: {
       query?: {
         "limit"?: number;
         "category"?: "Journal" | "Insights" | "Transcription" | "ADR" | "Report" | "Other";
+        /** One document by its workspace-relative path: an array of it alone (content up to the single-file cap), or empty when the scan would not list it */
+        "path"?: string;
       };
     };
     argsRequired: false;
