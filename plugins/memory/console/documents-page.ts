@@ -1,0 +1,63 @@
+// The Documents page (`/console/documents?category=ADR`): the workspace's markdown and YAML
+// files newest first, filtered by category (the filter in the address, a count per
+// category); `/console/documents/<encoded path>` reads one as text (agent-written: never
+// rendered as HTML). Live: reloads when a workspace file changes or a skill is imported.
+import { html, muster, mountComponent, pageHref, useResource, useRoute, useStylesheet, Badge, DataTable, ErrorNote, PageHeader, Section, Time } from "@muster/console";
+import { byteSize, categoryHref, CategoryLinks, DocumentView, isCategory, newestFirst, type DocCategory, type WorkspaceDocument } from "./document-parts.ts";
+
+/** The most GET /api/docs lists at once (its limit's maximum). */
+const MAX_LISTED = 200;
+const LIVE = ["file_change", "skills.skill.imported"];
+
+function OneDocument({ path, backHref }: { path: string; backHref: string }) {
+  const found = useResource(() => muster.getDocs({ query: { path } }), { deps: [path], events: LIVE });
+  const document = found.data?.[0];
+  return html`<div class="stack">
+    <${ErrorNote} error=${found.error} />
+    ${found.data && !document ? html`<p class="error" role="alert">No document at ${path} (a markdown or YAML file of the workspace).</p>` : null}
+    ${document ? html`<${DocumentView} document=${document} backHref=${backHref} />` : null}
+    ${found.loading && !found.data && !found.error ? html`<p class="meta" aria-live="polite">Loading the document…</p>` : null}
+  </div>`;
+}
+
+const columns = [
+  {
+    label: "Document",
+    render: (d: WorkspaceDocument) => html`<a href=${pageHref("documents", d.path)}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
+  },
+  { label: "Category", render: (d: WorkspaceDocument) => html`<${Badge} tone="info">${d.category}<//>` },
+  { label: "Size", render: (d: WorkspaceDocument) => byteSize(d.size), class: "numeric" },
+  { label: "Words", render: (d: WorkspaceDocument) => String(d.wordCount), class: "numeric" },
+  { label: "Changed", render: (d: WorkspaceDocument) => html`<${Time} when=${d.modifiedAt} />` },
+];
+
+function DocumentList({ category }: { category: DocCategory | "" }) {
+  // Every category's count comes from the newest MAX_LISTED documents; a chosen category is
+  // asked of the server on its own, so its older documents are listed too.
+  const all = useResource(() => muster.getDocs({ query: { limit: MAX_LISTED } }), { events: LIVE });
+  const chosen = useResource(() => (category ? muster.getDocs({ query: { limit: MAX_LISTED, category } }) : Promise.resolve(undefined)), { deps: [category], events: LIVE });
+  const rows = category ? chosen.data : all.data;
+  const capped = (all.data?.length ?? 0) >= MAX_LISTED;
+  return html`<${Section} title=${category ? `${category} documents` : "All documents"}>
+    <${CategoryLinks} current=${category} documents=${all.data} capped=${capped} />
+    <${ErrorNote} error=${all.error ?? chosen.error} />
+    ${capped ? html`<p class="meta">Counts and the full list cover the ${MAX_LISTED} newest documents; choose a category to see its older ones.</p>` : null}
+    <${DataTable} caption=${category ? `${category} documents` : "Workspace documents"} captionHidden=${true} rows=${rows && newestFirst(rows)} rowKey=${(d: WorkspaceDocument) => d.path}
+      columns=${columns} pageSize=${50} empty=${category ? `No ${category} documents.` : "No markdown or YAML files in the workspace yet."} />
+  <//>`;
+}
+
+function DocumentsPage() {
+  useStylesheet("/dashboard/plugins/memory/documents.css");
+  const route = useRoute();
+  const asked = route.query.get("category");
+  const category = isCategory(asked) ? asked : "";
+  const path = route.rest[0];
+  return html`<div class="page documents" data-page="documents">
+    <${PageHeader} title="Documents" description="The workspace's markdown and YAML files by category, newest first." />
+    ${asked && !category ? html`<p class="error" role="alert">Unknown category “${asked}”: showing all documents.</p>` : null}
+    ${path ? html`<${OneDocument} path=${path} backHref=${categoryHref(category)} />` : html`<${DocumentList} category=${category} />`}
+  </div>`;
+}
+
+export default mountComponent(DocumentsPage);
