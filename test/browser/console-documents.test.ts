@@ -84,7 +84,7 @@ if (missing) {
       await page.reload();
       await page.getByRole("heading", { level: 2, name: "ADR documents" }).waitFor();
       await page.getByRole("link", { name: "adr-0001-sqlite.md" }).click();
-      await page.waitForURL(/\/console\/documents\/architecture%2Fadr-0001-sqlite\.md$/);
+      await page.waitForURL(/\/console\/documents\/architecture%2Fadr-0001-sqlite\.md\?category=ADR$/);
       const text = page.getByLabel("Text of architecture/adr-0001-sqlite.md");
       await text.waitFor();
       assert.match(await text.innerText(), "We keep **one** file.");

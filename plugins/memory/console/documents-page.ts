@@ -20,10 +20,11 @@ function OneDocument({ path, backHref }: { path: string; backHref: string }) {
   </div>`;
 }
 
-const columns = [
+/** The list's columns; a document's link keeps the chosen category, so "All documents" returns to it. */
+const columnsFor = (category: DocCategory | "") => [
   {
     label: "Document",
-    render: (d: WorkspaceDocument) => html`<a href=${pageHref("documents", d.path)}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
+    render: (d: WorkspaceDocument) => html`<a href=${`${pageHref("documents", d.path)}${category ? `?category=${category}` : ""}`}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
   },
   { label: "Category", render: (d: WorkspaceDocument) => html`<${Badge} tone="info">${d.category}<//>` },
   { label: "Size", render: (d: WorkspaceDocument) => byteSize(d.size), class: "numeric" },
@@ -43,7 +44,7 @@ function DocumentList({ category }: { category: DocCategory | "" }) {
     <${ErrorNote} error=${all.error ?? chosen.error} />
     ${capped ? html`<p class="meta">Counts and the full list cover the ${MAX_LISTED} newest documents; choose a category to see its older ones.</p>` : null}
     <${DataTable} caption=${category ? `${category} documents` : "Workspace documents"} captionHidden=${true} rows=${rows && newestFirst(rows)} rowKey=${(d: WorkspaceDocument) => d.path}
-      columns=${columns} pageSize=${50} empty=${category ? `No ${category} documents.` : "No markdown or YAML files in the workspace yet."} />
+      columns=${columnsFor(category)} pageSize=${50} empty=${category ? `No ${category} documents.` : "No markdown or YAML files in the workspace yet."} />
   <//>`;
 }
 
