@@ -22,7 +22,6 @@ export const skillsPlugin = definePlugin<SkillsConfig>({
       group: "knowledge",
       order: 40,
       module: fileURLToPath(new URL("./console/skills-page.ts", import.meta.url)),
-      // Skill files are also written by agents directly: the page follows file_change too (useResource).
       events: ["skills.skill.imported"],
     }),
   ],

@@ -1,6 +1,6 @@
 // The Skills page (`/console/skills`): the workspace's skill categories (skills/<category>/)
 // with their skills, each linked to its text on the Documents page, and the import form.
-// Live: reloads when a skill is imported or a workspace file changes.
+// Live: reloads when a skill is imported (the host's watcher does not watch skills/).
 import { html, muster, mountComponent, pageHref, useResource, useStylesheet, DataTable, ErrorNote, PageHeader, Section } from "@muster/console";
 import type { Muster } from "@muster/console";
 import { SkillImportForm } from "./skill-import-form.ts";
@@ -22,7 +22,7 @@ const columns = [
 
 function SkillsPage() {
   useStylesheet("/dashboard/plugins/skills/skills.css");
-  const listing = useResource(() => muster.getSkillsImport(), { events: ["skills.skill.imported", "file_change"] });
+  const listing = useResource(() => muster.getSkillsImport(), { events: ["skills.skill.imported"] });
   const categories = listing.data?.categories;
   const total = categories?.reduce((sum, c) => sum + c.skills.length, 0) ?? 0;
   return html`<div class="page skills" data-page="skills">
