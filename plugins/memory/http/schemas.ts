@@ -68,3 +68,17 @@ export const orgStructureResponse = z.object({
   }),
   warnings: z.array(z.string()).describe("Fields of the wrong type, read as null or empty"),
 });
+
+export const docsIndexQuery = z.strictObject({
+  limit: schemas.limit(1000, 10_000),
+  category: z.enum(DOC_CATEGORIES).optional(),
+});
+
+export const docsIndexResponse = z.object({
+  ok: z.literal(true),
+  total: z.number().int().describe("Documents that match (all, or the category's), before the limit"),
+  counts: z.record(z.enum(DOC_CATEGORIES), z.number().int()).describe("Documents per category over the whole workspace"),
+  documents: z.array(
+    z.object({ name: z.string(), path: z.string().describe("Workspace-relative path"), category: z.enum(DOC_CATEGORIES), size: z.number().int(), modifiedAt: z.string() }),
+  ),
+});

@@ -130,6 +130,26 @@ t("path: one document with the single-file cap; unlisted or missing paths give n
   }
 });
 
+t("index: every document's metadata without its content, newest first, counts per category over the whole workspace", async ({ h }) => {
+  const res = await h.json<ApiBody<"getDocsIndex">>("/api/docs/index");
+  assert.is(res.status, 200);
+  const listed = await h.json<ApiBody<"getDocs">>("/api/docs");
+  assert.equal(res.body.documents.map((d) => d.path), listed.body.map((d) => d.path), "the same files in the same order as GET /api/docs");
+  assert.equal(Object.keys(res.body.documents[0]!).sort(), ["category", "modifiedAt", "name", "path", "size"]);
+  const big = res.body.documents.find((d) => d.path === "big.md");
+  assert.is(big?.size, 5000);
+  assert.is(res.body.total, 10);
+  assert.equal(res.body.counts, { Journal: 1, Insights: 2, Transcription: 1, ADR: 1, Report: 1, Other: 4 });
+  const adr = await h.json<ApiBody<"getDocsIndex">>("/api/docs/index?category=Insights&limit=1");
+  assert.equal([adr.body.total, adr.body.documents.map((d) => d.path)], [2, ["company/knowledge_base/insights/tips.md"]]);
+  assert.equal(adr.body.counts, res.body.counts, "counts cover every category whatever the filter");
+  for (const q of ["limit=0", "limit=10001", "category=adr", "path=roadmap.md"]) {
+    const refused = await h.json<ApiBody<"getDocsIndex">>(`/api/docs/index?${q}`);
+    assert.is(refused.status, 400, q);
+    assert.is(refused.body.error?.code, "VALIDATION_FAILED", q);
+  }
+});
+
 t("an empty workspace lists nothing", async ({ h }) => {
   await withTestHost({ config: { scaffoldWorkspace: false } }, async (empty) => {
     rmSync(empty.workspace, { recursive: true, force: true });
