@@ -4,6 +4,9 @@ import { html, pageHref, Badge, Section, Time } from "@muster/console";
 import type { Muster } from "@muster/console";
 
 export type WorkspaceDocument = Awaited<ReturnType<Muster["getDocs"]>>[number];
+export type DocumentIndex = Awaited<ReturnType<Muster["getDocsIndex"]>>;
+/** A document as the list shows it: what the index tells without reading the file. */
+export type ListedDocument = DocumentIndex["documents"][number];
 export type DocCategory = WorkspaceDocument["category"];
 
 /** The spec's categories, in its order. */
@@ -18,19 +21,17 @@ export function byteSize(bytes: number): string {
   return kb < 1024 ? `${kb.toFixed(1)} KB` : `${(kb / 1024).toFixed(1)} MB`;
 }
 
-export const newestFirst = (documents: readonly WorkspaceDocument[]) => [...documents].sort((a, b) => Date.parse(b.modifiedAt) - Date.parse(a.modifiedAt) || (a.path < b.path ? -1 : 1));
+export const newestFirst = (documents: readonly ListedDocument[]) => [...documents].sort((a, b) => Date.parse(b.modifiedAt) - Date.parse(a.modifiedAt) || (a.path < b.path ? -1 : 1));
 
 const categoryHref = (category: DocCategory | "") => `${pageHref("documents")}${category ? `?category=${category}` : ""}`;
 
 /** "All (12)", "Journal (3)", …: links, so a filtered list can be linked and survives a reload. */
-export function CategoryLinks({ current, documents, capped }: { current: DocCategory | ""; documents: readonly WorkspaceDocument[] | undefined; capped: boolean }) {
-  const count = (category: DocCategory | "") => (documents ? documents.filter((d) => !category || d.category === category).length : undefined);
-  const link = (category: DocCategory | "", label: string) => {
-    const n = count(category);
-    return html`<li key=${label}><a href=${categoryHref(category)} aria-current=${current === category ? "page" : undefined}>${label}${n === undefined ? "" : ` (${n}${capped ? "+" : ""})`}</a></li>`;
-  };
+export function CategoryLinks({ current, counts }: { current: DocCategory | ""; counts: DocumentIndex["counts"] | undefined }) {
+  const all = counts ? CATEGORIES.reduce((sum, category) => sum + (counts[category] ?? 0), 0) : undefined;
+  const link = (category: DocCategory | "", label: string, n: number | undefined) =>
+    html`<li key=${label}><a href=${categoryHref(category)} aria-current=${current === category ? "page" : undefined}>${label}${n === undefined ? "" : ` (${number.format(n)})`}</a></li>`;
   return html`<nav aria-label="Document categories" class="doc-categories">
-    <ul>${link("", "All")}${CATEGORIES.filter((category) => category === current || count(category) !== 0).map((category) => link(category, category))}</ul>
+    <ul>${link("", "All", all)}${CATEGORIES.filter((category) => category === current || !counts || (counts[category] ?? 0) > 0).map((category) => link(category, category, counts?.[category]))}</ul>
   </nav>`;
 }
 

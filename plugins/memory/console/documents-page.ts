@@ -3,10 +3,10 @@
 // category); `/console/documents/<encoded path>` reads one as text (agent-written: never
 // rendered as HTML). Live: reloads when a workspace file changes or a skill is imported.
 import { html, muster, mountComponent, pageHref, useResource, useRoute, useStylesheet, Badge, DataTable, ErrorNote, PageHeader, Section, Time } from "@muster/console";
-import { byteSize, categoryHref, CategoryLinks, DocumentView, isCategory, newestFirst, type DocCategory, type WorkspaceDocument } from "./document-parts.ts";
+import { byteSize, categoryHref, CategoryLinks, DocumentView, isCategory, newestFirst, type DocCategory, type ListedDocument } from "./document-parts.ts";
 
-/** The most GET /api/docs lists at once (its limit's maximum). */
-const MAX_LISTED = 200;
+/** The most GET /api/docs/index lists at once (its limit's maximum); "Show more" draws them 50 at a time. */
+const MAX_LISTED = 10_000;
 const LIVE = ["file_change", "skills.skill.imported"];
 
 function OneDocument({ path, backHref }: { path: string; backHref: string }) {
@@ -24,26 +24,24 @@ function OneDocument({ path, backHref }: { path: string; backHref: string }) {
 const columnsFor = (category: DocCategory | "") => [
   {
     label: "Document",
-    render: (d: WorkspaceDocument) => html`<a href=${`${pageHref("documents", d.path)}${category ? `?category=${category}` : ""}`}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
+    render: (d: ListedDocument) => html`<a href=${`${pageHref("documents", d.path)}${category ? `?category=${category}` : ""}`}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
   },
-  { label: "Category", render: (d: WorkspaceDocument) => html`<${Badge} tone="info">${d.category}<//>` },
-  { label: "Size", render: (d: WorkspaceDocument) => byteSize(d.size), class: "numeric" },
-  { label: "Words", render: (d: WorkspaceDocument) => String(d.wordCount), class: "numeric" },
-  { label: "Changed", render: (d: WorkspaceDocument) => html`<${Time} when=${d.modifiedAt} />` },
+  { label: "Category", render: (d: ListedDocument) => html`<${Badge} tone="info">${d.category}<//>` },
+  { label: "Size", render: (d: ListedDocument) => byteSize(d.size), class: "numeric" },
+  { label: "Changed", render: (d: ListedDocument) => html`<${Time} when=${d.modifiedAt} />` },
 ];
 
 function DocumentList({ category }: { category: DocCategory | "" }) {
-  // Every category's count comes from the newest MAX_LISTED documents; a chosen category is
-  // asked of the server on its own, so its older documents are listed too.
-  const all = useResource(() => muster.getDocs({ query: { limit: MAX_LISTED } }), { events: LIVE });
-  const chosen = useResource(() => (category ? muster.getDocs({ query: { limit: MAX_LISTED, category } }) : Promise.resolve(undefined)), { deps: [category], events: LIVE });
-  const rows = category ? chosen.data : all.data;
-  const capped = (all.data?.length ?? 0) >= MAX_LISTED;
+  // The index (GET /api/docs/index) stats the files without reading them: true counts per
+  // category, and a list of thousands that costs no file contents.
+  const index = useResource(() => muster.getDocsIndex({ query: { limit: MAX_LISTED, ...(category ? { category } : {}) } }), { deps: [category], events: LIVE });
+  const listed = index.data?.documents;
+  const unlisted = index.data ? index.data.total - index.data.documents.length : 0;
   return html`<${Section} title=${category ? `${category} documents` : "All documents"}>
-    <${CategoryLinks} current=${category} documents=${all.data} capped=${capped} />
-    <${ErrorNote} error=${all.error ?? chosen.error} />
-    ${capped ? html`<p class="meta">Counts and the full list cover the ${MAX_LISTED} newest documents; choose a category to see its older ones.</p>` : null}
-    <${DataTable} caption=${category ? `${category} documents` : "Workspace documents"} captionHidden=${true} rows=${rows && newestFirst(rows)} rowKey=${(d: WorkspaceDocument) => d.path}
+    <${CategoryLinks} current=${category} counts=${index.data?.counts} />
+    <${ErrorNote} error=${index.error} />
+    ${unlisted > 0 ? html`<p class="meta">The ${MAX_LISTED} newest are listed; ${unlisted} older ones are not.</p>` : null}
+    <${DataTable} caption=${category ? `${category} documents` : "Workspace documents"} captionHidden=${true} rows=${listed && newestFirst(listed)} rowKey=${(d: ListedDocument) => d.path}
       columns=${columnsFor(category)} pageSize=${50} empty=${category ? `No ${category} documents.` : "No markdown or YAML files in the workspace yet."} />
   <//>`;
 }
