@@ -15,7 +15,7 @@ import { scaled } from "../helpers/time-scale.ts";
 import { startWithFiles } from "../plugins/search/helpers.ts";
 import { chromiumMissing } from "./browser.ts";
 import { describeViolations, seriousViolations } from "./console.ts";
-import { assertFitsWidth, assertNoXss, startSuiteBrowser, XSS, type StartedSuiteBrowser } from "./console-suite.ts";
+import { assertFitsWidth, assertNoXss, consoleSuite, XSS, type ConsoleSuite } from "./console-suite.ts";
 
 const t = suite("console: documents");
 const missing = chromiumMissing();
@@ -25,12 +25,9 @@ const XSS_REPORT = `reports/${XSS}.md`;
 const NOTES = 55;
 
 let h: TestHost;
-let browser: StartedSuiteBrowser;
-
-t.before(async () => {
-  if (missing) return;
+const suiteRig = missing ? undefined : consoleSuite(t, async () => {
   const notes = Object.fromEntries(Array.from({ length: NOTES }, (_, i) => [`notes/note-${String(i).padStart(2, "0")}.md`, `note ${i}`]));
-  h = await startWithFiles(
+  const host = await startWithFiles(
     {
       ...notes,
       "memory/2026-11-20.md": "# 20 November\nShipped the gateway.\n",
@@ -43,19 +40,12 @@ t.before(async () => {
   const order = [...Object.keys(notes), "memory/2026-11-20.md", "architecture/adr-0001-sqlite.md", XSS_REPORT];
   order.forEach((path, i) => {
     const when = new Date(Date.now() - (order.length - i) * 60_000);
-    utimesSync(join(h.workspace, path), when, when);
+    utimesSync(join(host.workspace, path), when, when);
   });
-  browser = await startSuiteBrowser();
+  return { host, stop: async () => { await host.stop(); removeHome(host.home); } };
 });
-
-t.after(async () => {
-  if (missing) return;
-  await browser?.close();
-  await h.stop();
-  removeHome(h.home);
-});
-
-const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => browser.withPage(h, path, fn, viewport);
+t.before(() => void (h = suiteRig!.host()));
+const withPage: ConsoleSuite["withPage"] = (path, fn, viewport) => suiteRig!.withPage(path, fn, viewport);
 const categories = (page: Page) => page.getByRole("navigation", { name: "Document categories" });
 const rows = (page: Page) => page.locator("table.data tbody tr");
 /** Waits until the table has exactly `n` rows (the page may first draw an older answer). */

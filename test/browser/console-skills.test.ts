@@ -13,18 +13,16 @@ import { DEFAULT_BLOCKED_RANGES } from "../../core/plugin-api/address-policy.ts"
 import { startWithFiles } from "../plugins/search/helpers.ts";
 import { chromiumMissing } from "./browser.ts";
 import { describeViolations, seriousViolations } from "./console.ts";
-import { assertFitsWidth, assertNoXss, startSuiteBrowser, XSS, type StartedSuiteBrowser } from "./console-suite.ts";
+import { assertFitsWidth, assertNoXss, consoleSuite, XSS, type ConsoleSuite } from "./console-suite.ts";
 
 const t = suite("console: skills");
 const missing = chromiumMissing();
 
 let h: TestHost;
-let browser: StartedSuiteBrowser;
 let server: Server;
 let port = 0;
 
-t.before(async () => {
-  if (missing) return;
+const suiteRig = missing ? undefined : consoleSuite(t, async () => {
   server = createServer((req, res) => {
     if (req.url === "/deploy.md") res.writeHead(200, { "content-type": "text/markdown" }).end("# Deploy\n\nTag, build, ship.\n");
     else res.writeHead(404).end();
@@ -33,23 +31,20 @@ t.before(async () => {
   port = (server.address() as AddressInfo).port;
   // 127.0.0.1 reachable (the only server a test may run); 127.0.0.2 stays blocked, for the refusal.
   const blockedAddressRanges = [...DEFAULT_BLOCKED_RANGES.filter((range) => range !== "127.0.0.0/8"), "127.0.0.2/32"];
-  h = await startWithFiles(
+  const host = await startWithFiles(
     { "skills/engineering/code-review.md": `# Code review\nRead the diff twice. ${XSS}\n`, "skills/ops/on-call.md": "# On call\n" },
     { waitForIndex: false, config: { pluginConfig: { skills: { blockedAddressRanges } } } },
   );
-  browser = await startSuiteBrowser();
+  const stop = async () => {
+    await host.stop();
+    removeHome(host.home);
+    server.closeAllConnections();
+    server.close();
+  };
+  return { host, stop };
 });
-
-t.after(async () => {
-  if (missing) return;
-  await browser?.close();
-  await h.stop();
-  removeHome(h.home);
-  server.closeAllConnections();
-  server.close();
-});
-
-const withPage = (path: string, fn: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) => browser.withPage(h, path, fn, viewport);
+t.before(() => void (h = suiteRig!.host()));
+const withPage: ConsoleSuite["withPage"] = (path, fn, viewport) => suiteRig!.withPage(path, fn, viewport);
 const importForm = (page: Page) => page.getByRole("form", { name: "Import a skill" });
 const categoryRow = (page: Page, category: string) => page.getByRole("row").filter({ has: page.locator("strong", { hasText: category }) });
 
