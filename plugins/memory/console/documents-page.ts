@@ -26,7 +26,7 @@ const columnsFor = (category: DocCategory | "") => [
     label: "Document",
     render: (d: ListedDocument) => html`<a href=${`${pageHref("documents", d.path)}${category ? `?category=${category}` : ""}`}>${d.name}</a><br /><code class="doc-path">${d.path}</code>`,
   },
-  { label: "Category", render: (d: ListedDocument) => html`<${Badge} tone="info">${d.category}<//>` },
+  { label: "Category", render: (d: ListedDocument) => html`<${Badge} tone="info">${d.category}<//>`, class: "doc-category" },
   { label: "Size", render: (d: ListedDocument) => byteSize(d.size), class: "numeric" },
   { label: "Changed", render: (d: ListedDocument) => html`<${Time} when=${d.modifiedAt} />` },
 ];
