@@ -31,6 +31,15 @@ export const memoryPlugin = definePlugin<MemoryConfig>({
       // The page follows the stream's file_change messages itself (useResource); no event family to name here.
       events: [],
     }),
+    contribute(CONSOLE_PAGES, {
+      id: "documents",
+      title: "Documents",
+      group: "knowledge",
+      order: 30,
+      module: fileURLToPath(new URL("./console/documents-page.ts", import.meta.url)),
+      // Follows the stream's file_change messages (and skill imports, which write skills/*.md) itself.
+      events: ["skills.skill.imported"],
+    }),
   ],
 });
 

@@ -1,11 +1,11 @@
 import { extensionPoint, token, type PluginRouter } from "@muster/plugin";
 import type { DailyMemoryFile } from "./services/daily-memory.ts";
 import type { DocCategory } from "./services/doc-category.ts";
-import type { WorkspaceDocument } from "./services/docs-scanner.ts";
+import type { DocumentIndex, WorkspaceDocument } from "./services/docs-scanner.ts";
 import type { LongTermMemory } from "./services/long-term-memory.ts";
 import type { OrgStructure } from "./services/org-structure.ts";
 
-export type { DailyMemoryFile, DocCategory, LongTermMemory, OrgStructure, WorkspaceDocument };
+export type { DailyMemoryFile, DocCategory, DocumentIndex, LongTermMemory, OrgStructure, WorkspaceDocument };
 
 /** Read-only access to the workspace's memory, documents and organisation file. */
 export interface WorkspaceMemory {
@@ -14,7 +14,9 @@ export interface WorkspaceMemory {
   /** `MEMORY.md`; 404 `MEMORY_LONGTERM_NOT_FOUND` when absent. */
   longTerm(): Promise<LongTermMemory>;
   /** Markdown and YAML files of the workspace, newest first. */
-  documents(options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]>;
+  documents(options: { limit: number; category?: DocCategory; path?: string }): Promise<WorkspaceDocument[]>;
+  /** Every document's metadata (nothing read), newest first, with the count per category. */
+  documentIndex(options: { limit: number; category?: DocCategory }): Promise<DocumentIndex>;
   /** The parsed organisation file. */
   orgStructure(): Promise<{ org: OrgStructure; warnings: string[]; modifiedAt: string }>;
 }

@@ -60,6 +60,14 @@ export async function seedSampleData(h: TestHost): Promise<void> {
   });
   // The task created in `review` above already has its task.review approval (the dispatch
   // plugin's review flow; a gated kind, so it cannot be filed through POST /api/approvals).
+  // Skills in two categories (the Skills page; each one reads on the Documents page).
+  for (const [name, category, content] of [
+    ["Code Review", "engineering", "# Code review\n\nRead the diff twice; run the tests before approving.\n"],
+    ["Release Notes", "writing", "# Release notes\n\nOne line per change, newest first, linked to its task.\n"],
+    ["Incident Timeline", "ops", "Write the timeline first, then the causes."],
+  ]) {
+    await ok(h, "/api/skills/import", { method: "POST", body: { name, category, content } });
+  }
   // Today's usage, so the panel shows figures per agent (priced from config.usage.prices).
   await ok(h, "/api/usage", { method: "POST", body: { agentId: "writer", model: "anthropic/claude-sonnet-4-6", action: "session", inputTokens: 18_400, outputTokens: 3_200 } });
   await ok(h, "/api/usage", { method: "POST", body: { agentId: "builder", model: "anthropic/claude-sonnet-4-6", action: "task", inputTokens: 42_000, outputTokens: 9_800 } });

@@ -2,7 +2,7 @@ import { defineRoutes, z, type Contributed, type PluginRouter } from "@muster/pl
 import { ORG_FILE } from "../services/memory-reader.ts";
 import { MEMORY_READER, MEMORY_ROUTES, type WorkspaceMemory } from "../tokens.ts";
 import { underMemoryPrefix } from "./contributed-routes.ts";
-import { dailyMemorySchema, documentSchema, listDocsQuery, listMemoryQuery, longTermMemorySchema, orgStructureResponse } from "./schemas.ts";
+import { dailyMemorySchema, docsIndexQuery, docsIndexResponse, documentSchema, listDocsQuery, listMemoryQuery, longTermMemorySchema, orgStructureResponse } from "./schemas.ts";
 
 /** Memory, documents and the organisation file, with the routes other plugins contribute under `/api/memory/`. */
 export const memoryRoutes = defineRoutes({
@@ -33,11 +33,22 @@ function mountMemoryRoutes(router: PluginRouter, reader: WorkspaceMemory, contri
   router.get(
     "/api/docs",
     {
-      summary: "Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category)",
+      summary: "Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category; optional path for one document)",
       query: listDocsQuery,
       response: z.array(documentSchema),
     },
     ({ query }) => reader.documents(query),
+  );
+
+  // Additive (not in the spec): a list without contents, for pages that show many documents.
+  router.get(
+    "/api/docs/index",
+    {
+      summary: "Every markdown and YAML file's name, path, category, size and time changed, newest first, without reading them; counts per category (limit default 1000, max 10000)",
+      query: docsIndexQuery,
+      response: docsIndexResponse,
+    },
+    async ({ query }) => ({ ok: true, ...(await reader.documentIndex(query)) }),
   );
 
   router.get(

@@ -31,6 +31,12 @@ export const listMemoryQuery = z.strictObject({ limit: schemas.limit(30, 366) })
 export const listDocsQuery = z.strictObject({
   limit: schemas.limit(100, 200),
   category: z.enum(DOC_CATEGORIES).optional(),
+  path: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe("One document by its workspace-relative path: an array of it alone (content up to the single-file cap), or empty when the scan would not list it"),
 });
 
 const agentSchema = z.object({
@@ -61,4 +67,18 @@ export const orgStructureResponse = z.object({
     escalation: z.array(z.object({ from: z.string(), to: z.string(), triggers: z.array(z.string()) })),
   }),
   warnings: z.array(z.string()).describe("Fields of the wrong type, read as null or empty"),
+});
+
+export const docsIndexQuery = z.strictObject({
+  limit: schemas.limit(1000, 10_000),
+  category: z.enum(DOC_CATEGORIES).optional(),
+});
+
+export const docsIndexResponse = z.object({
+  ok: z.literal(true),
+  total: z.number().int().describe("Documents that match (all, or the category's), before the limit"),
+  counts: z.record(z.enum(DOC_CATEGORIES), z.number().int()).describe("Documents per category over the whole workspace"),
+  documents: z.array(
+    z.object({ name: z.string(), path: z.string().describe("Workspace-relative path"), category: z.enum(DOC_CATEGORIES), size: z.number().int(), modifiedAt: z.string() }),
+  ),
 });

@@ -2,9 +2,9 @@ import { lstat, opendir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { MusterError, type Logger, type WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
-import { docCategory, type DocCategory } from "./doc-category.ts";
+import { DOC_CATEGORIES, docCategory, type DocCategory } from "./doc-category.ts";
 import { skipRefused } from "./list-dir.ts";
-import { readTextFile } from "./text-file.ts";
+import { readTextFile, type TextFile } from "./text-file.ts";
 
 /** One markdown or YAML file of the workspace (spec: Workspace document). */
 export interface WorkspaceDocument {
@@ -23,22 +23,33 @@ export interface WorkspaceDocument {
 const SKIPPED_DIRS = new Set(["node_modules", "venv", "__pycache__", "vendor", "dist", "build"]);
 const DOC_FILE = /\.(md|ya?ml)$/i;
 
-interface Candidate {
-  rel: string;
+/** Whether the scan lists this workspace-relative path: a markdown/YAML file outside hidden and skipped directories. */
+export function isListedDocumentPath(rel: string): boolean {
+  const parts = rel.split("/");
+  return DOC_FILE.test(parts.at(-1) ?? "") && parts.every((part) => part !== "" && !part.startsWith(".")) && !parts.slice(0, -1).some((part) => SKIPPED_DIRS.has(part));
+}
+
+const asDocument = (name: string, read: TextFile): WorkspaceDocument => ({ name, ...read, category: docCategory(read.path) });
+
+/** A document file found by the scan, before it is read: what a stat tells. */
+export interface DocumentFile {
   name: string;
+  path: string;
+  category: DocCategory;
+  size: number;
   mtimeMs: number;
 }
 
+type ScanDeps = { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger };
+
 /**
- * Walks the whole workspace (not the first N files in walk order, as the reference did),
- * sorts every markdown/YAML file by modification time and reads only the `limit` newest.
+ * Walks the whole workspace (not the first N files in walk order, as the reference did) and
+ * returns every markdown/YAML file (of `category` when given), newest modification first.
+ * Only stats: nothing is read.
  */
-export async function listDocuments(
-  deps: { workspace: WorkspacePaths; config: MemoryConfig; logger: Logger },
-  options: { limit: number; category?: DocCategory },
-): Promise<WorkspaceDocument[]> {
+export async function scanDocumentFiles(deps: ScanDeps, category?: DocCategory): Promise<DocumentFile[]> {
   const { workspace, config, logger } = deps;
-  const candidates: Candidate[] = [];
+  const found: DocumentFile[] = [];
   let visited = 0;
   const walk = async (dirRel: string): Promise<void> => {
     let dir;
@@ -58,10 +69,11 @@ export async function listDocuments(
         continue;
       }
       if (!DOC_FILE.test(entry.name) || !(entry.isFile() || entry.isSymbolicLink())) continue;
-      if (options.category && docCategory(rel) !== options.category) continue;
+      const fileCategory = docCategory(rel);
+      if (category && fileCategory !== category) continue;
       try {
         const info = entry.isSymbolicLink() ? await stat(workspace.resolve(rel)) : await lstat(join(workspace.root, rel));
-        if (info.isFile()) candidates.push({ rel, name: entry.name, mtimeMs: info.mtimeMs });
+        if (info.isFile()) found.push({ name: entry.name, path: rel, category: fileCategory, size: info.size, mtimeMs: info.mtimeMs });
       } catch (error) {
         if (error instanceof MusterError) logger.warn({ path: rel, code: error.code }, "workspace document skipped");
       }
@@ -73,26 +85,58 @@ export async function listDocuments(
   };
   await walk("");
   if (visited > config.docsScanMaxEntries) logger.warn({ limit: config.docsScanMaxEntries }, "docs scan stopped at the entry limit");
-  candidates.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : 1));
+  return found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+}
 
+/** Every markdown/YAML file, sorted by modification time; only the `limit` newest are read. */
+export async function listDocuments(deps: ScanDeps, options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]> {
+  const { workspace, config, logger } = deps;
   const documents: WorkspaceDocument[] = [];
-  for (const candidate of candidates) {
+  for (const file of await scanDocumentFiles(deps, options.category)) {
     if (documents.length >= options.limit) break;
-    const read = await skipRefused(candidate.rel, logger, () =>
-      readTextFile(workspace, candidate.rel, { maxBytes: config.docsContentMaxBytes, wordCountMaxBytes: config.wordCountMaxBytes }),
+    const read = await skipRefused(file.path, logger, () =>
+      readTextFile(workspace, file.path, { maxBytes: config.docsContentMaxBytes, wordCountMaxBytes: config.wordCountMaxBytes }),
     );
     if (!read) continue;
-    documents.push({
-      name: candidate.name,
-      path: read.path,
-      category: docCategory(read.path),
-      size: read.size,
-      wordCount: read.wordCount,
-      modifiedAt: read.modifiedAt,
-      content: read.content,
-      truncated: read.truncated,
-      binary: read.binary,
-    });
+    documents.push(asDocument(file.name, read));
   }
   return documents;
+}
+
+/** The document index (`GET /api/docs/index`): every file's metadata without reading it, and the count per category. */
+export async function indexDocuments(deps: ScanDeps, options: { limit: number; category?: DocCategory }): Promise<DocumentIndex> {
+  const files = await scanDocumentFiles(deps);
+  const counts = Object.fromEntries(DOC_CATEGORIES.map((category) => [category, 0])) as Record<DocCategory, number>;
+  for (const file of files) counts[file.category] += 1;
+  const matching = options.category ? files.filter((file) => file.category === options.category) : files;
+  return {
+    total: matching.length,
+    counts,
+    documents: matching.slice(0, options.limit).map(({ mtimeMs, ...file }) => ({ ...file, modifiedAt: new Date(mtimeMs).toISOString() })),
+  };
+}
+
+export interface DocumentIndex {
+  /** Documents that match (all, or the category's), before the limit. */
+  total: number;
+  /** Documents per category over the whole workspace. */
+  counts: Record<DocCategory, number>;
+  documents: { name: string; path: string; category: DocCategory; size: number; modifiedAt: string }[];
+}
+
+/**
+ * One document by its workspace-relative path (`GET /api/docs?path=`), with the larger
+ * single-file content cap; none when the scan would not list it or it does not exist.
+ * A path leaving the workspace is refused (400 PATH_OUTSIDE_WORKSPACE).
+ */
+export async function readDocument(
+  deps: { workspace: WorkspacePaths; config: MemoryConfig },
+  path: string,
+  category?: DocCategory,
+): Promise<WorkspaceDocument[]> {
+  const { workspace, config } = deps;
+  const rel = workspace.relative(workspace.resolve(path));
+  if (!isListedDocumentPath(rel) || (category && docCategory(rel) !== category)) return [];
+  const read = await readTextFile(workspace, rel, { maxBytes: config.contentMaxBytes, wordCountMaxBytes: config.wordCountMaxBytes });
+  return read ? [asDocument(rel.split("/").at(-1)!, read)] : [];
 }

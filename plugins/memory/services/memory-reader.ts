@@ -2,7 +2,7 @@ import type { Logger, WorkspacePaths } from "@muster/plugin";
 import type { MemoryConfig } from "../config.ts";
 import { memoryErrors } from "../errors.ts";
 import { listDailyMemory, type DailyMemoryFile } from "./daily-memory.ts";
-import { listDocuments, type WorkspaceDocument } from "./docs-scanner.ts";
+import { indexDocuments, listDocuments, readDocument, type DocumentIndex, type WorkspaceDocument } from "./docs-scanner.ts";
 import type { DocCategory } from "./doc-category.ts";
 import { readLongTermMemory, type LongTermMemory } from "./long-term-memory.ts";
 import { parseOrgStructure, type OrgStructure } from "./org-structure.ts";
@@ -28,9 +28,14 @@ export class MemoryReader implements WorkspaceMemory {
     return readLongTermMemory(this.deps);
   }
 
-  /** Markdown and YAML files of the workspace, newest first. */
-  documents(options: { limit: number; category?: DocCategory }): Promise<WorkspaceDocument[]> {
-    return listDocuments(this.deps, options);
+  /** Markdown and YAML files of the workspace, newest first; with `path`, that one document (or none). */
+  documents(options: { limit: number; category?: DocCategory; path?: string }): Promise<WorkspaceDocument[]> {
+    return options.path === undefined ? listDocuments(this.deps, options) : readDocument(this.deps, options.path, options.category);
+  }
+
+  /** Every document's metadata (nothing read), newest first, with the count per category. */
+  documentIndex(options: { limit: number; category?: DocCategory }): Promise<DocumentIndex> {
+    return indexDocuments(this.deps, options);
   }
 
   /**

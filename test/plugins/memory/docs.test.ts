@@ -108,6 +108,48 @@ t("limit and category filter; bad values refused", async ({ h }) => {
   }
 });
 
+t("path: one document with the single-file cap; unlisted or missing paths give none; leaving the workspace is refused", async ({ h }) => {
+  const one = await h.json<ApiBody<"getDocs">>("/api/docs?path=architecture%2Fadr-0002-sqlite.md");
+  assert.is(one.status, 200);
+  assert.equal(one.body.map((d) => [d.path, d.name, d.category, d.content]), [["architecture/adr-0002-sqlite.md", "adr-0002-sqlite.md", "ADR", "an adr"]]);
+  // The list cuts big.md at docsContentMaxBytes (512); one document gets contentMaxBytes (256 KiB).
+  const big = await h.json<ApiBody<"getDocs">>("/api/docs?path=big.md");
+  assert.is(big.body[0]?.content.length, 5000);
+  assert.is(big.body[0]?.truncated, false);
+  for (const path of ["notes.txt", ".git/HEAD.md", "node_modules/pkg/README.md", "missing.md", "memory", "leak.md"]) {
+    const none = await h.json<ApiBody<"getDocs">>(`/api/docs?path=${encodeURIComponent(path)}`);
+    if (path === "leak.md") assert.is(none.status, 400, path);
+    else assert.equal([none.status, none.body], [200, []], path);
+  }
+  const otherCategory = await h.json<ApiBody<"getDocs">>("/api/docs?path=roadmap.md&category=ADR");
+  assert.equal(otherCategory.body, []);
+  for (const path of ["../outside.md", "/etc/passwd.md"]) {
+    const refused = await h.json<ApiBody<"getDocs">>(`/api/docs?path=${encodeURIComponent(path)}`);
+    assert.is(refused.status, 400, path);
+    assert.is(refused.body.error?.code, "PATH_OUTSIDE_WORKSPACE", path);
+  }
+});
+
+t("index: every document's metadata without its content, newest first, counts per category over the whole workspace", async ({ h }) => {
+  const res = await h.json<ApiBody<"getDocsIndex">>("/api/docs/index");
+  assert.is(res.status, 200);
+  const listed = await h.json<ApiBody<"getDocs">>("/api/docs");
+  assert.equal(res.body.documents.map((d) => d.path), listed.body.map((d) => d.path), "the same files in the same order as GET /api/docs");
+  assert.equal(Object.keys(res.body.documents[0]!).sort(), ["category", "modifiedAt", "name", "path", "size"]);
+  const big = res.body.documents.find((d) => d.path === "big.md");
+  assert.is(big?.size, 5000);
+  assert.is(res.body.total, 10);
+  assert.equal(res.body.counts, { Journal: 1, Insights: 2, Transcription: 1, ADR: 1, Report: 1, Other: 4 });
+  const adr = await h.json<ApiBody<"getDocsIndex">>("/api/docs/index?category=Insights&limit=1");
+  assert.equal([adr.body.total, adr.body.documents.map((d) => d.path)], [2, ["company/knowledge_base/insights/tips.md"]]);
+  assert.equal(adr.body.counts, res.body.counts, "counts cover every category whatever the filter");
+  for (const q of ["limit=0", "limit=10001", "category=adr", "path=roadmap.md"]) {
+    const refused = await h.json<ApiBody<"getDocsIndex">>(`/api/docs/index?${q}`);
+    assert.is(refused.status, 400, q);
+    assert.is(refused.body.error?.code, "VALIDATION_FAILED", q);
+  }
+});
+
 t("an empty workspace lists nothing", async ({ h }) => {
   await withTestHost({ config: { scaffoldWorkspace: false } }, async (empty) => {
     rmSync(empty.workspace, { recursive: true, force: true });

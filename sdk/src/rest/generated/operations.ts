@@ -70,6 +70,7 @@ export const operations = {
   postDispatch: { method: "POST", path: "/api/dispatch", pathParams: [], status: 202, raw: false, session: false, operationId: "dispatch.postApiDispatch" },
   getDispatchById: { method: "GET", path: "/api/dispatch/{id}", pathParams: ["id"], status: 200, raw: false, session: false, operationId: "dispatch.getApiDispatchId" },
   getDocs: { method: "GET", path: "/api/docs", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiDocs" },
+  getDocsIndex: { method: "GET", path: "/api/docs/index", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiDocsIndex" },
   deleteEpics: { method: "DELETE", path: "/api/epics", pathParams: [], status: 200, raw: false, session: true, operationId: "work.deleteApiEpics" },
   getEpics: { method: "GET", path: "/api/epics", pathParams: [], status: 200, raw: false, session: false, operationId: "work.getApiEpics" },
   patchEpics: { method: "PATCH", path: "/api/epics", pathParams: [], status: 200, raw: false, session: false, operationId: "work.patchApiEpics" },
@@ -2361,12 +2362,14 @@ export interface Operations {
       };
     };
   };
-  /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category) */
+  /** `GET /api/docs`: Markdown and YAML files of the workspace, newest first (limit default 100, max 200; optional category; optional path for one document) */
   getDocs: {
     args: {
       query?: {
         "limit"?: number;
         "category"?: "Journal" | "Insights" | "Transcription" | "ADR" | "Report" | "Other";
+        /** One document by its workspace-relative path: an array of it alone (content up to the single-file cap), or empty when the scan would not list it */
+        "path"?: string;
       };
     };
     argsRequired: false;
@@ -2384,6 +2387,31 @@ export interface Operations {
       binary: boolean;
       category: "Journal" | "Insights" | "Transcription" | "ADR" | "Report" | "Other";
     }>);
+  };
+  /** `GET /api/docs/index`: Every markdown and YAML file's name, path, category, size and time changed, newest first, without reading them; counts per category (limit default 1000, max 10000) */
+  getDocsIndex: {
+    args: {
+      query?: {
+        "limit"?: number;
+        "category"?: "Journal" | "Insights" | "Transcription" | "ADR" | "Report" | "Other";
+      };
+    };
+    argsRequired: false;
+    response: {
+      ok: true;
+      /** Documents that match (all, or the category's), before the limit */
+      total: number;
+      /** Documents per category over the whole workspace */
+      counts: Record<string, number>;
+      documents: (Array<{
+        name: string;
+        /** Workspace-relative path */
+        path: string;
+        category: "Journal" | "Insights" | "Transcription" | "ADR" | "Report" | "Other";
+        size: number;
+        modifiedAt: string;
+      }>);
+    };
   };
   /** `DELETE /api/epics`: Delete a epic and clear references to it (session token) Needs the session token. */
   deleteEpics: {
