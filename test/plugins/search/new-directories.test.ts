@@ -15,18 +15,15 @@ import { sleep, waitUntil as waitFor } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 import { search, startWithFiles, waitUntil, writeFiles } from "./helpers.ts";
 
-const t = suite<{ h: TestHost; sse: SseConnection }>("search: files in directories created after start");
+const t = suite<{ h: TestHost }>("search: files in directories created after start");
 
 /** Generous (and stretched by the load in the waits themselves); the watcher's own latency is tens of milliseconds. */
 const BOUND = 30_000;
 
 t.before(async (ctx) => {
   ctx.h = await startWithFiles({ "notes/existing.md": "# Existing\n\nthe okapi page\n", "notes/doomed.md": "# Doomed\n\nthe tapir page\n" });
-  ctx.sse = await openSse(ctx.h.url);
-  await ctx.sse.next((f) => f.data.type === "connected");
 });
 t.after(async (ctx) => {
-  ctx.sse.close();
   await ctx.h.stop();
   removeHome(ctx.h.home);
 });
@@ -57,7 +54,17 @@ for (const [where, base] of [
   ["the rest of the workspace (notes/)", "notes"],
 ] as const) {
   const watched = base === "memory";
-  t(`${where}: nested new directories, an empty directory filled later, a directory moved in`, async ({ h, sse }) => {
+  t(`${where}: nested new directories, an empty directory filled later, a directory moved in`, async ({ h }) => {
+    const sse = await openSse(h.url);
+    try {
+      await sse.next((f) => f.data.type === "connected");
+      await inNewDirectories(h, sse);
+    } finally {
+      sse.close();
+    }
+  });
+
+  async function inNewDirectories(h: TestHost, sse: SseConnection): Promise<void> {
     if (!watched) await documentWatcherReady(h);
     const nested = `${base}/2026/11/a.md`;
     writeFiles(h.workspace, { [nested]: `# November\n\nthe ${base}quokka sighting\n` });
@@ -70,7 +77,7 @@ for (const [where, base] of [
     writeFileSync(join(h.workspace, later), `# Later\n\nthe ${base}numbat arrives\n`);
     await found(h, `${base}numbat`, [later]);
 
-    // Built outside the workspace (in the home, same file system), then renamed into it in one step (same file system).
+    // Built outside the workspace (in the home, on the same file system), then renamed into it in one step.
     const staging = join(h.home, `staging-${base}`);
     writeFiles(staging, { "inner/c.md": `# Moved\n\nthe ${base}axolotl report\n`, "d.yaml": `title: Moved yaml\nanimal: ${base}pangolin\n` });
     renameSync(staging, join(h.workspace, `${base}/moved-in`));
@@ -85,7 +92,7 @@ for (const [where, base] of [
       assert.is(fileChanges(sse, nested).length, 0, "no file_change outside the watched locations");
       assert.is((await activities(h, nested)).length, 0, "no activity outside the watched locations");
     }
-  });
+  }
 }
 
 t("outside the watched locations, an edited file is re-read and a deleted one leaves the index", async ({ h }) => {
