@@ -12,6 +12,8 @@ import type { WorkspaceFileChange } from "./workspace.ts";
 export interface MusterEvents {
   /** A watched workspace file was added, changed or removed (see `WORKSPACE_FILE_CHANGED`). */
   "workspace.file.changed": WorkspaceFileChange;
+  /** A markdown or YAML file elsewhere in the workspace was added, changed or removed (see `WORKSPACE_DOCUMENT_CHANGED`). */
+  "workspace.document.changed": WorkspaceFileChange;
 }
 
 /** A known event name. */

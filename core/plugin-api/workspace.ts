@@ -23,6 +23,22 @@ export interface WorkspacePaths {
  */
 export const WORKSPACE_FILE_CHANGED = "workspace.file.changed";
 
+/**
+ * Bus event (not public, same payload) the host's workspace watcher publishes for every
+ * coalesced change of a markdown or YAML file (`.md`, `.yaml`, `.yml`) anywhere else in the
+ * workspace: outside the watched locations, not hidden, not in a skipped directory
+ * ({@link WORKSPACE_SKIPPED_DIRECTORIES}). It logs no activity and is not streamed; an index
+ * of the whole workspace subscribes to both events (each change comes in exactly one).
+ */
+export const WORKSPACE_DOCUMENT_CHANGED = "workspace.document.changed";
+
+/**
+ * Dependency, build and tool directories (at any depth) that the workspace indexes never
+ * enter and the watcher does not follow outside the watched locations: large, generated,
+ * never agent knowledge. Hidden directories (`.git`, …) are skipped as well.
+ */
+export const WORKSPACE_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(["node_modules", "bower_components", "jspm_packages", "vendor", "venv", "__pycache__", "site-packages"]);
+
 /** Payload of {@link WORKSPACE_FILE_CHANGED}. */
 export interface WorkspaceFileChange {
   type: "created" | "updated" | "deleted";

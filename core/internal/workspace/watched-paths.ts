@@ -1,6 +1,7 @@
 // Which workspace paths the watcher follows (the spec's locations) and which file names are
 // editors' scratch files. Kept apart from the watcher so the rules are testable on their own.
 import { relative, sep } from "node:path";
+import { WORKSPACE_SKIPPED_DIRECTORIES } from "../../plugin-api/workspace.ts";
 import { isInside } from "./paths.ts";
 
 /**
@@ -55,6 +56,41 @@ export function isWatchedFile(rel: string): boolean {
     default:
       return false;
   }
+}
+
+/** Whether a workspace-relative path is a watched location or lies inside one (`memory/x`, not `company`). */
+export function isInWatchedLocation(rel: string): boolean {
+  const parts = rel.split("/");
+  switch (parts[0]) {
+    case "memory":
+      return true;
+    case "company":
+      return rel === "company/org_structure.yaml" || parts[1] === "knowledge_base";
+    case "projects":
+      return parts[2] === "board";
+    default:
+      return false;
+  }
+}
+
+/** The files the workspace indexes read (search: all three; semantic search: `.md`). */
+const DOCUMENT = /\.(md|ya?ml)$/i;
+
+/**
+ * Whether the document watcher follows a workspace-relative path: everything outside the
+ * watched locations (those are the first watcher's) except scratch names, hidden and skipped
+ * directories (`WORKSPACE_SKIPPED_DIRECTORIES`), which no index reads.
+ */
+export function isOtherRelative(rel: string): boolean {
+  if (rel === "") return true;
+  const parts = rel.split("/");
+  if (parts.some((part) => part === "" || part === ".." || isScratchName(part) || WORKSPACE_SKIPPED_DIRECTORIES.has(part))) return false;
+  return !isInWatchedLocation(rel);
+}
+
+/** Whether a workspace-relative path names a markdown or YAML file the document watcher reports. */
+export function isOtherDocument(rel: string): boolean {
+  return rel !== "" && DOCUMENT.test(rel) && isOtherRelative(rel);
 }
 
 /** A `.` or `..` segment, a doubled separator or a trailing one: `path.relative` must normalise it. */

@@ -1,4 +1,4 @@
-import { configToken, defineHook, WORKSPACE_FILE_CHANGED } from "@muster/plugin";
+import { configToken, defineHook, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_FILE_CHANGED, type MusterEvent, type WorkspaceFileChange } from "@muster/plugin";
 import type { RagConfig } from "../config.ts";
 import { RAG } from "../tokens.ts";
 import { isIndexable } from "./workspace-files.ts";
@@ -9,7 +9,7 @@ export const startRag = defineHook({
   run: async ({ rag, config }, ctx) => {
     await rag.start();
     let timer: NodeJS.Timeout | undefined;
-    const unsubscribe = ctx.events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
+    const changed = (event: MusterEvent<WorkspaceFileChange>) => {
       if (!isIndexable(event.payload.path)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -17,9 +17,13 @@ export const startRag = defineHook({
           if (config.enabled) rag.reindex({ agent: "main", force: false });
         }).catch((error: unknown) => ctx.logger.warn({ err: String(error) }, "re-index after a change failed"));
       }, config.watchDebounceMs);
-    });
+    };
+    // The watched locations come as file changes, markdown elsewhere as document changes.
+    const offFiles = ctx.events.subscribe(WORKSPACE_FILE_CHANGED, changed);
+    const offDocuments = ctx.events.subscribe(WORKSPACE_DOCUMENT_CHANGED, changed);
     ctx.lifecycle.onStop(async () => {
-      unsubscribe();
+      offFiles();
+      offDocuments();
       clearTimeout(timer);
       await rag.stop();
     });

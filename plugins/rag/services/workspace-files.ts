@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { WORKSPACE_SKIPPED_DIRECTORIES } from "@muster/plugin";
 
-const SKIP_DIRS = new Set(["node_modules", ".git", ".next", ".cache", "venv", "__pycache__", ".openclaw"]);
+/** Hidden directories (`.git`, `.openclaw`, …) and the ones full-text search skips too, so both index the same files. */
+const isSkipped = (name: string) => name.startsWith(".") || WORKSPACE_SKIPPED_DIRECTORIES.has(name);
 
 /** Workspace-relative paths of the markdown files worth embedding (workspace documents and memory). */
 export async function listMarkdown(root: string, options: { maxFiles: number; maxFileBytes: number }): Promise<string[]> {
@@ -16,7 +18,7 @@ export async function listMarkdown(root: string, options: { maxFiles: number; ma
     }
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (out.length >= options.maxFiles) return;
-      if (e.name.startsWith(".") || SKIP_DIRS.has(e.name)) continue;
+      if (isSkipped(e.name)) continue;
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) await walk(join(dir, e.name), relPath);
       else if (e.isFile() && e.name.toLowerCase().endsWith(".md")) {
@@ -29,7 +31,7 @@ export async function listMarkdown(root: string, options: { maxFiles: number; ma
   return out;
 }
 
-export const isIndexable = (path: string) => path.toLowerCase().endsWith(".md") && !path.split("/").some((seg) => seg.startsWith(".") || SKIP_DIRS.has(seg));
+export const isIndexable = (path: string) => path.toLowerCase().endsWith(".md") && !path.split("/").some(isSkipped);
 
 export const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 

@@ -1,9 +1,7 @@
 /** Which workspace files are searchable, and which directories the walk never enters. */
+import { WORKSPACE_SKIPPED_DIRECTORIES } from "@muster/plugin";
 
 const SEARCHABLE = /\.(md|ya?ml)$/i;
-
-/** Dependency, build and tool directories: large, generated, never agent knowledge. */
-const SKIPPED_DIRECTORIES = new Set(["node_modules", "bower_components", "jspm_packages", "vendor", "venv", "__pycache__", "site-packages"]);
 
 /** Whether a file name has a searchable extension (`.md`, `.yaml`, `.yml`). */
 export function isSearchableName(name: string): boolean {
@@ -17,7 +15,7 @@ export function fileTypeOf(name: string): "markdown" | "yaml" {
 
 /** Whether the walk skips a directory of this name (hidden ones included). */
 export function isSkippedDirectory(name: string): boolean {
-  return name.startsWith(".") || SKIPPED_DIRECTORIES.has(name);
+  return name.startsWith(".") || WORKSPACE_SKIPPED_DIRECTORIES.has(name);
 }
 
 /**

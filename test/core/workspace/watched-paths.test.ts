@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { isScratchName, isWatchedFile, isWatchedRelative, toRelative } from "../../../core/internal/workspace/watched-paths.ts";
+import { isOtherDocument, isOtherRelative, isScratchName, isWatchedFile, isWatchedRelative, toRelative } from "../../../core/internal/workspace/watched-paths.ts";
 import { coalesce } from "../../../core/internal/workspace/watcher.ts";
 
 const t = suite("workspace watcher rules");
@@ -37,6 +37,30 @@ t("watched files: the spec's four locations and nothing else", () => {
 t("directories on the way to a watched location are kept so the watcher can reach it", () => {
   for (const rel of ["", "company", "projects", "projects/alpha", "projects/alpha/board", "memory", "company/knowledge_base"]) assert.ok(isWatchedRelative(rel), rel);
   for (const rel of ["squads", "node_modules", "company/secrets", "projects/alpha/src", ".git", "memory/.cache"]) assert.not.ok(isWatchedRelative(rel), rel);
+});
+
+t("documents elsewhere: markdown and YAML outside the watched locations, not hidden, scratch or in a skipped directory", () => {
+  for (const rel of ["notes.md", "notes/2026/11/a.md", "company/policies/leave.yaml", "projects/alpha/notes.md", "projects/alpha/docs/x.YML", "drafts/post.md", "projects/readme.md"]) {
+    assert.ok(isOtherDocument(rel), rel);
+    assert.not.ok(isWatchedFile(rel), `${rel}: exactly one watcher reports it`);
+  }
+  for (const rel of [
+    "",
+    "notes/a.txt",
+    "memory/2026/a.md",
+    "company/org_structure.yaml",
+    "company/knowledge_base/new/a.md",
+    "projects/alpha/board/tasks.yaml",
+    "notes/.hidden.md",
+    "notes/.obsidian/x.md",
+    "notes/node_modules/pkg/README.md",
+    "vendor/lib/README.md",
+    "notes/a.md.swp",
+    "../notes/a.md",
+  ]) assert.not.ok(isOtherDocument(rel), rel);
+  // The document watcher enters the way to other folders but leaves the watched locations to the first watcher.
+  for (const rel of ["", "company", "projects", "projects/alpha", "projects/alpha/docs", "notes/2026"]) assert.ok(isOtherRelative(rel), rel);
+  for (const rel of ["memory", "company/knowledge_base", "projects/alpha/board", ".git", "site-packages", "a/__pycache__"]) assert.not.ok(isOtherRelative(rel), rel);
 });
 
 t("editors' scratch names", () => {

@@ -121,7 +121,9 @@ async function duringTheHeldBuild(h: TestHost, progress: BuildProgress): Promise
   assert.is(after.body.stats.state, "ready");
   assert.is(after.body.stats.indexing, false);
   assert.is(after.body.stats.lastRefresh?.kind, "build");
-  assert.is(after.body.stats.eventsApplied, 1);
+  // The event published above, and possibly the watcher's own report of the same file (it follows
+  // documents outside the watched locations too, from just after the server listens).
+  assert.ok(after.body.stats.eventsApplied >= 1, `events applied: ${after.body.stats.eventsApplied}`);
 }
 
 t("after a restart: searches answer from the saved index at once while the refresh re-reads changed files", async (ctx) => {
