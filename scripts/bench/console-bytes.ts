@@ -1,8 +1,8 @@
 // How much JavaScript and CSS the console makes a cold browser download, for
 // `npm run bench:console`: every `.js`/`.ts`/`.css` response under /dashboard/ as the browser
 // receives it, gzip-compressed here per file (the server's own encoding, if it has one, is
-// reported beside). One row per page loaded cold, and the whole console: one browser visiting
-// every page the navigation lists.
+// reported beside): home, the heaviest page loaded cold, and the whole console (every page the
+// navigation lists, each file counted once).
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
@@ -16,8 +16,8 @@ export interface ConsoleBytes {
 /** Quiet time after the last console file arrived before a page counts as loaded. */
 const QUIET_MS = 1_500;
 
-/** Records the console files a context receives, by URL (a file loaded twice counts once). */
-function recordFiles(context: BrowserContext, bodies: Map<string, Buffer>, encodings: Set<string>, lastArrival: { at: number }): void {
+/** Hands over every console file a context receives, with its path. */
+function recordFiles(context: BrowserContext, keep: (path: string, body: Buffer) => void, encodings: Set<string>, lastArrival: { at: number }): void {
   context.on("response", async (response) => {
     const path = new URL(response.url()).pathname;
     if (!path.startsWith("/dashboard/") || !/\.(js|ts|css)$/.test(path)) return;
@@ -25,7 +25,7 @@ function recordFiles(context: BrowserContext, bodies: Map<string, Buffer>, encod
     const encoding = response.headers()["content-encoding"];
     if (encoding) encodings.add(encoding);
     try {
-      bodies.set(path, await response.body());
+      keep(path, await response.body());
     } catch {
       /* the page moved on before the body was read: counted on the next visit */
     }
@@ -52,25 +52,30 @@ function row(label: string, bodies: Map<string, Buffer>): BytesRow {
 
 export async function consoleBytes(browser: Browser, base: string, boardPath: string, waitMs: number): Promise<ConsoleBytes> {
   const listed = (await (await fetch(`${base}/dashboard/pages`)).json()) as { pages: { id: string; title: string; path: string }[] };
+  const places = [{ label: "Home `/`", path: "/" }, { label: "Board `/console/boards/{id}`", path: boardPath }, ...listed.pages.map((page) => ({ label: `${page.title} \`${page.path}\``, path: page.path }))];
   const encodings = new Set<string>();
-  const load = async (paths: string[]) => {
-    const context = await browser.newContext();
-    const bodies = new Map<string, Buffer>();
-    const lastArrival = { at: Date.now() };
-    recordFiles(context, bodies, encodings, lastArrival);
-    try {
-      const page = await context.newPage();
-      for (const path of paths) await visit(page, `${base}${path}`, lastArrival, waitMs);
-    } finally {
-      await context.close();
-    }
-    return bodies;
-  };
+  const everything = new Map<string, Buffer>();
   const singles: BytesRow[] = [];
-  singles.push(row("Home `/`, cold", await load(["/"])));
-  singles.push(row("Board `/console/boards/{id}`, cold", await load([boardPath])));
-  for (const page of listed.pages) singles.push(row(`${page.title} \`${page.path}\`, cold`, await load([page.path])));
+  const context = await browser.newContext();
+  try {
+    // One browser, one page after another: each navigation is a new document whose modules are
+    // fetched again (the server sends no-store, nothing is cached), so each is a cold load.
+    let current = new Map<string, Buffer>();
+    const lastArrival = { at: Date.now() };
+    recordFiles(context, (path, body) => {
+      current.set(path, body);
+      everything.set(path, body);
+    }, encodings, lastArrival);
+    const page = await context.newPage();
+    for (const place of places) {
+      current = new Map();
+      await visit(page, `${base}${place.path}`, lastArrival, waitMs);
+      singles.push(row(`${place.label}, cold`, current));
+    }
+  } finally {
+    await context.close();
+  }
   const heaviest = singles.reduce((a, b) => (b.gzip6 > a.gzip6 ? b : a));
-  const all = row(`the whole console: home and all ${listed.pages.length} pages of the navigation, one browser`, await load(["/", boardPath, ...listed.pages.map((page) => page.path)]));
+  const all = row(`the whole console: home and all ${listed.pages.length} pages of the navigation, every file once`, everything);
   return { rows: [singles[0]!, { ...heaviest, label: `the heaviest single page: ${heaviest.label}` }, all], encoded: [...encodings].join(", ") || undefined };
 }
