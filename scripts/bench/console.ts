@@ -1,5 +1,5 @@
 // The console's speed targets (issue 24), in a real headless Chromium against the real server
-// (a child process, fresh home) holding 10,000 tasks, one board of 1,000 cards and 50,000
+// (a child process; its home seeded, or kept with BENCH_HOME) holding 10,000 tasks, one board of 1,000 cards and 50,000
 // activities, all created through the API:
 //   - first meaningful render of each page: from navigation start to the first frame painted
 //     with the page's data (console-probes.ts says how), in a fresh browser context, < 1 s;
@@ -132,7 +132,7 @@ function markdown(places: Place[], renders: Map<string, Render[]>, moves: number
     "",
     `Command: \`nice -n 5 npm run bench:console -- --record\`. Machine: ${platform()} ${release()}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Debian's Chromium (headless, through playwright-core). Measured ${new Date().toISOString()}; load average (1 / 5 / 15 min) ${loadText(load.before)} at the start, ${loadText(load.after)} at the end, on ${availableParallelism()} CPUs shared with other work: the figures are this loaded machine's, not an idle one's.`,
     "",
-    `Server: the real one (\`core/entry.js start\`, fresh home, no sign-in: loopback reads) holding ${count(SIZES.tasks)} tasks, one board of ${count(SIZES.cards)} cards (two columns of ${count(SIZES.cards / 2)}), ${count(SIZES.activities)} activities and 20 pending approvals, all created through the API.`,
+    `Server: the real one (\`core/entry.js start\`, no sign-in: loopback reads; its home seeded through the API, or kept from an earlier run with \`BENCH_HOME\`) holding ${count(SIZES.tasks)} tasks, one board of ${count(SIZES.cards)} cards (two columns of ${count(SIZES.cards / 2)}), ${count(SIZES.activities)} activities and 20 pending approvals, all created through the API.`,
     "",
     `**First meaningful render**: from navigation start to the first frame painted with the page's data, by the page's own clock (\`performance.now()\`): a MutationObserver installed before the page's scripts sees the element that only exists once the data is drawn, and two animation frames later the frame holding it has been painted (at most one frame late, never early). Every load is a first visit: a fresh browser context with an empty cache (the server sends \`Cache-Control: no-store\` anyway), ${ROUNDS} loads per page, median and worst. The steps are medians of when they ended: the HTML, the last console file (module or stylesheet), the last API answer before the content appeared.`,
     "",

@@ -25,11 +25,13 @@ function resolve(specifier: string, from: string, importMap: Readonly<Record<str
 
 export class ModulePreloads {
   private readonly graphs = new Map<string, Promise<string[]>>();
+  private readonly files: ReadonlyMap<string, ServedFile>;
+  private readonly importMap: Readonly<Record<string, string>>;
 
-  constructor(
-    private readonly files: ReadonlyMap<string, ServedFile>,
-    private readonly importMap: Readonly<Record<string, string>>,
-  ) {}
+  constructor(files: ReadonlyMap<string, ServedFile>, importMap: Readonly<Record<string, string>>) {
+    this.files = files;
+    this.importMap = importMap;
+  }
 
   /** Every module `entries` import, directly or not, entries first, each once; [] if a file cannot be read (the browser then finds them itself). */
   async forEntries(entries: readonly string[]): Promise<string[]> {
