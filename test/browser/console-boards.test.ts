@@ -123,6 +123,30 @@ if (missing) {
     });
   });
 
+  t("a card moved elsewhere is drawn from its live event, before the board is loaded again", async () => {
+    const board = await createBoard("Event board");
+    const card = await createCard(board.id, "Drawn from the event", "backlog");
+    await withPage(`/console/boards/${board.id}`, async (page) => {
+      await cardIn(page, "backlog", card.id).waitFor();
+      // From now on the board's reloads never answer: only the event can move the card.
+      const held: { abort: () => Promise<void> }[] = [];
+      await page.route((url) => url.pathname === `/api/boards/${board.id}`, (route) => void held.push(route));
+      try {
+        const res = await h.json(`/api/cards/${card.id}`, { method: "PATCH", body: { column: "review", position: 0 } });
+        assert.is(res.status, 200, JSON.stringify(res.body));
+        await cardIn(page, "review", card.id).waitFor();
+        assert.is(await cardIn(page, "backlog", card.id).count(), 0);
+        const archived = await h.json(`/api/cards/${card.id}`, { method: "PATCH", body: { archived: true } });
+        assert.is(archived.status, 200, JSON.stringify(archived.body));
+        await page.locator(`[data-card-id="${card.id}"]`).waitFor({ state: "detached" });
+        assert.ok(held.length > 0, "the page did ask for the board again");
+      } finally {
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+        await Promise.all(held.map((route) => route.abort().catch(() => undefined)));
+      }
+    });
+  });
+
   t("the card's page: comments, checklist, claim (refusal with its code), history", async () => {
     const board = await createBoard("Detail board");
     const card = await createCard(board.id, "Card with details", "todo");

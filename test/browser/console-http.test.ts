@@ -65,6 +65,26 @@ t("TypeScript modules are served as JavaScript, their types stripped", () =>
     assert.not.match(await page.text(), /^import type|: ApprovalSummary\b/m);
   }));
 
+t("each address lists the modules it will import as modulepreload links: the console's, its page's or the home panels', none it will not", () =>
+  withTestHost(async (h) => {
+    const preloaded = async (path: string) => {
+      const html = await (await h.request(path)).text();
+      assert.ok(html.indexOf('type="importmap"') < html.indexOf("modulepreload"), `${path}: the import map comes before any module load`);
+      return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]!);
+    };
+    const console = ["/dashboard/main.ts", "/dashboard/app.ts", "/dashboard/kit.ts", "/dashboard/vendor/preact.js", "/dashboard/vendor/preact-hooks.js", "/dashboard/vendor/htm.js", "/dashboard/sdk/core.ts"];
+    const tasks = await preloaded("/console/tasks/some-task");
+    for (const url of [...console, "/dashboard/plugins/work/tasks-page.ts", "/dashboard/plugins/work/task-list.ts", "/dashboard/plugins/work/inline-edit.ts"]) assert.ok(tasks.includes(url), `/console/tasks preloads ${url}`);
+    assert.not.ok(tasks.some((url) => url.includes("/plugins/boards/") || url.includes("/plugins/approvals/")), "no other page's modules");
+    const boards = await preloaded("/console/boards");
+    assert.ok(boards.includes("/dashboard/plugins/boards/board-screen.ts"));
+    assert.not.ok(boards.includes("/dashboard/plugins/boards/board-types.ts"), "a module imported only for its types is not loaded, so not preloaded");
+    const home = await preloaded("/");
+    for (const url of [...console, "/dashboard/feed.ts", "/dashboard/plugins/approvals/pending-panel.ts"]) assert.ok(home.includes(url), `/ preloads ${url}`);
+    assert.not.ok(home.some((url) => url.includes("-page.ts")), "the home page preloads no page");
+    for (const url of new Set([...tasks, ...boards, ...home])) assert.is((await h.request(url)).status, 200, url);
+  }));
+
 t("unknown files are 404 with a code; anything that is not a plain file name is refused", () =>
   withTestHost(async (h) => {
     const unknown = await h.json("/dashboard/nope.js");

@@ -5,7 +5,15 @@
 import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLive, useRef, useResource, useState } from "@muster/console";
 import { BoardColumnView } from "./board-column.ts";
 import { CardScreen } from "./card-screen.ts";
+import { withLiveCards, type CardChange } from "./live-cards.ts";
 import type { Board, Card, Column } from "./board-types.ts";
+
+/** What a card event changes on this board: the card as it now is, or the card gone. */
+function cardChange(name: string, payload: { card?: Card; id?: string }): CardChange | undefined {
+  if (name === "boards.card.deleted" && payload.id) return { gone: payload.id };
+  if (!name.startsWith("boards.card.") || !payload.card || name === "boards.card.commented") return undefined;
+  return payload.card.archivedAt ? { gone: payload.card.id } : { card: payload.card };
+}
 
 /** A move the page is making: a refusal keeps the code; `focus` is the control to focus once the card is redrawn. */
 interface MoveState {
@@ -21,11 +29,18 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
   // a burst (an agent filing 50 cards) loads once.
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(settle.current), []);
+  // A card's event is drawn at once (live-cards.ts), over the board last loaded, until the reload lands.
+  const [changes, setChanges] = useState<{ over: unknown; list: CardChange[] }>({ over: undefined, list: [] });
   useLive(["boards.*"], (message) => {
     let concerned: string | undefined = boardId;
     if (message.type === "event") {
-      const payload = message.payload as { card?: { boardId?: string }; board?: { id?: string }; boardId?: string; id?: string };
+      const payload = message.payload as { card?: Card; board?: { id?: string }; boardId?: string; id?: string };
       concerned = payload.card?.boardId ?? payload.board?.id ?? payload.boardId ?? payload.id;
+      const change = cardChange(message.name, payload);
+      if (concerned === boardId && change && view.data) {
+        const over = view.data;
+        setChanges((current) => ({ over, list: current.over === over ? [...current.list, change] : [change] }));
+      }
     } else if (message.type !== "reconnected") return;
     if (concerned !== boardId) return;
     clearTimeout(settle.current);
@@ -46,7 +61,8 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
   if (!view.data) {
     return html`<${PageHeader} title="Board" />${view.error ? html`<${ErrorNote} error=${view.error} /><p><a href=${pageHref("boards")}>All boards</a></p>` : html`<p class="meta">Loading the board…</p>`}`;
   }
-  const { board, cards } = view.data;
+  const { board } = view.data;
+  const cards = changes.over === view.data ? withLiveCards(view.data.cards, changes.list) : view.data.cards;
 
   const moveCard = async (card: Card, column: Column, position: number | undefined, focus?: MoveState["focus"]) => {
     if (card.column === column.id && position === undefined) return;

@@ -3,10 +3,13 @@ import { defineRoutes, z, type PluginRouter, type RouteInput } from "@muster/plu
 import { dashboardErrors } from "../errors.ts";
 import { consoleFiles, type ServedFile } from "../services/console-files.ts";
 import { loadConsoleContributions, type ConsoleContributions } from "../services/console-contributions.ts";
-import { loadConsolePage, withScriptHash, type ConsolePage } from "../services/console-page.ts";
+import { IMPORT_MAP, loadConsolePage, withScriptHash, type ConsolePage } from "../services/console-page.ts";
+import { ModulePreloads } from "../services/module-preloads.ts";
 import { CONSOLE_PAGES, CONSOLE_PANELS } from "../tokens.ts";
 
 const CONSOLE_DIR = fileURLToPath(new URL("../console/", import.meta.url));
+/** The console's entry module, as index.html loads it. */
+const MAIN_MODULE = "/dashboard/main.ts";
 const segment = (what: string) => z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, what);
 const pageParams = z.object({ page: z.string().regex(/^[a-z][a-z0-9-]*$/, "a page id") }).passthrough();
 const listedFields = {
@@ -32,11 +35,25 @@ export const dashboardRoutes = defineRoutes({
 });
 
 function mountConsoleRoutes(router: PluginRouter, files: Map<string, ServedFile>, contributions: ConsoleContributions, page: ConsolePage): void {
-  const sendPage = ({ koa }: RouteInput<unknown, unknown, unknown>) => {
+  // Each address lists the modules it will import, so the browser fetches them at once
+  // (module-preloads.ts): the console's own, plus the page's, or on the home page the panels'.
+  const preloads = new ModulePreloads(files, IMPORT_MAP.imports);
+  const bodies = new Map<string, Promise<Buffer>>();
+  const bodyFor = (pageId: string) => {
+    let body = bodies.get(pageId);
+    if (!body) {
+      const modules = pageId ? contributions.pages.filter((listed) => listed.id === pageId) : contributions.panels;
+      body = preloads.forEntries([MAIN_MODULE, ...modules.map((listed) => listed.module)]).then((urls) => page.withPreloads(urls));
+      bodies.set(pageId, body);
+    }
+    return body;
+  };
+  const sendPage = async ({ koa }: RouteInput<unknown, unknown, unknown>, pageId: string) => {
+    const body = await bodyFor(pageId);
     koa.set("Content-Security-Policy", withScriptHash(koa.response.get("Content-Security-Policy"), page.scriptHash));
     koa.status = 200;
     koa.type = "text/html; charset=utf-8";
-    koa.body = page.body;
+    koa.body = body;
   };
   const sendFile = async ({ koa }: RouteInput<unknown, unknown, unknown>, key: string) => {
     const file = files.get(key);
@@ -51,11 +68,11 @@ function mountConsoleRoutes(router: PluginRouter, files: Map<string, ServedFile>
   };
 
   // Any query is ignored rather than refused: a link with tracking parameters still opens the page.
-  router.get("/", { summary: "The console's home page (HTML)", query: z.object({}), raw: true, tags: ["page"] }, sendPage);
+  router.get("/", { summary: "The console's home page (HTML)", query: z.object({}), raw: true, tags: ["page"] }, (input) => sendPage(input, ""));
   for (const path of ["/console/:page", "/console/:page/:a", "/console/:page/:a/:b"]) {
     router.get(path, { summary: "A page of the console (HTML): the page a plugin contributes, at a place inside it", params: pageParams, query: z.object({}), raw: true, tags: ["page"] }, (input) => {
       knownPage(input.params.page);
-      sendPage(input);
+      return sendPage(input, input.params.page);
     });
   }
 

@@ -20,14 +20,24 @@ export interface ConsolePage {
   body: Buffer;
   /** `'sha256-…'` of the import map script, for script-src. */
   scriptHash: string;
+  /** The page with `<link rel="modulepreload">` for these module URLs, after the import map (which must come before any module load). */
+  withPreloads(urls: readonly string[]): Buffer;
 }
+
+const MARK = "<!--import-map-->";
+const attribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** Fills the page template's `<!--import-map-->` with the map and hashes it. */
 export function loadConsolePage(templatePath: string): ConsolePage {
   const script = JSON.stringify(IMPORT_MAP);
-  const html = readFileSync(templatePath, "utf8").replace("<!--import-map-->", `<script type="importmap">${script}</script>`);
+  const template = readFileSync(templatePath, "utf8");
+  const fill = (links: string) => template.replace(MARK, `<script type="importmap">${script}</script>${links}`);
   const scriptHash = `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
-  return { body: Buffer.from(html), scriptHash };
+  return {
+    body: Buffer.from(fill("")),
+    scriptHash,
+    withPreloads: (urls) => Buffer.from(fill(urls.map((url) => `\n  <link rel="modulepreload" href="${attribute(url)}">`).join(""))),
+  };
 }
 
 /** The host's policy with the import map's hash added to script-src. */
