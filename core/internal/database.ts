@@ -30,14 +30,18 @@ export interface DatabaseState {
 }
 
 export interface OpenedDatabase extends Database {
+  /** Embedded SQLite (the default), or PostgreSQL in team mode (`DATABASE_URL`, postgres-database.ts). */
+  engine: "sqlite" | "postgresql";
   orm: MikroORM;
   close(): Promise<void>;
-  /** Answers at once, also while another process holds the write lock. */
-  state(): DatabaseState;
+  /** SQLite answers at once, also while another process holds the write lock; PostgreSQL within a bounded wait. */
+  state(): DatabaseState | Promise<DatabaseState>;
+  /** Applies the plugins' pending migrations (see {@link migrate}); the applied ids. */
+  migrate(plugins: PluginMigrations[]): Promise<string[]>;
   /** Whether writes currently fail; request failures are recorded here (storage-guard.ts). */
   writeHealth: WriteHealth;
   /** The shared wait for another process's write lock. */
-  lockWaiter: WriteLockWaiter;
+  lockWaiter: Pick<WriteLockWaiter, "wait" | "close">;
   /**
    * Switches from start-up to serving: from here on SQLite waits for a lock only
    * {@link SERVING_BUSY_TIMEOUT_MS} inside a statement, and requests wait asynchronously.
@@ -77,6 +81,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   const writeHealth = trackWriteHealth({ totalChanges: () => totalChanges.get() as number, writeLockFree: () => writeLockFree(sql) });
   const lockWaiter = new WriteLockWaiter(sql);
   return {
+    engine: "sqlite",
     orm,
     sql,
     em: () => orm.em.fork() as ReturnType<Database["em"]>,
@@ -94,6 +99,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
         return { database: "error" };
       }
     },
+    migrate: async (plugins) => migrate(sql, plugins, logger),
     async close() {
       lockWaiter.close();
       await orm.close(true);
