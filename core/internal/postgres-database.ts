@@ -8,7 +8,7 @@
 // use; reaching for it says so (docs/team.md lists every such path and its replacement).
 import { BooleanType, EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/postgresql";
-import type { Logger } from "pino";
+import pino, { type Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { isStartError, startErrors } from "./start-errors.ts";
@@ -190,4 +190,26 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
     }
   }
   return done;
+}
+
+/**
+ * `muster doctor`'s database check in team mode: the server answers within the bounded connect,
+ * and which of the shipped migrations it has (`known`: each plugin's migration names).
+ */
+export async function checkPostgresLink(url: string, known: { pluginId: string; names: string[] }[]): Promise<{ status: "ok" | "fail"; detail: string; fix?: string }> {
+  const shown = redactedDatabaseUrl(url);
+  let db: OpenedDatabase | undefined;
+  try {
+    db = await openPostgresDatabase({ url, entities: [], logger: pino({ level: "silent" }) });
+    const connection = db.orm.em.getConnection();
+    const [{ exists }] = (await connection.execute("SELECT to_regclass('muster_migrations') IS NOT NULL AS exists")) as { exists: boolean }[];
+    const applied = exists ? ((await connection.execute("SELECT id FROM muster_migrations")) as { id: string }[]).map((r) => r.id) : [];
+    const shipped = known.flatMap((p) => p.names.map((n) => `${p.pluginId}:${n}`));
+    const pending = shipped.filter((id) => !applied.includes(id)).length;
+    return { status: "ok", detail: `PostgreSQL at ${shown} answers, ${applied.length} migrations applied${pending ? `, ${pending} pending (applied at the next start)` : ""}` };
+  } catch (error) {
+    return { status: "fail", detail: (error as Error).message, fix: "check DATABASE_URL (host, port, user, password, database) and that the PostgreSQL server runs and accepts this client" };
+  } finally {
+    await db?.close();
+  }
 }

@@ -6,7 +6,11 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
-import { startTestHost, withTestHost } from "../helpers/start-test-host.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
+import { envFor, report } from "./doctor-run.ts";
 import { freePort, postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
 
 const t = suite("host on PostgreSQL (DATABASE_URL)");
@@ -78,6 +82,25 @@ test("an unreachable database stops start-up with DATABASE_UNREACHABLE, the pass
   assert.is(error.code, "DATABASE_UNREACHABLE", error.message);
   assert.match(error.message, /DATABASE_URL/);
   assert.not.match(error.message, /secret-password/);
+});
+
+test("muster doctor reports the database link: answering with its migrations, or failing with the fix", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-doctor-pg-"));
+  try {
+    const url = await database();
+    const fresh = await report(envFor(null, home, { DATABASE_URL: url, GATEWAY_URL: "off" }));
+    const link = fresh.checks.find((c) => c.id === "database")!;
+    assert.is(link.status, "ok", link.detail);
+    assert.ok(/PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/muster_\w+ answers, 0 migrations applied/.test(link.detail), link.detail);
+    const down = await report(envFor(null, home, { DATABASE_URL: `postgres://muster:secret-password@127.0.0.1:${await freePort()}/muster`, GATEWAY_URL: "off" }));
+    const failed = down.checks.find((c) => c.id === "database")!;
+    assert.is(failed.status, "fail");
+    assert.match(failed.detail, /DATABASE_URL/);
+    assert.not.match(failed.detail, /secret-password/);
+    assert.match(failed.fix ?? "", /DATABASE_URL/);
+  } finally {
+    removeHome(home);
+  }
 });
 
 t("a DATABASE_URL that is not a PostgreSQL URL stops start-up with CONFIG_INVALID naming it", async () => {
