@@ -6,7 +6,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
@@ -51,21 +51,22 @@ test("answers /api/health with the database ok, and creates and lists through a 
   });
 });
 
-test("keeps its data across a restart on the same database (the migrations are not applied twice)", async () => {
+test("the data lives in PostgreSQL: a second host with its own MUSTER_HOME on the same DATABASE_URL sees it, and no SQLite file is made", async () => {
   const url = await database();
-  const h = await startTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: url } });
+  const first = await startTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: url } });
   try {
-    assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "Survive a restart" } })).status, 201);
-    const again = await h.restart();
-    try {
-      const goals = await again.json("/api/autopilot/goals");
-      assert.equal(goals.body.goals.map((g: { title: string }) => g.title), ["Survive a restart"]);
-    } finally {
-      await again.stop();
-    }
+    assert.is((await first.json("/api/autopilot/goals", { method: "POST", body: { title: "Shared by both homes" } })).status, 201);
+    assert.not.ok(existsSync(join(first.home, "muster.db")), "a SQLite file was created beside PostgreSQL");
   } finally {
-    await h.stop();
+    await first.stop();
   }
+  // Its migrations are already applied: the second start finds them recorded and applies none.
+  await withTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: url } }, async (second) => {
+    assert.is.not(second.home, first.home);
+    const goals = await second.json("/api/autopilot/goals");
+    assert.equal(goals.body.goals.map((g: { title: string }) => g.title), ["Shared by both homes"]);
+  });
+  removeHome(first.home);
 });
 
 test("an unreachable database stops start-up with DATABASE_UNREACHABLE, the password not shown", async () => {
