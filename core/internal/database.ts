@@ -49,24 +49,32 @@ export interface OpenedDatabase extends Database {
   startServing(): void;
 }
 
-export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const orm = await MikroORM.init({
-    // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
-    driver: CachingSqliteDriver,
-    dbName: path,
+/** MikroORM's options on every engine (SQLite here, PostgreSQL in postgres-database.ts). */
+export function engineNeutralOrmOptions(entities: EntitySchema<any, any>[]) {
+  return {
     entities,
-    // Columns keep the property names, so raw rows read through `sql` already have the
-    // camelCase field names of the API and need no mapping.
+    // Columns keep the property names (quoted where the engine folds case), so raw rows
+    // already have the camelCase field names of the API and need no mapping.
     namingStrategy: EntityCaseNamingStrategy,
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
     // One SQLite connection serves both MikroORM and raw statements. ORM transactions span
     // several event-loop turns, so raw statements from other requests could land inside
     // them; with implicit transactions off, every atomic multi-statement change is a
-    // synchronous `sql.transaction()` that nothing can interleave with.
+    // synchronous `sql.transaction()` that nothing can interleave with. PostgreSQL keeps the
+    // same flush behaviour, so a store behaves alike on both.
     implicitTransactions: false,
     debug: false,
+  };
+}
+
+export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const orm = await MikroORM.init({
+    // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
+    driver: CachingSqliteDriver,
+    dbName: path,
+    ...engineNeutralOrmOptions(entities),
   });
   const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;
   sql.pragma("journal_mode = WAL");

@@ -6,7 +6,7 @@
 // plugins' migrations (rewritten to PostgreSQL's dialect, postgres-dialect.ts), `/api/health`.
 // What does not yet: the synchronous better-sqlite3 connection (`db.sql`) a few stores still
 // use; reaching for it says so (docs/team.md lists every such path and its replacement).
-import { BooleanType, EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
+import { BooleanType, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/postgresql";
 import pino, { type Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
@@ -15,7 +15,7 @@ import { isStartError, startErrors } from "./start-errors.ts";
 import { tablePrefix } from "./plugin-tables.ts";
 import { trackWriteHealth } from "./database-faults.ts";
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
-import type { DatabaseState, OpenedDatabase, PluginMigrations } from "./database.ts";
+import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
 
 /** How long start-up waits for the server before DATABASE_UNREACHABLE. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -54,14 +54,7 @@ export async function openPostgresDatabase({ url, entities, logger }: OpenPostgr
   const shown = redactedDatabaseUrl(url);
   const orm = await MikroORM.init({
     clientUrl: url,
-    entities,
-    // As on SQLite: columns keep the property names (quoted, so their case survives).
-    namingStrategy: EntityCaseNamingStrategy,
-    discovery: { warnWhenNoEntities: false },
-    allowGlobalContext: false,
-    // Flushes without an implicit transaction, as on SQLite (context.ts: `em()`).
-    implicitTransactions: false,
-    debug: false,
+    ...engineNeutralOrmOptions(entities),
     pool: { min: 0, max: 10 },
     driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
   });
@@ -202,7 +195,8 @@ export async function checkPostgresLink(url: string, known: { pluginId: string; 
   try {
     db = await openPostgresDatabase({ url, entities: [], logger: pino({ level: "silent" }) });
     const connection = db.orm.em.getConnection();
-    const [{ exists }] = (await connection.execute("SELECT to_regclass('muster_migrations') IS NOT NULL AS exists")) as { exists: boolean }[];
+    const [row] = (await connection.execute("SELECT to_regclass('muster_migrations') IS NOT NULL AS exists")) as { exists: boolean }[];
+    const exists = row?.exists === true;
     const applied = exists ? ((await connection.execute("SELECT id FROM muster_migrations")) as { id: string }[]).map((r) => r.id) : [];
     const shipped = known.flatMap((p) => p.names.map((n) => `${p.pluginId}:${n}`));
     const pending = shipped.filter((id) => !applied.includes(id)).length;
