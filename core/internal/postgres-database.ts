@@ -4,8 +4,8 @@
 //
 // What works: MikroORM's entity manager and query builder (so every store-kit method), the
 // plugins' migrations (rewritten to PostgreSQL's dialect, postgres-dialect.ts), `/api/health`.
-// What does not yet: the synchronous better-sqlite3 connection (`db.sql`) a few stores still
-// use; reaching for it says so (docs/team.md lists every such path and its replacement).
+// What does not yet: the synchronous better-sqlite3 connection (`db.sql`) the stores of most
+// built-in plugins still use for their atomic steps; reaching for it says so (docs/team.md lists every such path and its replacement).
 import { BooleanType, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/postgresql";
 import pino, { type Logger } from "pino";
@@ -13,7 +13,7 @@ import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { isStartError, startErrors } from "./start-errors.ts";
 import { tablePrefix } from "./plugin-tables.ts";
-import { trackWriteHealth } from "./database-faults.ts";
+import type { WriteHealth } from "./database-faults.ts";
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
 import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
 
@@ -66,10 +66,9 @@ export async function openPostgresDatabase({ url, entities, logger }: OpenPostgr
     throw startErrors.DATABASE_UNREACHABLE({ url: shown, reason: (error as Error).message || String(error) }, { cause: error });
   }
   logger.debug({ url: shown }, "database opened (PostgreSQL)");
-  // No synchronous probe exists on a network database: a failed write is remembered until the
-  // next health check finds the server answering again.
-  let answering = true;
-  const writeHealth = trackWriteHealth({ totalChanges: () => (answering ? 1 : 0), writeLockFree: () => answering });
+  // PostgreSQL's errors are not classified as storage faults yet (database-faults.ts reads
+  // SQLite's codes; docs/team.md), so no request records one: health rests on the ping below.
+  const writeHealth: WriteHealth = { failed() {}, current: () => null };
   const database: OpenedDatabase = {
     engine: "postgresql",
     orm: orm as unknown as OpenedDatabase["orm"],
@@ -84,11 +83,8 @@ export async function openPostgresDatabase({ url, entities, logger }: OpenPostgr
     async state(): Promise<DatabaseState> {
       try {
         await within(PING_TIMEOUT_MS, "SELECT 1", connection.execute("SELECT 1"));
-        answering = true;
-        const fault = writeHealth.current();
-        return fault ? { database: "degraded", fault } : { database: "ok" };
+        return { database: "ok" };
       } catch {
-        answering = false;
         return { database: "error" };
       }
     },

@@ -104,6 +104,23 @@ test("muster doctor reports the database link: answering with its migrations, or
   }
 });
 
+test("/api/health answers 503 with the database as error once PostgreSQL is gone, within its bounded ping", async () => {
+  // A cluster of its own: this test stops it under the running host.
+  const own = await startPostgres();
+  const h = await startTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: await own.createDatabase() } });
+  try {
+    assert.is((await h.json("/api/health")).body.database, "ok");
+    await own.stop();
+    const health = await h.json("/api/health");
+    assert.is(health.status, 503);
+    assert.is(health.body.status, "degraded");
+    assert.is(health.body.database, "error");
+  } finally {
+    await h.stop();
+    await own.stop();
+  }
+});
+
 t("a DATABASE_URL that is not a PostgreSQL URL stops start-up with CONFIG_INVALID naming it", async () => {
   const error = await startTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: "mysql://localhost/muster" } }).then(
     async (h) => {
