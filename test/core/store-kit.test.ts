@@ -239,5 +239,8 @@ const onPostgres = storeKitSuite("store kit on PostgreSQL", async () => ({ DATAB
 onPostgres.after(async () => {
   await cluster?.stop();
 });
-if (unavailable) suite("store kit on PostgreSQL").skip("every store-kit test", () => {});
-else onPostgres.run();
+if (unavailable) {
+  const skipped = suite("store kit on PostgreSQL");
+  skipped.skip("every store-kit test", () => {});
+  skipped.run();
+} else onPostgres.run();

@@ -41,9 +41,10 @@ function serverUser(): { uid: number; gid: number } | null | "missing" {
 
 /**
  * Why a PostgreSQL cluster cannot be started here, or null when it can. Suites print it and
- * skip their PostgreSQL tests (see {@link postgresSuiteTest}).
+ * skip their PostgreSQL tests. `MUSTER_TEST_POSTGRES=off` skips them on purpose.
  */
 export function postgresUnavailable(): string | null {
+  if (process.env.MUSTER_TEST_POSTGRES === "off") return "MUSTER_TEST_POSTGRES=off";
   if (!findBinDir()) return "PostgreSQL's server binaries (initdb, postgres) are not installed: apt-get install postgresql";
   if (serverUser() === "missing") return `running as root and there is no "${SERVER_USER}" user to run PostgreSQL as (apt-get install postgresql creates it)`;
   return null;
