@@ -31,7 +31,7 @@ export interface DatabaseState {
 
 export interface OpenedDatabase extends Database {
   /** Embedded SQLite (the default), or PostgreSQL in team mode (`DATABASE_URL`, postgres-database.ts). */
-  engine: "sqlite" | "postgresql";
+  readonly engine: "sqlite" | "postgresql";
   orm: MikroORM;
   close(): Promise<void>;
   /** SQLite answers at once, also while another process holds the write lock; PostgreSQL within a bounded wait. */

@@ -1,5 +1,5 @@
 import { DriverException, raw, type EntitySchema, type FilterQuery, type InferEntity, type Opt, type QueryOrderMap } from "@mikro-orm/core";
-import { SqlitePlatform, type QueryBuilder } from "@mikro-orm/sql";
+import type { QueryBuilder } from "@mikro-orm/sql";
 import type { Database, EntityRow } from "./context.ts";
 
 /**
@@ -170,7 +170,7 @@ export function defineStore<S extends EntitySchema<any, any>, K extends StoreFie
           const orderBy = query.orderBy ? [query.orderBy].flat() : order;
           let q = qb().select(query.fields ? [...query.fields] : fields);
           if (query.where) q = q.where(query.where);
-          if (orderBy.length > 0) q = q.orderBy(portableOrder(orderBy as Record<string, unknown>[], database().em().getPlatform() instanceof SqlitePlatform, key));
+          if (orderBy.length > 0) q = q.orderBy(portableOrder(orderBy as Record<string, unknown>[], database().engine !== "postgresql", key));
           // SQLite refuses an OFFSET without a LIMIT, and the query builder leaves a LIMIT of
           // Infinity out: an offset alone gets the largest LIMIT instead.
           if (query.limit !== undefined || query.offset) q = q.limit(query.limit ?? Number.MAX_SAFE_INTEGER, query.offset ?? 0);
