@@ -246,17 +246,29 @@ export function createHost(options: HostOptions = {}): Host {
     services.verify();
   }
 
-  /** Opens the database (its files private to this user) and applies every plugin's migrations. */
+  /**
+   * Opens the database and applies every plugin's migrations: PostgreSQL when DATABASE_URL
+   * names one (its module loaded only then), else the embedded SQLite file, private to this user.
+   */
   async function openAndMigrate(ordered: PluginDefinition[]): Promise<OpenedDatabase> {
+    const entities = ordered.flatMap((p) => p.entities ?? []);
+    const pluginMigrations = ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] }));
+    if (config.databaseUrl) {
+      const { openPostgresDatabase } = await import("./internal/postgres-database.ts");
+      db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger });
+      phases.mark("database opened");
+      await db.migrate(pluginMigrations);
+      return db;
+    }
     const dbPath = join(config.home, "muster.db");
     const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
     ensurePrivateFiles([dbPath], { create: true });
     ensurePrivateFiles(dbFiles);
-    const opened = await openDatabase({ path: dbPath, entities: ordered.flatMap((p) => p.entities ?? []), logger });
+    const opened = await openDatabase({ path: dbPath, entities, logger });
     db = opened;
     ensurePrivateFiles(dbFiles);
     phases.mark("database opened");
-    migrate(opened.sql, ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })), logger);
+    migrate(opened.sql, pluginMigrations, logger);
     return opened;
   }
 

@@ -19,6 +19,8 @@ export interface MusterConfig {
   workspaceDir: string | null;
   /** The OpenClaw gateway's WebSocket URL, or `off` (no gateway: state `disabled`). */
   gatewayUrl: string;
+  /** `DATABASE_URL`: a PostgreSQL database (team mode, DESIGN §16); null for the embedded SQLite file. */
+  databaseUrl: string | null;
   gatewayToken: string | null;
   /** Default timeout of one gateway call (`GATEWAY_REQUEST_TIMEOUT_MS`). */
   gatewayRequestTimeoutMs: number;
@@ -80,12 +82,22 @@ const csv = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim())
 
 const gatewayUrl = z.string().refine((v) => v === "off" || /^wss?:\/\/[^/?#\s]+/.test(v), "must be a ws:// or wss:// URL, or off");
 
+const databaseUrl = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "postgres:" || u.protocol === "postgresql:") && u.hostname !== "" && u.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (unset for the embedded SQLite database)");
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
   HOST: z.string().min(1).optional(),
   MUSTER_HOME: z.string().min(1).optional(),
   WORKSPACE_DIR: z.string().min(1).optional(),
   GATEWAY_URL: gatewayUrl.optional(),
+  DATABASE_URL: databaseUrl.optional(),
   GATEWAY_TOKEN: z.string().min(1).optional(),
   GATEWAY_REQUEST_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(3_600_000).optional(),
   GATEWAY_SCOPES: z.string().optional().transform((v) => (v === undefined ? undefined : csv(v))).pipe(z.array(z.string().regex(/^operator\.[a-z.]+$/, "must be operator scopes such as operator.read")).optional()),
@@ -164,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     home,
     workspaceDir: workspace === null ? null : isAbsolute(workspace) ? workspace : resolve(workspace),
     gatewayUrl: overrides.gatewayUrl ?? e.GATEWAY_URL ?? file.gatewayUrl ?? "ws://127.0.0.1:18789",
+    databaseUrl: overrides.databaseUrl !== undefined ? overrides.databaseUrl : e.DATABASE_URL ?? null,
     gatewayToken: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
     gatewayRequestTimeoutMs: overrides.gatewayRequestTimeoutMs ?? e.GATEWAY_REQUEST_TIMEOUT_MS ?? file.gatewayRequestTimeoutMs ?? 30_000,
     gatewayScopes: overrides.gatewayScopes ?? e.GATEWAY_SCOPES ?? file.gatewayScopes ?? [...DEFAULT_GATEWAY_SCOPES],

@@ -30,19 +30,42 @@ export interface DatabaseState {
 }
 
 export interface OpenedDatabase extends Database {
+  /** Embedded SQLite (the default), or PostgreSQL in team mode (`DATABASE_URL`, postgres-database.ts). */
+  readonly engine: "sqlite" | "postgresql";
   orm: MikroORM;
   close(): Promise<void>;
-  /** Answers at once, also while another process holds the write lock. */
-  state(): DatabaseState;
+  /** SQLite answers at once, also while another process holds the write lock; PostgreSQL within a bounded wait. */
+  state(): DatabaseState | Promise<DatabaseState>;
+  /** Applies the plugins' pending migrations (see {@link migrate}); the applied ids. */
+  migrate(plugins: PluginMigrations[]): Promise<string[]>;
   /** Whether writes currently fail; request failures are recorded here (storage-guard.ts). */
   writeHealth: WriteHealth;
   /** The shared wait for another process's write lock. */
-  lockWaiter: WriteLockWaiter;
+  lockWaiter: Pick<WriteLockWaiter, "wait" | "close">;
   /**
    * Switches from start-up to serving: from here on SQLite waits for a lock only
    * {@link SERVING_BUSY_TIMEOUT_MS} inside a statement, and requests wait asynchronously.
    */
   startServing(): void;
+}
+
+/** MikroORM's options on every engine (SQLite here, PostgreSQL in postgres-database.ts). */
+export function engineNeutralOrmOptions(entities: EntitySchema<any, any>[]) {
+  return {
+    entities,
+    // Columns keep the property names (quoted where the engine folds case), so raw rows
+    // already have the camelCase field names of the API and need no mapping.
+    namingStrategy: EntityCaseNamingStrategy,
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+    // One SQLite connection serves both MikroORM and raw statements. ORM transactions span
+    // several event-loop turns, so raw statements from other requests could land inside
+    // them; with implicit transactions off, every atomic multi-statement change is a
+    // synchronous `sql.transaction()` that nothing can interleave with. PostgreSQL keeps the
+    // same flush behaviour, so a store behaves alike on both.
+    implicitTransactions: false,
+    debug: false,
+  };
 }
 
 export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
@@ -51,18 +74,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
     // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
     driver: CachingSqliteDriver,
     dbName: path,
-    entities,
-    // Columns keep the property names, so raw rows read through `sql` already have the
-    // camelCase field names of the API and need no mapping.
-    namingStrategy: EntityCaseNamingStrategy,
-    discovery: { warnWhenNoEntities: false },
-    allowGlobalContext: false,
-    // One SQLite connection serves both MikroORM and raw statements. ORM transactions span
-    // several event-loop turns, so raw statements from other requests could land inside
-    // them; with implicit transactions off, every atomic multi-statement change is a
-    // synchronous `sql.transaction()` that nothing can interleave with.
-    implicitTransactions: false,
-    debug: false,
+    ...engineNeutralOrmOptions(entities),
   });
   const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;
   sql.pragma("journal_mode = WAL");
@@ -77,6 +89,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   const writeHealth = trackWriteHealth({ totalChanges: () => totalChanges.get() as number, writeLockFree: () => writeLockFree(sql) });
   const lockWaiter = new WriteLockWaiter(sql);
   return {
+    engine: "sqlite",
     orm,
     sql,
     em: () => orm.em.fork() as ReturnType<Database["em"]>,
@@ -94,6 +107,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
         return { database: "error" };
       }
     },
+    migrate: async (plugins) => migrate(sql, plugins, logger),
     async close() {
       lockWaiter.close();
       await orm.close(true);

@@ -204,6 +204,11 @@ function homeWritable(home: string): Omit<CheckResult, "id" | "name"> {
 }
 
 async function checkDatabase(config: MusterConfig, migrations: DoctorOptions["migrations"]): Promise<Omit<CheckResult, "id" | "name">> {
+  if (config.databaseUrl) {
+    // Team mode: the database link itself (PostgreSQL's module loaded only here), whether or not a server runs.
+    const { checkPostgresLink } = await import("./postgres-database.ts");
+    return checkPostgresLink(config.databaseUrl, migrations ?? []);
+  }
   const path = join(config.home, "muster.db");
   const instance = runningInstance(config.home);
   if (instance?.url) {

@@ -24,7 +24,7 @@ export interface HostRouteDeps {
   version: string;
   startedAt: number;
   url: () => string;
-  databaseState: () => DatabaseState;
+  databaseState: () => DatabaseState | Promise<DatabaseState>;
   session: SessionToken;
   login: BrowserLogin;
   routes: () => RouteRecord[];
@@ -51,9 +51,9 @@ const healthResponse = z.object({
 
 export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
   let openApiCache: unknown;
-  router.get("/api/health", { summary: "Service health", query: z.strictObject({}), response: healthResponse, tags: ["host"] }, ({ koa }) => {
+  router.get("/api/health", { summary: "Service health", query: z.strictObject({}), response: healthResponse, tags: ["host"] }, async ({ koa }) => {
     // Never waits on a lock: a health check must answer while another process holds one.
-    const { database, fault } = deps.databaseState();
+    const { database, fault } = await deps.databaseState();
     if (database !== "ok") koa.status = 503;
     return {
       status: database === "ok" ? "ok" : "degraded",

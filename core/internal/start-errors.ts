@@ -19,6 +19,7 @@ export const startErrors = defineErrors({
   },
   PLUGIN_CONTRIBUTION_UNKNOWN_POINT: { status: 500, message: 'Plugin "{id}" contributes to "{point}", which plugin "{owner}" does not declare in its extensionPoints' },
   PLUGIN_ROUTE_OUTSIDE_PATHS: { status: 500, message: "Plugin \"{id}\" mounts {method} {path} outside its declared paths ({paths})" },
+  DATABASE_UNREACHABLE: { status: 500, message: "Cannot use the database at {url} (DATABASE_URL): {reason}" },
   MIGRATION_FAILED: { status: 500, message: "Migration {migration} failed and was rolled back: {reason}" },
   MIGRATION_UNKNOWN_APPLIED: {
     status: 500,

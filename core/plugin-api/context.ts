@@ -27,6 +27,11 @@ export interface Database {
    * request can interleave with on the shared connection. Always use bound parameters.
    */
   sql: BetterSqlite3.Database;
+  /**
+   * The engine behind `em()`: the embedded SQLite (the default), or PostgreSQL in team mode
+   * (`DATABASE_URL`, docs/team.md), where `sql` does not exist yet. Absent means SQLite.
+   */
+  readonly engine?: "sqlite" | "postgresql";
 }
 
 /** A value as stored: without MikroORM's `Opt` brand (a default) and `undefined` (a nullable column reads as `null`). */

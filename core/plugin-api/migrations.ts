@@ -11,6 +11,14 @@ export interface MigrationDb {
 export interface Migration {
   name: string;
   up: string | string[] | ((db: MigrationDb) => void);
+  /**
+   * The statements on PostgreSQL (team mode, `DATABASE_URL`), for a migration whose SQLite
+   * statements the host cannot rewrite (a SQLite-only function, say). Without it, `up` runs on
+   * PostgreSQL rewritten: camelCase names quoted, BLOB as BYTEA, AUTOINCREMENT as an identity,
+   * the entity's boolean columns as BOOLEAN (docs/team.md); the same
+   * rewriting applies to these statements, so they replace only what is SQLite-only.
+   */
+  postgresql?: string | string[];
 }
 
 /** Declares a migration. */

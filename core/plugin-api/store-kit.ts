@@ -108,13 +108,27 @@ export interface StoreDefinition<S, K extends StoreField<S>> {
   on(db: Database | (() => Database)): EntityStore<S, K>;
 }
 
+/** The keys {@link insertionOrder} made: the kit recognises them on databases without a `rowid`. */
+const insertionKeys = new Set<PropertyKey>();
+
 /**
  * The tie-break that keeps rows with equal sort values in insertion order (SQLite's `rowid`).
  * The one SQLite-specific sort key: stores name it through this helper, so that moving to
- * another database changes it here.
+ * another database changes it here. PostgreSQL has no insertion order to sort by: there the
+ * kit breaks ties by the store's key instead (deterministic pages, not insertion order;
+ * docs/team.md).
  */
 export function insertionOrder(direction: "asc" | "desc"): Record<string, "asc" | "desc"> {
-  return { [raw("rowid")]: direction };
+  const order = { [raw("rowid")]: direction };
+  // The fragment becomes a symbol key when used as one: remember that key.
+  for (const key of Reflect.ownKeys(order)) insertionKeys.add(key);
+  return order;
+}
+
+/** `order` with {@link insertionOrder}'s keys replaced by `key` where the database has no `rowid`. */
+function portableOrder(order: Record<string, unknown>[], hasRowid: boolean, key: string): Record<string, unknown>[] {
+  if (hasRowid) return order;
+  return order.map((o) => Object.fromEntries(Reflect.ownKeys(o).map((k) => [insertionKeys.has(k) ? key : k, o[k as string]])));
 }
 
 /**
@@ -156,7 +170,7 @@ export function defineStore<S extends EntitySchema<any, any>, K extends StoreFie
           const orderBy = query.orderBy ? [query.orderBy].flat() : order;
           let q = qb().select(query.fields ? [...query.fields] : fields);
           if (query.where) q = q.where(query.where);
-          if (orderBy.length > 0) q = q.orderBy(orderBy);
+          if (orderBy.length > 0) q = q.orderBy(portableOrder(orderBy as Record<string, unknown>[], database().engine !== "postgresql", key));
           // SQLite refuses an OFFSET without a LIMIT, and the query builder leaves a LIMIT of
           // Infinity out: an offset alone gets the largest LIMIT instead.
           if (query.limit !== undefined || query.offset) q = q.limit(query.limit ?? Number.MAX_SAFE_INTEGER, query.offset ?? 0);

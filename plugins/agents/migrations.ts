@@ -1,5 +1,21 @@
 import { defineMigration } from "@muster/plugin";
 
+// This Muster's EIP-712 domain salt for pack licence proofs: random, made once, kept with the database,
+// so a proof signed for one instance is refused by every other.
+const licenceInstanceTable = (oneRow: string) => `CREATE TABLE agents_licence_instance (
+        id INTEGER PRIMARY KEY${oneRow},
+        salt TEXT NOT NULL
+      )`;
+// Challenges issued for licence proofs: single use (usedAt), bound to a pack, template and holder.
+const licenceChallengesTable = `CREATE TABLE agents_licence_challenges (
+        nonce TEXT PRIMARY KEY,
+        pack TEXT NOT NULL,
+        templateId TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        expiresAt INTEGER NOT NULL,
+        usedAt TEXT
+      )`;
+
 export const migrations = [
   defineMigration({
     name: "001-agents",
@@ -41,23 +57,14 @@ export const migrations = [
   }),
   defineMigration({
     name: "003-licence-challenges",
-    up: [
-      // This Muster's EIP-712 domain salt for pack licence proofs: random, made once, kept with the database,
-      // so a proof signed for one instance is refused by every other.
-      `CREATE TABLE agents_licence_instance (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        salt TEXT NOT NULL
-      )`,
-      `INSERT INTO agents_licence_instance (id, salt) VALUES (1, '0x' || lower(hex(randomblob(32))))`,
-      // Challenges issued for licence proofs: single use (usedAt), bound to a pack, template and holder.
-      `CREATE TABLE agents_licence_challenges (
-        nonce TEXT PRIMARY KEY,
-        pack TEXT NOT NULL,
-        templateId TEXT NOT NULL,
-        holder TEXT NOT NULL,
-        expiresAt INTEGER NOT NULL,
-        usedAt TEXT
-      )`,
+    up: [licenceInstanceTable(" CHECK (id = 1)"), `INSERT INTO agents_licence_instance (id, salt) VALUES (1, '0x' || lower(hex(randomblob(32))))`, licenceChallengesTable],
+    // PostgreSQL has no randomblob(): 32 bytes from SHA-256 over two random UUIDs (gen_random_uuid(), built in since 13).
+    // The one-row check is left out there: the entity cannot declare it (MikroORM's SQLite introspection does not
+    // read a check on an INTEGER PRIMARY KEY), and only this migration writes the table.
+    postgresql: [
+      licenceInstanceTable(""),
+      `INSERT INTO agents_licence_instance (id, salt) VALUES (1, '0x' || encode(sha256(convert_to(gen_random_uuid()::text || gen_random_uuid()::text, 'UTF8')), 'hex'))`,
+      licenceChallengesTable,
     ],
   }),
 ];

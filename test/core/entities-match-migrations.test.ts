@@ -6,6 +6,7 @@ import * as assert from "uvu/assert";
 import { defineEntity, defineMigration, definePlugin, p } from "@muster/plugin";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 import { affinity, entityMigrationMismatches } from "../helpers/entity-schema-diff.ts";
+import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
 
 const t = suite("entities match migrations");
 
@@ -63,6 +64,31 @@ t("an entity column missing from its migration is caught (the one-column case)",
   const Note = defineEntity({ name: "Note", tableName: "drift_notes", properties: { id: p.string().primary(), body: p.text(), pinned: p.boolean() } });
   const plugin = definePlugin({ id: "drift", version: "1.0.0", host: "^1.0.0", entities: [Note], migrations: [defineMigration({ name: "001", up: "CREATE TABLE drift_notes (id TEXT PRIMARY KEY, body TEXT NOT NULL)" })] });
   assert.equal(await entityMigrationMismatches(plugin), ["drift_notes.pinned: the entity declares it, the migrations do not create it"]);
+});
+
+// The same agreement on PostgreSQL (team mode): each plugin's migrations, rewritten to its
+// dialect (core/internal/postgres-dialect.ts), on an empty database of a throwaway cluster.
+const pgUnavailable = postgresUnavailable();
+if (pgUnavailable) console.log(`entities match migrations on PostgreSQL: skipped, ${pgUnavailable}`);
+const onPostgres = pgUnavailable ? t.skip : t;
+let cluster: PostgresCluster | undefined;
+t.after(async () => {
+  await cluster?.stop();
+});
+for (const plugin of builtInPlugins.filter((p) => (p.migrations ?? []).length > 0 || (p.entities ?? []).length > 0)) {
+  onPostgres(`${plugin.id} on PostgreSQL: its migrations create exactly the tables its entities declare`, async () => {
+    cluster ??= await startPostgres();
+    const problems = await entityMigrationMismatches(plugin, await cluster.createDatabase());
+    assert.equal(problems, [], `${plugin.id} on PostgreSQL: entities and migrations disagree:\n  ${problems.join("\n  ")}\n`);
+  });
+}
+
+onPostgres("on PostgreSQL too, a fixture whose entity and migration disagree fails, each disagreement named", async () => {
+  cluster ??= await startPostgres();
+  const problems = await entityMigrationMismatches(drifted, await cluster.createDatabase());
+  for (const line of ["drift_items.extra: the entity declares it, the migrations do not create it", "drift_items.note: nullable differs (migrations: false, entity: true)", 'drift_items.title: type differs (migrations: "integer", entity: "text")', "drift_unmapped: a migration creates it, no entity declares it"]) {
+    assert.ok(problems.includes(line), `missing: ${line}\ngot:\n  ${problems.join("\n  ")}`);
+  }
 });
 
 t("SQLite's type affinity decides whether types agree", () => {

@@ -23,6 +23,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 import { startTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
 
 const Note = defineEntity({
   name: "KitNote",
@@ -129,10 +130,16 @@ const kitNotesPlugin = definePlugin({
   }),
 });
 
-const t = suite("store kit");
+/**
+ * The kit's behaviour as a suite: on the embedded SQLite, and on PostgreSQL (team mode,
+ * `env` with a DATABASE_URL of a throwaway cluster). The same assertions hold on both: on
+ * PostgreSQL ties break by the key, which these notes' ids follow in insertion order.
+ */
+function storeKitSuite(name: string, env?: () => Promise<Record<string, string>>) {
+const t = suite(name);
 let h: TestHost;
 t.before(async () => {
-  h = await startTestHost({ plugins: [], extraPlugins: [kitNotesPlugin] });
+  h = await startTestHost({ plugins: [], extraPlugins: [kitNotesPlugin], env: env ? await env() : undefined });
 });
 t.after(async () => h?.stop());
 
@@ -207,6 +214,11 @@ t("count and list filter by where; find returns the first match in the store's o
   assert.is((await h.json("/api/kit-notes/first-draft")).body.note.id, "b");
 });
 
+return t;
+}
+
+const t = storeKitSuite("store kit");
+
 t("every built-in plugin that owns tables stores them through the kit (docs/store-kit.md)", () => {
   const root = new URL("../../plugins/", import.meta.url).pathname;
   const sources = (dir: string): string[] =>
@@ -218,3 +230,17 @@ t("every built-in plugin that owns tables stores them through the kit (docs/stor
 });
 
 t.run();
+
+// The same suite on PostgreSQL; skipped, with the reason printed, without its server binaries.
+const unavailable = postgresUnavailable();
+if (unavailable) console.log(`store kit on PostgreSQL: skipped, ${unavailable}`);
+let cluster: PostgresCluster | undefined;
+const onPostgres = storeKitSuite("store kit on PostgreSQL", async () => ({ DATABASE_URL: await (cluster ??= await startPostgres()).createDatabase() }));
+onPostgres.after(async () => {
+  await cluster?.stop();
+});
+if (unavailable) {
+  const skipped = suite("store kit on PostgreSQL");
+  skipped.skip("every store-kit test", () => {});
+  skipped.run();
+} else onPostgres.run();

@@ -4,7 +4,7 @@
 import pino from "pino";
 import { SchemaComparator, type EntitySchema } from "@mikro-orm/sqlite";
 import type { PluginDefinition } from "@muster/plugin";
-import { migrate, openDatabase } from "../../core/internal/database.ts";
+import { openDatabase } from "../../core/internal/database.ts";
 
 /** What the comparator reports for a column: name, SQL type, nullability, primary key. */
 interface ColumnInfo {
@@ -36,6 +36,20 @@ export function affinity(type: string): "INTEGER" | "TEXT" | "BLOB" | "REAL" | "
   return "NUMERIC";
 }
 
+/**
+ * PostgreSQL's type, as far as it decides what a column holds: `text` and `varchar(255)` (what
+ * MikroORM declares for a string property) both hold a string, `int4` and `integer` are one type.
+ */
+export function postgresTypeFamily(type: string): string {
+  const t = type.toLowerCase().replace(/\(.*\)$/, "").trim();
+  if (t === "text" || t === "varchar" || t === "character varying" || t === "char" || t === "character") return "text";
+  if (t === "int" || t === "int4" || t === "integer" || t === "serial") return "integer";
+  if (t === "int8" || t === "bigint" || t === "bigserial") return "bigint";
+  if (t === "bool" || t === "boolean") return "boolean";
+  if (t === "float8" || t === "double precision" || t === "double") return "double";
+  return t;
+}
+
 const show = (value: unknown) => (value === undefined || value === null ? "none" : JSON.stringify(value));
 
 /**
@@ -50,10 +64,14 @@ const show = (value: unknown) => (value === undefined || value === null ? "none"
  * `sqlite_autoindex_*` index, which the comparator does not list, so an entity's unique
  * index matches an implicit unique index on the same columns.
  */
-export async function entityMigrationMismatches(plugin: PluginDefinition): Promise<string[]> {
-  const db = await openDatabase({ path: ":memory:", entities: (plugin.entities ?? []) as EntitySchema<any, any>[], logger });
+export async function entityMigrationMismatches(plugin: PluginDefinition, databaseUrl?: string): Promise<string[]> {
+  const entities = (plugin.entities ?? []) as EntitySchema<any, any>[];
+  // PostgreSQL (an empty database of the throwaway cluster, postgres-cluster.ts) or a fresh in-memory SQLite.
+  const db = databaseUrl ? await (await import("../../core/internal/postgres-database.ts")).openPostgresDatabase({ url: databaseUrl, entities, logger }) : await openDatabase({ path: ":memory:", entities, logger });
+  const sameType = db.engine === "sqlite" ? (a: string, b: string) => affinity(a) === affinity(b) : (a: string, b: string) => postgresTypeFamily(a) === postgresTypeFamily(b);
+  const typeLabel = db.engine === "sqlite" ? affinity : postgresTypeFamily;
   try {
-    migrate(db.sql, [{ pluginId: plugin.id, migrations: plugin.migrations ?? [] }], logger);
+    await db.migrate([{ pluginId: plugin.id, migrations: plugin.migrations ?? [] }]);
     // The comparison's inputs come from a method the .d.ts marks private (MikroORM is pinned
     // at 7.2.1): the public getUpdateSchemaSQL() only returns SQL, which cannot say what differs.
     const generator = db.orm.schema as unknown as { prepareSchemaForComparison(options: object): Promise<{ fromSchema: any; toSchema: any }> };
@@ -68,7 +86,7 @@ export async function entityMigrationMismatches(plugin: PluginDefinition): Promi
       if (table !== "muster_migrations") problems.push(`${table}: a migration creates it, no entity declares it`);
     }
     for (const [table, t] of Object.entries(diff.changedTables) as [string, any][]) {
-      const implicitUnique = implicitUniqueIndexes(db.sql, table);
+      const implicitUnique = db.engine === "sqlite" ? implicitUniqueIndexes(db.sql, table) : new Set<string>();
       for (const c of Object.values(t.addedColumns as Named<ColumnInfo>)) problems.push(`${table}.${c.name}: the entity declares it, the migrations do not create it`);
       for (const c of Object.values(t.removedColumns as Named<ColumnInfo>)) problems.push(`${table}.${c.name}: the migrations create it, the entity does not declare it`);
       for (const [from, c] of Object.entries(t.renamedColumns as Named<ColumnInfo>)) problems.push(`${table}.${from}: the migrations name it ${from}, the entity ${c.name}`);
@@ -76,9 +94,9 @@ export async function entityMigrationMismatches(plugin: PluginDefinition): Promi
         const { column: entity, fromColumn: migrated } = change;
         for (const property of change.changedProperties) {
           if (property === "nullable" && entity.primary && migrated.primary) continue;
-          if (property === "type" && affinity(entity.type) === affinity(migrated.type)) continue;
-          const label = property === "type" ? "type affinity" : property;
-          const [m, e] = property === "type" ? [affinity(migrated.type), affinity(entity.type)] : [migrated[property], entity[property]];
+          if (property === "type" && sameType(entity.type, migrated.type)) continue;
+          const label = property === "type" ? (db.engine === "sqlite" ? "type affinity" : "type") : property;
+          const [m, e] = property === "type" ? [typeLabel(migrated.type), typeLabel(entity.type)] : [migrated[property], entity[property]];
           problems.push(`${table}.${entity.name}: ${label} differs (migrations: ${show(m)}, entity: ${show(e)})`);
         }
       }
@@ -88,16 +106,25 @@ export async function entityMigrationMismatches(plugin: PluginDefinition): Promi
       }
       for (const index of Object.values(t.removedIndexes as Named<IndexInfo>)) problems.push(`${table}: the migrations create ${describeIndex(index)}, the entity does not declare it`);
       for (const index of Object.values(t.changedIndexes as Named<IndexInfo>)) problems.push(`${table}: ${describeIndex(index)} differs between the entity and the migrations`);
-      for (const [from, index] of Object.entries(t.renamedIndexes as Named<IndexInfo>)) problems.push(`${table}: index ${from} of the migrations is ${index.keyName} in the entity`);
+      for (const [from, index] of Object.entries(t.renamedIndexes as Named<IndexInfo>)) {
+        // A column's UNIQUE is PostgreSQL's `<table>_<column>_key`, MikroORM's `..._unique`: one index, two names.
+        if (db.engine === "postgresql" && index.unique && from === `${table.replace(/^public\./, "")}_${index.columnNames.join("_")}_key`) continue;
+        problems.push(`${table}: index ${from} of the migrations is ${index.keyName} in the entity`);
+      }
       for (const [kind, checks] of [["declares", t.addedChecks], ["differs on", t.changedChecks]] as const) {
-        for (const check of Object.values(checks as Named<{ name: string; expression: unknown }>)) problems.push(`${table}: the entity ${kind} check ${check.name} (${String(check.expression)})`);
+        for (const check of Object.values(checks as Named<{ name: string; expression: unknown }>)) {
+          // SQLite's boolean is INTEGER with `c IN (0, 1)`; on PostgreSQL the BOOLEAN type says it (postgres-dialect.ts).
+          if (db.engine === "postgresql" && kind === "declares" && /^\w+ IN \(0, 1\)$/.test(String(check.expression))) continue;
+          problems.push(`${table}: the entity ${kind} check ${check.name} (${String(check.expression)})`);
+        }
       }
       for (const check of Object.values(t.removedChecks as Named<{ name: string; expression: unknown }>)) problems.push(`${table}: the migrations create check ${check.name} (${String(check.expression)}), the entity does not declare it`);
       for (const [kind, keys] of [["added", t.addedForeignKeys], ["changed", t.changedForeignKeys], ["removed", t.removedForeignKeys]] as const) {
         for (const name of Object.keys(keys ?? {})) problems.push(`${table}: foreign key ${name} ${kind} by the entity`);
       }
     }
-    return problems;
+    // PostgreSQL's comparator names tables with their schema.
+    return problems.map((problem) => problem.replace(/^public\./, ""));
   } finally {
     await db.close();
   }

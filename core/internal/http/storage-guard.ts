@@ -27,7 +27,7 @@ export interface HandlerRun {
 export type HandlerGuard = <T>(handler: () => T | Promise<T>, run: HandlerRun) => Promise<T>;
 
 export interface StorageGuardDeps {
-  waiter: WriteLockWaiter;
+  waiter: Pick<WriteLockWaiter, "wait">;
   health: WriteHealth;
   /** Total time a request may wait for a locked database before it gets DATABASE_BUSY. */
   busyBudgetMs: number;

@@ -1,0 +1,205 @@
+// Team mode's database (issue 25, DESIGN §16): PostgreSQL through MikroORM's PostgreSQL
+// driver, chosen by DATABASE_URL=postgres://…. Loaded only then (host.ts imports it
+// dynamically), so the default SQLite start loads none of it.
+//
+// What works: MikroORM's entity manager and query builder (so every store-kit method), the
+// plugins' migrations (rewritten to PostgreSQL's dialect, postgres-dialect.ts), `/api/health`.
+// What does not yet: the synchronous better-sqlite3 connection (`db.sql`) the stores of most
+// built-in plugins still use for their atomic steps; reaching for it says so (docs/team.md lists every such path and its replacement).
+import { BooleanType, type EntitySchema } from "@mikro-orm/core";
+import { MikroORM } from "@mikro-orm/postgresql";
+import pino, { type Logger } from "pino";
+import type { Database } from "../plugin-api/context.ts";
+import type { Migration } from "../plugin-api/migrations.ts";
+import { isStartError, startErrors } from "./start-errors.ts";
+import { tablePrefix } from "./plugin-tables.ts";
+import type { WriteHealth } from "./database-faults.ts";
+import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
+import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
+
+/** How long start-up waits for the server before DATABASE_UNREACHABLE. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** How long `/api/health` waits for `SELECT 1` before it reports the database as an error. */
+const PING_TIMEOUT_MS = 2_000;
+
+/** The URL as it may be printed: without its password. */
+export function redactedDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+export interface OpenPostgresOptions {
+  url: string;
+  entities: EntitySchema<any, any>[];
+  logger: Logger;
+}
+
+/** A `Promise` that rejects after `ms`, so that no database call can hang start-up or health. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Opens the PostgreSQL database at `url` and checks that it answers; throws
+ * DATABASE_UNREACHABLE (within {@link CONNECT_TIMEOUT_MS}) when it does not.
+ */
+export async function openPostgresDatabase({ url, entities, logger }: OpenPostgresOptions): Promise<OpenedDatabase> {
+  const shown = redactedDatabaseUrl(url);
+  const orm = await MikroORM.init({
+    clientUrl: url,
+    ...engineNeutralOrmOptions(entities),
+    pool: { min: 0, max: 10 },
+    driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+  });
+  const connection = orm.em.getConnection();
+  try {
+    await within(CONNECT_TIMEOUT_MS + 1_000, "connecting", connection.execute("SELECT 1"));
+  } catch (error) {
+    await orm.close(true).catch(() => {});
+    throw startErrors.DATABASE_UNREACHABLE({ url: shown, reason: (error as Error).message || String(error) }, { cause: error });
+  }
+  logger.debug({ url: shown }, "database opened (PostgreSQL)");
+  // PostgreSQL's errors are not classified as storage faults yet (database-faults.ts reads
+  // SQLite's codes; docs/team.md), so no request records one: health rests on the ping below.
+  const writeHealth: WriteHealth = { failed() {}, current: () => null };
+  const database: OpenedDatabase = {
+    engine: "postgresql",
+    orm: orm as unknown as OpenedDatabase["orm"],
+    get sql(): never {
+      throw new Error("db.sql (the synchronous SQLite connection) is not available on PostgreSQL yet: this store still needs its driver-neutral replacement (docs/team.md, issue 25)");
+    },
+    em: () => orm.em.fork() as unknown as ReturnType<Database["em"]>,
+    writeHealth,
+    // No other process's file lock to wait for: a request that fails fails at once.
+    lockWaiter: { wait: async () => false, close() {} },
+    startServing() {},
+    async state(): Promise<DatabaseState> {
+      try {
+        await within(PING_TIMEOUT_MS, "SELECT 1", connection.execute("SELECT 1"));
+        return { database: "ok" };
+      } catch {
+        return { database: "error" };
+      }
+    },
+    migrate: (plugins) => migratePostgres(orm, plugins, booleanColumns(entities), logger),
+    async close() {
+      await orm.close(true);
+    },
+  };
+  return database;
+}
+
+/** The boolean columns the entities declare, by table (SQLite keeps them as INTEGER 0/1). */
+function booleanColumns(entities: EntitySchema<any, any>[]): BooleanColumns {
+  const found = new Map<string, Set<string>>();
+  for (const entity of entities) {
+    const table = entity.meta.tableName;
+    if (!table) continue;
+    for (const [name, property] of Object.entries(entity.meta.properties as Record<string, { type?: unknown }>)) {
+      // `p.boolean()` declares the type as MikroORM's BooleanType class; a plain schema may say "boolean".
+      if (property.type === BooleanType || property.type === "boolean") (found.get(table) ?? found.set(table, new Set()).get(table)!).add(name);
+    }
+  }
+  return found;
+}
+
+/** The statements of a migration on PostgreSQL. */
+function postgresStatements(migration: Migration, booleans: BooleanColumns): string[] {
+  // A migration's own PostgreSQL statements get the same rewriting (they replace only what is SQLite-only).
+  if (migration.postgresql !== undefined) return [migration.postgresql].flat().map((s) => toPostgres(s, booleans));
+  if (typeof migration.up !== "function") return [migration.up].flat().map((s) => toPostgres(s, booleans));
+  const statements: string[] = [];
+  migration.up({ exec: (s) => void statements.push(toPostgres(s, booleans)) });
+  return statements;
+}
+
+interface SchemaObject { kind: string; table: string }
+
+/** Tables, indexes, sequences and views of the current schema, by name (what a migration may touch). */
+async function schemaObjects(run: (sql: string) => Promise<unknown[]>): Promise<Map<string, SchemaObject>> {
+  const rows = (await run(`SELECT c.relname AS name, c.relkind AS kind, coalesce(t.relname, c.relname) AS "table"
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_index i ON i.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = i.indrelid
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'S', 'v', 'm', 'p')`)) as { name: string; kind: string; table: string }[];
+  return new Map(rows.map((r) => [r.name, { kind: r.kind, table: r.table }]));
+}
+
+/**
+ * The SQLite runner's rules on PostgreSQL (database.ts `migrate`): each migration and its
+ * record commit in one transaction (PostgreSQL's DDL is transactional too); a failure rolls it
+ * back (MIGRATION_FAILED); an applied migration a loaded plugin does not ship refuses start-up
+ * (MIGRATION_UNKNOWN_APPLIED); a migration that creates or drops an object outside its
+ * plugin's prefix is refused (PLUGIN_TABLE_PREFIX). Identity sequences and primary-key and
+ * unique indexes are named by PostgreSQL after their table, so they carry its prefix.
+ */
+export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[], booleans: BooleanColumns, logger: Logger): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  await connection.execute(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
+  const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
+  const applied = new Set(rows.map((r) => r.id));
+  const loaded = new Set(plugins.map((p) => p.pluginId));
+  for (const plugin of plugins) {
+    const known = new Set(plugin.migrations.map((m) => `${plugin.pluginId}:${m.name}`));
+    const unknown = rows.find((r) => r.plugin === plugin.pluginId && !known.has(r.id));
+    if (unknown && loaded.has(unknown.plugin)) throw startErrors.MIGRATION_UNKNOWN_APPLIED({ migration: unknown.id, plugin: plugin.pluginId });
+  }
+  const done: string[] = [];
+  for (const plugin of plugins) {
+    const prefix = tablePrefix(plugin.pluginId);
+    for (const migration of plugin.migrations) {
+      const id = `${plugin.pluginId}:${migration.name}`;
+      if (applied.has(id)) continue;
+      try {
+        await connection.transactional(async (trx) => {
+          const run = (sql: string, params: unknown[] = []) => connection.execute(sql, params, "all", trx) as Promise<unknown[]>;
+          const before = await schemaObjects(run);
+          for (const statement of postgresStatements(migration, booleans)) await run(statement);
+          const after = await schemaObjects(run);
+          for (const [name, object] of [...after].filter(([n]) => !before.has(n)).concat([...before].filter(([n]) => !after.has(n)))) {
+            const outside = [name, object.table].find((n) => !n.startsWith(prefix));
+            if (outside === undefined) continue;
+            const verb = after.has(name) ? "creates" : "drops";
+            throw startErrors.PLUGIN_TABLE_PREFIX({ id: plugin.pluginId, what: `migration ${id} ${verb} ${object.kind === "i" ? "index" : "table"}`, name: outside === name ? name : `${name} on ${outside}`, prefix });
+          }
+          await run(`INSERT INTO muster_migrations (id, plugin, "appliedAt") VALUES (?, ?, ?)`, [id, plugin.pluginId, new Date().toISOString()]);
+        });
+      } catch (error) {
+        if (isStartError(error)) throw error;
+        throw startErrors.MIGRATION_FAILED({ migration: id, reason: (error as Error).message }, { cause: error });
+      }
+      logger.info({ migration: id }, "migration applied");
+      done.push(id);
+    }
+  }
+  return done;
+}
+
+/**
+ * `muster doctor`'s database check in team mode: the server answers within the bounded connect,
+ * and which of the shipped migrations it has (`known`: each plugin's migration names).
+ */
+export async function checkPostgresLink(url: string, known: { pluginId: string; names: string[] }[]): Promise<{ status: "ok" | "fail"; detail: string; fix?: string }> {
+  const shown = redactedDatabaseUrl(url);
+  let db: OpenedDatabase | undefined;
+  try {
+    db = await openPostgresDatabase({ url, entities: [], logger: pino({ level: "silent" }) });
+    const connection = db.orm.em.getConnection();
+    const [row] = (await connection.execute("SELECT to_regclass('muster_migrations') IS NOT NULL AS exists")) as { exists: boolean }[];
+    const exists = row?.exists === true;
+    const applied = exists ? ((await connection.execute("SELECT id FROM muster_migrations")) as { id: string }[]).map((r) => r.id) : [];
+    const shipped = known.flatMap((p) => p.names.map((n) => `${p.pluginId}:${n}`));
+    const pending = shipped.filter((id) => !applied.includes(id)).length;
+    return { status: "ok", detail: `PostgreSQL at ${shown} answers, ${applied.length} migrations applied${pending ? `, ${pending} pending (applied at the next start)` : ""}` };
+  } catch (error) {
+    return { status: "fail", detail: (error as Error).message, fix: "check DATABASE_URL (host, port, user, password, database) and that the PostgreSQL server runs and accepts this client" };
+  } finally {
+    await db?.close();
+  }
+}
