@@ -116,6 +116,7 @@ export function createHost(options: HostOptions = {}): Host {
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
   let watcher: WorkspaceWatcher | undefined;
+  let watcherStarting: Promise<WorkspaceWatcher> | undefined;
   let port = config.port;
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
@@ -384,9 +385,14 @@ export function createHost(options: HostOptions = {}): Host {
       defineGatedActions(ordered);
       const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");
+      // The watcher's initial scan (a directory listing and a stat per watched file: seconds on
+      // a large workspace) runs while the plugins start, mostly on libuv's threads; listening
+      // still waits for its end, so no change after the first answer is missed.
+      watcherStarting = startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
+      watcherStarting.catch(() => undefined); // awaited below; a plugin failing first must not leave it unhandled
       await startPlugins(ordered);
-      watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
-      phases.mark("workspace watcher scan");
+      watcher = await watcherStarting;
+      phases.mark("workspace watcher scan (what remained after the plugins started)");
       // From here on requests are served: no statement may wait long for a lock.
       opened.startServing();
       await listen(routes);
@@ -397,7 +403,8 @@ export function createHost(options: HostOptions = {}): Host {
 
     stop() {
       stopping ??= (async () => {
-        await runSafely(() => watcher?.close(), "workspace watcher close");
+        // A start that failed while the scan ran still closes the watcher once it is up.
+        await runSafely(async () => (watcher ?? (await watcherStarting))?.close(), "workspace watcher close");
         if (server) {
           const closed = new Promise<void>((r) => server!.close(() => r()));
           server.closeIdleConnections();
