@@ -11,7 +11,7 @@ import type { WorkspacePaths } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
 import { hostPoints } from "./plugin-api/host-points.ts";
-import { hostCredential, loadConfig, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
+import { hostCredential, loadConfig, PARSED_ONCE, type ConfigOverrides, type MusterConfig } from "./internal/config.ts";
 import { createLogger } from "./internal/logger.ts";
 import { orderPlugins } from "./internal/plugin-graph.ts";
 import { loadThirdPartyPlugin } from "./internal/plugin-loader.ts";
@@ -397,6 +397,8 @@ export function createHost(options: HostOptions = {}): Host {
       const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");
       await startPlugins(ordered);
+      // The watcher starts after every plugin's onStart, so each subscriber is in place before
+      // the first change is published (a scan alongside onStart was tried: not shown to help).
       watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
       phases.mark("workspace watcher scan");
       // From here on requests are served: no statement may wait long for a lock.
@@ -465,7 +467,7 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   function validateConfig(plugin: PluginDefinition, raw: unknown) {
-    const parsed = plugin.config!.safeParse(raw ?? {});
+    const parsed = plugin.config!.safeParse(raw ?? {}, PARSED_ONCE);
     if (parsed.success) return parsed.data;
     const problems = summarizeDetails(zodIssueDetails(parsed.error, undefined, "(root)"));
     throw startErrors.CONFIG_INVALID({ source: `configuration for plugin "${plugin.id}" in muster.config.json`, problems });

@@ -1,6 +1,6 @@
 // The embedded SQLite database: MikroORM for entities and the unit of work, the same
 // better-sqlite3 connection for raw hot reads, and a migration runner that applies each
-// plugin's migrations in plugin start order, each in its own transaction.
+// plugin's migrations in plugin start order, each atomic with its record.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
@@ -121,9 +121,10 @@ export interface PluginMigrations {
 }
 
 /**
- * Applies pending migrations. Each migration and its record commit in one SQLite
- * transaction (SQLite's DDL is transactional), so a database is never half-migrated: a
- * migration that fails, or a process killed in the middle of one, leaves nothing of it.
+ * Applies pending migrations. Each migration is atomic with its record (a savepoint inside
+ * the start's one migration transaction; SQLite's DDL is transactional), so a database is
+ * never half-migrated: a migration that fails, or a process killed in the middle of one,
+ * leaves nothing of it.
  * Refuses to start (throws MIGRATION_FAILED or MIGRATION_UNKNOWN_APPLIED) when a migration fails, and when the
  * database records a migration a loaded plugin does not ship (written by another version);
  * refuses (PLUGIN_TABLE_PREFIX, rolled back) a migration that creates, alters or drops a
@@ -148,19 +149,27 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
 
   const done: string[] = [];
   const mark = sql.prepare("INSERT INTO muster_migrations (id, plugin, appliedAt) VALUES (?, ?, ?)");
-  for (const plugin of plugins) {
-    for (const migration of plugin.migrations) {
-      const id = `${plugin.pluginId}:${migration.name}`;
-      if (applied.has(id)) continue;
+  const pending = plugins.flatMap((plugin) => plugin.migrations.map((migration) => ({ plugin: plugin.pluginId, migration, id: `${plugin.pluginId}:${migration.name}` }))).filter((m) => !applied.has(m.id));
+  if (pending.length === 0) return done;
+  // All of a start's migrations commit together (one write of the schema pages instead of
+  // one per migration: a fresh database has ~25); each is still atomic with its record, as a
+  // savepoint inside (better-sqlite3 nests transactions that way). A failing one rolls back
+  // to its savepoint and the ones before it still commit; a process killed in the middle
+  // leaves none of this start's, and the next start applies them again.
+  sql.exec("BEGIN");
+  let schema = schemaObjects(sql);
+  try {
+    for (const { plugin, migration, id } of pending) {
       const run = sql.transaction(() => {
-        const before = schemaObjects(sql);
         if (typeof migration.up === "function") migration.up({ exec: (s) => void sql.exec(s) });
         else for (const statement of [migration.up].flat()) sql.exec(statement);
-        checkMigrationTables(plugin.pluginId, id, before, schemaObjects(sql));
-        mark.run(id, plugin.pluginId, new Date().toISOString());
+        const after = schemaObjects(sql);
+        checkMigrationTables(plugin, id, schema, after);
+        mark.run(id, plugin, new Date().toISOString());
+        return after;
       });
       try {
-        run();
+        schema = run();
       } catch (error) {
         if (isStartError(error)) throw error; // PLUGIN_TABLE_PREFIX: rolled back like a failure, reported as itself
         throw startErrors.MIGRATION_FAILED({ migration: id, reason: (error as Error).message }, { cause: error });
@@ -168,6 +177,9 @@ export function migrate(sql: BetterSqlite3.Database, plugins: PluginMigrations[]
       logger.info({ migration: id }, "migration applied");
       done.push(id);
     }
+  } finally {
+    // The ones applied before a failure are kept, as when each committed on its own.
+    if (sql.inTransaction) sql.exec("COMMIT");
   }
   return done;
 }

@@ -20,7 +20,7 @@ import { builtinModules, createRequire } from "node:module";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BUNDLE_DIR, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
+import { BUNDLE_DIR, BUNDLE_LAYOUT, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const requireFromRoot = createRequire(join(root, "package.json"));
@@ -87,6 +87,7 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
   const inputs = Object.keys(result.metafile.inputs).map((p) => resolve(root, p));
   const manifest: BundleManifest = {
     node: process.version,
+    layout: BUNDLE_LAYOUT,
     entries: { cli: "cli.js", pluginApi: "plugin-api.js" },
     inputs: inputs.flatMap((path) => {
       const now = readAt.has(path) ? readAt.get(path)! : fingerprint(path);
@@ -94,6 +95,9 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
     }),
   };
   writeFileSync(join(temp, MANIFEST_FILE), JSON.stringify(manifest));
+  // The chunks are ES modules: said here, Node compiles each once; without it (no package
+  // scope above node_modules/) it first tries each as CommonJS to detect the format.
+  writeFileSync(join(temp, "package.json"), JSON.stringify({ type: "module" }));
   mkdirSync(dirname(dir), { recursive: true });
   rmSync(dir, { recursive: true, force: true });
   renameSync(temp, dir);

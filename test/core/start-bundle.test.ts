@@ -55,6 +55,18 @@ t("a bundle that matches the sources runs, answers, and serves a third-party plu
   }
 });
 
+t("the bundle declares its chunks ES modules (Node then parses each once), and a bundle built before that is stale", () => {
+  assert.equal(JSON.parse(readFileSync(join(built, "package.json"), "utf8")), { type: "module" });
+  assert.ok(freshBundle(built), "the new bundle matches");
+  const older = join(work, "older-layout");
+  cpSync(built, older, { recursive: true });
+  rmSync(join(older, "package.json"));
+  const manifest = JSON.parse(readFileSync(join(older, "manifest.json"), "utf8")) as Record<string, unknown>;
+  delete manifest.layout;
+  writeFileSync(join(older, "manifest.json"), JSON.stringify(manifest));
+  assert.is(freshBundle(older), null, "a bundle of the older layout is rebuilt, whatever its inputs say");
+});
+
 t("a bundle older than one of its inputs is not run: the sources answer, and a rebuild in the background makes it match again", async () => {
   const stale = join(work, "stale");
   cpSync(built, stale, { recursive: true });
