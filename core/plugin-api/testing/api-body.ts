@@ -1,7 +1,69 @@
 // The body a route answers, typed from the server's own OpenAPI (the generated SDK), for tests
 // that call a route with `h.json` because they assert its exact status or a refusal.
-import type { OperationName, Operations } from "@muster/sdk/client";
-import type { Answer } from "./approvals.ts";
+//
+// `h.json("/api/tasks/" + …)` needs no annotation: the call's literal path and method are looked
+// up in the SDK's route tree (`RouteTree`, generated with the operations), segment by segment,
+// so `/api/tasks/${id}/comments` is `getTasksCommentsById`'s answer. A path the OpenAPI does not
+// list (a test plugin's own route, a path held in a `string` variable, a route answering HTML)
+// gives `unknown`: the test names the type it expects (`h.json<ApiBody<"op">>`, or a local type).
+import type { OperationName, Operations, RouteTree } from "@muster/sdk/client";
+
+/** The server's error envelope. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** A route's answer: the success body when the status is 2xx, else the error envelope `{ ok: false, error }` (so a test can assert a refusal's status and code). */
+export type Answer<T> = T & { ok?: boolean; error?: ApiErrorBody };
 
 /** `h.json<ApiBody<"getTasks">>("/api/tasks")`: the success schema of the route, plus `error` when it refused. */
 export type ApiBody<K extends OperationName> = Answer<Operations[K]["response"]>;
+
+/** The path's segments after the leading slash, without the query: `/api/tasks/${string}?x=1` → `["api", "tasks", string]`. */
+type Segments<P extends string> = P extends `${infer Path}?${string}` ? Split<Path> : Split<P>;
+type Split<P extends string> = P extends `${infer Head}/${infer Rest}` ? [Head, ...Split<Rest>] : [P];
+
+/** Walks the route tree: a literal segment first, else the path parameter (`{}`); `never` when no route serves the path. */
+type Walk<Node, S extends string[]> = S extends [infer Head extends string, ...infer Rest extends string[]]
+  ? (Head extends keyof Node ? Walk<Node[Head], Rest> : never) extends infer Literal
+    ? [Literal] extends [never]
+      ? "{}" extends keyof Node
+        ? Walk<Node["{}"], Rest>
+        : never
+      : Literal
+    : never
+  : Node extends { $: infer Name } ? Name : never;
+
+/** The operation serving `method path` (`"getTasksById"` for `GET /api/tasks/${string}`), `never` when the OpenAPI lists none. */
+export type OperationAt<M extends string, P extends string> = string extends P
+  ? never
+  : Uppercase<M> extends keyof RouteTree
+    ? P extends `/${infer Path}`
+      ? Walk<RouteTree[Uppercase<M>], Segments<Path>>
+      : never
+    : never;
+
+/** The answer of the route serving `method path`: its {@link ApiBody}, or `unknown` (not in the OpenAPI, or not JSON). */
+export type RouteBody<M extends string, P extends string> = OperationAt<M, P> extends infer K
+  ? [K] extends [never]
+    ? unknown
+    : K extends OperationName
+      ? Operations[K]["response"] extends Response
+        ? unknown
+        : ApiBody<K>
+      : unknown
+  : unknown;
+
+declare const fromRoute: unique symbol;
+/** `json`'s default body type: not a body, a mark meaning "the route's own, found from the path and method". */
+export interface FromRoute {
+  readonly [fromRoute]: true;
+}
+
+/** The body type of a `json` call: the one the test named, else the route's (see {@link RouteBody}). */
+export type JsonBody<T, M extends string, P extends string> = [T] extends [FromRoute] ? RouteBody<M, P> : T;
+
+/** The `method` a `json` call may pass: any when the test named the body type, else the one inferred to look the route up. */
+export type MethodOf<T, M extends string> = [T] extends [FromRoute] ? M : string;

@@ -4126,3 +4126,574 @@ export interface Operations {
     response: Response;
   };
 }
+
+/**
+ * Every route by method, then by path segment (after the leading slash): a literal segment by
+ * its text, a path parameter as `{}`, and `$` names the operation of the path ending there.
+ * The test kit finds a call's operation from its literal path with it.
+ */
+export interface RouteTree {
+  GET: {
+    "": {
+      $: "get";
+    };
+    "api": {
+      "activities": {
+        $: "getActivities";
+      };
+      "agents": {
+        $: "getAgents";
+        "{}": {
+          $: "getAgentsById";
+        };
+        "coverage": {
+          $: "getAgentsCoverage";
+        };
+        "factory": {
+          $: "getAgentsFactory";
+        };
+        "health": {
+          $: "getAgentsHealth";
+        };
+      };
+      "approvals": {
+        $: "getApprovals";
+        "{}": {
+          $: "getApprovalsById";
+        };
+      };
+      "autopilot": {
+        "goals": {
+          $: "getAutopilotGoals";
+        };
+        "runs": {
+          $: "getAutopilotRuns";
+        };
+      };
+      "board": {
+        "sync": {
+          $: "getBoardSync";
+        };
+      };
+      "boards": {
+        $: "getBoards";
+        "{}": {
+          $: "getBoardsById";
+          "cards": {
+            $: "getBoardsCardsById";
+          };
+        };
+        "templates": {
+          $: "getBoardsTemplates";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "getCardsById";
+          "comments": {
+            $: "getCardsCommentsById";
+          };
+        };
+      };
+      "chat": {
+        "sessions": {
+          $: "getChatSessions";
+          "{}": {
+            $: "getChatSessionsById";
+          };
+        };
+        "turns": {
+          $: "getChatTurns";
+        };
+      };
+      "content": {
+        "drafts": {
+          $: "getContentDrafts";
+          "{}": {
+            $: "getContentDraftsById";
+          };
+        };
+        "outbox": {
+          $: "getContentOutbox";
+        };
+        "platforms": {
+          $: "getContentPlatforms";
+        };
+      };
+      "council": {
+        "session": {
+          $: "getCouncilSession";
+          "{}": {
+            $: "getCouncilSessionById";
+          };
+        };
+      };
+      "crons": {
+        $: "getCrons";
+        "runs": {
+          $: "getCronsRuns";
+        };
+      };
+      "dispatch": {
+        $: "getDispatch";
+        "{}": {
+          $: "getDispatchById";
+        };
+      };
+      "docs": {
+        $: "getDocs";
+      };
+      "epics": {
+        $: "getEpics";
+      };
+      "feedback": {
+        $: "getFeedback";
+      };
+      "gateway": {
+        "crons": {
+          $: "getGatewayCrons";
+        };
+        "sessions": {
+          $: "getGatewaySessions";
+        };
+      };
+      "git": {
+        $: "getGit";
+      };
+      "health": {
+        $: "getHealth";
+      };
+      "marketplace": {
+        "licences": {
+          $: "getMarketplaceLicences";
+        };
+        "templates": {
+          $: "getMarketplaceTemplates";
+        };
+      };
+      "memory": {
+        $: "getMemory";
+        "config": {
+          $: "getMemoryConfig";
+        };
+        "longterm": {
+          $: "getMemoryLongterm";
+        };
+        "rag": {
+          $: "getMemoryRag";
+        };
+      };
+      "notifications": {
+        $: "getNotifications";
+      };
+      "openapi.json": {
+        $: "getOpenapiJson";
+      };
+      "org-structure": {
+        $: "getOrgStructure";
+      };
+      "packs": {
+        $: "getPacks";
+      };
+      "plugins": {
+        $: "getPlugins";
+      };
+      "professional-network": {
+        $: "getProfessionalNetwork";
+      };
+      "projects": {
+        $: "getProjects";
+      };
+      "search": {
+        $: "getSearch";
+      };
+      "settings": {
+        $: "getSettings";
+        "{}": {
+          $: "getSettingsByKey";
+        };
+      };
+      "skills": {
+        "import": {
+          $: "getSkillsImport";
+        };
+      };
+      "sprints": {
+        $: "getSprints";
+      };
+      "sse": {
+        $: "getSse";
+        "families": {
+          $: "getSseFamilies";
+        };
+      };
+      "stories": {
+        $: "getStories";
+      };
+      "tasks": {
+        $: "getTasks";
+        "{}": {
+          $: "getTasksById";
+        };
+      };
+      "terminal": {
+        $: "getTerminal";
+      };
+      "usage": {
+        $: "getUsage";
+        "budgets": {
+          $: "getUsageBudgets";
+          "{}": {
+            $: "getUsageBudgetsByAgentId";
+          };
+        };
+        "series": {
+          $: "getUsageSeries";
+        };
+      };
+      "vault": {
+        $: "getVault";
+      };
+    };
+    "console": {
+      "{}": {
+        $: "getConsoleByPage";
+        "{}": {
+          $: "getConsoleByPageAndA";
+          "{}": {
+            $: "getConsoleByPageAndAAndB";
+          };
+        };
+      };
+    };
+    "dashboard": {
+      "{}": {
+        $: "getDashboardByFile";
+        "{}": {
+          $: "getDashboardByDirAndFile";
+          "{}": {
+            $: "getDashboardByDirAndSubAndFile";
+          };
+        };
+      };
+      "pages": {
+        $: "getDashboardPages";
+      };
+      "panels": {
+        $: "getDashboardPanels";
+      };
+    };
+    "login": {
+      $: "getLogin";
+    };
+    "metrics": {
+      $: "getMetrics";
+    };
+  };
+  POST: {
+    "api": {
+      "activities": {
+        $: "postActivities";
+      };
+      "agents": {
+        "factory": {
+          $: "postAgentsFactory";
+        };
+        "register-missing": {
+          $: "postAgentsRegisterMissing";
+        };
+      };
+      "approvals": {
+        $: "postApprovals";
+      };
+      "auth": {
+        "login-link": {
+          $: "postAuthLoginLink";
+        };
+      };
+      "autopilot": {
+        "goals": {
+          $: "postAutopilotGoals";
+        };
+        "runs": {
+          $: "postAutopilotRuns";
+        };
+      };
+      "board": {
+        "import": {
+          $: "postBoardImport";
+        };
+      };
+      "boards": {
+        $: "postBoards";
+        "{}": {
+          "cards": {
+            $: "postBoardsCardsById";
+          };
+        };
+      };
+      "cards": {
+        "{}": {
+          "claim": {
+            $: "postCardsClaimById";
+          };
+          "comments": {
+            $: "postCardsCommentsById";
+          };
+          "delegate": {
+            $: "postCardsDelegateById";
+          };
+        };
+      };
+      "chat": {
+        $: "postChat";
+        "turns": {
+          $: "postChatTurns";
+          "{}": {
+            "abort": {
+              $: "postChatTurnsAbortById";
+            };
+          };
+        };
+      };
+      "content": {
+        "drafts": {
+          $: "postContentDrafts";
+        };
+        "publish": {
+          $: "postContentPublish";
+        };
+      };
+      "council": {
+        "session": {
+          $: "postCouncilSession";
+        };
+      };
+      "crons": {
+        $: "postCrons";
+      };
+      "dispatch": {
+        $: "postDispatch";
+      };
+      "epics": {
+        $: "postEpics";
+      };
+      "feedback": {
+        $: "postFeedback";
+      };
+      "git": {
+        $: "postGit";
+      };
+      "heartbeat": {
+        $: "postHeartbeat";
+      };
+      "memory": {
+        "config": {
+          $: "postMemoryConfig";
+        };
+        "rag": {
+          $: "postMemoryRag";
+        };
+      };
+      "messenger": {
+        "webhook": {
+          $: "postMessengerWebhook";
+        };
+      };
+      "notifications": {
+        $: "postNotifications";
+      };
+      "packs": {
+        $: "postPacks";
+        "licence-challenge": {
+          $: "postPacksLicenceChallenge";
+        };
+      };
+      "professional-network": {
+        $: "postProfessionalNetwork";
+      };
+      "projects": {
+        $: "postProjects";
+      };
+      "search": {
+        $: "postSearch";
+      };
+      "skills": {
+        "import": {
+          $: "postSkillsImport";
+        };
+      };
+      "sprints": {
+        $: "postSprints";
+      };
+      "stories": {
+        $: "postStories";
+      };
+      "tasks": {
+        $: "postTasks";
+        "{}": {
+          "claim": {
+            $: "postTasksClaimById";
+          };
+        };
+      };
+      "terminal": {
+        $: "postTerminal";
+      };
+      "usage": {
+        $: "postUsage";
+      };
+      "vault": {
+        $: "postVault";
+        "inject": {
+          $: "postVaultInject";
+        };
+        "reveal": {
+          $: "postVaultReveal";
+        };
+      };
+    };
+    "mcp": {
+      $: "postMcp";
+    };
+  };
+  PATCH: {
+    "api": {
+      "agents": {
+        "{}": {
+          $: "patchAgentsById";
+        };
+      };
+      "approvals": {
+        "{}": {
+          $: "patchApprovalsById";
+        };
+      };
+      "board": {
+        "update": {
+          $: "patchBoardUpdate";
+        };
+      };
+      "boards": {
+        "{}": {
+          $: "patchBoardsById";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "patchCardsById";
+        };
+      };
+      "content": {
+        "drafts": {
+          "{}": {
+            $: "patchContentDraftsById";
+          };
+        };
+      };
+      "crons": {
+        $: "patchCrons";
+      };
+      "epics": {
+        $: "patchEpics";
+      };
+      "notifications": {
+        $: "patchNotifications";
+      };
+      "projects": {
+        $: "patchProjects";
+      };
+      "sprints": {
+        $: "patchSprints";
+      };
+      "stories": {
+        $: "patchStories";
+      };
+      "tasks": {
+        "{}": {
+          $: "patchTasksById";
+        };
+      };
+    };
+  };
+  DELETE: {
+    "api": {
+      "autopilot": {
+        "goals": {
+          $: "deleteAutopilotGoals";
+        };
+        "runs": {
+          $: "deleteAutopilotRuns";
+        };
+      };
+      "boards": {
+        "{}": {
+          $: "deleteBoardsById";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "deleteCardsById";
+        };
+      };
+      "chat": {
+        "sessions": {
+          "{}": {
+            $: "deleteChatSessionsById";
+          };
+        };
+      };
+      "content": {
+        "drafts": {
+          "{}": {
+            $: "deleteContentDraftsById";
+          };
+        };
+      };
+      "crons": {
+        $: "deleteCrons";
+      };
+      "epics": {
+        $: "deleteEpics";
+      };
+      "projects": {
+        $: "deleteProjects";
+      };
+      "settings": {
+        "{}": {
+          $: "deleteSettingsByKey";
+        };
+      };
+      "sprints": {
+        $: "deleteSprints";
+      };
+      "stories": {
+        $: "deleteStories";
+      };
+      "tasks": {
+        "{}": {
+          $: "deleteTasksById";
+        };
+      };
+      "vault": {
+        $: "deleteVault";
+      };
+    };
+  };
+  PUT: {
+    "api": {
+      "settings": {
+        "{}": {
+          $: "putSettingsByKey";
+        };
+      };
+      "usage": {
+        "budgets": {
+          "{}": {
+            $: "putUsageBudgetsByAgentId";
+          };
+        };
+      };
+    };
+  };
+}
