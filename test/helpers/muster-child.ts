@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startServer, type RunningServer } from "../../scripts/bench/processes.ts";
 import { waitUntil } from "./wait.ts";
-import type { FromRoute, JsonBody, MethodOf } from "@muster/plugin/testing";
+import type { FromRoute, JsonBody } from "@muster/plugin/testing";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -28,7 +28,7 @@ export interface MusterChild {
   startMs: number;
   /** `session: true` sends the child's session token (from its home). */
   /** Typed as the test kit's `h.json`: the route's answer from the path and method, else `unknown`. */
-  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: MethodOf<T, M>; body?: unknown; session?: boolean }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: M | (string & {}); body?: unknown; session?: boolean }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
   /** SIGKILL (no shutdown hook runs) and wait for the exit; safe to call twice. */
   kill(): Promise<void>;
   /** What the child wrote to stdout/stderr (for failure messages). */

@@ -65,5 +65,13 @@ export interface FromRoute {
 /** The body type of a `json` call: the one the test named, else the route's (see {@link RouteBody}). */
 export type JsonBody<T, M extends string, P extends string> = [T] extends [FromRoute] ? RouteBody<M, P> : T;
 
-/** The `method` a `json` call may pass: any when the test named the body type, else the one inferred to look the route up. */
-export type MethodOf<T, M extends string> = [T] extends [FromRoute] ? M : string;
+
+/**
+ * Narrows a route's answer of several shapes (a union in its OpenAPI) to the one holding `key`:
+ * `withField(res.body, "approval")` for a git push, `"commit"` for a commit. Throws, showing the
+ * answer, when it has no such field (a refusal, or the other shape).
+ */
+export function withField<T, K extends string>(body: T, key: K): Extract<T, { [P in K]: unknown }> {
+  if (typeof body !== "object" || body === null || !(key in body)) throw new Error(`the answer has no "${key}": ${JSON.stringify(body)}`);
+  return body as Extract<T, { [P in K]: unknown }>;
+}

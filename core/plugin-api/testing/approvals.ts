@@ -1,7 +1,7 @@
 // The approval steps a test takes over HTTP, written once: find the approval a gated action
 // raised, decide it as the human, approve whatever is pending. Needs the approvals plugin.
 import type { Operations } from "@muster/sdk/client";
-import type { Answer, FromRoute, JsonBody, MethodOf } from "./api-body.ts";
+import type { Answer, FromRoute, JsonBody } from "./api-body.ts";
 import { waitUntil, type WaitOptions } from "./wait.ts";
 
 /** One approval with its payload (`GET /api/approvals/{id}`). */
@@ -25,7 +25,7 @@ export interface DecideOptions {
 /** Anything that calls a host's JSON routes: a {@link TestHost}, or a host in a child process. */
 export interface ApprovalHost {
   /** Typed as {@link TestHost.json}: the route's answer from the path and method, else `unknown`. */
-  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: MethodOf<T, M>; body?: unknown; session?: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: M | (string & {}); body?: unknown; session?: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
 }
 type Host = ApprovalHost;
 

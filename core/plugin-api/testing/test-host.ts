@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMusterClient, type MusterClient } from "@muster/sdk/client";
 import type { PluginDefinition } from "../define-plugin.ts";
-import type { FromRoute, JsonBody, MethodOf } from "./api-body.ts";
+import type { FromRoute, JsonBody } from "./api-body.ts";
 
 /** What the kit needs of a host; `createHost` from `muster` returns one. */
 export interface TestableHost {
@@ -88,7 +88,7 @@ export interface TestHost<H extends TestableHost = TestableHost, C extends objec
    * The body is typed from the literal path and method (the route's OpenAPI answer, see
    * `RouteBody`), `unknown` when the OpenAPI has no such route, or `T` when the test names it.
    */
-  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: RequestInitJson & { method?: MethodOf<T, M> }): Promise<JsonResponse<JsonBody<T, M, P>>>;
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: RequestInitJson & { method?: M | (string & {}) }): Promise<JsonResponse<JsonBody<T, M, P>>>;
   /** Stops the host and removes the temporary home (a `home` the caller passed is kept), unless `keepHome`. */
   stop(options?: { keepHome?: boolean }): Promise<void>;
   /** Stops the host and starts a new one on the same home (data survives), with these config overrides. */

@@ -8,7 +8,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
-import { decideApproval } from "@muster/plugin/testing";
+import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { suite, type Test } from "uvu";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
@@ -91,7 +91,10 @@ export function startGitHost(repoPath?: string): Promise<TestHost> {
   });
 }
 
-export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
+type GitAnswer = ApiBody<"postGit">;
+/** What `POST /api/git` answers this body (its OpenAPI is the union of both): a commit's `{ commit }`, a push's or pull's `{ approval }`, with `error` on a refusal. */
+type GitAnswerTo<B> = B extends { operation: "commit" } ? Extract<GitAnswer, { commit: unknown }> : B extends { operation: "push" | "pull" } ? Extract<GitAnswer, { approval: unknown }> : GitAnswer;
+export const postGit = <const B>(h: TestHost, body: B, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json<GitAnswerTo<B>>("/api/git", { method: "POST", body, headers });
 export const approve = (h: TestHost, id: string) => decideApproval(h, id, "approved");
 export const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
 

@@ -305,7 +305,30 @@ export interface Operations {
         };
         sandbox: "off" | "container";
       };
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/agents/coverage`: Agents that share skills with an agent, by shared skills then same tier (400 without agent, 404 AGENT_NOT_FOUND) */
@@ -388,7 +411,30 @@ export interface Operations {
         updatedAt: string;
       };
       files: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/agents/health`: Every known agent's health from the cached gateway sessions (spec state table); all offline while the gateway is not connected */
@@ -424,7 +470,30 @@ export interface Operations {
     response: {
       ok: true;
       agents: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/approvals`: Pending approvals (paged) and decided history, newest first, without payloads */
@@ -2612,7 +2681,30 @@ export interface Operations {
       };
     } | {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/health`: Service health */
@@ -2670,7 +2762,7 @@ export interface Operations {
   getMarketplaceLicences: {
     args: {
       query: {
-        "holder": string;
+        "holder": `0x${string}`;
       };
     };
     argsRequired: true;
@@ -3024,11 +3116,11 @@ export interface Operations {
     args: {
       body: {
         name: string;
-        buyer?: string;
+        buyer?: `0x${string}`;
         proof?: {
-          nonce: string;
+          nonce: `0x${string}`;
           expiresAt: number;
-          signature: string;
+          signature: `0x${string}`;
         };
       };
     };
@@ -3066,7 +3158,30 @@ export interface Operations {
       directories: Array<string>;
       orgEntries: Array<string>;
       files: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `POST /api/packs/licence-challenge`: A single-use challenge (EIP-712 typed data) that the holder of a pack's marketplace licence signs to install it */
@@ -3074,21 +3189,21 @@ export interface Operations {
     args: {
       body: {
         name: string;
-        holder: string;
+        holder: `0x${string}`;
       };
     };
     argsRequired: true;
     response: {
       ok: true;
       challenge: {
-        nonce: string;
+        nonce: `0x${string}`;
         expiresAt: number;
         typedData: {
           domain: {
             name: string;
             version: string;
-            verifyingContract: string;
-            salt: string;
+            verifyingContract: `0x${string}`;
+            salt: `0x${string}`;
           };
           types: {
             PackLicenceProof: Array<{
@@ -3100,8 +3215,8 @@ export interface Operations {
           message: {
             pack: string;
             templateId: string;
-            holder: string;
-            nonce: string;
+            holder: `0x${string}`;
+            nonce: `0x${string}`;
             expiresAt: string;
           };
         };
