@@ -18,7 +18,7 @@ test("the plugin's route adds a note, then refuses past maxNotes with its own co
     assert.deepEqual(added.body.note, { id: 1, text: "Faster search", author: "writer" });
     const full = await h.json("/api/release-notes", { method: "POST", body: { text: "One too many" } });
     assert.equal(full.status, 409);
-    assert.equal(full.body.error?.code, "RELEASE_NOTES_FULL");
+    assert.equal(full.body.error!.code, "RELEASE_NOTES_FULL");
     // Everything else through the typed client: arguments and answers checked by tsc.
     const { plugins } = await h.client.getPlugins();
     assert.equal(plugins.find((p) => p.id === "release-notes")?.state, "started");

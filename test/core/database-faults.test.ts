@@ -121,7 +121,7 @@ t("past the budget a locked write is 503 DATABASE_BUSY with Retry-After, writes 
 
   const refused = await within(h.json("/api/tasks", { method: "POST", body: { title: "refused while locked" } }), "the locked write");
   assert.is(refused.status, 503);
-  assert.is(refused.body.error?.code, "DATABASE_BUSY");
+  assert.is(refused.body.error!.code, "DATABASE_BUSY");
   assert.is(refused.headers.get("retry-after"), "1");
   assert.not.ok(JSON.stringify(refused.body).includes("SQLITE"), "no driver internals in the answer");
 
@@ -165,7 +165,7 @@ t("a full database is 507 DATABASE_FULL, stays intact, and takes writes again on
 
   const refused = await h.json("/api/tasks", { method: "POST", body: { title: "refused on a full disk", description: "x".repeat(19_000) } });
   assert.is(refused.status, 507);
-  assert.is(refused.body.error?.code, "DATABASE_FULL");
+  assert.is(refused.body.error!.code, "DATABASE_FULL");
   assert.not.ok(JSON.stringify(refused.body).includes("SQLITE"), "no driver internals in the answer");
   const degraded = await h.json("/api/health");
   assert.is(degraded.status, 503);

@@ -59,10 +59,10 @@ t("scopes: asks for exactly the configured scopes, and a method the grant does n
       assert.equal(gw.requests("connect")[0].params.scopes, ["operator.read"]);
       const res = await probeCall(h, "cron.add", { name: "x" });
       assert.is(res.status, 502);
-      assert.is(res.body.error?.code, "GATEWAY_ERROR");
-      assert.is(res.body.error?.details.code, "FORBIDDEN");
-      assert.is(res.body.error?.details.details.code, "MISSING_SCOPE");
-      assert.match(res.body.error?.details.message, "missing scope: operator.admin");
+      assert.is(res.body.error!.code, "GATEWAY_ERROR");
+      assert.is(res.body.error!.details.code, "FORBIDDEN");
+      assert.is(res.body.error!.details.details.code, "MISSING_SCOPE");
+      assert.match(res.body.error!.details.message, "missing scope: operator.admin");
       // A failed call leaves the connection up.
       assert.is((await probeCall(h, "health")).status, 200);
     });
@@ -132,7 +132,7 @@ t("state connecting → connected → down → connected across a gateway restar
       // While down, calls fail fast with 503 instead of queueing.
       const refused = await probeCall(h, "health");
       assert.is(refused.status, 503);
-      assert.is(refused.body.error?.code, "GATEWAY_UNAVAILABLE");
+      assert.is(refused.body.error!.code, "GATEWAY_UNAVAILABLE");
       await gw.listen();
       await waitForGatewayState(h, "connected");
       const states = (await probeRecord(h)).states.map((s) => s.state);
@@ -223,8 +223,8 @@ t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVA
     assert.equal({ state: body.gateway.state, url: body.gateway.url }, { state: "disabled", url: null });
     const res = await probeCall(h, "health");
     assert.is(res.status, 503);
-    assert.is(res.body.error?.code, "GATEWAY_UNAVAILABLE");
-    assert.match(res.body.error?.message, "GATEWAY_URL is off");
+    assert.is(res.body.error!.code, "GATEWAY_UNAVAILABLE");
+    assert.match(res.body.error!.message, "GATEWAY_URL is off");
   });
 });
 
@@ -248,7 +248,7 @@ t("wrong token: state unauthorized, calls 503 GATEWAY_UNAUTHORIZED, and no hot r
       assert.not.ok(JSON.stringify(body).includes(TOKEN));
       const res = await probeCall(h, "health");
       assert.is(res.status, 503);
-      assert.is(res.body.error?.code, "GATEWAY_UNAUTHORIZED");
+      assert.is(res.body.error!.code, "GATEWAY_UNAUTHORIZED");
       const before = gw.connectAttempts;
       // A window in which a hot loop (backoff 30 ms here) would make many attempts.
       await sleep(600);

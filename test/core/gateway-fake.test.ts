@@ -44,9 +44,9 @@ t("cron: add/update/remove emit their event before the res; run answers first, t
     assert.equal((await probeCall(h, "cron.remove", { id })).body.result, { ok: true, removed: true });
     const again = await probeCall(h, "cron.remove", { id });
     assert.is(again.status, 502);
-    assert.is(again.body.error?.details.details.code, "CRON_JOB_NOT_FOUND");
+    assert.is(again.body.error!.details.details.code, "CRON_JOB_NOT_FOUND");
     const invalid = await probeCall(h, "cron.add", { name: "x" });
-    assert.match(invalid.body.error?.details.message, "must have required property 'schedule'");
+    assert.match(invalid.body.error!.details.message, "must have required property 'schedule'");
   });
 });
 
@@ -85,7 +85,7 @@ t("several agents: a session key or agentId must name one; an unknown agent is r
     assert.is(helper.status, 200);
     const unknown = await probeCall(h, "chat.send", { sessionKey: "agent:nope:main", message: "hi", idempotencyKey: "n-1" });
     assert.is(unknown.status, 502);
-    assert.match(unknown.body.error?.details.message, 'Agent "nope" no longer exists');
+    assert.match(unknown.body.error!.details.message, 'Agent "nope" no longer exists');
     const ambiguous = await probeCall(h, "agent", { message: "hi", idempotencyKey: "a-1" });
     assert.is(ambiguous.status, 502);
     gw.setAgents([{ id: "main" }]);

@@ -33,8 +33,8 @@ t("a call the gateway does not answer in time: 504 GATEWAY_TIMEOUT (per-call tim
       gw.neverAnswer("status");
       const perCall = await probeCall(h, "status", {}, 150);
       assert.is(perCall.status, 504);
-      assert.is(perCall.body.error?.code, "GATEWAY_TIMEOUT");
-      assert.match(perCall.body.error?.message, "did not answer status within 150 ms");
+      assert.is(perCall.body.error!.code, "GATEWAY_TIMEOUT");
+      assert.match(perCall.body.error!.message, "did not answer status within 150 ms");
       const byDefault = await probeCall(h, "status");
       assert.is(byDefault.status, 504, "the configured gatewayRequestTimeoutMs applies");
       // The gateway answers the timed-out id after all: dropped, the connection stays.
@@ -53,11 +53,11 @@ t("ok:false is 502 GATEWAY_ERROR with the gateway's code, message and details", 
     gw.failWith("cron.remove", { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
     const res = await probeCall(h, "cron.remove", { id: "x" });
     assert.is(res.status, 502);
-    assert.is(res.body.error?.code, "GATEWAY_ERROR");
-    assert.equal(res.body.error?.details, { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
+    assert.is(res.body.error!.code, "GATEWAY_ERROR");
+    assert.equal(res.body.error!.details, { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
     const unknown = await probeCall(h, "no.such.method");
     assert.is(unknown.status, 502);
-    assert.is(unknown.body.error?.details.message, "unknown method: no.such.method");
+    assert.is(unknown.body.error!.details.message, "unknown method: no.such.method");
   });
 });
 
@@ -75,7 +75,7 @@ t("the agent method: one call, two res frames (accepted, then final); the timeou
     gw.onChat(() => ({ deltas: ["slow"], delayMs: 1_000 }));
     const slow = await h.json("/api/gateway-probe/agent", { method: "POST", body: { message: "hi", idempotencyKey: "run-2", timeoutMs: 200 } });
     assert.is(slow.status, 504);
-    assert.is(slow.body.error?.code, "GATEWAY_TIMEOUT");
+    assert.is(slow.body.error!.code, "GATEWAY_TIMEOUT");
     // The final answer arriving after the timeout is dropped; the connection stays.
     await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "chat" && e.payload.runId === "run-2" && e.payload.state === "final"), { label: "run-2 final" });
     assert.is((await probeCall(h, "health")).status, 200);
@@ -173,7 +173,7 @@ t("pending calls fail with 503 GATEWAY_UNAVAILABLE when the connection drops mid
     gw.closeAll(1011, "internal error");
     const res = await waiting;
     assert.is(res.status, 503);
-    assert.is(res.body.error?.code, "GATEWAY_UNAVAILABLE");
+    assert.is(res.body.error!.code, "GATEWAY_UNAVAILABLE");
     await waitForGatewayState(h, "connected");
     gw.override("status", undefined);
     assert.is((await probeCall(h, "status")).status, 200);
@@ -267,7 +267,7 @@ t("ready(timeoutMs): resolves once connected; while the gateway is down it fails
     await waitForGatewayState(h, "down");
     const notNow = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 0 } });
     assert.is(notNow.status, 503);
-    assert.is(notNow.body.error?.code, "GATEWAY_UNAVAILABLE");
+    assert.is(notNow.body.error!.code, "GATEWAY_UNAVAILABLE");
     const waited = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 100 } });
     assert.is(waited.status, 503);
     // Waiting across the gateway's return resolves.

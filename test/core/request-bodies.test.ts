@@ -32,7 +32,7 @@ t("a lone surrogate anywhere (value, key, nested, high or low) is refused with 4
   for (const body of bodies) {
     const res = await postRaw(h, "/api/activities", body);
     assert.is(res.status, 400, body);
-    assert.is(res.body.error?.code, "INVALID_UNICODE", body);
+    assert.is(res.body.error!.code, "INVALID_UNICODE", body);
   }
   assert.is(await activityCount(h), before, "nothing stored");
 });
@@ -65,7 +65,7 @@ t("a __proto__ key anywhere is refused with 400 UNSAFE_JSON_KEY; no pollution, n
   for (const [path, body] of bodies) {
     const res = await postRaw(h, path, body);
     assert.is(res.status, 400, body);
-    assert.is(res.body.error?.code, "UNSAFE_JSON_KEY", body);
+    assert.is(res.body.error!.code, "UNSAFE_JSON_KEY", body);
   }
   assert.is(({} as Record<string, unknown>).isAdmin, undefined);
   assert.is(({} as Record<string, unknown>).polluted, undefined);

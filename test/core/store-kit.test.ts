@@ -148,13 +148,13 @@ t("insert then get returns the plain row: defaults filled, booleans as booleans,
 t("a taken key fails the insert with MikroORM's unique-constraint exception", async () => {
   const res = await create("a", "2026-01-02T00:00:00.000Z");
   assert.is(res.status, 409);
-  assert.is(res.body.error?.code, "KIT_NOTES_TAKEN");
+  assert.is(res.body.error!.code, "KIT_NOTES_TAKEN");
 });
 
 t("get of an unknown key is null", async () => {
   const res = await h.json("/api/kit-notes/nope");
   assert.is(res.status, 404);
-  assert.is(res.body.error?.code, "KIT_NOTES_NOT_FOUND");
+  assert.is(res.body.error!.code, "KIT_NOTES_NOT_FOUND");
 });
 
 t("several rows insert in one call; list uses the default order with insertion order breaking ties", async () => {
@@ -194,7 +194,7 @@ t("transition: of 20 concurrent publishes of one draft exactly one wins and gets
   assert.is(winners.length, 1);
   assert.is(winners[0]!.body.note.status, "published");
   assert.match(winners[0]!.body.note.body, /^by \d+$/);
-  for (const loser of results.filter((r) => r.status !== 200)) assert.is(loser.body.error?.code, "KIT_NOTES_NOT_DRAFT");
+  for (const loser of results.filter((r) => r.status !== 200)) assert.is(loser.body.error!.code, "KIT_NOTES_NOT_DRAFT");
   assert.equal((await h.json("/api/kit-notes/d")).body.note.body, winners[0]!.body.note.body);
   assert.is((await h.json("/api/kit-notes/nope/publish", { session: true, method: "POST", body: { body: "x" } })).status, 409);
 });

@@ -52,18 +52,18 @@ t("its routes are served: a note is added (entity write), listed with the config
 t("its zod schemas and error catalogue produce the host's envelopes; its config caps the notes, also under concurrent adds", async ({ h }) => {
   const bad = await h.json("/api/release-notes", { method: "POST", body: { version: "next", text: "x" } });
   assert.is(bad.status, 400);
-  assert.is(bad.body.error?.code, "VALIDATION_FAILED");
+  assert.is(bad.body.error!.code, "VALIDATION_FAILED");
   const missing = await h.json("/api/release-notes/99");
   assert.is(missing.status, 404);
-  assert.is(missing.body.error?.code, "RELEASE_NOTES_NOT_FOUND");
+  assert.is(missing.body.error!.code, "RELEASE_NOTES_NOT_FOUND");
   // One slot is left: of ten concurrent adds exactly one gets it.
   const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => h.json("/api/release-notes", { method: "POST", body: { version: "1.3.0", text: `Second ${i}` } })));
   assert.equal(racing.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-  assert.ok(racing.filter((r) => r.status === 409).every((r) => r.body.error?.code === "RELEASE_NOTES_FULL"));
+  assert.ok(racing.filter((r) => r.status === 409).every((r) => r.body.error!.code === "RELEASE_NOTES_FULL"));
   assert.is((await h.json("/api/release-notes")).body.notes.length, 2, "never more than maxNotes");
   const full = await h.json("/api/release-notes", { method: "POST", body: { version: "1.4.0", text: "Third" } });
   assert.is(full.status, 409);
-  assert.is(full.body.error?.code, "RELEASE_NOTES_FULL");
+  assert.is(full.body.error!.code, "RELEASE_NOTES_FULL");
 });
 
 t("it is listed as an installed plugin and its route is in the OpenAPI document", async ({ h }) => {

@@ -129,10 +129,10 @@ t("its route is in /api/openapi.json and works: the walkthrough's note is listed
   assert.equal((await h.json("/api/standup")).body.notes.map((n: { today: string; blockers: string }) => [n.today, n.blockers]), [["Review the panel", ""]]);
   const anonymous = await h.json("/api/standup", { method: "POST", body: { yesterday: "x", today: "y" } });
   assert.is(anonymous.status, 400);
-  assert.is(anonymous.body.error?.code, "STANDUP_AGENT_REQUIRED");
+  assert.is(anonymous.body.error!.code, "STANDUP_AGENT_REQUIRED");
   const bad = await h.json("/api/standup?day=tomorrow");
   assert.is(bad.status, 400);
-  assert.is(bad.body.error?.code, "VALIDATION_FAILED");
+  assert.is(bad.body.error!.code, "VALIDATION_FAILED");
   await h.json("/api/standup", { method: "POST", headers: { "x-agent-id": "builder" }, body: { yesterday: "Indexed the docs", today: "Ship the search panel", blockers: "Waiting for the design review" } });
 });
 

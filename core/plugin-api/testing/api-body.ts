@@ -4,9 +4,11 @@
 // `h.json("/api/tasks/" + …)` needs no annotation: the call's literal path and method are looked
 // up in the SDK's route tree (`RouteTree`, generated with the operations), segment by segment,
 // so `/api/tasks/${id}/comments` is `getTasksCommentsById`'s answer. A path the OpenAPI does not
-// list (a test plugin's own route, a path held in a `string` variable, a route answering HTML)
-// gives `unknown`: the test names the type it expects (`h.json<ApiBody<"op">>`, or a local type).
+// list (a test plugin's own route, a path held in a `string` variable) gives `Unlisted`, the
+// error envelope and nothing else, and a route answering no JSON (HTML, metrics) `unknown`: the
+// test names the type it expects (`h.json<ApiBody<"op">>`, or a local type).
 import type { OperationName, Operations, RouteTree } from "@muster/sdk/client";
+import type { OpenApiDocument } from "./openapi.ts";
 
 /** The server's error envelope. */
 export interface ApiErrorBody {
@@ -45,10 +47,23 @@ export type OperationAt<M extends string, P extends string> = string extends P
       : never
     : never;
 
-/** The answer of the route serving `method path`: its {@link ApiBody}, or `unknown` (not in the OpenAPI, or not JSON). */
-export type RouteBody<M extends string, P extends string> = OperationAt<M, P> extends infer K
+/** The host's own JSON routes that its OpenAPI does not list. */
+interface HostRoutes {
+  "GET /api/openapi.json": OpenApiDocument;
+}
+
+/**
+ * The answer of a route the OpenAPI does not list (a test plugin's own, or a path held in a
+ * `string`): only the host's error envelope is known, every other field is the test's to name.
+ */
+export type Unlisted = Answer<unknown>;
+
+/** The answer of the route serving `method path`: its {@link ApiBody}, {@link Unlisted}, or `unknown` for a route that answers no JSON. */
+export type RouteBody<M extends string, P extends string> = `${Uppercase<M>} ${P}` extends keyof HostRoutes
+  ? HostRoutes[`${Uppercase<M>} ${P}`]
+  : OperationAt<M, P> extends infer K
   ? [K] extends [never]
-    ? unknown
+    ? Unlisted
     : K extends OperationName
       ? Operations[K]["response"] extends Response
         ? unknown

@@ -82,19 +82,19 @@ t("a rewrite in place at request time is refused before any approval exists, nam
   git(repos.work, "config", `url.${mirror}.pushInsteadOf`, repos.bare);
   const res = await postGit(h, { operation: "push" });
   assert.is(res.status, 409, JSON.stringify(res.body));
-  assert.is(res.body.error?.code, "GIT_REMOTE_REDIRECTED");
-  assert.ok(res.body.error?.message.includes(`url.${mirror}.pushinsteadof`), res.body.error?.message);
+  assert.is(res.body.error!.code, "GIT_REMOTE_REDIRECTED");
+  assert.ok(res.body.error!.message.includes(`url.${mirror}.pushinsteadof`), res.body.error!.message);
   git(repos.work, "config", "--unset", `url.${mirror}.pushInsteadOf`);
   git(repos.work, "config", "--add", "remote.origin.pushurl", repos.bare);
   git(repos.work, "config", "--add", "remote.origin.pushurl", elsewhere);
   const two = await postGit(h, { operation: "push" });
   assert.is(two.status, 409, JSON.stringify(two.body));
-  assert.is(two.body.error?.code, "GIT_REMOTE_MULTIPLE_URLS");
+  assert.is(two.body.error!.code, "GIT_REMOTE_MULTIPLE_URLS");
   git(repos.work, "config", "--unset-all", "remote.origin.pushurl");
   git(repos.work, "config", "remote.origin.pushurl", `ext::sh -c touch% ${elsewhere}`);
   const helper = await postGit(h, { operation: "push" });
   assert.is(helper.status, 409, JSON.stringify(helper.body));
-  assert.is(helper.body.error?.code, "GIT_REMOTE_URL_UNSUPPORTED");
+  assert.is(helper.body.error!.code, "GIT_REMOTE_URL_UNSUPPORTED");
 });
 
 for (const [operation, key] of [
@@ -113,7 +113,7 @@ for (const [operation, key] of [
     // Planted before the request: refused at once, no approval made.
     const res = await postGit(h, { operation });
     assert.is(res.status, 409, JSON.stringify(res.body));
-    assert.is(res.body.error?.code, "GIT_UNSAFE_CONFIG");
+    assert.is(res.body.error!.code, "GIT_UNSAFE_CONFIG");
   });
 }
 

@@ -141,7 +141,7 @@ t("option injection and unknown names are refused before any approval exists", a
   for (const [body, status, code] of cases) {
     const res = await postGit(h, body);
     assert.is(res.status, status, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error?.code, code, JSON.stringify(body));
+    assert.is(res.body.error!.code, code, JSON.stringify(body));
   }
   assert.is((await h.json("/api/approvals")).body.pendingTotal, before);
 });
@@ -150,12 +150,12 @@ t("a detached HEAD needs a branch name; a repository without remotes has nothing
   git(repos.work, "checkout", "--quiet", "--detach");
   const detached = await postGit(h, { operation: "push" });
   assert.is(detached.status, 409);
-  assert.is(detached.body.error?.code, "GIT_DETACHED_HEAD");
+  assert.is(detached.body.error!.code, "GIT_DETACHED_HEAD");
   git(repos.work, "checkout", "--quiet", "main");
   git(repos.work, "remote", "remove", "origin");
   const none = await postGit(h, { operation: "push" });
   assert.is(none.status, 409);
-  assert.is(none.body.error?.code, "GIT_NO_REMOTE");
+  assert.is(none.body.error!.code, "GIT_NO_REMOTE");
 });
 
 t("push hooks do not run", async ({ h, repos, base }) => {

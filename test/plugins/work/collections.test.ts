@@ -12,7 +12,7 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-const create = async (h: TestHost, path: string, body: unknown) => {
+const create = async <const P extends string>(h: TestHost, path: P, body: unknown) => {
   const res = await h.json(path, { method: "POST", body });
   assert.is(res.status, 201, `${path} ${JSON.stringify(res.body)}`);
   return res.body;
