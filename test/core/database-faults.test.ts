@@ -129,7 +129,7 @@ t("past the budget a locked write is 503 DATABASE_BUSY with Retry-After, writes 
   assert.is(degraded.status, 503);
   assert.is(degraded.body.status, "degraded");
   assert.is(degraded.body.database, "degraded");
-  assert.is(degraded.body.databaseFault.code, "DATABASE_BUSY");
+  assert.is(degraded.body.databaseFault?.code, "DATABASE_BUSY");
   assert.not.ok((await titles(h)).includes("refused while locked"), "nothing of the refused write is stored");
 
   await lock.release();
@@ -170,7 +170,7 @@ t("a full database is 507 DATABASE_FULL, stays intact, and takes writes again on
   const degraded = await h.json("/api/health");
   assert.is(degraded.status, 503);
   assert.is(degraded.body.database, "degraded");
-  assert.is(degraded.body.databaseFault.code, "DATABASE_FULL");
+  assert.is(degraded.body.databaseFault?.code, "DATABASE_FULL");
   assert.is(sql.pragma("integrity_check", { simple: true }), "ok");
   assert.equal(await titles(h), ["before the disk filled"], "nothing of the refused write is stored");
 
@@ -248,7 +248,7 @@ t("storage faults map to stable codes, never 500; a plugin's own client error is
   for (const [code, status, errorCode] of cases) {
     const { status: got, body, headers } = await h.json(`/api/faulty/${code}`, { method: "POST", body: {} });
     assert.is(got, status, code);
-    assert.is(body.error.code, errorCode, code);
+    assert.is(body.error!.code, errorCode, code);
     assert.is(headers.get("retry-after"), errorCode === "DATABASE_BUSY" ? "1" : null, `${code} Retry-After`);
   }
 });

@@ -70,7 +70,7 @@ t("it is listed as an installed plugin and its route is in the OpenAPI document"
   const plugin = (await h.json("/api/plugins")).body.plugins.find((p: { id: string }) => p.id === "release-notes");
   assert.is(plugin.source, "npm:muster-plugin-release-notes@0.1.0");
   assert.is(plugin.state, "started");
-  assert.ok((await h.json("/api/openapi.json")).body.paths["/api/release-notes"].post);
+  assert.ok((await h.json("/api/openapi.json")).body.paths["/api/release-notes"]?.post);
 });
 
 t.run();

@@ -5,7 +5,7 @@
 // up in the SDK's route tree (`RouteTree`, generated with the operations), segment by segment,
 // so `/api/tasks/${id}/comments` is `getTasksCommentsById`'s answer. A path the OpenAPI does not
 // list (a test plugin's own route, a path held in a `string` variable) gives `Unlisted`, the
-// error envelope and nothing else, and a route answering no JSON (HTML, metrics) `unknown`: the
+// error envelope and nothing else (so does a route answering no JSON, HTML or metrics): the
 // test names the type it expects (`h.json<ApiBody<"op">>`, or a local type).
 import type { OperationName, Operations, RouteTree } from "@muster/sdk/client";
 import type { OpenApiDocument } from "./openapi.ts";
@@ -58,7 +58,7 @@ interface HostRoutes {
  */
 export type Unlisted = Answer<unknown>;
 
-/** The answer of the route serving `method path`: its {@link ApiBody}, {@link Unlisted}, or `unknown` for a route that answers no JSON. */
+/** The answer of the route serving `method path`: its {@link ApiBody}, else {@link Unlisted} (also for a route answering no JSON, HTML or metrics, whose refusals are JSON). */
 export type RouteBody<M extends string, P extends string> = `${Uppercase<M>} ${P}` extends keyof HostRoutes
   ? HostRoutes[`${Uppercase<M>} ${P}`]
   : OperationAt<M, P> extends infer K
@@ -66,10 +66,10 @@ export type RouteBody<M extends string, P extends string> = `${Uppercase<M>} ${P
     ? Unlisted
     : K extends OperationName
       ? Operations[K]["response"] extends Response
-        ? unknown
+        ? Unlisted
         : ApiBody<K>
-      : unknown
-  : unknown;
+      : Unlisted
+  : Unlisted;
 
 declare const fromRoute: unique symbol;
 /** `json`'s default body type: not a body, a mark meaning "the route's own, found from the path and method". */

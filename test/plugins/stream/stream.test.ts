@@ -39,7 +39,12 @@ async function sse(ctx: { h: TestHost; open: SseConnection[] }, headers?: Record
   return c;
 }
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
-const stats = async (h: TestHost) => (await h.json("/api/stream-probe/stats")).body;
+/** The stream probe's counters (this suite's own test route, outside the OpenAPI). */
+interface StreamStats {
+  clients: number;
+  droppedSlowClients: number;
+}
+const stats = async (h: TestHost) => (await h.json<StreamStats>("/api/stream-probe/stats")).body;
 /** Resolves once the hub has broadcast (and kept for replay) every event up to `seq`. */
 const broadcastUpTo = (h: TestHost, seq: number) => waitUntil(async () => (await stats(h)).lastSeq >= seq, { label: `frame ${seq} broadcast` });
 const probeFrames = (c: SseConnection) => c.frames.filter((f) => f.data?.type === "event" && f.data.name.startsWith("probe."));
