@@ -13,7 +13,7 @@ const host = { createHost, plugins: builtInPlugins, extraPlugins: [releaseNotes]
 test("the plugin's route adds a note, then refuses past maxNotes with its own code", () =>
   withTestHost(host, async (h) => {
     // The plugin's own routes: h.json (the typed client covers the host and the built-ins).
-    const added = await h.json("/api/release-notes", { method: "POST", body: { text: "Faster search" }, headers: { "x-agent-id": "writer" } });
+    const added = await h.json<{ note: { id: number; text: string; author: string } }>("/api/release-notes", { method: "POST", body: { text: "Faster search" }, headers: { "x-agent-id": "writer" } });
     assert.equal(added.status, 201);
     assert.deepEqual(added.body.note, { id: 1, text: "Faster search", author: "writer" });
     const full = await h.json("/api/release-notes", { method: "POST", body: { text: "One too many" } });
