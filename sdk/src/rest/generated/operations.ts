@@ -2073,7 +2073,30 @@ export interface Operations {
     argsRequired: true;
     response: {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/council/session`: Council sessions, newest first (limit: default 50, max 500) */
@@ -3267,7 +3290,30 @@ export interface Operations {
     argsRequired: true;
     response: {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `DELETE /api/projects`: Delete a project and clear references to it (session token) Needs the session token. */
