@@ -63,8 +63,7 @@ const wrap = (type: string) => (/[|&]/.test(type) && !/^[{(]/.test(type) ? `(${t
 function single(type: string, schema: JsonSchema, indent: string, root: JsonSchema): string {
   switch (type) {
     case "string":
-      // A 0x-prefixed hex pattern (an address, a hash, a signature) is viem's `0x${string}`.
-      return typeof schema.pattern === "string" && schema.pattern.startsWith("^0x") ? "`0x${string}`" : "string";
+      return "string";
     case "number":
     case "integer":
       return "number";

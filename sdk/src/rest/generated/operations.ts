@@ -2785,7 +2785,7 @@ export interface Operations {
   getMarketplaceLicences: {
     args: {
       query: {
-        "holder": `0x${string}`;
+        "holder": string;
       };
     };
     argsRequired: true;
@@ -3139,11 +3139,11 @@ export interface Operations {
     args: {
       body: {
         name: string;
-        buyer?: `0x${string}`;
+        buyer?: string;
         proof?: {
-          nonce: `0x${string}`;
+          nonce: string;
           expiresAt: number;
-          signature: `0x${string}`;
+          signature: string;
         };
       };
     };
@@ -3212,21 +3212,21 @@ export interface Operations {
     args: {
       body: {
         name: string;
-        holder: `0x${string}`;
+        holder: string;
       };
     };
     argsRequired: true;
     response: {
       ok: true;
       challenge: {
-        nonce: `0x${string}`;
+        nonce: string;
         expiresAt: number;
         typedData: {
           domain: {
             name: string;
             version: string;
-            verifyingContract: `0x${string}`;
-            salt: `0x${string}`;
+            verifyingContract: string;
+            salt: string;
           };
           types: {
             PackLicenceProof: Array<{
@@ -3238,8 +3238,8 @@ export interface Operations {
           message: {
             pack: string;
             templateId: string;
-            holder: `0x${string}`;
-            nonce: `0x${string}`;
+            holder: string;
+            nonce: string;
             expiresAt: string;
           };
         };
