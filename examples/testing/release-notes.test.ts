@@ -13,12 +13,12 @@ const host = { createHost, plugins: builtInPlugins, extraPlugins: [releaseNotes]
 test("the plugin's route adds a note, then refuses past maxNotes with its own code", () =>
   withTestHost(host, async (h) => {
     // The plugin's own routes: h.json (the typed client covers the host and the built-ins).
-    const added = await h.json("/api/release-notes", { method: "POST", body: { text: "Faster search" }, headers: { "x-agent-id": "writer" } });
+    const added = await h.json<{ note: { id: number; text: string; author: string } }>("/api/release-notes", { method: "POST", body: { text: "Faster search" }, headers: { "x-agent-id": "writer" } });
     assert.equal(added.status, 201);
     assert.deepEqual(added.body.note, { id: 1, text: "Faster search", author: "writer" });
     const full = await h.json("/api/release-notes", { method: "POST", body: { text: "One too many" } });
     assert.equal(full.status, 409);
-    assert.equal(full.body.error.code, "RELEASE_NOTES_FULL");
+    assert.equal(full.body.error!.code, "RELEASE_NOTES_FULL");
     // Everything else through the typed client: arguments and answers checked by tsc.
     const { plugins } = await h.client.getPlugins();
     assert.equal(plugins.find((p) => p.id === "release-notes")?.state, "started");

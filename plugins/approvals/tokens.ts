@@ -2,6 +2,8 @@ import { token, type GateRequestOptions, type GateRequestResult } from "@muster/
 import type { ApprovalRecord } from "./services/approval-record.ts";
 import type { ApprovalList, Decision, ExternalOutcome, NewApproval } from "./services/approval-service.ts";
 
+/** The Approval record as routes answer it (`GET /api/approvals/{id}`), for another plugin's response schema that returns one. */
+export { approvalSchema } from "./http/schemas.ts";
 export type { ApprovalList, ApprovalRecord, Decision, ExternalOutcome, NewApproval };
 
 /** The human approval queue: create, list, decide. */

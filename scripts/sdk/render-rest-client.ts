@@ -45,8 +45,32 @@ function objectOf(parameters: OpenApiParameter[], indent: string): string {
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
+/** A node of the route tree: literal segments by name, a path parameter under `{}`, the route ending here under `$`. */
+interface RouteNode {
+  $?: string;
+  children: Map<string, RouteNode>;
+}
+
+function addRoute(root: RouteNode, path: string, name: string): void {
+  let node = root;
+  for (const segment of path.split("/").slice(1)) {
+    const key = segment.startsWith("{") ? "{}" : segment;
+    let child = node.children.get(key);
+    if (!child) node.children.set(key, (child = { children: new Map() }));
+    node = child;
+  }
+  node.$ = name;
+}
+
+function renderNode(node: RouteNode, indent: string): string {
+  const inner = `${indent}  `;
+  const lines = [...(node.$ ? [`${inner}$: "${node.$}";`] : []), ...[...node.children].map(([key, child]) => `${inner}${JSON.stringify(key)}: ${renderNode(child, inner)};`)];
+  return `{\n${lines.join("\n")}\n${indent}}`;
+}
+
 export function renderRestClient(document: OpenApiDocument): string {
   const table: string[] = [];
+  const tree = new Map<string, RouteNode>();
   const types: string[] = [];
   const names = new Map<string, string>();
   const entries = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
@@ -56,6 +80,8 @@ export function renderRestClient(document: OpenApiDocument): string {
     const clash = names.get(name);
     if (clash) throw new Error(`SDK method name ${name} would serve both ${clash} and ${method} ${path}`);
     names.set(name, `${method} ${path}`);
+    if (!tree.has(method)) tree.set(method, { children: new Map() });
+    addRoute(tree.get(method)!, path, name);
     const pathParams = (op.parameters ?? []).filter((p) => p.in === "path");
     const query = (op.parameters ?? []).filter((p) => p.in === "query");
     const body = op.requestBody?.content["application/json"].schema;
@@ -89,6 +115,15 @@ export type OperationName = keyof typeof operations;
 /** Arguments and answer of every route, as the server's zod schemas declare them. */
 export interface Operations {
 ${types.join("\n")}
+}
+
+/**
+ * Every route by method, then by path segment (after the leading slash): a literal segment by
+ * its text, a path parameter as \`{}\`, and \`$\` names the operation of the path ending there.
+ * The test kit finds a call's operation from its literal path with it.
+ */
+export interface RouteTree {
+${[...tree].map(([method, node]) => `  ${method}: ${renderNode(node, "  ")};`).join("\n")}
 }
 `;
 }

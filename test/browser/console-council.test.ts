@@ -78,7 +78,7 @@ t("a council started from the page runs to an approval: positions, then votes ar
     const session = (await rig.h.json(`/api/council/session/${id}`)).body.session;
     assert.ok(session.approvalId, "the adopted proposal waits for an approval");
     assert.is(await outcome.getByRole("link", { name: "Decide the approval" }).getAttribute("href"), `/console/approvals/${session.approvalId}`);
-    await outcome.getByText(session.memoPath).waitFor();
+    await outcome.getByText(session.memoPath ?? "").waitFor();
     assert.is((await page.locator(".council-positions li").count()), 6);
     // Ratified elsewhere (the approvals page): the page follows.
     await approve(rig.h, session.approvalId);

@@ -122,7 +122,7 @@ if (missing) {
       const id = href.replace("/console/approvals/", "");
       const approval = await rig.h.json(`/api/approvals/${id}`);
       assert.is(approval.status, 200);
-      assert.is(approval.body.approval?.command ?? approval.body.command, "agents.register");
+      assert.is(approval.body.approval.command, "agents.register");
       await row(page, "sif").getByText("not registered").waitFor();
     });
   });

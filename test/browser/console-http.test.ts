@@ -89,11 +89,11 @@ t("unknown files are 404 with a code; anything that is not a plain file name is 
   withTestHost(async (h) => {
     const unknown = await h.json("/dashboard/nope.js");
     assert.is(unknown.status, 404);
-    assert.is(unknown.body.error.code, "DASHBOARD_ASSET_NOT_FOUND");
+    assert.is(unknown.body.error!.code, "DASHBOARD_ASSET_NOT_FOUND");
     for (const path of ["/dashboard/..%2Fpackage.json", "/dashboard/app.js", "/dashboard/main.js", "/dashboard/%2e%2e%2fmain.ts", "/dashboard/Main.ts", "/dashboard/vendor/react.js"]) {
       const res = await h.json(path);
       assert.ok(res.status === 400 || res.status === 404, `${path}: ${res.status}`);
-      assert.ok(["VALIDATION_FAILED", "DASHBOARD_ASSET_NOT_FOUND", "NOT_FOUND"].includes(res.body.error.code), `${path}: ${res.body.error.code}`);
+      assert.ok(["VALIDATION_FAILED", "DASHBOARD_ASSET_NOT_FOUND", "NOT_FOUND"].includes(res.body.error!.code), `${path}: ${res.body.error!.code}`);
     }
     const traversal = await h.request("/dashboard/../package.json");
     assert.ok(traversal.status >= 400, "no file outside the console");
@@ -102,7 +102,7 @@ t("unknown files are 404 with a code; anything that is not a plain file name is 
     assert.is(post.status, 405);
     const noPage = await h.json("/console/no-such-page");
     assert.is(noPage.status, 404);
-    assert.is(noPage.body.error.code, "DASHBOARD_PAGE_NOT_FOUND");
+    assert.is(noPage.body.error!.code, "DASHBOARD_PAGE_NOT_FOUND");
   }));
 
 t("a foreign Origin is refused on the page like on the API", () =>
@@ -110,7 +110,7 @@ t("a foreign Origin is refused on the page like on the API", () =>
     for (const path of ["/", "/console/approvals"]) {
       const res = await h.json(path, { headers: { origin: "http://evil.example" } });
       assert.is(res.status, 403, path);
-      assert.is(res.body.error.code, "ORIGIN_NOT_ALLOWED");
+      assert.is(res.body.error!.code, "ORIGIN_NOT_ALLOWED");
     }
   }));
 
@@ -140,12 +140,12 @@ t("GET /dashboard/panels and /dashboard/pages list the contributions; each modul
     for (const path of ["/dashboard/plugins/notes-panel/other.js", "/dashboard/plugins/nobody/notes-panel.js", "/dashboard/plugins/agents/notes-panel.js", "/dashboard/plugins/approvals/index.ts"]) {
       const res = await h.json(path);
       assert.is(res.status, 404, path);
-      assert.is(res.body.error.code, "DASHBOARD_ASSET_NOT_FOUND");
+      assert.is(res.body.error!.code, "DASHBOARD_ASSET_NOT_FOUND");
     }
     for (const path of ["/dashboard/plugins/notes-panel/..%2F..%2Fpackage.json", "/dashboard/plugins/..%2Fagents/health-panel.js", "/dashboard/plugins/notes-panel/notes-panel.ts", "/dashboard/plugins/Notes/notes-panel.js"]) {
       const res = await h.json(path);
       assert.ok(res.status === 400 || res.status === 404, `${path}: ${res.status}`);
-      assert.ok(["VALIDATION_FAILED", "DASHBOARD_ASSET_NOT_FOUND", "NOT_FOUND"].includes(res.body.error.code), `${path}: ${res.body.error.code}`);
+      assert.ok(["VALIDATION_FAILED", "DASHBOARD_ASSET_NOT_FOUND", "NOT_FOUND"].includes(res.body.error!.code), `${path}: ${res.body.error!.code}`);
     }
   }));
 

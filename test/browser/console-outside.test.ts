@@ -98,7 +98,7 @@ if (missing) {
       li.planPosts("hang");
       const lost = await composeAndSend(page, `${text} (lost)`);
       const approval = await h.json(`/api/approvals/${lost}`);
-      assert.is(approval.body.approval?.command ?? approval.body.command, "publishing.publish");
+      assert.is(approval.body.approval.command, "publishing.publish");
       assert.is((await decideApproval(h, lost, "approved")).status, 200);
       const outbox = section(page, "Outbox");
       const lostRow = outbox.locator("tr", { has: page.locator(`a[href="/console/approvals/${lost}"]`) });

@@ -1,9 +1,11 @@
 // Sample data for the console's screenshots and tests: tasks in every column, activities,
 // pending and decided approvals, vault names and a few workspace writes.
 import type { TestHost } from "../helpers/start-test-host.ts";
+import type { FromRoute, RequestInitJson } from "@muster/plugin/testing";
 
-async function ok(h: TestHost, path: string, init: Parameters<TestHost["json"]>[1]) {
-  const res = await h.json(path, init);
+/** `h.json` that throws on a refusal; typed from the literal path and method like `h.json`. */
+async function ok<const P extends string, M extends string = "GET">(h: TestHost, path: P, init: RequestInitJson & { method?: M }) {
+  const res = await h.json<FromRoute, P, M>(path, init);
   if (res.status >= 300) throw new Error(`${init?.method ?? "GET"} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }

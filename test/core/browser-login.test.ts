@@ -34,12 +34,12 @@ async function logIn(h: TestHost): Promise<{ cookie: string; csrf: string }> {
 t("POST /api/auth/login-link needs the X-Session-Token header and refuses agents", async ({ h }) => {
   const none = await h.json("/api/auth/login-link", { method: "POST" });
   assert.is(none.status, 401);
-  assert.is(none.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(none.body.error!.code, "SESSION_TOKEN_REQUIRED");
   const wrong = await h.json("/api/auth/login-link", { method: "POST", headers: { "x-session-token": "0".repeat(64) } });
   assert.is(wrong.status, 401);
   const agent = await mintLink(h, { "x-agent-id": "odin" });
   assert.is(agent.status, 403);
-  assert.is(agent.body.error.code, "AGENT_CANNOT_LOG_IN");
+  assert.is(agent.body.error!.code, "AGENT_CANNOT_LOG_IN");
   assert.not.ok(JSON.stringify(agent.body).includes("/login?code="));
   const ok = await mintLink(h);
   assert.is(ok.status, 200);
@@ -81,10 +81,10 @@ t("a login link gives an HttpOnly, SameSite=Strict cookie (not the token) and a 
 t("unknown, malformed and missing codes are refused; agents cannot redeem a code", async ({ h }) => {
   const unknown = await h.json("/login?code=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   assert.is(unknown.status, 401);
-  assert.is(unknown.body.error.code, "LOGIN_CODE_INVALID");
+  assert.is(unknown.body.error!.code, "LOGIN_CODE_INVALID");
   const missing = await h.json("/login");
   assert.is(missing.status, 400);
-  assert.is(missing.body.error.code, "VALIDATION_FAILED");
+  assert.is(missing.body.error!.code, "VALIDATION_FAILED");
   const tokenAsCode = await h.json(`/login?code=${h.token}`);
   assert.is(tokenAsCode.status, 401, "the session token is not a login code");
   const link = await mintLink(h);
@@ -114,7 +114,7 @@ t("the cookie works where the session token is required, only on same-origin req
   for (const [headers, status, code] of refusals) {
     const res = await del(id, headers);
     assert.is(res.status, status, JSON.stringify(headers));
-    assert.is(res.body.error.code, code);
+    assert.is(res.body.error!.code, code);
   }
   assert.ok(await exists(id), "no refused request deleted the task");
 
@@ -142,12 +142,12 @@ t("the cookie alone is refused even with a forged allowed Origin (replay from an
   for (const [why, headers] of refusals) {
     const res = await del(headers);
     assert.is(res.status, 403, why);
-    assert.is(res.body.error.code, "SESSION_CSRF_REQUIRED", why);
+    assert.is(res.body.error!.code, "SESSION_CSRF_REQUIRED", why);
   }
   assert.is((await h.json(`/api/tasks/${id}`)).status, 200, "no refused request deleted the task");
   const noCookie = await del({ origin, "x-muster-csrf": a.csrf });
   assert.is(noCookie.status, 401, "the secret without its cookie counts for nothing");
-  assert.is(noCookie.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(noCookie.body.error!.code, "SESSION_TOKEN_REQUIRED");
   assert.is((await del({ cookie: b.cookie, origin, "x-muster-csrf": b.csrf })).status, 200, "session B with its own secret");
   const other = (await h.json("/api/tasks", { method: "POST", body: { title: "token path" } })).body.id as string;
   assert.is((await h.json(`/api/tasks/${other}`, { method: "DELETE", headers: { "x-session-token": h.token } })).status, 200, "X-Session-Token alone, unchanged");
@@ -166,7 +166,7 @@ t("the token, a login code or a session in the query string counts for nothing (
   for (const query of [`token=${h.token}`, `x-session-token=${h.token}`, `code=${code}`, `muster_session=${code}`]) {
     const res = await h.json(`/api/tasks/${id}?${query}`, { method: "DELETE" });
     assert.is(res.status, 401, query);
-    assert.is(res.body.error.code, "SESSION_TOKEN_REQUIRED");
+    assert.is(res.body.error!.code, "SESSION_TOKEN_REQUIRED");
   }
   assert.is((await h.json(`/api/tasks/${id}`)).status, 200, "still there");
   assert.is((await openLink(h, link.body.url)).status, 303, "the code was not consumed by the query attempts");
@@ -176,7 +176,7 @@ t("a browser session cannot mint login links (the header token is required)", as
   const { cookie, csrf } = await logIn(h);
   const res = await h.json("/api/auth/login-link", { method: "POST", headers: { cookie, origin: h.url, "x-muster-csrf": csrf } });
   assert.is(res.status, 401);
-  assert.is(res.body.error.code, "SESSION_TOKEN_REQUIRED");
+  assert.is(res.body.error!.code, "SESSION_TOKEN_REQUIRED");
 });
 
 t("codes expire after 10 minutes, are single use, and only hashes are kept", () => {

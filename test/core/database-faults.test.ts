@@ -121,7 +121,7 @@ t("past the budget a locked write is 503 DATABASE_BUSY with Retry-After, writes 
 
   const refused = await within(h.json("/api/tasks", { method: "POST", body: { title: "refused while locked" } }), "the locked write");
   assert.is(refused.status, 503);
-  assert.is(refused.body.error.code, "DATABASE_BUSY");
+  assert.is(refused.body.error!.code, "DATABASE_BUSY");
   assert.is(refused.headers.get("retry-after"), "1");
   assert.not.ok(JSON.stringify(refused.body).includes("SQLITE"), "no driver internals in the answer");
 
@@ -129,7 +129,7 @@ t("past the budget a locked write is 503 DATABASE_BUSY with Retry-After, writes 
   assert.is(degraded.status, 503);
   assert.is(degraded.body.status, "degraded");
   assert.is(degraded.body.database, "degraded");
-  assert.is(degraded.body.databaseFault.code, "DATABASE_BUSY");
+  assert.is(degraded.body.databaseFault?.code, "DATABASE_BUSY");
   assert.not.ok((await titles(h)).includes("refused while locked"), "nothing of the refused write is stored");
 
   await lock.release();
@@ -165,12 +165,12 @@ t("a full database is 507 DATABASE_FULL, stays intact, and takes writes again on
 
   const refused = await h.json("/api/tasks", { method: "POST", body: { title: "refused on a full disk", description: "x".repeat(19_000) } });
   assert.is(refused.status, 507);
-  assert.is(refused.body.error.code, "DATABASE_FULL");
+  assert.is(refused.body.error!.code, "DATABASE_FULL");
   assert.not.ok(JSON.stringify(refused.body).includes("SQLITE"), "no driver internals in the answer");
   const degraded = await h.json("/api/health");
   assert.is(degraded.status, 503);
   assert.is(degraded.body.database, "degraded");
-  assert.is(degraded.body.databaseFault.code, "DATABASE_FULL");
+  assert.is(degraded.body.databaseFault?.code, "DATABASE_FULL");
   assert.is(sql.pragma("integrity_check", { simple: true }), "ok");
   assert.equal(await titles(h), ["before the disk filled"], "nothing of the refused write is stored");
 
@@ -248,7 +248,7 @@ t("storage faults map to stable codes, never 500; a plugin's own client error is
   for (const [code, status, errorCode] of cases) {
     const { status: got, body, headers } = await h.json(`/api/faulty/${code}`, { method: "POST", body: {} });
     assert.is(got, status, code);
-    assert.is(body.error.code, errorCode, code);
+    assert.is(body.error!.code, errorCode, code);
     assert.is(headers.get("retry-after"), errorCode === "DATABASE_BUSY" ? "1" : null, `${code} Retry-After`);
   }
 });

@@ -99,7 +99,8 @@ t("a gated action is declared once with its deps, runs only after a human approv
     }),
   });
   await withTestHost({ plugins: [...builtInPlugins.filter((p) => ["activities", "notifications", "approvals"].includes(p.id)), greeter, courier] }, async (h) => {
-    const requested = await h.json("/api/courier", { method: "POST", body: { to: "bob" } });
+    // The suite's own plugin routes (outside the OpenAPI): the courier answers the approval it raised, the board its shapes.
+    const requested = await h.json<{ approvalId: string }>("/api/courier", { method: "POST", body: { to: "bob" } });
     assert.is(requested.status, 200, JSON.stringify(requested.body));
     assert.equal(calls, [], "nothing ran before the decision");
     const decided = await h.json(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true });
@@ -139,7 +140,7 @@ t("extension points: contributions arrive at the owner in order; bad contributio
     contributions: [contributeWith(SHAPES, { deps: { greeter: GREETER }, create: ({ greeter }) => ({ shape: greeter.greet("square") }) })],
   });
   await withTestHost({ plugins: [board, greeter, circle, square] }, async (h) => {
-    const res = await h.json("/api/board");
+    const res = await h.json<{ shapes: string[] }>("/api/board");
     assert.equal(res.body.shapes, ["circle:circle", "square:hello square"]);
   });
   assert.is(await startCode([greeter, square]), "started", "an optional owner that is absent drops the contribution");

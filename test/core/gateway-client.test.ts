@@ -40,9 +40,9 @@ t("handshake: waits for the challenge, sends a closed connect with explicit scop
       assert.is(seen.hello.protocol, 4);
       // Re-subscribed to session changes on connect.
       await waitUntil(() => gw.requests("sessions.subscribe").length === 1, { label: "sessions.subscribe" });
-      const agents = await probeCall(h, "agents.list");
+      const agents = await probeCall<{ agents: { id: string }[] }>(h, "agents.list");
       assert.is(agents.status, 200);
-      assert.is(agents.body.result.agents[0].id, "main");
+      assert.is(agents.body.result.agents[0]?.id, "main");
       // The token is never in the health answer.
       assert.not.ok(JSON.stringify(body).includes(TOKEN));
     });
@@ -59,10 +59,10 @@ t("scopes: asks for exactly the configured scopes, and a method the grant does n
       assert.equal(gw.requests("connect")[0].params.scopes, ["operator.read"]);
       const res = await probeCall(h, "cron.add", { name: "x" });
       assert.is(res.status, 502);
-      assert.is(res.body.error.code, "GATEWAY_ERROR");
-      assert.is(res.body.error.details.code, "FORBIDDEN");
-      assert.is(res.body.error.details.details.code, "MISSING_SCOPE");
-      assert.match(res.body.error.details.message, "missing scope: operator.admin");
+      assert.is(res.body.error!.code, "GATEWAY_ERROR");
+      assert.is(res.body.error!.details.code, "FORBIDDEN");
+      assert.is(res.body.error!.details.details?.code, "MISSING_SCOPE");
+      assert.match(res.body.error!.details.message, "missing scope: operator.admin");
       // A failed call leaves the connection up.
       assert.is((await probeCall(h, "health")).status, 200);
     });
@@ -77,7 +77,7 @@ t("fewer scopes granted than requested (a remote gateway without a device): conn
     await withTestHost(hostOn(gw, { gatewayDeviceIdentity: "off" }), async (h) => {
       await waitForGatewayState(h, "connected");
       const body = await health(h);
-      assert.match(body.gateway.lastError, "granted scopes []");
+      assert.match(body.gateway.lastError ?? "", "granted scopes []");
     });
   } finally {
     await gw.stop();
@@ -111,7 +111,7 @@ t("an unpaired device: unauthorized with the approve command in lastError; conne
       await waitForGatewayState(h, "unauthorized");
       const [deviceId] = [...gw.pendingDevices];
       assert.ok(deviceId, "the device asked to pair");
-      assert.match((await health(h)).gateway.lastError, `openclaw devices approve ${deviceId}`);
+      assert.match((await health(h)).gateway.lastError ?? "", `openclaw devices approve ${deviceId}`);
       gw.approveDevice(deviceId!);
       await waitForGatewayState(h, "connected");
     });
@@ -127,12 +127,12 @@ t("state connecting → connected → down → connected across a gateway restar
       await waitForGatewayState(h, "connected");
       await gw.stop();
       await waitForGatewayState(h, "down");
-      assert.match((await health(h)).gateway.lastError, /restarting|refused/);
+      assert.match((await health(h)).gateway.lastError ?? "", /restarting|refused/);
       assert.is((await health(h)).status, "ok", "Muster stays ok without the gateway");
       // While down, calls fail fast with 503 instead of queueing.
       const refused = await probeCall(h, "health");
       assert.is(refused.status, 503);
-      assert.is(refused.body.error.code, "GATEWAY_UNAVAILABLE");
+      assert.is(refused.body.error!.code, "GATEWAY_UNAVAILABLE");
       await gw.listen();
       await waitForGatewayState(h, "connected");
       const states = (await probeRecord(h)).states.map((s) => s.state);
@@ -206,7 +206,7 @@ t("the token never reaches the log, at trace level, through a connect, a refusal
     try {
       await withTestHost({ ...probedHost(gw.url, token), logger }, async (h) => {
         await waitForGatewayState(h, token === TOKEN ? "connected" : "unauthorized");
-        await probeCall(h, "agents.list");
+        await probeCall<{ agents: { id: string }[] }>(h, "agents.list");
       });
     } finally {
       await gw.stop();
@@ -223,8 +223,8 @@ t("GATEWAY_URL=off: health says disabled, status ok, calls are 503 GATEWAY_UNAVA
     assert.equal({ state: body.gateway.state, url: body.gateway.url }, { state: "disabled", url: null });
     const res = await probeCall(h, "health");
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
-    assert.match(res.body.error.message, "GATEWAY_URL is off");
+    assert.is(res.body.error!.code, "GATEWAY_UNAVAILABLE");
+    assert.match(res.body.error!.message, "GATEWAY_URL is off");
   });
 });
 
@@ -234,7 +234,7 @@ t("gateway down at start-up: the host starts anyway, health says down with a con
   await gw.stop();
   await withTestHost(probedHost(url, TOKEN), async (h) => {
     await waitForGatewayState(h, "down");
-    assert.match((await health(h)).gateway.lastError, "connection refused");
+    assert.match((await health(h)).gateway.lastError ?? "", "connection refused");
   });
 });
 
@@ -244,11 +244,11 @@ t("wrong token: state unauthorized, calls 503 GATEWAY_UNAUTHORIZED, and no hot r
     await withTestHost(hostOn(gw), async (h) => {
       await waitForGatewayState(h, "unauthorized");
       const body = await health(h);
-      assert.match(body.gateway.lastError, "AUTH_TOKEN_MISMATCH");
+      assert.match(body.gateway.lastError ?? "", "AUTH_TOKEN_MISMATCH");
       assert.not.ok(JSON.stringify(body).includes(TOKEN));
       const res = await probeCall(h, "health");
       assert.is(res.status, 503);
-      assert.is(res.body.error.code, "GATEWAY_UNAUTHORIZED");
+      assert.is(res.body.error!.code, "GATEWAY_UNAUTHORIZED");
       const before = gw.connectAttempts;
       // A window in which a hot loop (backoff 30 ms here) would make many attempts.
       await sleep(600);
@@ -302,7 +302,7 @@ t("protocol mismatch: state down with a clear lastError, retried only slowly", a
   try {
     await withTestHost(hostOn(gw), async (h) => {
       await waitForGatewayState(h, "down");
-      assert.match((await health(h)).gateway.lastError, "protocol mismatch: the gateway speaks protocol 5, Muster speaks 4");
+      assert.match((await health(h)).gateway.lastError ?? "", "protocol mismatch: the gateway speaks protocol 5, Muster speaks 4");
       await sleep(300); // a window in which a hot loop would show
       assert.is(gw.connectAttempts, 1);
     });
@@ -316,7 +316,7 @@ t("no connect.challenge: the attempt times out and is retried with backoff", asy
   try {
     await withTestHost(hostOn(gw, { gatewayTimings: { ...FAST_GATEWAY_TIMINGS, challengeTimeoutMs: 100 } }), async (h) => {
       await waitForGatewayState(h, "down");
-      assert.match((await health(h)).gateway.lastError, "no connect.challenge within 100 ms");
+      assert.match((await health(h)).gateway.lastError ?? "", "no connect.challenge within 100 ms");
       await waitUntil(() => gw.opened >= 2, { label: "a second attempt" });
       assert.is(gw.connectAttempts, 0);
     });

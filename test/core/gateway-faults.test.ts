@@ -10,6 +10,18 @@ import { withTestHost, type StartOptions, type TestHost } from "../helpers/start
 import { sleep, waitUntil } from "../helpers/wait.ts";
 import { WebSocketServer } from "ws";
 
+
+// The probe's own routes (test/helpers/gateway-probe.ts), outside the OpenAPI: the agent method's
+// two raw res frames, and the payloads a `ctx.gateway.events` stream read.
+interface AgentProbeAnswer {
+  accepted: { status: string; runId: string }[];
+  final: { status: string; result: { payloads: { text: string }[]; meta: { agentMeta: { usage: { output: number } } } } };
+}
+interface StreamProbeAnswer {
+  payloads: unknown[];
+  endedAfterAbort: boolean;
+}
+
 const t = suite("gateway client faults");
 const TOKEN = "fake-token-0123456789";
 
@@ -33,8 +45,8 @@ t("a call the gateway does not answer in time: 504 GATEWAY_TIMEOUT (per-call tim
       gw.neverAnswer("status");
       const perCall = await probeCall(h, "status", {}, 150);
       assert.is(perCall.status, 504);
-      assert.is(perCall.body.error.code, "GATEWAY_TIMEOUT");
-      assert.match(perCall.body.error.message, "did not answer status within 150 ms");
+      assert.is(perCall.body.error!.code, "GATEWAY_TIMEOUT");
+      assert.match(perCall.body.error!.message, "did not answer status within 150 ms");
       const byDefault = await probeCall(h, "status");
       assert.is(byDefault.status, 504, "the configured gatewayRequestTimeoutMs applies");
       // The gateway answers the timed-out id after all: dropped, the connection stays.
@@ -53,29 +65,29 @@ t("ok:false is 502 GATEWAY_ERROR with the gateway's code, message and details", 
     gw.failWith("cron.remove", { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
     const res = await probeCall(h, "cron.remove", { id: "x" });
     assert.is(res.status, 502);
-    assert.is(res.body.error.code, "GATEWAY_ERROR");
-    assert.equal(res.body.error.details, { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
+    assert.is(res.body.error!.code, "GATEWAY_ERROR");
+    assert.equal(res.body.error!.details, { code: "INVALID_REQUEST", message: "Automation not found: x.", details: { code: "CRON_JOB_NOT_FOUND", jobId: "x" } });
     const unknown = await probeCall(h, "no.such.method");
     assert.is(unknown.status, 502);
-    assert.is(unknown.body.error.details.message, "unknown method: no.such.method");
+    assert.is(unknown.body.error!.details.message, "unknown method: no.such.method");
   });
 });
 
 t("the agent method: one call, two res frames (accepted, then final); the timeout covers the whole run", async () => {
   await connected({}, async (h, gw) => {
-    const res = await h.json("/api/gateway-probe/agent", { method: "POST", body: { message: "hi", idempotencyKey: "run-1" } });
+    const res = await h.json<AgentProbeAnswer>("/api/gateway-probe/agent", { method: "POST", body: { message: "hi", idempotencyKey: "run-1" } });
     assert.is(res.status, 200);
     assert.is(res.body.accepted.length, 1);
-    assert.is(res.body.accepted[0].status, "accepted");
-    assert.is(res.body.accepted[0].runId, "run-1");
+    assert.is(res.body.accepted[0]?.status, "accepted");
+    assert.is(res.body.accepted[0]?.runId, "run-1");
     assert.is(res.body.final.status, "ok");
-    assert.is(res.body.final.result.payloads[0].text, "Reply from main: hi");
+    assert.is(res.body.final.result.payloads[0]?.text, "Reply from main: hi");
     assert.ok(res.body.final.result.meta.agentMeta.usage.output > 0);
     // Accepted at once, but the run takes longer than the timeout: 504.
     gw.onChat(() => ({ deltas: ["slow"], delayMs: 1_000 }));
     const slow = await h.json("/api/gateway-probe/agent", { method: "POST", body: { message: "hi", idempotencyKey: "run-2", timeoutMs: 200 } });
     assert.is(slow.status, 504);
-    assert.is(slow.body.error.code, "GATEWAY_TIMEOUT");
+    assert.is(slow.body.error!.code, "GATEWAY_TIMEOUT");
     // The final answer arriving after the timeout is dropped; the connection stays.
     await waitUntil(async () => (await probeRecord(h)).events.some((e) => e.event === "chat" && e.payload.runId === "run-2" && e.payload.state === "final"), { label: "run-2 final" });
     assert.is((await probeCall(h, "health")).status, 200);
@@ -150,8 +162,8 @@ t("out-of-order answers reach their own callers; out-of-order event seqs are del
     const slowCall = probeCall(h, "status").then((r) => ((slowDone = true), r));
     await waitUntil(() => gw.requests("status").length === 1, { label: "status received" });
     // Asked second, answered first.
-    const fast = await probeCall(h, "agents.list");
-    assert.is(fast.body.result.agents[0].id, "main");
+    const fast = await probeCall<{ agents: { id: string }[] }>(h, "agents.list");
+    assert.is(fast.body.result.agents[0]?.id, "main");
     assert.not.ok(slowDone);
     const asked = gw.requests("status")[0];
     gw.sendToAll({ type: "res", id: asked.id, ok: true, payload: { answered: "late" } });
@@ -173,7 +185,7 @@ t("pending calls fail with 503 GATEWAY_UNAVAILABLE when the connection drops mid
     gw.closeAll(1011, "internal error");
     const res = await waiting;
     assert.is(res.status, 503);
-    assert.is(res.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.is(res.body.error!.code, "GATEWAY_UNAVAILABLE");
     await waitForGatewayState(h, "connected");
     gw.override("status", undefined);
     assert.is((await probeCall(h, "status")).status, 200);
@@ -246,13 +258,13 @@ t("a gateway that shuts down (shutdown event, 1012) is down at once and connecte
 t("ctx.gateway.events: an async stream in order; a slow reader keeps the newest bufferLimit events; it ends when its signal aborts", async () => {
   await connected({}, async (h, gw) => {
     const custom = (n: number) => gw.broadcast("custom", { n });
-    const quick = h.json("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 3 } });
+    const quick = h.json<StreamProbeAnswer>("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 3 } });
     await waitUntil(async () => (await probeRecord(h)).streamsOpened === 1, { label: "stream open" });
     for (const n of [1, 2, 3]) custom(n);
     const read = await quick;
     assert.equal(read.body.payloads, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     assert.is(read.body.endedAfterAbort, true);
-    const slow = h.json("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 2, bufferLimit: 2, startAfterMs: 500 } });
+    const slow = h.json<StreamProbeAnswer>("/api/gateway-probe/stream", { method: "POST", body: { event: "custom", count: 2, bufferLimit: 2, startAfterMs: 500 } });
     await waitUntil(async () => (await probeRecord(h)).streamsOpened === 2, { label: "second stream open" });
     for (const n of [4, 5, 6, 7]) custom(n);
     assert.equal((await slow).body.payloads, [{ n: 6 }, { n: 7 }], "the two oldest were dropped");
@@ -267,7 +279,7 @@ t("ready(timeoutMs): resolves once connected; while the gateway is down it fails
     await waitForGatewayState(h, "down");
     const notNow = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 0 } });
     assert.is(notNow.status, 503);
-    assert.is(notNow.body.error.code, "GATEWAY_UNAVAILABLE");
+    assert.is(notNow.body.error!.code, "GATEWAY_UNAVAILABLE");
     const waited = await h.json("/api/gateway-probe/ready", { method: "POST", body: { timeoutMs: 100 } });
     assert.is(waited.status, 503);
     // Waiting across the gateway's return resolves.

@@ -15,7 +15,7 @@ t.after(async (ctx) => {
 });
 
 /** POSTs raw JSON text (so escapes reach the server exactly as written). */
-const postRaw = (h: TestHost, path: string, text: string) => h.json(path, { method: "POST", body: text, headers: { "content-type": "application/json" } });
+const postRaw = <const P extends string>(h: TestHost, path: P, text: string) => h.json(path, { method: "POST", body: text, headers: { "content-type": "application/json" } });
 const activityCount = async (h: TestHost) => (await h.json("/api/activities?limit=1000")).body.length as number;
 
 t("a lone surrogate anywhere (value, key, nested, high or low) is refused with 400 INVALID_UNICODE; nothing is stored", async ({ h }) => {
@@ -32,7 +32,7 @@ t("a lone surrogate anywhere (value, key, nested, high or low) is refused with 4
   for (const body of bodies) {
     const res = await postRaw(h, "/api/activities", body);
     assert.is(res.status, 400, body);
-    assert.is(res.body.error.code, "INVALID_UNICODE", body);
+    assert.is(res.body.error!.code, "INVALID_UNICODE", body);
   }
   assert.is(await activityCount(h), before, "nothing stored");
 });
@@ -49,7 +49,7 @@ t("well-formed text with escapes is stored and returned exactly (pairs, escaped 
     assert.is(res.status, 201, json);
     assert.is(res.body.details, expected, json);
     const stored = (await h.json(`/api/activities?limit=1`)).body[0];
-    assert.is(stored.details, expected, `${json} read back`);
+    assert.is(stored?.details, expected, `${json} read back`);
   }
 });
 
@@ -65,7 +65,7 @@ t("a __proto__ key anywhere is refused with 400 UNSAFE_JSON_KEY; no pollution, n
   for (const [path, body] of bodies) {
     const res = await postRaw(h, path, body);
     assert.is(res.status, 400, body);
-    assert.is(res.body.error.code, "UNSAFE_JSON_KEY", body);
+    assert.is(res.body.error!.code, "UNSAFE_JSON_KEY", body);
   }
   assert.is(({} as Record<string, unknown>).isAdmin, undefined);
   assert.is(({} as Record<string, unknown>).polluted, undefined);

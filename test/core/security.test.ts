@@ -11,7 +11,7 @@ t("with MUSTER_API_TOKEN every request needs the bearer token", async () => {
   await withTestHost({ config: { apiToken: "test-token-0123456789" } }, async (h) => {
     const none = await h.json("/api/health");
     assert.is(none.status, 401);
-    assert.is(none.body.error.code, "UNAUTHORIZED");
+    assert.is(none.body.error!.code, "UNAUTHORIZED");
     assert.match(none.headers.get("www-authenticate") ?? "", /Bearer/);
     const wrong = await h.json("/api/health", { headers: { authorization: "Bearer test-token-0123456780" } });
     assert.is(wrong.status, 401);
@@ -70,7 +70,7 @@ t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots re
     await waitUntil(() => gates.length >= 2, { label: "both calls holding a slot" });
     const third = await call("ok");
     assert.is(third.status, 429);
-    assert.is(third.body.error.code, "RATE_LIMITED");
+    assert.is(third.body.error!.code, "RATE_LIMITED");
     assert.is(third.headers.get("retry-after"), "1");
     abort.abort();
     assert.is(await second, "aborted");
@@ -81,7 +81,7 @@ t("rate limiter: concurrency and per-minute caps, 429 with Retry-After, slots re
     assert.is(limiter.state().active, 0, "success released its slot");
     const failed = await call("fail");
     assert.is(failed.status, 500);
-    assert.is(failed.body.error.code, "INTERNAL_ERROR");
+    assert.is(failed.body.error!.code, "INTERNAL_ERROR");
     assert.not.match(JSON.stringify(failed.body), /boom|at |\.ts/);
     assert.is(limiter.state().active, 0, "error released its slot");
     assert.is(limiter.state().startedLastMinute, 3, "refused calls do not count");

@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 import { startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import type { Answer } from "@muster/plugin/testing";
 
 const Note = defineEntity({
   name: "KitNote",
@@ -143,75 +144,79 @@ t.before(async () => {
 });
 t.after(async () => h?.stop());
 
-const create = (id: string, createdAt: string, extra: Record<string, unknown> = {}) => h.json("/api/kit-notes", { session: true, method: "POST", body: { id, title: `title ${id}`, createdAt, ...extra } });
+// The kit-notes routes belong to this suite's own plugin, not the OpenAPI the SDK is generated from.
+type NoteAnswer = Answer<{ note: NoteRow }>;
+type NotesAnswer = Answer<{ notes: Partial<NoteRow>[]; total: number }>;
+
+const create = (id: string, createdAt: string, extra: Record<string, unknown> = {}) => h.json<NoteAnswer>("/api/kit-notes", { session: true, method: "POST", body: { id, title: `title ${id}`, createdAt, ...extra } });
 
 t("insert then get returns the plain row: defaults filled, booleans as booleans, nullable columns as null", async () => {
   const res = await create("a", "2026-01-01T00:00:00.000Z", { pinned: true });
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.equal(res.body.note, { id: "a", title: "title a", status: "draft", pinned: true, body: null, createdAt: "2026-01-01T00:00:00.000Z" });
-  assert.is((await h.json("/api/kit-notes/a")).body.note.pinned, true);
+  assert.is((await h.json<NoteAnswer>("/api/kit-notes/a")).body.note.pinned, true);
 });
 
 t("a taken key fails the insert with MikroORM's unique-constraint exception", async () => {
   const res = await create("a", "2026-01-02T00:00:00.000Z");
   assert.is(res.status, 409);
-  assert.is(res.body.error.code, "KIT_NOTES_TAKEN");
+  assert.is(res.body.error!.code, "KIT_NOTES_TAKEN");
 });
 
 t("get of an unknown key is null", async () => {
-  const res = await h.json("/api/kit-notes/nope");
+  const res = await h.json<NoteAnswer>("/api/kit-notes/nope");
   assert.is(res.status, 404);
-  assert.is(res.body.error.code, "KIT_NOTES_NOT_FOUND");
+  assert.is(res.body.error!.code, "KIT_NOTES_NOT_FOUND");
 });
 
 t("several rows insert in one call; list uses the default order with insertion order breaking ties", async () => {
   const same = "2026-01-03T00:00:00.000Z";
   assert.is((await h.json("/api/kit-notes/bulk", { session: true, method: "POST", body: { notes: ["b", "c", "d"].map((id) => ({ id, title: `title ${id}`, createdAt: same })) } })).status, 201);
-  const { body } = await h.json("/api/kit-notes");
+  const { body } = await h.json<NotesAnswer>("/api/kit-notes");
   assert.equal(
-    body.notes.map((n: NoteRow) => n.id),
+    body.notes.map((n) => n.id),
     ["d", "c", "b", "a"],
   );
   assert.is(body.total, 4);
-  const oldest = (await h.json("/api/kit-notes?oldest=1")).body.notes.map((n: NoteRow) => n.id);
+  const oldest = (await h.json<NotesAnswer>("/api/kit-notes?oldest=1")).body.notes.map((n) => n.id);
   assert.equal(oldest, ["a", "b", "c", "d"]);
 });
 
 t("pages by limit and offset, an offset alone included; fields narrow the row", async () => {
-  assert.equal((await h.json("/api/kit-notes?limit=2&offset=1")).body.notes.map((n: NoteRow) => n.id), ["c", "b"]);
-  assert.equal((await h.json("/api/kit-notes?offset=3")).body.notes.map((n: NoteRow) => n.id), ["a"]);
-  assert.equal((await h.json("/api/kit-notes?offset=9")).body.notes, []);
-  assert.equal((await h.json("/api/kit-notes?limit=1&titles=1")).body.notes, [{ id: "d", title: "title d" }]);
+  assert.equal((await h.json<NotesAnswer>("/api/kit-notes?limit=2&offset=1")).body.notes.map((n) => n.id), ["c", "b"]);
+  assert.equal((await h.json<NotesAnswer>("/api/kit-notes?offset=3")).body.notes.map((n) => n.id), ["a"]);
+  assert.equal((await h.json<NotesAnswer>("/api/kit-notes?offset=9")).body.notes, []);
+  assert.equal((await h.json<NotesAnswer>("/api/kit-notes?limit=1&titles=1")).body.notes, [{ id: "d", title: "title d" }]);
 });
 
 t("update changes one row and says whether there was one; delete likewise", async () => {
-  const changed = await h.json("/api/kit-notes/b", { session: true, method: "PATCH", body: { title: "renamed", pinned: true } });
+  const changed = await h.json<NoteAnswer>("/api/kit-notes/b", { session: true, method: "PATCH", body: { title: "renamed", pinned: true } });
   assert.is(changed.status, 200);
   assert.is(changed.body.note.title, "renamed");
   assert.is(changed.body.note.pinned, true);
   assert.is((await h.json("/api/kit-notes/zz", { session: true, method: "PATCH", body: { title: "x" } })).status, 404);
   assert.is((await h.json("/api/kit-notes/c", { session: true, method: "DELETE" })).status, 200);
   assert.is((await h.json("/api/kit-notes/c", { session: true, method: "DELETE" })).status, 404);
-  assert.is((await h.json("/api/kit-notes")).body.total, 3);
+  assert.is((await h.json<NotesAnswer>("/api/kit-notes")).body.total, 3);
 });
 
 t("transition: of 20 concurrent publishes of one draft exactly one wins and gets the changed row", async () => {
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => h.json("/api/kit-notes/d/publish", { session: true, method: "POST", body: { body: `by ${i}` } })));
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => h.json<NoteAnswer>("/api/kit-notes/d/publish", { session: true, method: "POST", body: { body: `by ${i}` } })));
   const winners = results.filter((r) => r.status === 200);
   assert.is(winners.length, 1);
   assert.is(winners[0]!.body.note.status, "published");
-  assert.match(winners[0]!.body.note.body, /^by \d+$/);
-  for (const loser of results.filter((r) => r.status !== 200)) assert.is(loser.body.error.code, "KIT_NOTES_NOT_DRAFT");
-  assert.equal((await h.json("/api/kit-notes/d")).body.note.body, winners[0]!.body.note.body);
+  assert.match(winners[0]!.body.note.body ?? "", /^by \d+$/);
+  for (const loser of results.filter((r) => r.status !== 200)) assert.is(loser.body.error!.code, "KIT_NOTES_NOT_DRAFT");
+  assert.equal((await h.json<NoteAnswer>("/api/kit-notes/d")).body.note.body, winners[0]!.body.note.body);
   assert.is((await h.json("/api/kit-notes/nope/publish", { session: true, method: "POST", body: { body: "x" } })).status, 409);
 });
 
 t("count and list filter by where; find returns the first match in the store's order", async () => {
-  const drafts = (await h.json("/api/kit-notes?status=draft")).body;
-  assert.equal(drafts.notes.map((n: NoteRow) => n.id), ["b", "a"]);
+  const drafts = (await h.json<NotesAnswer>("/api/kit-notes?status=draft")).body;
+  assert.equal(drafts.notes.map((n) => n.id), ["b", "a"]);
   assert.is(drafts.total, 2);
-  assert.is((await h.json("/api/kit-notes?status=published")).body.total, 1);
-  assert.is((await h.json("/api/kit-notes/first-draft")).body.note.id, "b");
+  assert.is((await h.json<NotesAnswer>("/api/kit-notes?status=published")).body.total, 1);
+  assert.is((await h.json<NoteAnswer>("/api/kit-notes/first-draft")).body.note.id, "b");
 });
 
 return t;

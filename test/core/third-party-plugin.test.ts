@@ -51,7 +51,7 @@ t("a packed plugin is installed with `muster plugins add`, enabled in muster.con
     const plugins = (await h.json("/api/plugins")).body.plugins;
     const hello = plugins.find((p: { id: string }) => p.id === "hello");
     assert.equal({ ...hello }, { id: "hello", version: "0.1.0", source: "npm:muster-plugin-hello@0.1.0", paths: ["/api/hello"], dependsOn: [], state: "started" });
-    assert.ok((await h.json("/api/openapi.json")).body.paths["/api/hello"].get);
+    assert.ok((await h.json("/api/openapi.json")).body.paths["/api/hello"]?.get);
   } finally {
     await h.stop();
     removeHome(home);
@@ -88,9 +88,9 @@ t("`muster plugins add` of a newer version replaces the installed one: listed on
 
     const h = await startTestHost({ home, config: { plugins: ["muster-plugin-hello"] } });
     try {
-      const hello = (await h.json("/api/plugins")).body.plugins.find((p: { id: string }) => p.id === "hello");
-      assert.is(hello.version, "0.2.0");
-      assert.is(hello.source, "npm:muster-plugin-hello@0.2.0");
+      const hello = (await h.json("/api/plugins")).body.plugins.find((p) => p.id === "hello");
+      assert.is(hello?.version, "0.2.0");
+      assert.is(hello?.source, "npm:muster-plugin-hello@0.2.0");
     } finally {
       await h.stop();
     }

@@ -120,8 +120,8 @@ t("bodies nested too deeply are refused without recursing, and parse errors neve
       const body = `{"agentId":"a","action":"b","details":${"[".repeat(depth)}${"]".repeat(depth)}}`;
       const res = await h.json("/api/activities", { method: "POST", body, headers: { "content-type": "application/json" } });
       assert.is(res.status, 400, `depth ${depth}`);
-      assert.is(res.body.error.code, "INVALID_JSON");
-      assert.match(res.body.error.message, /nested more than 64 levels/);
+      assert.is(res.body.error!.code, "INVALID_JSON");
+      assert.match(res.body.error!.message, /nested more than 64 levels/);
     }
     const approval = `{"title":"t","type":"x","requestedBy":"a","context":"c","payload":${"[".repeat(3_000)}${"]".repeat(3_000)}}`;
     const deepPayload = await h.json("/api/approvals", { method: "POST", body: approval, headers: { "content-type": "application/json" } });
@@ -130,7 +130,7 @@ t("bodies nested too deeply are refused without recursing, and parse errors neve
     assert.is(shallow.status, 201);
     const leaky = await h.json("/api/activities", { method: "POST", body: '{"agentId":"a","action":"SECRETVALUE99","n":tru}', headers: { "content-type": "application/json" } });
     assert.is(leaky.status, 400);
-    assert.is(leaky.body.error.code, "INVALID_JSON");
+    assert.is(leaky.body.error!.code, "INVALID_JSON");
     assert.not.match(JSON.stringify(leaky.body), /SECRETVALUE99|tru\}/);
     assert.is((await h.json("/api/activities")).body.length, 1, "only the approval's own activity, nothing from the refused bodies");
   });

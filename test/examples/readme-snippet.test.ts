@@ -23,8 +23,8 @@ t("the snippet's plugin is served: its route, its entity and migration, its type
     assert.equal(created.body, { ok: true, note: { id: 1, text: "Faster search", author: "writer" } });
     const full = await h.json("/api/release-notes", { method: "POST", body: { text: "Second" } });
     assert.is(full.status, 409);
-    assert.is(full.body.error.code, "RELEASE_NOTES_FULL");
-    assert.is((await h.json("/api/release-notes", { method: "POST", body: { text: "x", extra: 1 } })).body.error.code, "VALIDATION_FAILED");
+    assert.is(full.body.error!.code, "RELEASE_NOTES_FULL");
+    assert.is((await h.json("/api/release-notes", { method: "POST", body: { text: "x", extra: 1 } })).body.error!.code, "VALIDATION_FAILED");
   });
 });
 

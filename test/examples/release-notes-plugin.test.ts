@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { ROOT, buildPlugin, installPluginKit, musterPluginsAdd, npmPack } from "../helpers/plugin-package.ts";
+import type { Answer } from "@muster/plugin/testing";
 
 setTimeout(() => { console.error("release-notes-plugin.test.ts timed out"); process.exit(1); }, 120_000).unref();
 
@@ -38,39 +39,44 @@ t.after(async (ctx) => {
   removeHome(tmp);
 });
 
+// The example plugin's own routes, outside the OpenAPI the SDK is generated from.
+type ReleaseNote = { id: number; version: string; text: string; author: string; createdAt: string };
+type NoteAnswer = Answer<{ note: ReleaseNote }>;
+type NotesAnswer = Answer<{ title: string; notes: ReleaseNote[] }>;
+
 t("its routes are served: a note is added (entity write), listed with the configured title, read by id", async ({ h }) => {
-  const created = await h.json("/api/release-notes", { method: "POST", body: { version: "1.2.0", text: "Faster search" }, headers: { "x-agent-id": "writer" } });
+  const created = await h.json<NoteAnswer>("/api/release-notes", { method: "POST", body: { version: "1.2.0", text: "Faster search" }, headers: { "x-agent-id": "writer" } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.equal({ ...created.body.note, createdAt: "-" }, { id: 1, version: "1.2.0", text: "Faster search", author: "writer", createdAt: "-" });
-  const list = await h.json("/api/release-notes?version=1.2.0");
+  const list = await h.json<NotesAnswer>("/api/release-notes?version=1.2.0");
   assert.is(list.status, 200);
   assert.is(list.body.title, "What's new");
-  assert.equal(list.body.notes.map((n: { text: string }) => n.text), ["Faster search"]);
-  assert.is((await h.json("/api/release-notes/1")).body.note.version, "1.2.0");
+  assert.equal(list.body.notes.map((n) => n.text), ["Faster search"]);
+  assert.is((await h.json<NoteAnswer>("/api/release-notes/1")).body.note.version, "1.2.0");
 });
 
 t("its zod schemas and error catalogue produce the host's envelopes; its config caps the notes, also under concurrent adds", async ({ h }) => {
   const bad = await h.json("/api/release-notes", { method: "POST", body: { version: "next", text: "x" } });
   assert.is(bad.status, 400);
-  assert.is(bad.body.error.code, "VALIDATION_FAILED");
+  assert.is(bad.body.error!.code, "VALIDATION_FAILED");
   const missing = await h.json("/api/release-notes/99");
   assert.is(missing.status, 404);
-  assert.is(missing.body.error.code, "RELEASE_NOTES_NOT_FOUND");
+  assert.is(missing.body.error!.code, "RELEASE_NOTES_NOT_FOUND");
   // One slot is left: of ten concurrent adds exactly one gets it.
   const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => h.json("/api/release-notes", { method: "POST", body: { version: "1.3.0", text: `Second ${i}` } })));
   assert.equal(racing.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-  assert.ok(racing.filter((r) => r.status === 409).every((r) => r.body.error.code === "RELEASE_NOTES_FULL"));
-  assert.is((await h.json("/api/release-notes")).body.notes.length, 2, "never more than maxNotes");
+  assert.ok(racing.filter((r) => r.status === 409).every((r) => r.body.error!.code === "RELEASE_NOTES_FULL"));
+  assert.is((await h.json<NotesAnswer>("/api/release-notes")).body.notes.length, 2, "never more than maxNotes");
   const full = await h.json("/api/release-notes", { method: "POST", body: { version: "1.4.0", text: "Third" } });
   assert.is(full.status, 409);
-  assert.is(full.body.error.code, "RELEASE_NOTES_FULL");
+  assert.is(full.body.error!.code, "RELEASE_NOTES_FULL");
 });
 
 t("it is listed as an installed plugin and its route is in the OpenAPI document", async ({ h }) => {
-  const plugin = (await h.json("/api/plugins")).body.plugins.find((p: { id: string }) => p.id === "release-notes");
-  assert.is(plugin.source, "npm:muster-plugin-release-notes@0.1.0");
-  assert.is(plugin.state, "started");
-  assert.ok((await h.json("/api/openapi.json")).body.paths["/api/release-notes"].post);
+  const plugin = (await h.json("/api/plugins")).body.plugins.find((p) => p.id === "release-notes");
+  assert.is(plugin?.source, "npm:muster-plugin-release-notes@0.1.0");
+  assert.is(plugin?.state, "started");
+  assert.ok((await h.json("/api/openapi.json")).body.paths["/api/release-notes"]?.post);
 });
 
 t.run();

@@ -104,13 +104,16 @@ const tried = (ctx: Ctx, start: string): Ran => {
   return found![1];
 };
 
+/** `GET /api/standup`: the example plugin's own route, outside the OpenAPI the SDK is generated from. */
+type StandupNotes = { notes: { agent: string; today: string; blockers: string }[] };
+
 t("it is built from its tarball outside the checkout and installed with muster plugins add, as the walkthrough does", async ({ h, ran }) => {
   assert.ok(existsSync(join(tmp, "muster-plugin-standup/muster-plugin-standup-0.1.0.tgz")), "npm pack wrote the tarball");
   assert.ok(existsSync(join(tmp, "muster-plugin-standup/dist/index.d.ts")), "prepack built JavaScript and declarations");
   assert.match(ran[1]!.stdout, /Enabled plugin "standup" \(npm:muster-plugin-standup@0\.1\.0\)/);
   assert.equal(JSON.parse(readFileSync(join(home, "muster.config.json"), "utf8")).plugins, ["muster-plugin-standup"]);
-  const plugin = (await h.json("/api/plugins")).body.plugins.find((p: { id: string }) => p.id === "standup");
-  assert.equal({ source: plugin.source, state: plugin.state }, { source: "npm:muster-plugin-standup@0.1.0", state: "started" });
+  const plugin = (await h.json("/api/plugins")).body.plugins.find((p) => p.id === "standup");
+  assert.equal({ source: plugin?.source, state: plugin?.state }, { source: "npm:muster-plugin-standup@0.1.0", state: "started" });
 });
 
 t("its route is in /api/openapi.json and works: the walkthrough's note is listed, a note needs an agent", async (ctx) => {
@@ -126,13 +129,13 @@ t("its route is in /api/openapi.json and works: the walkthrough's note is listed
   // Posting again the same day replaces the agent's note (one per agent and day).
   const again = await h.json("/api/standup", { method: "POST", headers: { "x-agent-id": "builder" }, body: { yesterday: "Indexed the docs", today: "Review the panel" } });
   assert.is(again.status, 201);
-  assert.equal((await h.json("/api/standup")).body.notes.map((n: { today: string; blockers: string }) => [n.today, n.blockers]), [["Review the panel", ""]]);
+  assert.equal((await h.json<StandupNotes>("/api/standup")).body.notes.map((n) => [n.today, n.blockers]), [["Review the panel", ""]]);
   const anonymous = await h.json("/api/standup", { method: "POST", body: { yesterday: "x", today: "y" } });
   assert.is(anonymous.status, 400);
-  assert.is(anonymous.body.error.code, "STANDUP_AGENT_REQUIRED");
+  assert.is(anonymous.body.error!.code, "STANDUP_AGENT_REQUIRED");
   const bad = await h.json("/api/standup?day=tomorrow");
   assert.is(bad.status, 400);
-  assert.is(bad.body.error.code, "VALIDATION_FAILED");
+  assert.is(bad.body.error!.code, "VALIDATION_FAILED");
   await h.json("/api/standup", { method: "POST", headers: { "x-agent-id": "builder" }, body: { yesterday: "Indexed the docs", today: "Ship the search panel", blockers: "Waiting for the design review" } });
 });
 
@@ -178,7 +181,7 @@ t("its MCP tools are in the MCP tool list and call its route: read for anyone, w
     assert.ok(refused.isError, "a write tool needs the session token");
     const posted = (await agent.callTool({ name: "standup_post", arguments: { yesterday: "Reviewed the index", today: "Pair with builder" } })) as CallToolResult;
     assert.not.ok(posted.isError, JSON.stringify(posted));
-    assert.equal((await h.json("/api/standup")).body.notes.map((n: { agent: string }) => n.agent), ["builder", "forge"]);
+    assert.equal((await h.json<StandupNotes>("/api/standup")).body.notes.map((n) => n.agent), ["builder", "forge"]);
   } finally {
     await Promise.all([reader.close(), agent.close()]);
   }

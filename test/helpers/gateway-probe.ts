@@ -93,6 +93,16 @@ export const waitForGatewayState = (h: TestHost, state: GatewayStatus["state"], 
 /** What the probe plugin saw. */
 export const probeRecord = async (h: TestHost) => (await h.json<ProbeRecord & { hello: any /* the raw hello-ok frame, read field by field */; status: GatewayStatus }>("/api/gateway-probe/record")).body;
 
-/** `ctx.gateway.request(method, params)` through the probe: the HTTP status and body. */
-export const probeCall = (h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
-  h.json("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });
+/** The gateway's own error, as Muster passes it on in a GATEWAY_ERROR's `details`: a protocol frame, outside Muster's OpenAPI. */
+export interface GatewayErrorFrame {
+  code: string;
+  message: string;
+  details?: { code?: string; [field: string]: unknown };
+}
+
+/** The probe's answer: `result` is the gateway method's raw answer (a protocol frame, typed by the caller as `R`). */
+export type ProbeAnswer<R> = { result: R; ok?: boolean; error?: { code: string; message: string; details: GatewayErrorFrame } };
+
+/** `ctx.gateway.request(method, params)` through the probe: the HTTP status and body; `R` is the shape of the gateway method's answer the test reads. */
+export const probeCall = <R = unknown>(h: TestHost, method: string, params: unknown = {}, timeoutMs?: number) =>
+  h.json<ProbeAnswer<R>>("/api/gateway-probe/request", { method: "POST", body: { method, params, ...(timeoutMs ? { timeoutMs } : {}) } });

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startServer, type RunningServer } from "../../scripts/bench/processes.ts";
 import { waitUntil } from "./wait.ts";
+import type { FromRoute, JsonBody } from "@muster/plugin/testing";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -26,7 +27,8 @@ export interface MusterChild {
   /** Milliseconds from spawn to the gateway connected. */
   startMs: number;
   /** `session: true` sends the child's session token (from its home). */
-  json<T = any>(path: string, init?: { method?: string; body?: unknown; session?: boolean }): Promise<{ status: number; body: T }>;
+  /** Typed as the test kit's `h.json`: the route's answer from the path and method, else `unknown`. */
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: M | (string & {}); body?: unknown; session?: boolean }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
   /** SIGKILL (no shutdown hook runs) and wait for the exit; safe to call twice. */
   kill(): Promise<void>;
   /** What the child wrote to stdout/stderr (for failure messages). */
@@ -58,7 +60,8 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
   const child: MusterChild = {
     url,
     startMs: 0,
-    async json(path, init = {}) {
+    // The parsed body is the server's JSON, typed by the signature from the route's contract.
+    json: (async (path: string, init: { method?: string; body?: unknown; session?: boolean } = {}): Promise<{ status: number; body: unknown }> => {
       const headers: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };
       if (init.session) headers["x-session-token"] = readFileSync(join(options.home, "session-token"), "utf8").trim();
       const res = await fetch(`${url}${path}`, {
@@ -67,8 +70,8 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    }) as MusterChild["json"],
     kill() {
       const proc = server.child;
       if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();

@@ -32,7 +32,7 @@ boundedTest(test, "GET /api/gateway/sessions lists a session created on the gate
     assert.is(row.agentId, "helper");
     assert.is(row.model, "fake-model");
     assert.type(row.lastActivity, "number");
-    assert.ok(row.lastActivity >= before - 1_000 && row.lastActivity <= Date.now() + 1_000, `lastActivity ${row.lastActivity} is epoch ms of this run`);
+    assert.ok((row.lastActivity ?? 0) >= before - 1_000 && (row.lastActivity ?? 0) <= Date.now() + 1_000, `lastActivity ${row.lastActivity} is epoch ms of this run`);
   });
 });
 
@@ -61,8 +61,8 @@ boundedTest(test, "GET /api/gateway/crons returns a job added on the gateway wit
       assert.is(mine.cron, "30 6 * * 1-5");
       assert.is(mine.timezone, "Europe/Berlin");
       assert.is(mine.enabled, true);
-      assert.ok(!Number.isNaN(Date.parse(mine.nextRun)), `nextRun is a date: ${mine.nextRun}`);
-      assert.ok(Date.parse(mine.nextRun) > Date.now(), "nextRun is in the future");
+      assert.ok(!Number.isNaN(Date.parse(mine.nextRun ?? "")), `nextRun is a date: ${mine.nextRun}`);
+      assert.ok(Date.parse(mine.nextRun ?? "") > Date.now(), "nextRun is in the future");
       assert.is(mine.lastRun, null);
       // The gateway's own fields pass through untouched.
       assert.equal(mine.schedule, { kind: "cron", expr: "30 6 * * 1-5", tz: "Europe/Berlin" });

@@ -11,6 +11,7 @@ import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
+import { withField } from "@muster/plugin/testing";
 
 const test = suite("chat");
 const mark = (label: string) => `MARK-${label}-${randomUUID().slice(0, 8)}`;
@@ -25,9 +26,10 @@ boundedTest(test, "single: the reply holds the marker the model received; sessio
     assert.is(status, 200, JSON.stringify(body));
     assert.is(body.ok, true);
     assert.is(body.mode, "single");
-    assert.is(body.reply.agentId, "main");
-    assert.match(body.reply.text, marker);
-    assert.type(body.reply.runId, "string");
+    const { reply } = withField(body, "reply");
+    assert.is(reply.agentId, "main");
+    assert.match(reply.text, marker);
+    assert.type(reply.runId, "string");
     await model.waitForRequest(forAgent("main", marker), 1_000, `the model request for ${marker}`);
 
     const stored = await h.json(`/api/chat/sessions/${body.sessionId}`);
@@ -44,12 +46,13 @@ boundedTest(test, "party: main then helper each reply through the gateway, and e
     const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: `Discuss ${marker}`, agentIds: ["main", "helper"], mode: "party" } });
     assert.is(status, 200, JSON.stringify(body));
     assert.is(body.mode, "party");
+    const party = withField(body, "replies");
     assert.equal(
-      body.replies.map((r: { agentId: string; round: number }) => `${r.agentId}/${r.round}`),
+      party.replies.map((r) => `${r.agentId}/${r.round}`),
       ["main/1", "helper/1"],
     );
-    for (const reply of body.replies) assert.match(reply.text, marker);
-    assert.is(body.truncated, false);
+    for (const reply of party.replies) assert.match(reply.text, marker);
+    assert.is(party.truncated, false);
     const main = await model.waitForRequest(forAgent("main", marker), 1_000, "main's turn");
     const helper = await model.waitForRequest(forAgent("helper", marker), 1_000, "helper's turn");
     assert.ok(main.n < helper.n, "agents speak in order");
@@ -66,8 +69,8 @@ boundedTest(test, "the model refusing the request (HTTP 400): 502 CHAT_RUN_FAILE
       const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: `Fail ${marker}`, agentId: "helper" } });
       assert.is(status, 502, JSON.stringify(body));
       assert.is(body.ok, false);
-      assert.is(body.error.code, "CHAT_RUN_FAILED");
-      assert.match(body.error.message, "helper");
+      assert.is(body.error!.code, "CHAT_RUN_FAILED");
+      assert.match(body.error!.message, "helper");
       // The request did reach the model: the failure is the model's, carried back by the gateway.
       await model.waitForRequest((r) => r.lastUserText.includes(marker), 1_000, "the refused request");
     });
@@ -106,7 +109,7 @@ boundedTest(test, "streamed chat left mid-stream by the client: the turn goes on
       const next = mark("after-abort");
       const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: `Again ${next}`, agentId: "main", sessionId: start.sessionId } });
       assert.is(status, 200, JSON.stringify(body));
-      assert.match(body.reply.text, next);
+      assert.match(withField(body, "reply").reply.text, next);
     });
   } finally {
     slow();

@@ -47,8 +47,8 @@ boundedTest(test, "a two-agent council deliberates through the gateway, adopts, 
     const votePrompts = model.requests.filter((r) => /\bvote\b/i.test(r.lastUserText) && /json/i.test(r.lastUserText) && r.receivedAt >= Date.parse(session.createdAt));
     assert.ok(votePrompts.length >= 2, `the model saw ${votePrompts.length} vote prompts`);
 
-    assert.match(session.memoPath, /^company\/knowledge_base\/council\/\d{4}-\d{2}-\d{2}-.+\.md$/);
-    const memo = join(h.workspace, session.memoPath);
+    assert.match(session.memoPath ?? "", /^company\/knowledge_base\/council\/\d{4}-\d{2}-\d{2}-.+\.md$/);
+    const memo = join(h.workspace, session.memoPath ?? "");
     assert.ok(existsSync(memo), `memo ${memo} written`);
     assert.match(readFileSync(memo, "utf8"), marker);
 

@@ -30,7 +30,7 @@ boundedTest(test, "a task dispatched to main ends in review with a pending appro
         return d.status !== "running" ? d : null;
       }, { timeoutMs: CHAT_TEST_MS, label: "dispatch ended" });
       assert.is(dispatch.status, "completed", JSON.stringify(dispatch));
-      assert.ok(dispatch.output.length > 0);
+      assert.ok((dispatch.output ?? "").length > 0);
       await waitUntil(async () => (await h.json(`/api/tasks/${task.id}`)).body.status === "review", { timeoutMs: 5_000, label: "task in review" });
       const approval = await waitUntil(async () => {
         const body = (await h.json<ApiBody<"getApprovals">>("/api/approvals?pendingLimit=500")).body;

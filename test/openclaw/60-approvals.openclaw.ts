@@ -13,7 +13,7 @@ import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
 import { decideApproval } from "@muster/plugin/testing";
-import type { ApiBody } from "@muster/plugin/testing";
+import type { ApiBody, Approval } from "@muster/plugin/testing";
 
 const test = suite("approvals: one inbox");
 
@@ -35,7 +35,8 @@ async function runShell(decision: "approved" | "rejected"): Promise<void> {
           const body = (await h.json<ApiBody<"getApprovals">>("/api/approvals?pendingLimit=500")).body;
           return body.pending.find((a) => a.command === "openclaw.exec" && String(a.title).includes(file));
         }, { timeoutMs: CHAT_TEST_MS, label: "openclaw.exec approval in Muster" });
-        const full = (await h.json(`/api/approvals/${approval.id}`)).body.approval;
+        // The payload of an openclaw.exec approval is the gateway's exec request (the approval contract leaves payloads to who asked).
+        const full = (await h.json(`/api/approvals/${approval.id}`)).body.approval as Approval & { payload: { request: { command: unknown } } };
         assert.ok(String(full.payload.request.command).includes(`touch ${file}`), JSON.stringify(full.payload));
         assert.is(full.requestedBy, "helper");
         const decided = await decideApproval(h, approval.id, decision, "Owner");

@@ -10,6 +10,7 @@ import { withTestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, within } from "./support/bounded.ts";
 import { waitForGatewayState } from "./support/muster.ts";
+import { withField } from "@muster/plugin/testing";
 
 const test = suite("gateway:try");
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -34,7 +35,7 @@ boundedTest(test, "prints the GATEWAY_URL/GATEWAY_TOKEN with which Muster chats 
       await waitForGatewayState(h, "connected", 60_000);
       const { status, body } = await h.json("/api/chat", { method: "POST", body: { message: "Hello", agentId: "aide" } });
       assert.is(status, 200, JSON.stringify(body));
-      assert.is(body.reply.agentId, "aide");
+      assert.is(withField(body, "reply").reply.agentId, "aide");
     });
 
     child.kill("SIGINT");

@@ -1,6 +1,7 @@
 // The approval steps a test takes over HTTP, written once: find the approval a gated action
 // raised, decide it as the human, approve whatever is pending. Needs the approvals plugin.
 import type { Operations } from "@muster/sdk/client";
+import type { Answer, FromRoute, JsonBody } from "./api-body.ts";
 import { waitUntil, type WaitOptions } from "./wait.ts";
 
 /** One approval with its payload (`GET /api/approvals/{id}`). */
@@ -9,15 +10,7 @@ export type Approval = Operations["getApprovalsById"]["response"]["approval"];
 export type ApprovalSummary = Operations["getApprovals"]["response"]["pending"][number];
 export type ApprovalDecision = "approved" | "rejected";
 
-/** The server's error envelope. */
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-  details?: unknown;
-}
-
-/** A route's answer: the success body when the status is 2xx, else the error envelope `{ ok: false, error }` (so a test can assert a refusal's status and code). */
-export type Answer<T> = T & { ok?: boolean; error?: ApiErrorBody };
+export type { Answer, ApiErrorBody } from "./api-body.ts";
 
 export interface DecideOptions {
   /** Who decides (default: the server's choice, the owner). */
@@ -31,7 +24,8 @@ export interface DecideOptions {
 
 /** Anything that calls a host's JSON routes: a {@link TestHost}, or a host in a child process. */
 export interface ApprovalHost {
-  json<T = any>(path: string, init?: { method?: string; body?: unknown; session?: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
+  /** Typed as {@link TestHost.json}: the route's answer from the path and method, else `unknown`. */
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: { method?: M | (string & {}); body?: unknown; session?: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: JsonBody<T, M, P> }>;
 }
 type Host = ApprovalHost;
 

@@ -32,7 +32,8 @@ export {
   type Answer,
   type ApiErrorBody,
 } from "./approvals.ts";
-export type { ApiBody } from "./api-body.ts";
+export type { OpenApiDocument, OpenApiOperation, OpenApiParameter, JsonSchema } from "./openapi.ts";
+export { withField, type Unlisted, type ApiBody, type RouteBody, type OperationAt, type FromRoute, type JsonBody } from "./api-body.ts";
 export { waitUntil, sleep, eventRecorder, type WaitOptions, type EventRecorder } from "./wait.ts";
 export { TIME_SCALE, scaled, loadTimeScale } from "./time-scale.ts";
 // The fake gateway's public names are listed once, by its own module (test/helpers/fake-gateway.ts re-exports it too).

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMusterClient, type MusterClient } from "@muster/sdk/client";
 import type { PluginDefinition } from "../define-plugin.ts";
+import type { FromRoute, JsonBody } from "./api-body.ts";
 
 /** What the kit needs of a host; `createHost` from `muster` returns one. */
 export interface TestableHost {
@@ -82,8 +83,12 @@ export interface TestHost<H extends TestableHost = TestableHost, C extends objec
   clientAs(agentId: string): MusterClient;
   /** fetch against the host; JSON bodies are serialised and the content type set. */
   request(path: string, init?: RequestInitJson): Promise<Response>;
-  /** request() and parse the JSON answer (a status a typed client would throw on is returned here). */
-    json<T = any>(path: string, init?: RequestInitJson): Promise<JsonResponse<T>>;
+  /**
+   * request() and parse the JSON answer (a status a typed client would throw on is returned here).
+   * The body is typed from the literal path and method (the route's OpenAPI answer, see
+   * `RouteBody`), `unknown` when the OpenAPI has no such route, or `T` when the test names it.
+   */
+  json<T = FromRoute, const P extends string = string, M extends string = "GET">(path: P, init?: RequestInitJson & { method?: M | (string & {}) }): Promise<JsonResponse<JsonBody<T, M, P>>>;
   /** Stops the host and removes the temporary home (a `home` the caller passed is kept), unless `keepHome`. */
   stop(options?: { keepHome?: boolean }): Promise<void>;
   /** Stops the host and starts a new one on the same home (data survives), with these config overrides. */
@@ -155,7 +160,9 @@ async function boot<F extends HostFactory>(options: TestHostOptions<F>, ownsHome
     client: createMusterClient({ url, sessionToken: token, retries: 0 }),
     clientAs: (agentId) => createMusterClient({ url, agentId, retries: 0 }),
     request,
-    async json(path, init) {
+    // The parsed body is the server's JSON; its type is the route's contract, which the OpenAPI
+    // conformance tests hold the server to, so the signature states it rather than this body.
+    json: (async (path: string, init?: RequestInitJson): Promise<JsonResponse<unknown>> => {
       const res = await request(path, init);
       const text = await res.text();
       let parsed: unknown = text;
@@ -164,8 +171,8 @@ async function boot<F extends HostFactory>(options: TestHostOptions<F>, ownsHome
       } catch {
         /* leave as text */
       }
-            return { status: res.status, body: parsed as any, headers: res.headers };
-    },
+      return { status: res.status, body: parsed, headers: res.headers };
+    }) as TestHost["json"],
     async stop(stopOptions = {}) {
       await host.stop();
       if (ownsHome && !stopOptions.keepHome) rmSync(home, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { approvalSchema } from "../../approvals/tokens.ts";
 import { z } from "@muster/plugin";
 
 /** DESIGN §14.5: agent ids the factory and packs create. */
@@ -36,7 +37,7 @@ export const listAgentsResponse = z.object({ ok: z.literal(true), agents: z.arra
 export const agentResponse = z.object({ ok: z.literal(true), agent: agentRecord });
 
 /** The pending Approval record a route requested (as `GET /api/approvals/{id}` shows it), as every route that creates one answers. */
-const approvalRef = z.record(z.string(), z.unknown());
+const approvalRef = approvalSchema;
 
 export const configureBody = z
   .strictObject({
@@ -104,13 +105,13 @@ export const licenceChallengeBody = z.strictObject({ name: packName, holder: evm
 export const licenceChallengeResponse = z.object({
   ok: z.literal(true),
   challenge: z.object({
-    nonce: z.string(),
+    nonce: hex32,
     expiresAt: z.number().int(),
     typedData: z.object({
-      domain: z.object({ name: z.string(), version: z.string(), verifyingContract: z.string(), salt: z.string() }),
+      domain: z.object({ name: z.string(), version: z.string(), verifyingContract: evmAddress, salt: hex32 }),
       types: z.object({ PackLicenceProof: z.array(z.object({ name: z.string(), type: z.string() })) }),
       primaryType: z.literal("PackLicenceProof"),
-      message: z.object({ pack: z.string(), templateId: z.string(), holder: z.string(), nonce: z.string(), expiresAt: z.string() }),
+      message: z.object({ pack: z.string(), templateId: z.string(), holder: evmAddress, nonce: hex32, expiresAt: z.string() }),
     }),
   }),
 });

@@ -1,3 +1,4 @@
+import { approvalSchema } from "../../approvals/tokens.ts";
 import { z } from "@muster/plugin";
 
 const noNul = (max: number) => z.string().min(1).max(max).refine((s) => !s.includes("\0"), "must not contain NUL characters");
@@ -45,5 +46,5 @@ export const statusResponse = z.object({
 
 export const operationResponse = z.union([
   z.object({ ok: z.literal(true), commit: z.object({ hash: z.string(), message: z.string() }) }),
-  z.object({ ok: z.literal(true), approval: z.record(z.string(), z.unknown()) }),
+  z.object({ ok: z.literal(true), approval: approvalSchema }),
 ]);

@@ -1,5 +1,5 @@
 import { defineRoutes, validationFailed, z } from "@muster/plugin";
-import { APPROVALS } from "../../approvals/tokens.ts";
+import { APPROVALS, approvalSchema } from "../../approvals/tokens.ts";
 import { CONTENT_DRAFTS, OUTBOX, PLATFORMS, PROFESSIONAL_NETWORK, type PublishRequested } from "../tokens.ts";
 import {
   createDraftBody,
@@ -19,7 +19,7 @@ import {
 /** Who asks for a publish: the agent when one calls, else the API client (never the owner, who decides). */
 const requester = (agentId: string | null) => agentId ?? "api";
 const YEAR_MS = 366 * 24 * 3_600_000;
-const approvalResponse = z.object({ ok: z.literal(true), approval: z.record(z.string(), z.unknown()) });
+const approvalResponse = z.object({ ok: z.literal(true), approval: approvalSchema });
 
 export const publishingRoutes = defineRoutes({
   deps: { approvals: APPROVALS, network: PROFESSIONAL_NETWORK, drafts: CONTENT_DRAFTS, platforms: PLATFORMS, outbox: OUTBOX },

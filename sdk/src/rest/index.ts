@@ -1,7 +1,7 @@
 // The REST side of @muster/sdk: a typed method per route, the live stream, agent helpers, typed errors.
 export { createMusterClient, type MusterClient, type RestActions } from "./client.ts";
 export type { MusterClientConfig, CallOptions } from "./transport.ts";
-export { operations, type OperationName, type Operations } from "./generated/operations.ts";
+export { operations, type OperationName, type Operations, type RouteTree } from "./generated/operations.ts";
 export { subscribe, type MusterStreamEvent, type SubscribeParameters, type Subscription } from "./sse.ts";
 export { agentActions, type AgentActions } from "./agent-actions.ts";
 export { claimTask, type ClaimTaskParameters, type ClaimTaskReturnType, type ClaimTaskErrorType } from "./actions/claim-task.ts";

@@ -8,7 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { signPackLicence } from "../../../sdk/src/index.ts";
+import { signPackLicence, type PackLicenceChallenge } from "../../../sdk/src/index.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -53,7 +53,7 @@ t.after(async (ctx) => {
 async function signedInstall(rig: AgentsRig, name: string, account: typeof holderAccount) {
   const challenge = await rig.h.json("/api/packs/licence-challenge", { method: "POST", body: { name, holder: account.address } });
   assert.is(challenge.status, 201, JSON.stringify(challenge.body));
-  const proof = await signPackLicence(createWalletClient({ account, transport: http("http://127.0.0.1:9") }), { challenge: challenge.body.challenge });
+  const proof = await signPackLicence(createWalletClient({ account, transport: http("http://127.0.0.1:9") }), { challenge: challenge.body.challenge as PackLicenceChallenge }); // hex strings as viem's Hex (the OpenAPI types them as strings)
   return { name, buyer: account.address, proof };
 }
 

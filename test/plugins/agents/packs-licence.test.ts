@@ -121,7 +121,8 @@ t.after(async (ctx) => {
 async function challenge(ctx: Ctx, name: string, holder: Address): Promise<PackLicenceChallenge> {
   const res = await ctx.rig.h.json("/api/packs/licence-challenge", { method: "POST", body: { name, holder } });
   assert.is(res.status, 201, JSON.stringify(res.body));
-  return res.body.challenge;
+  // The OpenAPI types the hex fields as strings (their 0x patterns do not reach the generated types); viem's Hex is their narrowing.
+  return res.body.challenge as PackLicenceChallenge;
 }
 const install = (ctx: Ctx, body: Record<string, unknown>) => ctx.rig.h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body });
 async function refusedWith(ctx: Ctx, body: Record<string, unknown>, status: number, code: string, agent?: string) {

@@ -53,9 +53,10 @@ const t = suite("approvals: outcome write meets a lock");
 
 t("the executor runs once and its outcome is recorded after the lock is released", async () => {
   await withTestHost({ plugins, extraPlugins: [busyTestPlugin], config: { approvers: ["frigg"], databaseBusyBudgetMs: 10_000 } }, async (h) => {
-    const requested = await h.json("/api/busy-test", { method: "POST", body: { text: "hi" } });
+    // The suite's own gated route (outside the OpenAPI) answers the approval it raised.
+    const requested = await h.json<{ approvalId: string }>("/api/busy-test", { method: "POST", body: { text: "hi" } });
     assert.is(requested.status, 201, JSON.stringify(requested.body));
-    const id = requested.body.approvalId as string;
+    const id = requested.body.approvalId;
     const decided = decideApproval(h, id, "approved");
     await waitUntil(() => runs === 1, { label: "the executor to start" });
     // Fault injection: another process holds the write lock while the outcome is written.

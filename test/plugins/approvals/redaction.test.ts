@@ -108,7 +108,8 @@ function captureLogs() {
 
 /** Requests `kind`, approves it as the owner, and returns the approval as GET shows it. */
 async function approveAndRead(h: TestHost, kind: string, payload: unknown) {
-  const requested = await h.json("/api/leaky", { method: "POST", body: { kind, payload } });
+  // The suite's own gated route (outside the OpenAPI) answers the approval it raised.
+  const requested = await h.json<{ approvalId: string }>("/api/leaky", { method: "POST", body: { kind, payload } });
   assert.is(requested.status, 201, JSON.stringify(requested.body));
   const decided = await decideApproval(h, requested.body.approvalId, "approved");
   assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));
@@ -271,7 +272,7 @@ const stuckPlugin = definePlugin({
 stuck("is recorded failed after executionTimeoutMs (it may still take effect): the approval never stays running, PATCH answers", async () => {
   const plugins: PluginDefinition[] = [activitiesPlugin, notificationsPlugin, approvalsPlugin, stuckPlugin];
   await withTestHost({ plugins, config: { pluginConfig: { approvals: { executionTimeoutMs: 200 } } } }, async (h) => {
-    const requested = await h.json("/api/stuck", { method: "POST", body: {} });
+    const requested = await h.json<{ approvalId: string }>("/api/stuck", { method: "POST", body: {} }); // the suite's own route, outside the OpenAPI
     assert.is(requested.status, 201, JSON.stringify(requested.body));
     const decided = await h.json<ApiBody<"patchApprovalsById">>(`/api/approvals/${requested.body.approvalId}`, { method: "PATCH", body: { status: "approved" }, session: true, signal: AbortSignal.timeout(10_000) });
     assert.is(decided.status, 200, JSON.stringify(decided.body).slice(0, 500));

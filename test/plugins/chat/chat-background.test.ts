@@ -126,7 +126,7 @@ t("JSON past turnTimeoutMs: 504 GATEWAY_TIMEOUT naming the session and turn; the
     assert.is(res.status, 504);
     assert.is(res.body.error?.code, "GATEWAY_TIMEOUT");
     assert.ok(res.body.error);
-    const { sessionId, turnId, continues } = res.body.error.details as { sessionId: string; turnId: string; continues: boolean };
+    const { sessionId, turnId, continues } = res.body.error!.details as { sessionId: string; turnId: string; continues: boolean };
     assert.is(continues, true);
     assert.match(res.body.error?.message ?? "", `GET /api/chat/sessions/${sessionId}`);
     assert.match(res.body.error?.message ?? "", `POST /api/chat/turns/${turnId}/abort`);

@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { openSse } from "../../helpers/sse-client.ts";
 import { startRig, type Rig } from "../chat/chat-helpers.ts";
+import { withField } from "@muster/plugin/testing";
 
 const test = suite("crons on the live stream");
 let rig: Rig;
@@ -22,7 +23,7 @@ test("run now: the run's start and finish arrive on the stream with the run reco
   try {
     const ran = await rig.h.json("/api/crons", { method: "PATCH", body: { id: created.body.job.id, action: "run" } });
     assert.is(ran.status, 202, JSON.stringify(ran.body));
-    const runId = ran.body.run.id;
+    const runId = withField(ran.body, "run").run.id;
     const started = await sse.next((f) => f.data?.type === "event" && f.data.name === "crons.run.started" && f.data.payload.id === runId, 10_000, "crons.run.started");
     assert.is(started.data.payload.status, "running");
     const finished = await sse.next((f) => f.data?.type === "event" && f.data.name === "crons.run.finished" && f.data.payload.id === runId, 20_000, "crons.run.finished");

@@ -8,7 +8,7 @@ import { activitiesPlugin } from "../../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { gitPlugin } from "../../../plugins/git/index.ts";
 import { notificationsPlugin } from "../../../plugins/notifications/index.ts";
-import { decideApproval } from "@muster/plugin/testing";
+import { decideApproval, type ApiBody, type Approval } from "@muster/plugin/testing";
 import { suite, type Test } from "uvu";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 
@@ -91,7 +91,10 @@ export function startGitHost(repoPath?: string): Promise<TestHost> {
   });
 }
 
-export const postGit = (h: TestHost, body: unknown, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json("/api/git", { method: "POST", body, headers });
+type GitAnswer = ApiBody<"postGit">;
+/** What `POST /api/git` answers this body (its OpenAPI is the union of both): a commit's `{ commit }`, a push's or pull's `{ approval }`, with `error` on a refusal. */
+type GitAnswerTo<B> = B extends { operation: "commit" } ? Extract<GitAnswer, { commit: unknown }> : B extends { operation: "push" | "pull" } ? Extract<GitAnswer, { approval: unknown }> : GitAnswer;
+export const postGit = <const B>(h: TestHost, body: B, headers: Record<string, string> = { "x-agent-id": "loki" }) => h.json<GitAnswerTo<B>>("/api/git", { method: "POST", body, headers });
 export const approve = (h: TestHost, id: string) => decideApproval(h, id, "approved");
 export const reject = (h: TestHost, id: string) => decideApproval(h, id, "rejected");
 
@@ -135,4 +138,9 @@ export function commitIn(repo: string, file: string, content: string, message: s
   return git(repo, "rev-parse", "HEAD");
 }
 
-export const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval;
+/** A git push or pull approval: the approval contract leaves `payload` and `executionResult` to the plugin that asked; these are git's. */
+export type GitApproval = Omit<Approval, "payload" | "executionResult"> & {
+  payload: { operation: "push" | "pull"; repoPath: string; remote: string; remoteUrl: string; branch: string; effectiveUrl: string; commit?: string };
+  executionResult: { operation: "push" | "pull"; output: string } | null;
+};
+export const approvalOf = async (h: TestHost, id: string) => (await h.json(`/api/approvals/${id}`)).body.approval as GitApproval;

@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { TestHost } from "../../helpers/start-test-host.ts";
-import { approvalOf, approve, commitIn, createRepos, git, gitSuite, plantConfig, postGit, type Repos } from "./helpers.ts";
+import { approvalOf, approve, commitIn, createRepos, git, gitSuite, plantConfig, postGit, type GitApproval, type Repos } from "./helpers.ts";
 
 const t = gitSuite<{ h: TestHost; base: string; repos: Repos; elsewhere: string; marker: string }>("git push and pull go where the human saw", (ctx) => {
   // Another real remote, with a history of its own, where nothing may ever arrive.
@@ -29,7 +29,7 @@ async function requestThenApprove(h: TestHost, operation: "push" | "pull", meanw
   assert.is(res.status, 202, JSON.stringify(res.body));
   meanwhile();
   assert.is((await approve(h, res.body.approval.id)).status, 200);
-  return { requested: res.body.approval, done: await approvalOf(h, res.body.approval.id) };
+  return { requested: res.body.approval as GitApproval, done: await approvalOf(h, res.body.approval.id) };
 }
 
 t("the approval shows and binds the effective push URL: a pushurl set before the request is where it goes", async ({ h, repos, elsewhere }) => {
@@ -39,7 +39,7 @@ t("the approval shows and binds the effective push URL: a pushurl set before the
   assert.is(requested.payload.remoteUrl, repos.bare, "the fetch URL stays in the payload");
   assert.is(requested.payload.effectiveUrl, elsewhere, "the human sees where the push goes");
   assert.ok(requested.title.includes(elsewhere), requested.title);
-  assert.is(done.executionStatus, "succeeded", done.executionError);
+  assert.is(done.executionStatus, "succeeded", done.executionError ?? undefined);
   assert.is(head(elsewhere), local);
 });
 
@@ -57,7 +57,7 @@ for (const [name, redirect] of [
     assert.is(head(repos.bare), before, "and nothing was pushed under a changed destination");
     assert.is(requested.payload.effectiveUrl, repos.bare);
     assert.is(done.executionStatus, "failed");
-    assert.match(done.executionError, /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
+    assert.match(done.executionError ?? "", /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
   });
 }
 
@@ -73,7 +73,7 @@ t("a pull redirected after the request (insteadOf) fetches nothing from elsewher
   assert.not.ok(existsSync(join(repos.work, "planted.md")), "nothing came from the other repository");
   assert.is(git(repos.work, "rev-parse", "HEAD"), mine);
   assert.is(done.executionStatus, "failed");
-  assert.match(done.executionError, /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
+  assert.match(done.executionError ?? "", /^GIT_REMOTE_(CHANGED|REDIRECTED): /);
 });
 
 t("a rewrite in place at request time is refused before any approval exists, naming the key", async ({ h, repos, elsewhere }) => {
@@ -82,19 +82,19 @@ t("a rewrite in place at request time is refused before any approval exists, nam
   git(repos.work, "config", `url.${mirror}.pushInsteadOf`, repos.bare);
   const res = await postGit(h, { operation: "push" });
   assert.is(res.status, 409, JSON.stringify(res.body));
-  assert.is(res.body.error.code, "GIT_REMOTE_REDIRECTED");
-  assert.ok(res.body.error.message.includes(`url.${mirror}.pushinsteadof`), res.body.error.message);
+  assert.is(res.body.error!.code, "GIT_REMOTE_REDIRECTED");
+  assert.ok(res.body.error!.message.includes(`url.${mirror}.pushinsteadof`), res.body.error!.message);
   git(repos.work, "config", "--unset", `url.${mirror}.pushInsteadOf`);
   git(repos.work, "config", "--add", "remote.origin.pushurl", repos.bare);
   git(repos.work, "config", "--add", "remote.origin.pushurl", elsewhere);
   const two = await postGit(h, { operation: "push" });
   assert.is(two.status, 409, JSON.stringify(two.body));
-  assert.is(two.body.error.code, "GIT_REMOTE_MULTIPLE_URLS");
+  assert.is(two.body.error!.code, "GIT_REMOTE_MULTIPLE_URLS");
   git(repos.work, "config", "--unset-all", "remote.origin.pushurl");
   git(repos.work, "config", "remote.origin.pushurl", `ext::sh -c touch% ${elsewhere}`);
   const helper = await postGit(h, { operation: "push" });
   assert.is(helper.status, 409, JSON.stringify(helper.body));
-  assert.is(helper.body.error.code, "GIT_REMOTE_URL_UNSUPPORTED");
+  assert.is(helper.body.error!.code, "GIT_REMOTE_URL_UNSUPPORTED");
 });
 
 for (const [operation, key] of [
@@ -108,12 +108,12 @@ for (const [operation, key] of [
     const { done } = await requestThenApprove(h, operation, () => plantConfig(repos.work, `[remote "origin"]\n\t${key} = ${program}`));
     assert.not.ok(existsSync(marker), "the planted program never ran");
     assert.is(done.executionStatus, "failed");
-    assert.match(done.executionError, new RegExp(`^GIT_UNSAFE_CONFIG: .*remote\\.origin\\.${key}`));
+    assert.match(done.executionError ?? "", new RegExp(`^GIT_UNSAFE_CONFIG: .*remote\\.origin\\.${key}`));
     assert.is(head(repos.bare), before);
     // Planted before the request: refused at once, no approval made.
     const res = await postGit(h, { operation });
     assert.is(res.status, 409, JSON.stringify(res.body));
-    assert.is(res.body.error.code, "GIT_UNSAFE_CONFIG");
+    assert.is(res.body.error!.code, "GIT_UNSAFE_CONFIG");
   });
 }
 
@@ -126,7 +126,7 @@ for (const [name, section] of [
       const { done } = await requestThenApprove(h, operation, () => plantConfig(repos.work, section(marker)));
       assert.not.ok(existsSync(marker), `${operation}: the planted program never ran`);
       assert.is(done.executionStatus, "failed", operation);
-      assert.match(done.executionError, /^GIT_UNSAFE_CONFIG: /);
+      assert.match(done.executionError ?? "", /^GIT_UNSAFE_CONFIG: /);
       git(repos.work, "config", "--unset", name);
     }
   });
@@ -136,14 +136,14 @@ t("an approved push with nothing changed still lands and sets the upstream; an a
   const repos = createRepos(base, { upstream: false });
   const local = commitIn(repos.work, "c.md", "c", "First of its kind");
   const push = await requestThenApprove(h, "push", () => undefined);
-  assert.is(push.done.executionStatus, "succeeded", push.done.executionError);
+  assert.is(push.done.executionStatus, "succeeded", push.done.executionError ?? undefined);
   assert.is(head(repos.bare), local);
   assert.is((await h.json("/api/git")).body.upstream, "origin/main");
   commitIn(repos.colleague, "theirs.md", "t", "Theirs");
   git(repos.colleague, "pull", "--quiet", "--no-rebase", "origin", "main");
   git(repos.colleague, "push", "--quiet", "origin", "HEAD:main");
   const pull = await requestThenApprove(h, "pull", () => undefined);
-  assert.is(pull.done.executionStatus, "succeeded", pull.done.executionError);
+  assert.is(pull.done.executionStatus, "succeeded", pull.done.executionError ?? undefined);
   assert.ok(existsSync(join(repos.work, "theirs.md")));
   assert.is(git(repos.work, "rev-parse", "refs/remotes/origin/main"), git(repos.bare, "rev-parse", "main"));
   const s = (await h.json("/api/git")).body;

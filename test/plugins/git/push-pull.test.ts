@@ -25,9 +25,9 @@ t("push is 202 with a pending approval; the remote gets the commit only once app
   const decided = await approve(h, approval.id);
   assert.is(decided.status, 200, JSON.stringify(decided.body));
   const done = await approvalOf(h, approval.id);
-  assert.is(done.executionStatus, "succeeded", done.executionError);
-  assert.is(done.executionResult.operation, "push");
-  assert.type(done.executionResult.output, "string");
+  assert.is(done.executionStatus, "succeeded", done.executionError ?? undefined);
+  assert.is(done.executionResult?.operation, "push");
+  assert.type(done.executionResult?.output, "string");
   assert.is(remoteHead(repos), local);
   const again = await approve(h, approval.id);
   assert.is(again.status, 409, "an approval runs once");
@@ -44,7 +44,7 @@ t("what runs is what was approved: a push whose branch moved, or whose remote UR
   assert.is((await approve(h, moved.body.approval.id)).status, 200);
   const movedDone = await approvalOf(h, moved.body.approval.id);
   assert.is(movedDone.executionStatus, "failed");
-  assert.match(movedDone.executionError, /moved/);
+  assert.match(movedDone.executionError ?? "", /moved/);
   assert.is(remoteHead(repos), before, "the unreviewed commit never left");
 
   const elsewhere = join(base, "elsewhere.git");
@@ -55,7 +55,7 @@ t("what runs is what was approved: a push whose branch moved, or whose remote UR
   assert.is((await approve(h, redirected.body.approval.id)).status, 200);
   const redirectedDone = await approvalOf(h, redirected.body.approval.id);
   assert.is(redirectedDone.executionStatus, "failed");
-  assert.match(redirectedDone.executionError, /remote/);
+  assert.match(redirectedDone.executionError ?? "", /remote/);
   assert.throws(() => git(elsewhere, "rev-parse", "--verify", "main"), "nothing reached the other URL");
   assert.is(remoteHead(repos), before);
 });
@@ -90,7 +90,7 @@ t("a non-fast-forward push fails the execution with git's message; the remote ke
   await approve(h, res.body.approval.id);
   const done = await approvalOf(h, res.body.approval.id);
   assert.is(done.executionStatus, "failed");
-  assert.match(done.executionError, /rejected|fetch first|non-fast-forward/);
+  assert.match(done.executionError ?? "", /rejected|fetch first|non-fast-forward/);
   assert.is(remoteHead(repos), theirs);
 });
 
@@ -103,7 +103,7 @@ t("pull merges the remote's commits when approved", async ({ h, repos }) => {
   assert.not.ok(existsSync(join(repos.work, "theirs.md")), "nothing is pulled before a decision");
   await approve(h, res.body.approval.id);
   const done = await approvalOf(h, res.body.approval.id);
-  assert.is(done.executionStatus, "succeeded", done.executionError);
+  assert.is(done.executionStatus, "succeeded", done.executionError ?? undefined);
   assert.is(readFileSync(join(repos.work, "theirs.md"), "utf8"), "t");
 });
 
@@ -115,8 +115,8 @@ t("a pull with a merge conflict fails clearly, aborts the merge and leaves the r
   await approve(h, res.body.approval.id);
   const done = await approvalOf(h, res.body.approval.id);
   assert.is(done.executionStatus, "failed");
-  assert.match(done.executionError, /merge conflict in file\.txt/);
-  assert.match(done.executionError, /merge was aborted/);
+  assert.match(done.executionError ?? "", /merge conflict in file\.txt/);
+  assert.match(done.executionError ?? "", /merge was aborted/);
   assert.is(git(repos.work, "rev-parse", "HEAD"), mine);
   assert.is(git(repos.work, "status", "--porcelain"), "");
   assert.not.ok(existsSync(join(repos.work, ".git", "MERGE_HEAD")));
@@ -141,7 +141,7 @@ t("option injection and unknown names are refused before any approval exists", a
   for (const [body, status, code] of cases) {
     const res = await postGit(h, body);
     assert.is(res.status, status, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
-    assert.is(res.body.error.code, code, JSON.stringify(body));
+    assert.is(res.body.error!.code, code, JSON.stringify(body));
   }
   assert.is((await h.json("/api/approvals")).body.pendingTotal, before);
 });
@@ -150,12 +150,12 @@ t("a detached HEAD needs a branch name; a repository without remotes has nothing
   git(repos.work, "checkout", "--quiet", "--detach");
   const detached = await postGit(h, { operation: "push" });
   assert.is(detached.status, 409);
-  assert.is(detached.body.error.code, "GIT_DETACHED_HEAD");
+  assert.is(detached.body.error!.code, "GIT_DETACHED_HEAD");
   git(repos.work, "checkout", "--quiet", "main");
   git(repos.work, "remote", "remove", "origin");
   const none = await postGit(h, { operation: "push" });
   assert.is(none.status, 409);
-  assert.is(none.body.error.code, "GIT_NO_REMOTE");
+  assert.is(none.body.error!.code, "GIT_NO_REMOTE");
 });
 
 t("push hooks do not run", async ({ h, repos, base }) => {

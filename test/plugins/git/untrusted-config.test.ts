@@ -17,8 +17,8 @@ async function expectRefused(h: TestHost, repos: Repos, marker: string, key: str
   const res = await postGit(h, { operation: "commit", message: "Agent's commit" });
   assert.not.ok(existsSync(marker), `${key}: the planted program never ran`);
   assert.is(res.status, 409, `${key}: ${JSON.stringify(res.body)}`);
-  assert.is(res.body.error.code, "GIT_UNSAFE_CONFIG", key);
-  assert.ok(res.body.error.message.includes(key), `${key} is named: ${res.body.error.message}`);
+  assert.is(res.body.error!.code, "GIT_UNSAFE_CONFIG", key);
+  assert.ok(res.body.error!.message.includes(key), `${key} is named: ${res.body.error!.message}`);
   assert.is(git(repos.work, "rev-parse", "HEAD"), before, `${key}: nothing was committed`);
 }
 
@@ -41,7 +41,7 @@ t("a clean filter planted in .git/config and .gitattributes: commit and status r
   await expectRefused(h, repos, marker, "filter.x.clean");
   const status = await h.json("/api/git");
   assert.is(status.status, 409, JSON.stringify(status.body));
-  assert.is(status.body.error.code, "GIT_UNSAFE_CONFIG");
+  assert.is(status.body.error!.code, "GIT_UNSAFE_CONFIG");
   assert.not.ok(existsSync(marker));
 });
 

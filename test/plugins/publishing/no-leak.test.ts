@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { captureLogger } from "../vault/helpers.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import type { FromRoute, RequestInitJson } from "@muster/plugin/testing";
 import { scaled } from "../../helpers/time-scale.ts";
 import { eventRecorder, waitUntil } from "../../helpers/wait.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
@@ -47,8 +48,9 @@ t.after(async (ctx) => {
   removeHome(ctx.h.home);
 });
 
-async function call(ctx: Ctx, path: string, init: Parameters<TestHost["json"]>[1] = {}) {
-  const res = await ctx.h.json(path, init);
+/** `h.json`, keeping every answer for the leak check; typed from the literal path and method like `h.json`. */
+async function call<const P extends string, M extends string = "GET">(ctx: Ctx, path: P, init: RequestInitJson & { method?: M } = {}) {
+  const res = await ctx.h.json<FromRoute, P, M>(path, init);
   ctx.answers.push(JSON.stringify(res.body));
   return res;
 }

@@ -10,6 +10,7 @@ import { sleep, waitUntil } from "../../helpers/wait.ts";
 import { probePlugin } from "./probe-plugin.ts";
 import { scaled } from "../../helpers/time-scale.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import type { StreamStats } from "../../../plugins/stream/services/sse-hub.ts";
 
 const t = suite<{ h: TestHost; open: SseConnection[] }>("stream: GET /api/sse");
 
@@ -39,7 +40,8 @@ async function sse(ctx: { h: TestHost; open: SseConnection[] }, headers?: Record
   return c;
 }
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
-const stats = async (h: TestHost) => (await h.json("/api/stream-probe/stats")).body;
+// The stream probe's counters: the hub's own stats, through this suite's test route (outside the OpenAPI).
+const stats = async (h: TestHost) => (await h.json<StreamStats>("/api/stream-probe/stats")).body;
 /** Resolves once the hub has broadcast (and kept for replay) every event up to `seq`. */
 const broadcastUpTo = (h: TestHost, seq: number) => waitUntil(async () => (await stats(h)).lastSeq >= seq, { label: `frame ${seq} broadcast` });
 const probeFrames = (c: SseConnection) => c.frames.filter((f) => f.data?.type === "event" && f.data.name.startsWith("probe."));

@@ -84,5 +84,6 @@ export function flipHex(hex: string, byte = 0): string {
   return buf.toString("hex");
 }
 
-export const post = (h: TestHost, path: string, body: unknown, init: { session?: boolean; headers?: Record<string, string> } = {}) =>
+/** POSTs `body` to `path`; the answer is typed from the literal path (the route's OpenAPI answer). */
+export const post = <const P extends string>(h: TestHost, path: P, body: unknown, init: { session?: boolean; headers?: Record<string, string> } = {}) =>
   h.json(path, { method: "POST", body, ...init });

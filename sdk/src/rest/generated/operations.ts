@@ -307,7 +307,30 @@ export interface Operations {
         };
         sandbox: "off" | "container";
       };
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/agents/coverage`: Agents that share skills with an agent, by shared skills then same tier (400 without agent, 404 AGENT_NOT_FOUND) */
@@ -390,7 +413,30 @@ export interface Operations {
         updatedAt: string;
       };
       files: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/agents/health`: Every known agent's health from the cached gateway sessions (spec state table); all offline while the gateway is not connected */
@@ -426,7 +472,30 @@ export interface Operations {
     response: {
       ok: true;
       agents: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/approvals`: Pending approvals (paged) and decided history, newest first, without payloads */
@@ -2006,7 +2075,30 @@ export interface Operations {
     argsRequired: true;
     response: {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/council/session`: Council sessions, newest first (limit: default 50, max 500) */
@@ -2641,7 +2733,30 @@ export interface Operations {
       };
     } | {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `GET /api/health`: Service health */
@@ -3150,7 +3265,30 @@ export interface Operations {
       directories: Array<string>;
       orgEntries: Array<string>;
       files: Array<string>;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `POST /api/packs/licence-challenge`: A single-use challenge (EIP-712 typed data) that the holder of a pack's marketplace licence signs to install it */
@@ -3236,7 +3374,30 @@ export interface Operations {
     argsRequired: true;
     response: {
       ok: true;
-      approval: Record<string, unknown>;
+      approval: {
+        id: string;
+        taskId: string;
+        title: string;
+        requestedBy: string;
+        approver: string;
+        status: "pending" | "approved" | "rejected";
+        command: string | null;
+        context: string | null;
+        description: string | null;
+        gated: boolean;
+        payload: unknown;
+        payloadHash: string | null;
+        reason: string | null;
+        decidedBy: string | null;
+        createdAt: string;
+        resolvedAt: string | null;
+        expiresAt: string | null;
+        expired: boolean;
+        executionStatus: "none" | "running" | "succeeded" | "failed";
+        executionResult: unknown;
+        executionError: string | null;
+        executedAt: string | null;
+      };
     };
   };
   /** `DELETE /api/projects`: Delete a project and clear references to it (session token) Needs the session token. */
@@ -4208,5 +4369,582 @@ export interface Operations {
     };
     argsRequired: false;
     response: Response;
+  };
+}
+
+/**
+ * Every route by method, then by path segment (after the leading slash): a literal segment by
+ * its text, a path parameter as `{}`, and `$` names the operation of the path ending there.
+ * The test kit finds a call's operation from its literal path with it.
+ */
+export interface RouteTree {
+  GET: {
+    "": {
+      $: "get";
+    };
+    "api": {
+      "activities": {
+        $: "getActivities";
+      };
+      "agents": {
+        $: "getAgents";
+        "{}": {
+          $: "getAgentsById";
+        };
+        "coverage": {
+          $: "getAgentsCoverage";
+        };
+        "factory": {
+          $: "getAgentsFactory";
+        };
+        "health": {
+          $: "getAgentsHealth";
+        };
+      };
+      "approvals": {
+        $: "getApprovals";
+        "{}": {
+          $: "getApprovalsById";
+        };
+      };
+      "autopilot": {
+        "goals": {
+          $: "getAutopilotGoals";
+        };
+        "runs": {
+          $: "getAutopilotRuns";
+        };
+      };
+      "board": {
+        "sync": {
+          $: "getBoardSync";
+        };
+      };
+      "boards": {
+        $: "getBoards";
+        "{}": {
+          $: "getBoardsById";
+          "cards": {
+            $: "getBoardsCardsById";
+          };
+        };
+        "templates": {
+          $: "getBoardsTemplates";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "getCardsById";
+          "comments": {
+            $: "getCardsCommentsById";
+          };
+        };
+      };
+      "chat": {
+        "sessions": {
+          $: "getChatSessions";
+          "{}": {
+            $: "getChatSessionsById";
+          };
+        };
+        "turns": {
+          $: "getChatTurns";
+        };
+      };
+      "content": {
+        "drafts": {
+          $: "getContentDrafts";
+          "{}": {
+            $: "getContentDraftsById";
+          };
+        };
+        "outbox": {
+          $: "getContentOutbox";
+        };
+        "platforms": {
+          $: "getContentPlatforms";
+        };
+      };
+      "council": {
+        "session": {
+          $: "getCouncilSession";
+          "{}": {
+            $: "getCouncilSessionById";
+          };
+        };
+      };
+      "crons": {
+        $: "getCrons";
+        "runs": {
+          $: "getCronsRuns";
+        };
+      };
+      "dispatch": {
+        $: "getDispatch";
+        "{}": {
+          $: "getDispatchById";
+        };
+      };
+      "docs": {
+        $: "getDocs";
+        "index": {
+          $: "getDocsIndex";
+        };
+      };
+      "epics": {
+        $: "getEpics";
+      };
+      "feedback": {
+        $: "getFeedback";
+      };
+      "gateway": {
+        "crons": {
+          $: "getGatewayCrons";
+        };
+        "sessions": {
+          $: "getGatewaySessions";
+        };
+      };
+      "git": {
+        $: "getGit";
+      };
+      "health": {
+        $: "getHealth";
+      };
+      "marketplace": {
+        "licences": {
+          $: "getMarketplaceLicences";
+        };
+        "templates": {
+          $: "getMarketplaceTemplates";
+        };
+      };
+      "memory": {
+        $: "getMemory";
+        "config": {
+          $: "getMemoryConfig";
+        };
+        "longterm": {
+          $: "getMemoryLongterm";
+        };
+        "rag": {
+          $: "getMemoryRag";
+        };
+      };
+      "messenger": {
+        $: "getMessenger";
+      };
+      "notifications": {
+        $: "getNotifications";
+      };
+      "openapi.json": {
+        $: "getOpenapiJson";
+      };
+      "org-structure": {
+        $: "getOrgStructure";
+      };
+      "packs": {
+        $: "getPacks";
+      };
+      "plugins": {
+        $: "getPlugins";
+      };
+      "professional-network": {
+        $: "getProfessionalNetwork";
+      };
+      "projects": {
+        $: "getProjects";
+      };
+      "search": {
+        $: "getSearch";
+      };
+      "settings": {
+        $: "getSettings";
+        "{}": {
+          $: "getSettingsByKey";
+        };
+      };
+      "skills": {
+        "import": {
+          $: "getSkillsImport";
+        };
+      };
+      "sprints": {
+        $: "getSprints";
+      };
+      "sse": {
+        $: "getSse";
+        "families": {
+          $: "getSseFamilies";
+        };
+      };
+      "stories": {
+        $: "getStories";
+      };
+      "tasks": {
+        $: "getTasks";
+        "{}": {
+          $: "getTasksById";
+        };
+      };
+      "terminal": {
+        $: "getTerminal";
+      };
+      "usage": {
+        $: "getUsage";
+        "budgets": {
+          $: "getUsageBudgets";
+          "{}": {
+            $: "getUsageBudgetsByAgentId";
+          };
+        };
+        "series": {
+          $: "getUsageSeries";
+        };
+      };
+      "vault": {
+        $: "getVault";
+      };
+    };
+    "console": {
+      "{}": {
+        $: "getConsoleByPage";
+        "{}": {
+          $: "getConsoleByPageAndA";
+          "{}": {
+            $: "getConsoleByPageAndAAndB";
+          };
+        };
+      };
+    };
+    "dashboard": {
+      "{}": {
+        $: "getDashboardByFile";
+        "{}": {
+          $: "getDashboardByDirAndFile";
+          "{}": {
+            $: "getDashboardByDirAndSubAndFile";
+          };
+        };
+      };
+      "pages": {
+        $: "getDashboardPages";
+      };
+      "panels": {
+        $: "getDashboardPanels";
+      };
+    };
+    "login": {
+      $: "getLogin";
+    };
+    "metrics": {
+      $: "getMetrics";
+    };
+  };
+  POST: {
+    "api": {
+      "activities": {
+        $: "postActivities";
+      };
+      "agents": {
+        "factory": {
+          $: "postAgentsFactory";
+        };
+        "register-missing": {
+          $: "postAgentsRegisterMissing";
+        };
+      };
+      "approvals": {
+        $: "postApprovals";
+      };
+      "auth": {
+        "login-link": {
+          $: "postAuthLoginLink";
+        };
+      };
+      "autopilot": {
+        "goals": {
+          $: "postAutopilotGoals";
+        };
+        "runs": {
+          $: "postAutopilotRuns";
+        };
+      };
+      "board": {
+        "import": {
+          $: "postBoardImport";
+        };
+      };
+      "boards": {
+        $: "postBoards";
+        "{}": {
+          "cards": {
+            $: "postBoardsCardsById";
+          };
+        };
+      };
+      "cards": {
+        "{}": {
+          "claim": {
+            $: "postCardsClaimById";
+          };
+          "comments": {
+            $: "postCardsCommentsById";
+          };
+          "delegate": {
+            $: "postCardsDelegateById";
+          };
+        };
+      };
+      "chat": {
+        $: "postChat";
+        "turns": {
+          $: "postChatTurns";
+          "{}": {
+            "abort": {
+              $: "postChatTurnsAbortById";
+            };
+          };
+        };
+      };
+      "content": {
+        "drafts": {
+          $: "postContentDrafts";
+        };
+        "publish": {
+          $: "postContentPublish";
+        };
+      };
+      "council": {
+        "session": {
+          $: "postCouncilSession";
+        };
+      };
+      "crons": {
+        $: "postCrons";
+      };
+      "dispatch": {
+        $: "postDispatch";
+      };
+      "epics": {
+        $: "postEpics";
+      };
+      "feedback": {
+        $: "postFeedback";
+      };
+      "git": {
+        $: "postGit";
+      };
+      "heartbeat": {
+        $: "postHeartbeat";
+      };
+      "memory": {
+        "config": {
+          $: "postMemoryConfig";
+        };
+        "rag": {
+          $: "postMemoryRag";
+        };
+      };
+      "messenger": {
+        "webhook": {
+          $: "postMessengerWebhook";
+        };
+      };
+      "notifications": {
+        $: "postNotifications";
+      };
+      "packs": {
+        $: "postPacks";
+        "licence-challenge": {
+          $: "postPacksLicenceChallenge";
+        };
+      };
+      "professional-network": {
+        $: "postProfessionalNetwork";
+      };
+      "projects": {
+        $: "postProjects";
+      };
+      "search": {
+        $: "postSearch";
+      };
+      "skills": {
+        "import": {
+          $: "postSkillsImport";
+        };
+      };
+      "sprints": {
+        $: "postSprints";
+      };
+      "stories": {
+        $: "postStories";
+      };
+      "tasks": {
+        $: "postTasks";
+        "{}": {
+          "claim": {
+            $: "postTasksClaimById";
+          };
+        };
+      };
+      "terminal": {
+        $: "postTerminal";
+      };
+      "usage": {
+        $: "postUsage";
+      };
+      "vault": {
+        $: "postVault";
+        "inject": {
+          $: "postVaultInject";
+        };
+        "reveal": {
+          $: "postVaultReveal";
+        };
+      };
+    };
+    "mcp": {
+      $: "postMcp";
+    };
+  };
+  PATCH: {
+    "api": {
+      "agents": {
+        "{}": {
+          $: "patchAgentsById";
+        };
+      };
+      "approvals": {
+        "{}": {
+          $: "patchApprovalsById";
+        };
+      };
+      "board": {
+        "update": {
+          $: "patchBoardUpdate";
+        };
+      };
+      "boards": {
+        "{}": {
+          $: "patchBoardsById";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "patchCardsById";
+        };
+      };
+      "content": {
+        "drafts": {
+          "{}": {
+            $: "patchContentDraftsById";
+          };
+        };
+      };
+      "crons": {
+        $: "patchCrons";
+      };
+      "epics": {
+        $: "patchEpics";
+      };
+      "notifications": {
+        $: "patchNotifications";
+      };
+      "projects": {
+        $: "patchProjects";
+      };
+      "sprints": {
+        $: "patchSprints";
+      };
+      "stories": {
+        $: "patchStories";
+      };
+      "tasks": {
+        "{}": {
+          $: "patchTasksById";
+        };
+      };
+    };
+  };
+  DELETE: {
+    "api": {
+      "autopilot": {
+        "goals": {
+          $: "deleteAutopilotGoals";
+        };
+        "runs": {
+          $: "deleteAutopilotRuns";
+        };
+      };
+      "boards": {
+        "{}": {
+          $: "deleteBoardsById";
+        };
+      };
+      "cards": {
+        "{}": {
+          $: "deleteCardsById";
+        };
+      };
+      "chat": {
+        "sessions": {
+          "{}": {
+            $: "deleteChatSessionsById";
+          };
+        };
+      };
+      "content": {
+        "drafts": {
+          "{}": {
+            $: "deleteContentDraftsById";
+          };
+        };
+      };
+      "crons": {
+        $: "deleteCrons";
+      };
+      "epics": {
+        $: "deleteEpics";
+      };
+      "projects": {
+        $: "deleteProjects";
+      };
+      "settings": {
+        "{}": {
+          $: "deleteSettingsByKey";
+        };
+      };
+      "sprints": {
+        $: "deleteSprints";
+      };
+      "stories": {
+        $: "deleteStories";
+      };
+      "tasks": {
+        "{}": {
+          $: "deleteTasksById";
+        };
+      };
+      "vault": {
+        $: "deleteVault";
+      };
+    };
+  };
+  PUT: {
+    "api": {
+      "settings": {
+        "{}": {
+          $: "putSettingsByKey";
+        };
+      };
+      "usage": {
+        "budgets": {
+          "{}": {
+            $: "putUsageBudgetsByAgentId";
+          };
+        };
+      };
+    };
   };
 }
