@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startTestHost, removeHome } from "../helpers/start-test-host.ts";
 import { NODE_ENV, buildPlugin, installPluginKit, musterPluginsAdd, npmPack } from "../helpers/plugin-package.ts";
+import { scaled } from "../helpers/time-scale.ts";
 
 const t = suite("new-plugin scaffold");
 const root = new URL("../..", import.meta.url).pathname;
@@ -17,7 +18,7 @@ t("scaffolds a working plugin and registers it", async () => {
   mkdirSync(join(tmp, "node_modules", "@muster"), { recursive: true });
   symlinkSync(join(root, "core/plugin-api"), join(tmp, "node_modules", "@muster", "plugin"));
   writeFileSync(join(tmp, "plugins/built-in.ts"), 'import { a } from "./a/index.ts";\n\nexport const builtInPlugins: PluginDefinition[] = [a];\n');
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "release-notes", "--root", tmp], { encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "release-notes", "--root", tmp], { encoding: "utf8", timeout: scaled(30_000) });
   assert.is(run.status, 0, run.stderr);
   const builtIn = readFileSync(join(tmp, "plugins/built-in.ts"), "utf8");
   assert.match(builtIn, /import \{ releaseNotesPlugin \} from "\.\/release-notes\/index\.ts";/);
@@ -40,7 +41,7 @@ t("--standalone scaffolds a third-party package that builds (JS + .d.ts), passes
   const tmp = mkdtempSync(join(tmpdir(), "muster-scaffold-standalone-"));
   const project = join(tmp, "muster-plugin-release-notes");
   const home = join(tmp, "home");
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", project, "release-notes"], { encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", project, "release-notes"], { encoding: "utf8", timeout: scaled(30_000) });
   assert.is(run.status, 0, run.stderr);
   const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
   assert.equal(pkg.muster, { plugin: true, host: "^1.0.0" });
@@ -52,7 +53,7 @@ t("--standalone scaffolds a third-party package that builds (JS + .d.ts), passes
   const build = buildPlugin(project);
   assert.is(build.status, 0, build.output);
   assert.ok(existsSync(join(project, "dist/index.d.ts")));
-  const own = spawnSync(process.execPath, ["--test"], { cwd: project, encoding: "utf8", env: NODE_ENV, timeout: 30_000 });
+  const own = spawnSync(process.execPath, ["--test"], { cwd: project, encoding: "utf8", env: NODE_ENV, timeout: scaled(30_000) });
   assert.is(own.status, 0, own.stdout + own.stderr);
 
   const add = musterPluginsAdd(npmPack(project, tmp, "--ignore-scripts"), home);
@@ -71,7 +72,7 @@ t("--standalone: the commands it prints (npm install && npm test) install the pa
   const tmp = mkdtempSync(join(tmpdir(), "muster-scaffold-printed-"));
   const project = join(tmp, "muster-plugin-release-notes");
   try {
-    const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", project, "release-notes"], { encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", project, "release-notes"], { encoding: "utf8", timeout: scaled(120_000) });
     assert.is(run.status, 0, run.stderr);
     const next = /^Next: cd (\S+) && (npm install) && (npm test)$/m.exec(run.stdout);
     assert.ok(next, run.stdout);
@@ -86,9 +87,9 @@ t("--standalone: the commands it prints (npm install && npm test) install the pa
     const userPath = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(root)).join(":");
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: userPath, npm_config_update_notifier: "false" };
     for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|config_(?!cache$))/i.test(key)) delete env[key];
-    const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
+    const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, env, encoding: "utf8", timeout: scaled(300_000) });
     assert.is(install.status, 0, install.stdout + install.stderr);
-    const test = spawnSync("npm", ["test"], { cwd: project, env, encoding: "utf8", timeout: 120_000 });
+    const test = spawnSync("npm", ["test"], { cwd: project, env, encoding: "utf8", timeout: scaled(120_000) });
     assert.is(test.status, 0, test.stdout + test.stderr);
     assert.match(test.stdout, /# pass 2/);
   } finally {
@@ -97,13 +98,13 @@ t("--standalone: the commands it prints (npm install && npm test) install the pa
 });
 
 t("--standalone refuses a directory that is not empty", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", root, "release-notes"], { encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "--standalone", root, "release-notes"], { encoding: "utf8", timeout: scaled(30_000) });
   assert.is(run.status, 1);
   assert.match(run.stderr, /not empty/);
 });
 
 t("refuses ids that are not kebab-case", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "Bad_Id", "--root", tmpdir()], { encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "Bad_Id", "--root", tmpdir()], { encoding: "utf8", timeout: scaled(30_000) });
   assert.is(run.status, 2);
   assert.match(run.stderr, /kebab-case/);
 });
