@@ -11,6 +11,9 @@ import { CONSOLE_PANELS } from "../../plugins/dashboard/tokens.ts";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { startErrorCode } from "../helpers/start-error.ts";
+import { staticImports } from "../../plugins/dashboard/services/module-preloads.ts";
+import { chromiumMissing, withBrowser } from "./browser.ts";
+import { openConsole, waitForConsole } from "./console.ts";
 import { notesPanelPlugin } from "./sample-panels.ts";
 
 const t = suite("console files");
@@ -72,18 +75,100 @@ t("each address lists the modules it will import as modulepreload links: the con
       assert.ok(html.indexOf('type="importmap"') < html.indexOf("modulepreload"), `${path}: the import map comes before any module load`);
       return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]!);
     };
-    const console = ["/dashboard/main.ts", "/dashboard/app.ts", "/dashboard/kit.ts", "/dashboard/vendor/preact.js", "/dashboard/vendor/preact-hooks.js", "/dashboard/vendor/htm.js", "/dashboard/sdk/core.ts"];
+    // Few, larger modules (console-bundles.ts): the shell, the kit, their shared chunk, the libraries, the SDK, the page's one module.
+    const console = ["/dashboard/main.ts", "/dashboard/kit.ts", "/dashboard/vendor/preact.js", "/dashboard/vendor/preact-hooks.js", "/dashboard/vendor/htm.js", "/dashboard/sdk/core.ts"];
+    const shared = (urls: string[]) => urls.filter((url) => /^\/dashboard\/shared-[a-z0-9]+\.ts$/.test(url));
     const tasks = await preloaded("/console/tasks/some-task");
-    for (const url of [...console, "/dashboard/plugins/work/tasks-page.ts", "/dashboard/plugins/work/task-list.ts", "/dashboard/plugins/work/inline-edit.ts"]) assert.ok(tasks.includes(url), `/console/tasks preloads ${url}`);
+    for (const url of [...console, "/dashboard/plugins/work/tasks-page.ts"]) assert.ok(tasks.includes(url), `/console/tasks preloads ${url}`);
+    assert.is(shared(tasks).length, 1, "the shell's and the kit's shared chunk");
+    for (const inlined of ["/dashboard/app.ts", "/dashboard/router.ts", "/dashboard/ui/basics.ts", "/dashboard/sdk/client.ts", "/dashboard/plugins/work/task-list.ts", "/dashboard/plugins/work/inline-edit.ts"]) {
+      assert.not.ok(tasks.includes(inlined), `${inlined} is inlined in a bundle, not loaded on its own`);
+    }
+    assert.ok(tasks.length <= 9, `a few modules, not ~40: ${tasks.join(" ")}`);
     assert.not.ok(tasks.some((url) => url.includes("/plugins/boards/") || url.includes("/plugins/approvals/")), "no other page's modules");
     const boards = await preloaded("/console/boards");
-    assert.ok(boards.includes("/dashboard/plugins/boards/board-screen.ts"));
-    assert.not.ok(boards.includes("/dashboard/plugins/boards/board-types.ts"), "a module imported only for its types is not loaded, so not preloaded");
+    assert.ok(boards.includes("/dashboard/plugins/boards/boards-page.ts"));
+    assert.not.ok(boards.includes("/dashboard/plugins/boards/board-screen.ts"), "the page's own components are inlined in its module");
     const home = await preloaded("/");
-    for (const url of [...console, "/dashboard/feed.ts", "/dashboard/plugins/approvals/pending-panel.ts"]) assert.ok(home.includes(url), `/ preloads ${url}`);
+    for (const url of [...console, "/dashboard/plugins/approvals/pending-panel.ts"]) assert.ok(home.includes(url), `/ preloads ${url}`);
+    assert.not.ok(home.includes("/dashboard/feed.ts"), "the feed is part of the shell's module");
     assert.not.ok(home.some((url) => url.includes("-page.ts")), "the home page preloads no page");
     for (const url of new Set([...tasks, ...boards, ...home])) assert.is((await h.request(url)).status, 200, url);
   }));
+
+t("a page's module is one module: its relative imports inlined, its bare ones left to the import map; its per-file URLs still answer", () =>
+  withTestHost(async (h) => {
+    const res = await h.request("/dashboard/plugins/work/tasks-page.ts");
+    assert.is(res.status, 200);
+    assert.is(res.headers.get("content-type"), JS);
+    const code = await res.text();
+    const imports = staticImports(code);
+    assert.ok(imports.includes("@muster/console"), "the kit stays an import: one shared instance");
+    // Relative imports are inlined; what the plugin's pages share is one chunk (one instance).
+    const relative = imports.filter((specifier) => specifier.startsWith("."));
+    assert.ok(relative.every((specifier) => /^\.\/shared-[a-z0-9]+\.ts$/.test(specifier)), `only the plugin's shared chunk stays relative: ${relative.join(" ")}`);
+    const chunks = await Promise.all(relative.map(async (specifier) => (await h.request(`/dashboard/plugins/work/${specifier.slice(2)}`)).text()));
+    assert.match([code, ...chunks].join("\n"), /function TaskList\b/, "task-list.ts is inside");
+    assert.not.match([code, ...chunks].join("\n"), /from "\/dashboard\/|function createElement\(/, "preact is not copied in");
+    // The shell and the kit: each one module; what both use is one shared chunk, not two copies.
+    const main = await (await h.request("/dashboard/main.ts")).text();
+    const kit = await (await h.request("/dashboard/kit.ts")).text();
+    const chunk = staticImports(main).find((specifier) => specifier.startsWith("./shared-"));
+    assert.ok(chunk, "the shell imports the shared chunk");
+    assert.ok(staticImports(kit).includes(chunk!), "the kit imports the same chunk");
+    assert.is((await h.request(`/dashboard/${chunk!.slice(2)}`)).status, 200);
+    for (const specifier of [...staticImports(main), ...staticImports(kit)]) assert.ok(!specifier.startsWith(".") || specifier === chunk, `${specifier}: only the chunk is relative`);
+    // Per-file URLs keep working for anything that names them.
+    for (const path of ["/dashboard/router.ts", "/dashboard/ui/basics.ts", "/dashboard/plugins/work/task-list.ts"]) {
+      const file = await h.request(path);
+      assert.is(file.status, 200, path);
+      assert.is(file.headers.get("content-type"), JS, path);
+    }
+  }));
+
+t("console files carry an ETag and Cache-Control: no-cache and answer If-None-Match with 304; the page and the API stay no-store", () =>
+  withTestHost(async (h) => {
+    for (const path of ["/dashboard/kit.ts", "/dashboard/plugins/work/tasks-page.ts", "/dashboard/style.css", "/dashboard/vendor/preact.js"]) {
+      const first = await h.request(path);
+      assert.is(first.status, 200, path);
+      const body = Buffer.from(await first.arrayBuffer());
+      const etag = first.headers.get("etag");
+      assert.is(etag, `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`, `${path}: the hash of the bytes`);
+      assert.is(first.headers.get("cache-control"), "no-cache", path);
+      const again = await h.request(path, { headers: { "if-none-match": etag! } });
+      assert.is(again.status, 304, path);
+      assert.is(await again.text(), "", path);
+      assert.is(again.headers.get("etag"), etag, path);
+      assert.is((await h.request(path, { headers: { "if-none-match": `"other", W/${etag}` } })).status, 304, `${path}: a weak match in a list`);
+      const changed = await h.request(path, { headers: { "if-none-match": '"other"' } });
+      assert.is(changed.status, 200, `${path}: another tag gets the file`);
+      assert.is(Buffer.from(await changed.arrayBuffer()).equals(body), true);
+    }
+    for (const path of ["/", "/console/tasks", "/api/health", "/dashboard/pages"]) assert.is((await h.request(path)).headers.get("cache-control"), "no-store", path);
+  }));
+
+t("moving between two pages loads the kit once, as one module: the pages share its instance", async () => {
+  if (chromiumMissing()) return;
+  await withTestHost(async (h) =>
+    withBrowser(async (browser) => {
+      const tab = await openConsole(browser, h, "/console/approvals");
+      const requested: string[] = [];
+      tab.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      // A second visit in this tab, then a move inside it through the kit's router (no reload).
+      await tab.goto(new URL("/console/approvals", h.url).href);
+      await waitForConsole(tab);
+      await tab.getByRole("link", { name: "Tasks", exact: true }).first().click();
+      await tab.getByRole("heading", { level: 1, name: "Tasks" }).waitFor();
+      assert.is(new URL(tab.url()).pathname, "/console/tasks");
+      const scripts = requested.filter((path) => path.startsWith("/dashboard/") && /\.(ts|js)$/.test(path));
+      assert.is(scripts.filter((path) => path === "/dashboard/kit.ts").length, 1, `the kit once: ${scripts.join(" ")}`);
+      const consoleOwn = scripts.filter((path) => !path.startsWith("/dashboard/plugins/") && !path.startsWith("/dashboard/vendor/") && !path.startsWith("/dashboard/sdk/"));
+      assert.equal(consoleOwn.filter((path) => !/^\/dashboard\/shared-/.test(path)).sort(), ["/dashboard/kit.ts", "/dashboard/main.ts"], `the console's own modules: ${consoleOwn.join(" ")}`);
+      assert.equal(scripts.filter((path) => path.startsWith("/dashboard/plugins/") && !path.includes("/shared-")).sort(), ["/dashboard/plugins/approvals/approvals-page.ts", "/dashboard/plugins/work/tasks-page.ts"], "each page one module");
+      await tab.close();
+    }),
+  );
+});
 
 t("unknown files are 404 with a code; anything that is not a plain file name is refused", () =>
   withTestHost(async (h) => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { defineRoutes, z, type PluginRouter, type RouteInput } from "@muster/plugin";
 import { dashboardErrors } from "../errors.ts";
@@ -23,6 +24,25 @@ const panelsResponse = z.object({ panels: z.array(z.object(listedFields)) });
 const pagesResponse = z.object({
   pages: z.array(z.object({ ...listedFields, path: z.string().describe("`/console/<id>`"), group: z.string(), order: z.number() })),
 });
+
+const etags = new WeakMap<Buffer, string>();
+/** A strong validator: the hash of the bytes served, computed once per body (bodies are kept). */
+function etagOf(body: Buffer): string {
+  let etag = etags.get(body);
+  if (!etag) {
+    etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+    etags.set(body, etag);
+  }
+  return etag;
+}
+/** `If-None-Match: "a", W/"b"` or `*` names `etag` (weak comparison, as RFC 9110 asks for GET). */
+function matchesEtag(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((candidate) => {
+    const tag = candidate.trim();
+    return tag === "*" || tag.replace(/^W\//, "") === etag;
+  });
+}
 
 /** The console page, its files, and the panels and pages other plugins contribute. */
 export const dashboardRoutes = defineRoutes({
@@ -59,8 +79,17 @@ function mountConsoleRoutes(router: PluginRouter, files: Map<string, ServedFile>
     const file = files.get(key);
     if (!file) throw dashboardErrors.DASHBOARD_ASSET_NOT_FOUND({ file: key });
     const body = await file.body();
-    koa.status = 200;
+    // The browser may keep a file but asks each time (no-cache) whether it is still current:
+    // a visit after the first downloads only what changed (a restart with other sources).
+    const etag = etagOf(body);
+    koa.set("Cache-Control", "no-cache");
+    koa.set("ETag", etag);
     koa.type = file.type;
+    if (matchesEtag(koa.get("If-None-Match"), etag)) {
+      koa.status = 304;
+      return;
+    }
+    koa.status = 200;
     koa.body = body;
   };
   const knownPage = (id: string) => {

@@ -6,6 +6,7 @@ import { dirname, basename } from "node:path";
 import type { Contributed } from "@muster/plugin";
 import { dashboardErrors } from "../errors.ts";
 import type { ConsolePage, ConsolePanel } from "../tokens.ts";
+import { bundleEntries } from "./console-bundles.ts";
 import { addDirectory, type ServedFile } from "./console-files.ts";
 
 const ID = /^[a-z][a-z0-9-]*$/;
@@ -91,6 +92,12 @@ export function loadConsoleContributions(panels: readonly Contributed<ConsolePan
     const order = value.order ?? 100;
     if (typeof order !== "number" || !Number.isFinite(order)) throw invalid("the order must be a number");
     listedPages.push({ plugin, id: value.id, title: value.title.trim(), module: serve(plugin, value.module, invalid), events: [...(value.events ?? [])], path: `/console/${value.id}`, group, order });
+  }
+  // Each plugin's TypeScript pages and panels as one build (console-bundles.ts); `.js` modules
+  // are a plugin's own browser JavaScript, served as written.
+  for (const [plugin, dir] of dirOf) {
+    const entries = [...listedPanels, ...listedPages].filter((listed) => listed.plugin === plugin && listed.module.endsWith(".ts")).map((listed) => basename(listed.module));
+    bundleEntries(files, `plugins/${plugin}/`, dir, [...new Set(entries)]);
   }
   const rank = (group: string) => (GROUPS.includes(group) ? GROUPS.indexOf(group) : GROUPS.length);
   listedPages.sort((a, b) => rank(a.group) - rank(b.group) || a.group.localeCompare(b.group) || a.order - b.order || a.title.localeCompare(b.title));

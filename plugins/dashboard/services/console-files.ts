@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleEntries } from "./console-bundles.ts";
 
 const TYPES: Record<string, string> = {
   ".ts": "text/javascript; charset=utf-8",
@@ -82,9 +83,14 @@ const esmBuild = (name: string) => requireHere.resolve(name).replace(/\.c?js$/, 
 export function consoleFiles(consoleDir: string): Map<string, ServedFile> {
   const files = new Map<string, ServedFile>();
   addDirectory(files, "", consoleDir);
+  // The shell and the kit as one build (console-bundles.ts): two modules and their shared chunk.
+  bundleEntries(files, "", consoleDir, ["main.ts", "kit.ts"]);
   for (const [name, module] of Object.entries(VENDOR)) files.set(`vendor/${name}`, served(esmBuild(module))!);
   const sdk = sdkRestDir();
-  if (sdk) addDirectory(files, "sdk/", sdk, 2, (name) => name === "agent-actions.ts" || name === "index.ts");
+  if (sdk) {
+    addDirectory(files, "sdk/", sdk, 2, (name) => name === "agent-actions.ts" || name === "index.ts");
+    bundleEntries(files, "sdk/", sdk, ["core.ts"]);
+  }
   return files;
 }
 

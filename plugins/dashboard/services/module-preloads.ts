@@ -5,6 +5,7 @@
 // imported the page; with it the browser asks for all of them at once. The list is each entry's
 // static import graph as served (types stripped, so `import type` adds nothing; `import()` is
 // not followed), found once per entry and kept: the served files never change while running.
+// Since the entries are served bundled (console-bundles.ts) the list is about ten modules.
 import type { ServedFile } from "./console-files.ts";
 
 /** `import … from "x"`, `import "x"`, `export … from "x"` at the start of a statement (esbuild's output puts each on its own line). */
