@@ -2,7 +2,7 @@
 // time, so a board of 1,000 cards stays quick), cards moved by dragging or by the "Move left" /
 // "Move right" buttons, every move announced in a live region and every refusal shown with the
 // API's code. Cards moved elsewhere (another browser, an agent) show up from the live stream.
-import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLive, useRef, useResource, useState } from "@muster/console";
+import { ErrorNote, Field, Form, PageHeader, html, muster, pageHref, useEffect, useLayoutEffect, useLive, useRef, useResource, useState } from "@muster/console";
 import { BoardColumnView } from "./board-column.ts";
 import { CardScreen } from "./card-screen.ts";
 import { withLiveCards, type CardChange } from "./live-cards.ts";
@@ -15,12 +15,11 @@ function cardChange(name: string, payload: { card?: Card; id?: string }): CardCh
   return payload.card.archivedAt ? { gone: payload.card.id } : { card: payload.card };
 }
 
-/** A move the page is making: a refusal keeps the code; `focus` is the control to focus once the card is redrawn. */
+/** A move the page is making: a refusal keeps the code. */
 interface MoveState {
   error?: unknown;
   announcement: string;
   approvalId?: string;
-  focus?: { cardId: string; control: "left" | "right" };
 }
 
 export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: string }) {
@@ -48,14 +47,20 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
   });
   const [move, setMove] = useState<MoveState>({ announcement: "" });
 
-  // After a keyboard move the card is drawn in another column: give its button the focus back.
-  useEffect(() => {
-    const focus = move.focus;
-    if (!focus || !view.data) return;
-    const card = document.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(focus.cardId)}"]`);
+  // A keyboard move draws the card in another column (first from its live event, then from each
+  // reload): its button gets the focus back on every such redraw until the move has settled, and
+  // never afterwards (a later live event must not pull the focus from where the user went). A
+  // layout effect: the focus is back in the same task that inserts the card, so no key press can
+  // fall in between.
+  const pendingFocus = useRef<{ cardId: string; control: "left" | "right"; column: string; settled: boolean } | undefined>(undefined);
+  useLayoutEffect(() => {
+    const focus = pendingFocus.current;
+    if (!focus) return;
+    const card = document.querySelector<HTMLElement>(`[data-column="${CSS.escape(focus.column)}"] [data-card-id="${CSS.escape(focus.cardId)}"]`);
     const target = card?.querySelector<HTMLElement>(`.move-${focus.control}`) ?? card?.querySelector<HTMLElement>("a");
-    target?.focus();
-  }, [view.data, move.focus]);
+    if (target && document.activeElement !== target) target.focus();
+    if (target && focus.settled) pendingFocus.current = undefined;
+  });
 
   if (cardId) return html`<${CardScreen} boardId=${boardId} cardId=${cardId} board=${view.data?.board} />`;
   if (!view.data) {
@@ -64,19 +69,23 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
   const { board } = view.data;
   const cards = changes.over === view.data ? withLiveCards(view.data.cards, changes.list) : view.data.cards;
 
-  const moveCard = async (card: Card, column: Column, position: number | undefined, focus?: MoveState["focus"]) => {
+  const moveCard = async (card: Card, column: Column, position: number | undefined, focus?: { cardId: string; control: "left" | "right" }) => {
     if (card.column === column.id && position === undefined) return;
     setMove({ announcement: `Moving “${card.title}” to ${column.name}…` });
+    pendingFocus.current = focus ? { ...focus, column: column.id, settled: false } : undefined;
     try {
       const answer = await muster.patchCardsById({ id: card.id, body: position === undefined ? { column: column.id } : { column: column.id, position } });
       if (answer.approval) {
         setMove({ announcement: `Moving “${card.title}” to ${column.name} needs a human approval: it waits in the inbox.`, approvalId: answer.approval.id });
       } else {
-        setMove({ announcement: `Moved “${card.title}” to ${column.name}.`, focus });
+        setMove({ announcement: `Moved “${card.title}” to ${column.name}.` });
       }
+      if (pendingFocus.current) pendingFocus.current.settled = true;
       await view.reload();
     } catch (error) {
-      setMove({ error, announcement: `“${card.title}” was not moved to ${column.name}.`, focus });
+      // Refused: the card stays where it was, and so does the focus on its button.
+      if (pendingFocus.current) Object.assign(pendingFocus.current, { column: card.column, settled: true });
+      setMove({ error, announcement: `“${card.title}” was not moved to ${column.name}.` });
     }
   };
 

@@ -7,7 +7,7 @@ import { html } from "./html.ts";
 
 export { html };
 export { render, type ComponentChildren, type ComponentType, type VNode } from "preact";
-export { useState, useEffect, useMemo, useRef, useCallback, useReducer } from "preact/hooks";
+export { useState, useEffect, useLayoutEffect, useMemo, useRef, useCallback, useReducer } from "preact/hooks";
 export { muster, errorText, type Muster } from "./client.ts";
 export { isMusterApiError, MusterApiError } from "@muster/sdk/client";
 export { signedIn } from "./session.ts";
