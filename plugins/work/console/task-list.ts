@@ -7,7 +7,10 @@ import { loadTasks } from "./task-pages.ts";
 import { InlineSelect, InlineText } from "./inline-edit.ts";
 import { PRIORITIES, TASK_STATUSES, type Task, type TaskQuery } from "./work-types.ts";
 
-/** Tasks fetched per "Load more" from the server; DataTable shows them 100 at a time. */
+/** Rows drawn at first and per "Show more": each row is a set of inline-edit controls, and 100 of
+ * them were most of the page's first render with 10,000 tasks (bench:console). */
+const ROWS_SHOWN = 50;
+/** Tasks fetched per "Load more" from the server; DataTable shows them ROWS_SHOWN at a time. */
 const SERVER_PAGE = 500;
 const FILTERS = ["status", "priority", "assignedTo", "projectId", "sprintId"] as const;
 
@@ -68,7 +71,7 @@ export function TaskList() {
         </div>
         <${ErrorNote} error=${tasks.error} />
         <p class="meta" aria-live="polite">${tasks.data ? `${tasks.data.tasks.length}${tasks.data.more ? "+" : ""} tasks` : ""}</p>
-        <${DataTable} key=${filterKey} caption="Tasks" captionHidden=${true} columns=${columns} rows=${tasks.data?.tasks} rowKey=${(task: Task) => task.id}
+        <${DataTable} key=${filterKey} caption="Tasks" captionHidden=${true} columns=${columns} rows=${tasks.data?.tasks} rowKey=${(task: Task) => task.id} pageSize=${ROWS_SHOWN}
           empty=${Object.keys(filter).length ? "No task matches these filters." : "No tasks yet."} />
         ${tasks.data?.more
           ? html`<button type="button" class="button plain more" onClick=${() => setCount(count + SERVER_PAGE)}>Load ${SERVER_PAGE} more tasks from the server</button>`
