@@ -62,7 +62,9 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
     startMs: 0,
     // The parsed body is the server's JSON, typed by the signature from the route's contract.
     json: (async (path: string, init: { method?: string; body?: unknown; session?: boolean } = {}): Promise<{ status: number; body: unknown }> => {
-      const headers: Record<string, string> = init.body === undefined ? {} : { "content-type": "application/json" };
+      // A connection per request, as the in-process kit does (test-host.ts): a test blocked in a
+      // synchronous helper past the server's keep-alive would otherwise send on a closed socket.
+      const headers: Record<string, string> = init.body === undefined ? { connection: "close" } : { connection: "close", "content-type": "application/json" };
       if (init.session) headers["x-session-token"] = readFileSync(join(options.home, "session-token"), "utf8").trim();
       const res = await fetch(`${url}${path}`, {
         method: init.method ?? "GET",

@@ -149,6 +149,11 @@ async function boot<F extends HostFactory>(options: TestHostOptions<F>, ownsHome
       }
     }
     if (init.session) headers.set("x-session-token", token);
+    // One connection per request: a test that blocks the event loop it shares with the host
+    // (a synchronous git or file helper) for longer than the server's 5 s keep-alive lets the
+    // server close the idle socket while the client, not yet told, sends on it: ECONNRESET,
+    // "fetch failed". A fresh connection costs nothing on 127.0.0.1.
+    if (!headers.has("connection")) headers.set("connection", "close");
     return fetch(`${url}${path}`, { ...init, headers, body });
   };
   return {
