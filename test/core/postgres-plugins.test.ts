@@ -164,6 +164,9 @@ test("gateway-approvals: of 20 deliveries of one request one claims it", async (
     assert.is(first.body.won, 1);
     assert.is((await claim("exec-1")).body.won, 0, "a redelivery is ignored");
     assert.is((await claim("exec-2")).body.won, 1);
+    // The approvals plugin it requires lists its queue and history on PostgreSQL (raw sort names quoted).
+    const approvals = await h.json<ApiBody<"getApprovals">>("/api/approvals");
+    assert.is(approvals.status, 200, JSON.stringify(approvals.body));
   });
 });
 
