@@ -25,6 +25,8 @@ export interface Database {
    * the plugin's store with a comment saying why: a conditional single-statement change, or
    * an atomic multi-statement change as `sql.transaction(() => { ... })()`, which no other
    * request can interleave with on the shared connection. Always use bound parameters.
+   * SQLite only: a change that must also run on PostgreSQL is `atomically` (atomic-step.ts),
+   * which keeps this synchronous path on SQLite.
    */
   sql: BetterSqlite3.Database;
   /**

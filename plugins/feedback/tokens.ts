@@ -7,7 +7,7 @@ export type { FeedbackRecord, FeedbackType, NewFeedback };
 /** Feedback to agents: stored and appended to the agent's learnings file. */
 export interface FeedbackLog {
   /** Stores the entry, appends it to the learnings file, then publishes `feedback.entry.created`. */
-  create(input: NewFeedback): FeedbackRecord;
+  create(input: NewFeedback): Promise<FeedbackRecord>;
   list(query: { agent?: string; type?: FeedbackType; limit: number }): Promise<FeedbackRecord[]>;
 }
 

@@ -42,4 +42,4 @@ export interface NoticeStats {
 export const MESSENGER_WEBHOOK = token<MessengerWebhook>("messenger.webhook");
 export const APPROVAL_NOTICES = token<ApprovalNotices>("messenger.notices");
 /** `GET /api/messenger`: the messenger's state for a human (no secret values). */
-export const MESSENGER_STATUS = token<{ read(): MessengerStatus }>("messenger.status");
+export const MESSENGER_STATUS = token<{ read(): Promise<MessengerStatus> }>("messenger.status");

@@ -3,6 +3,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import {
+  atomically,
   defineEntity,
   defineErrors,
   defineMigration,
@@ -50,6 +51,7 @@ const errors = defineErrors({
 });
 
 const NOTES = token<EntityStore<typeof Note>>("kit-notes.store");
+const KIT_DB = token<() => Database>("kit-notes.db");
 
 const kitNotesPlugin = definePlugin({
   id: "kit-notes",
@@ -65,10 +67,11 @@ const kitNotesPlugin = definePlugin({
   ],
   register(ctx) {
     ctx.provide(defineService({ token: NOTES, deps: { db: hostTokens.db }, create: ({ db }) => notes.on(() => db as Database) }));
+    ctx.provide(defineService({ token: KIT_DB, deps: { db: hostTokens.db }, create: ({ db }) => () => db as Database }));
   },
   routes: defineRoutes({
-    deps: { store: NOTES },
-    mount(router, { store }) {
+    deps: { store: NOTES, db: KIT_DB },
+    mount(router, { store, db }) {
       const idParams = z.object({ id: z.string() });
       const found = (row: NoteRow | null, id: string) => {
         if (!row) throw errors.KIT_NOTES_NOT_FOUND({ id });
@@ -112,6 +115,17 @@ const kitNotesPlugin = definePlugin({
           return { ok: true, notes: rows, total: await store.count(where) };
         },
       );
+      // Two notes in one atomic step; `fail` throws between the inserts, which must roll the first back.
+      router.post("/api/kit-notes/pair", { summary: "Create two at once", status: 201, body: z.object({ ids: z.tuple([z.string(), z.string()]), fail: z.boolean() }) }, async ({ body }) => {
+        const insert = `INSERT INTO kit_notes_notes (id, title, pinned, "createdAt") VALUES (?, ?, ?, ?)`;
+        const inserted = await atomically(db(), function* (tx) {
+          const first = yield* tx.run(insert, [body.ids[0], "pair", true, "2026-02-01T00:00:00.000Z"]);
+          if (body.fail) throw errors.KIT_NOTES_TAKEN({ id: body.ids[1] });
+          const second = yield* tx.run(insert, [body.ids[1], "pair", false, "2026-02-01T00:00:00.000Z"]);
+          return first.changes + second.changes;
+        });
+        return { ok: true, inserted };
+      });
       router.get("/api/kit-notes/first-draft", { summary: "The newest draft" }, async () => ({ ok: true, note: await store.find({ status: "draft" }) }));
       router.get("/api/kit-notes/:id", { summary: "One", params: idParams }, async ({ params }) => found(await store.get(params.id), params.id));
       router.patch("/api/kit-notes/:id", { summary: "Change", params: idParams, body: z.object({ title: z.string().optional(), pinned: z.boolean().optional() }) }, async ({ params, body }) => {
@@ -217,6 +231,18 @@ t("count and list filter by where; find returns the first match in the store's o
   assert.is(drafts.total, 2);
   assert.is((await h.json<NotesAnswer>("/api/kit-notes?status=published")).body.total, 1);
   assert.is((await h.json<NoteAnswer>("/api/kit-notes/first-draft")).body.note.id, "b");
+});
+
+t("atomically: its statements commit together, and a throw between them rolls them all back", async () => {
+  const pair = (ids: [string, string], fail: boolean) => h.json<Answer<{ inserted: number }>>("/api/kit-notes/pair", { session: true, method: "POST", body: { ids, fail } });
+  const failed = await pair(["p1", "p2"], true);
+  assert.is(failed.status, 409, JSON.stringify(failed.body));
+  assert.is((await h.json("/api/kit-notes/p1")).status, 404, "the first insert was rolled back");
+  const done = await pair(["p1", "p2"], false);
+  assert.is(done.status, 201, JSON.stringify(done.body));
+  assert.is(done.body.inserted, 2);
+  // Boolean parameters bind on both engines and read back through the kit as booleans.
+  assert.equal([(await h.json<NoteAnswer>("/api/kit-notes/p1")).body.note.pinned, (await h.json<NoteAnswer>("/api/kit-notes/p2")).body.note.pinned], [true, false]);
 });
 
 return t;

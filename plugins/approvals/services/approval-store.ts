@@ -100,7 +100,8 @@ export class ApprovalStore {
     return this.rows.list({
       fields: SUMMARY_FIELDS,
       where: { $or: [{ status: { $ne: "pending" } }, expiredBy(now)] },
-      orderBy: [{ [raw("CASE WHEN status = 'pending' THEN expiresAt ELSE resolvedAt END")]: "desc" }, ...NEWEST_FIRST],
+      // Quoted names: PostgreSQL folds unquoted ones to lower case; SQLite reads both alike.
+      orderBy: [{ [raw(`CASE WHEN status = 'pending' THEN "expiresAt" ELSE "resolvedAt" END`)]: "desc" }, ...NEWEST_FIRST],
       limit,
     });
   }
@@ -111,7 +112,7 @@ export class ApprovalStore {
    */
   expireDue(now: string): Promise<StoredApproval[]> {
     return this.qb()
-      .update({ status: "rejected", reason: "expired", resolvedAt: raw("expiresAt") })
+      .update({ status: "rejected", reason: "expired", resolvedAt: raw(`"expiresAt"`) }) // quoted: PostgreSQL folds unquoted names
       .where(expiredBy(now))
       .returning(APPROVAL_FIELDS)
       .execute<StoredApproval[]>("all");

@@ -49,7 +49,7 @@ export class CronRunner {
     const budget = this.running.has(job.id) ? null : await this.budgetRefusal(job.agentId);
     const refusal = this.running.has(job.id) ? "ALREADY_RUNNING" : budget ? ((budget as { code?: string }).code ?? "BUDGET_EXCEEDED") : null;
     if (refusal) Object.assign(run, { status: "skipped", finishedAt: startedAt, error: refusal });
-    if (!this.deps.store.startRun(run)) return null;
+    if (!(await this.deps.store.startRun(run))) return null;
     if (run.status === "skipped") {
       this.deps.events.publish("crons.run.finished", run, { public: true });
       return { run, done: Promise.resolve(run), ...(budget ? { refusal: budget } : {}) };
@@ -93,7 +93,7 @@ export class CronRunner {
     }
     run.finishedAt = new Date(this.deps.now()).toISOString();
     if (!this.stopped) {
-      this.deps.store.finishRun(run, { id: job.id, lastStatus: run.status === "ok" ? "ok" : "error", lastError: run.error });
+      await this.deps.store.finishRun(run, { id: job.id, lastStatus: run.status === "ok" ? "ok" : "error", lastError: run.error });
       this.deps.events.publish("crons.run.finished", run, { public: true });
     }
     return run;

@@ -122,7 +122,7 @@ export class CronService implements CronJobs {
 
   async remove(id: string): Promise<void> {
     this.deps.scheduler.disarm(id);
-    if (!this.deps.store.deleteJob(id)) throw cronErrors.CRON_NOT_FOUND({ id });
+    if (!(await this.deps.store.deleteJob(id))) throw cronErrors.CRON_NOT_FOUND({ id });
   }
 
   async runs(query: { jobId?: string; limit: number }): Promise<CronRunRecord[]> {

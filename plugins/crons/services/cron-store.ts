@@ -1,47 +1,37 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { CronJob, type CronJobRow } from "../entities/cron-job.ts";
 import { CronRun, type CronRunRow } from "../entities/cron-run.ts";
 import type { CronRunRecord } from "../tokens.ts";
-
-type Statement = ReturnType<Database["sql"]["prepare"]>;
 
 /** Oldest first. */
 const jobs = defineStore(CronJob, { orderBy: { createdAt: "asc", id: "asc" } });
 /** Newest first; text and number columns only, so rows need no mapping. */
 const runs = defineStore(CronRun, { orderBy: { startedAt: "desc", id: "desc" }, mapRows: false });
 
+// The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
+const CLAIM = `UPDATE crons_jobs SET "lastFireAt" = ? WHERE id = ? AND enabled = ? AND ("lastFireAt" IS NULL OR "lastFireAt" < ?)`;
+const INSERT_RUN = `INSERT INTO crons_runs (id, "jobId", "trigger", "fireAt", "startedAt", "finishedAt", status, output, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const FINISH_RUN = `UPDATE crons_runs SET status = ?, "finishedAt" = ?, output = ?, error = ? WHERE id = ? AND status = 'running'`;
+const JOB_RESULT = `UPDATE crons_jobs SET "lastRun" = ?, "lastStatus" = ?, "lastError" = ? WHERE id = ?`;
+
 /**
- * `crons_jobs` and `crons_runs`: plain reads and writes over the store kit. Claiming a fire
- * time and recording its run are ONE synchronous raw transaction: the claim only moves
- * `lastFireAt` forward, so two timers, two processes or a restart can never run one fire
- * time twice, and a crash cannot leave a claimed fire time without its run record. The
- * other multi-statement changes (a run's end, a delete, the start-up sweep) are synchronous
- * transactions for the same reason: nothing half-written.
+ * `crons_jobs` and `crons_runs` over the store kit, on SQLite and PostgreSQL. Claiming a fire
+ * time and recording its run are ONE atomic step (`atomically`): the claim is a conditional
+ * update that only moves `lastFireAt` forward, so of two timers, two processes or a restart
+ * exactly one claims a fire time (PostgreSQL re-checks the condition on the row it waited
+ * for), and a crash cannot leave a claimed fire time without its run record. The other
+ * multi-statement changes (a run's end, a delete, the start-up sweep) are atomic steps for
+ * the same reason: nothing half-written. On SQLite the steps run synchronously, over
+ * statements prepared once, as before.
  */
 export class CronStore {
   private readonly db: () => Database;
   private readonly jobRows: EntityStore<typeof CronJob>;
   private readonly runRows: EntityStore<typeof CronRun>;
-  private statements?: Record<"claim" | "insertRun" | "finishRun" | "jobResult", Statement>;
-  private startTx?: (run: CronRunRecord) => boolean;
   constructor(db: () => Database) {
     this.db = db;
     this.jobRows = jobs.on(db);
     this.runRows = runs.on(db);
-  }
-
-  private prepared() {
-    const sql = this.db().sql;
-    this.statements ??= {
-      claim: sql.prepare("UPDATE crons_jobs SET lastFireAt = @fireAt WHERE id = @jobId AND enabled = 1 AND (lastFireAt IS NULL OR lastFireAt < @fireAt)"),
-      insertRun: sql.prepare(
-        `INSERT INTO crons_runs (id, jobId, trigger, fireAt, startedAt, finishedAt, status, output, error)
-         VALUES (@id, @jobId, @trigger, @fireAt, @startedAt, @finishedAt, @status, @output, @error)`,
-      ),
-      finishRun: sql.prepare("UPDATE crons_runs SET status = @status, finishedAt = @finishedAt, output = @output, error = @error WHERE id = @id AND status = 'running'"),
-      jobResult: sql.prepare("UPDATE crons_jobs SET lastRun = @lastRun, lastStatus = @lastStatus, lastError = @lastError WHERE id = @id"),
-    };
-    return this.statements;
   }
 
   listJobs(): Promise<CronJobRow[]> {
@@ -65,48 +55,41 @@ export class CronStore {
   }
 
   /** Deletes a job and its run history in one step. */
-  deleteJob(id: string): boolean {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      sql.prepare("DELETE FROM crons_runs WHERE jobId = ?").run(id);
-      return sql.prepare("DELETE FROM crons_jobs WHERE id = ?").run(id).changes === 1;
-    })();
+  deleteJob(id: string): Promise<boolean> {
+    return atomically(this.db(), function* (tx) {
+      yield* tx.run(`DELETE FROM crons_runs WHERE "jobId" = ?`, [id]);
+      return (yield* tx.run("DELETE FROM crons_jobs WHERE id = ?", [id])).changes === 1;
+    });
   }
 
   /**
-   * Records a run's start in one transaction: a scheduled run (`fireAt` set) first claims its
-   * fire time (false when it was already claimed, or the job is gone or disabled), and a
+   * Records a run's start in one step: a scheduled run (`fireAt` set) first claims its fire
+   * time (false when it was already claimed, or the job is gone or disabled), and a
    * `skipped` run is also the job's last result, so no kill can split these.
    */
-  startRun(run: CronRunRecord): boolean {
-    const s = this.prepared();
-    this.startTx ??= this.db().sql.transaction((r: CronRunRecord) => {
-      if (r.fireAt !== null && s.claim.run({ jobId: r.jobId, fireAt: r.fireAt }).changes !== 1) return false;
-      s.insertRun.run(r);
-      if (r.status === "skipped") s.jobResult.run({ id: r.jobId, lastRun: r.startedAt, lastStatus: "skipped", lastError: r.error });
+  startRun(r: CronRunRecord): Promise<boolean> {
+    return atomically(this.db(), function* (tx) {
+      if (r.fireAt !== null && (yield* tx.run(CLAIM, [r.fireAt, r.jobId, true, r.fireAt])).changes !== 1) return false;
+      yield* tx.run(INSERT_RUN, [r.id, r.jobId, r.trigger, r.fireAt, r.startedAt, r.finishedAt, r.status, r.output, r.error]);
+      if (r.status === "skipped") yield* tx.run(JOB_RESULT, [r.startedAt, "skipped", r.error, r.jobId]);
       return true;
     });
-    return this.startTx(run);
   }
 
   /** Finishes a run still `running` and stores the job's last result. */
-  finishRun(run: CronRunRecord, job: { id: string; lastStatus: "ok" | "error" | "skipped"; lastError: string | null }): void {
-    const s = this.prepared();
-    this.db().sql.transaction(() => {
-      s.finishRun.run({ id: run.id, status: run.status, finishedAt: run.finishedAt, output: run.output, error: run.error });
-      s.jobResult.run({ id: job.id, lastRun: run.startedAt, lastStatus: job.lastStatus, lastError: job.lastError });
-    })();
+  async finishRun(run: CronRunRecord, job: { id: string; lastStatus: "ok" | "error" | "skipped"; lastError: string | null }): Promise<void> {
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(FINISH_RUN, [run.status, run.finishedAt, run.output, run.error, run.id]);
+      yield* tx.run(JOB_RESULT, [run.startedAt, job.lastStatus, job.lastError, job.id]);
+    });
   }
 
   /** Runs a previous process left `running` become `interrupted` (never re-run); returns how many. */
-  markInterrupted(now: string, reason: string): number {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      sql.prepare(
-        `UPDATE crons_jobs SET lastStatus = 'error', lastError = @reason WHERE id IN (SELECT jobId FROM crons_runs WHERE status = 'running')`,
-      ).run({ reason });
-      return sql.prepare("UPDATE crons_runs SET status = 'interrupted', finishedAt = @now, error = @reason WHERE status = 'running'").run({ now, reason }).changes;
-    })();
+  markInterrupted(now: string, reason: string): Promise<number> {
+    return atomically(this.db(), function* (tx) {
+      yield* tx.run(`UPDATE crons_jobs SET "lastStatus" = 'error', "lastError" = ? WHERE id IN (SELECT "jobId" FROM crons_runs WHERE status = 'running')`, [reason]);
+      return (yield* tx.run(`UPDATE crons_runs SET status = 'interrupted', "finishedAt" = ?, error = ? WHERE status = 'running'`, [now, reason])).changes;
+    });
   }
 
   runs(query: { jobId?: string; limit: number }): Promise<CronRunRow[]> {

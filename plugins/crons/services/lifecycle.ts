@@ -10,7 +10,7 @@ const INTERRUPTED = "INTERRUPTED: Muster stopped while this run was in flight; i
 export const startCrons = defineHook({
   deps: { parts: CRON_PARTS, logger: hostTokens.logger },
   async run({ parts: { store, runner, scheduler }, logger }, ctx) {
-    const interrupted = store.markInterrupted(new Date().toISOString(), INTERRUPTED);
+    const interrupted = await store.markInterrupted(new Date().toISOString(), INTERRUPTED);
     const started = performance.now();
     const jobs = await store.listJobs();
     await scheduler.rebuild(jobs);

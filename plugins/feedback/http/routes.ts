@@ -24,7 +24,7 @@ export const feedbackRoutes = defineRoutes({
         status: 201,
         response: z.object({ ok: z.literal(true), entry: feedbackEntrySchema }),
       },
-      ({ body }) => ({ ok: true, entry: feedback.create(body) }),
+      async ({ body }) => ({ ok: true, entry: await feedback.create(body) }),
     );
   },
 });

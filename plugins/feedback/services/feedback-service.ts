@@ -30,7 +30,7 @@ export class FeedbackService implements FeedbackLog {
    * append runs inside it, so a failed append stores nothing), then publishes
    * `feedback.entry.created`.
    */
-  create(input: NewFeedback): FeedbackRecord {
+  async create(input: NewFeedback): Promise<FeedbackRecord> {
     const entry: LearningEntry = {
       id: randomUUID(),
       agentId: input.agentId,
@@ -41,7 +41,7 @@ export class FeedbackService implements FeedbackLog {
       createdAt: new Date().toISOString(),
     };
     const appliedTo = [learningsPath(entry.agentId)];
-    this.store.insertWhile({ ...entry, appliedTo: JSON.stringify(appliedTo) }, () => appendLearning(this.deps.workspace, entry));
+    await this.store.insertWhile({ ...entry, appliedTo: JSON.stringify(appliedTo) }, () => appendLearning(this.deps.workspace, entry));
     const record: FeedbackRecord = { ...entry, appliedTo };
     this.deps.events.publish("feedback.entry.created", record, { public: true });
     return record;

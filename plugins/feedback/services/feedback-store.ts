@@ -1,8 +1,10 @@
-import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { FeedbackEntry, type FeedbackRow } from "../entities/feedback-entry.ts";
 
 /** Every column, derived once from the entity. */
 const FIELDS = Object.keys(FeedbackEntry.meta.properties) as (keyof FeedbackRow)[];
+/** The insert, in SQL both engines read (quoted camelCase names). */
+const INSERT = `INSERT INTO feedback_entries (${FIELDS.map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS.map(() => "?").join(", ")})`;
 
 /** Newest first; entries of the same millisecond latest-inserted first. */
 const entries = defineStore(FeedbackEntry, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")] });
@@ -11,26 +13,22 @@ const entries = defineStore(FeedbackEntry, { orderBy: [{ createdAt: "desc" }, in
 export class FeedbackStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof FeedbackEntry>;
-  private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
     this.rows = entries.on(db);
   }
 
   /**
-   * Inserts the row and runs `append` (the learnings-file write) in one synchronous raw SQLite
-   * transaction: the file append sits between the insert and the commit, which no awaited
-   * ORM write can do without letting other requests' statements into the transaction, so a
-   * failed append stores nothing and a failed insert appends nothing.
+   * Inserts the row and runs `append` (the learnings-file write) as one atomic step
+   * (`atomically`): the file append sits between the insert and the commit, so a failed
+   * append stores nothing and a failed insert appends nothing. On SQLite the step is
+   * synchronous, so no other request's statement lands inside the transaction.
    */
-  insertWhile(row: FeedbackRow, append: () => void): void {
-    const sql = this.db().sql;
-    this.insertStatement ??= sql.prepare(`INSERT INTO feedback_entries (${FIELDS.join(", ")}) VALUES (${FIELDS.map((f) => `@${f}`).join(", ")})`);
-    const insert = this.insertStatement;
-    sql.transaction(() => {
-      insert.run(row);
+  async insertWhile(row: FeedbackRow, append: () => void): Promise<void> {
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(INSERT, FIELDS.map((f) => row[f]));
       append();
-    })();
+    });
   }
 
   /** Newest first, optionally for one agent and/or one type. */

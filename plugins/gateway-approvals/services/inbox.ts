@@ -129,7 +129,7 @@ export class GatewayApprovalInbox {
 
   private async admit(spec: KindSpec, event: GatewayApprovalRequest): Promise<void> {
     const now = this.now();
-    if (!this.deps.store.claim(event.id, spec.kind, now.toISOString())) return;
+    if (!(await this.deps.store.claim(event.id, spec.kind, now.toISOString()))) return;
     const agentId = typeof event.request.agentId === "string" && event.request.agentId ? event.request.agentId : null;
     let approvalId: string;
     try {

@@ -4,30 +4,24 @@ import { GatewayRequest, type GatewayRequestRow } from "../entities/gateway-requ
 const requests = defineStore(GatewayRequest, { key: "gatewayId" });
 
 /**
- * `gateway_approvals_requests` over the store kit. Claiming a gateway id is one conditional
- * insert, so of any number of deliveries of the same request exactly one goes on to create
- * the approval.
+ * `gateway_approvals_requests` over the store kit, on SQLite and PostgreSQL. Claiming a
+ * gateway id is one conditional insert, so of any number of deliveries of the same request
+ * exactly one goes on to create the approval.
  */
 export class RequestStore {
-  private readonly db: () => Database;
   private readonly rows: EntityStore<typeof GatewayRequest, "gatewayId">;
-  private claimStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
-    this.db = db;
     this.rows = requests.on(db);
   }
 
   /**
-   * Whether this call claimed the id (false: it was seen before). Raw SQL: an insert that
-   * does nothing on a taken id (`ON CONFLICT DO NOTHING`) is the conditional step, and it
-   * runs synchronously so that the caller learns the outcome before any other delivery runs.
+   * Whether this call claimed the id (false: it was seen before). One insert that does
+   * nothing on a taken id (`ON CONFLICT DO NOTHING`, through the query builder on any
+   * engine) is the conditional step: of concurrent deliveries exactly one inserts.
    */
-  claim(gatewayId: string, kind: string, now: string): boolean {
-    this.claimStatement ??= this.db().sql.prepare(
-      `INSERT INTO gateway_approvals_requests (gatewayId, kind, approvalId, state, createdAt) VALUES (@gatewayId, @kind, NULL, 'open', @now)
-       ON CONFLICT (gatewayId) DO NOTHING`,
-    );
-    return this.claimStatement.run({ gatewayId, kind, now }).changes === 1;
+  async claim(gatewayId: string, kind: string, now: string): Promise<boolean> {
+    const { affectedRows } = await this.rows.qb().insert({ gatewayId, kind, approvalId: null, state: "open", createdAt: now }).onConflict("gatewayId").ignore().execute("run");
+    return affectedRows === 1;
   }
 
   async attach(gatewayId: string, approvalId: string): Promise<void> {

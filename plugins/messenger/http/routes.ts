@@ -13,7 +13,7 @@ export const messengerRoutes = defineRoutes({
         query: z.strictObject({}),
         response: messengerStatusResponse,
       },
-      () => ({ ok: true, ...status.read() }),
+      async () => ({ ok: true, ...(await status.read()) }),
     );
 
     router.post(

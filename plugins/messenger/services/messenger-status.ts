@@ -29,7 +29,7 @@ export interface MessengerStatus {
   /** Telegram user ids allowed to press (0: anyone in a private chat). */
   allowedUsers: number;
   /** The latest update the webhook took (duplicates and refused deliveries are not recorded). */
-  lastUpdate: ReturnType<UpdateStore["lastUpdate"]>;
+  lastUpdate: Awaited<ReturnType<UpdateStore["lastUpdate"]>>;
   notices: NoticeStats;
   media: { saved: number; bytes: number; lastSavedAt: string | null };
 }
@@ -48,7 +48,7 @@ export class MessengerStatusReader {
     this.deps = deps;
   }
 
-  read(): MessengerStatus {
+  async read(): Promise<MessengerStatus> {
     const { vault, store, notices, config } = this.deps;
     const state = vault.status().state;
     const stored = new Map<string, boolean | null>(SECRETS.map((name) => [name, state === "unlocked" ? this.stored(name) : null]));
@@ -63,9 +63,9 @@ export class MessengerStatusReader {
       apiBaseUrl: config.telegram.apiBaseUrl,
       decidedBy: config.decidedBy,
       allowedUsers: config.allowedUserIds.length,
-      lastUpdate: store.lastUpdate(),
+      lastUpdate: await store.lastUpdate(),
       notices: notices.stats(),
-      media: store.mediaSummary(),
+      media: await store.mediaSummary(),
     };
   }
 

@@ -1,15 +1,16 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, raw, type Database, type EntityStore } from "@muster/plugin";
 import { MediaFile, type MediaFileRow } from "../entities/media-file.ts";
 import { SeenUpdate } from "../entities/seen-update.ts";
 import type { UpdateKind } from "./update-kind.ts";
 
-const seenUpdates = defineStore(SeenUpdate, { key: "updateId" });
+const seenUpdates = defineStore(SeenUpdate, { key: "updateId", orderBy: [{ receivedAt: "desc" }, { updateId: "desc" }] });
 const media = defineStore(MediaFile);
 
 /**
- * `messenger_seen_updates` and `messenger_media`: plain writes over the store kit. Marking an
- * update seen is one synchronous raw transaction (the check against the retained window,
- * the insert and the trim), so two deliveries of one update id race to exactly one winner.
+ * `messenger_seen_updates` and `messenger_media` over the store kit, on SQLite and PostgreSQL.
+ * Marking an update seen is one atomic step (`atomically`: the check against the retained
+ * window, the insert-or-ignore and the trim in one transaction), so two deliveries of one
+ * update id race to exactly one winner.
  */
 export class UpdateStore {
   private readonly db: () => Database;
@@ -28,16 +29,19 @@ export class UpdateStore {
    * older than the oldest one kept count as seen too (Telegram's ids only grow), so trimming
    * the table never lets an old update be replayed.
    */
-  markSeen(updateId: number, now: string, note: { kind: UpdateKind; ignored: boolean }): boolean {
-    const { sql } = this.db();
-    return sql.transaction(() => {
-      const kept = sql.prepare("SELECT count(*) AS n, min(updateId) AS oldest FROM messenger_seen_updates").get() as { n: number; oldest: number | null };
-      if (kept.n >= this.maxSeen && kept.oldest !== null && updateId < kept.oldest) return false;
-      if (sql.prepare("INSERT INTO messenger_seen_updates (updateId, receivedAt, kind, ignored) VALUES (?, ?, ?, ?) ON CONFLICT (updateId) DO NOTHING").run(updateId, now, note.kind, note.ignored ? 1 : 0).changes === 0) return false;
-      const excess = kept.n + 1 - this.maxSeen;
-      if (excess > 0) sql.prepare("DELETE FROM messenger_seen_updates WHERE updateId IN (SELECT updateId FROM messenger_seen_updates ORDER BY updateId LIMIT ?)").run(excess);
+  async markSeen(updateId: number, now: string, note: { kind: UpdateKind; ignored: boolean }): Promise<boolean> {
+    const maxSeen = this.maxSeen;
+    return atomically(this.db(), function* (tx) {
+      const kept = (yield* tx.get<{ n: number | string; oldest: number | null }>(`SELECT count(*) AS n, min("updateId") AS oldest FROM messenger_seen_updates`))!;
+      // PostgreSQL's count is a bigint, which its driver reads as a string.
+      const count = Number(kept.n);
+      if (count >= maxSeen && kept.oldest !== null && updateId < kept.oldest) return false;
+      const claim = yield* tx.run(`INSERT INTO messenger_seen_updates ("updateId", "receivedAt", kind, ignored) VALUES (?, ?, ?, ?) ON CONFLICT ("updateId") DO NOTHING`, [updateId, now, note.kind, note.ignored]);
+      if (claim.changes === 0) return false;
+      const excess = count + 1 - maxSeen;
+      if (excess > 0) yield* tx.run(`DELETE FROM messenger_seen_updates WHERE "updateId" IN (SELECT "updateId" FROM messenger_seen_updates ORDER BY "updateId" LIMIT ?)`, [excess]);
       return true;
-    })();
+    });
   }
 
   /** Forgets an update whose handling failed unexpectedly, so Telegram's redelivery is handled (deciding is idempotent: a second decision is refused). */
@@ -50,16 +54,18 @@ export class UpdateStore {
   }
 
   /** The update taken most recently (by arrival), if any is still kept. */
-  lastUpdate(): { updateId: number; receivedAt: string; kind: UpdateKind | null; ignored: boolean | null } | null {
-    const row = this.db().sql.prepare("SELECT updateId, receivedAt, kind, ignored FROM messenger_seen_updates ORDER BY receivedAt DESC, updateId DESC LIMIT 1").get() as
-      | { updateId: number; receivedAt: string; kind: UpdateKind | null; ignored: number | null }
-      | undefined;
-    return row ? { ...row, ignored: row.ignored === null ? null : row.ignored === 1 } : null;
+  async lastUpdate(): Promise<{ updateId: number; receivedAt: string; kind: UpdateKind | null; ignored: boolean | null } | null> {
+    const row = await this.seen.find({});
+    return row ? { updateId: row.updateId, receivedAt: row.receivedAt, kind: row.kind as UpdateKind | null, ignored: row.ignored } : null;
   }
 
   /** How many files are recorded in `messenger_media`, their bytes, and when the latest came. */
-  mediaSummary(): { saved: number; bytes: number; lastSavedAt: string | null } {
-    const row = this.db().sql.prepare("SELECT count(*) AS saved, coalesce(sum(sizeBytes), 0) AS bytes, max(createdAt) AS lastSavedAt FROM messenger_media").get() as { saved: number; bytes: number; lastSavedAt: string | null };
-    return row;
+  async mediaSummary(): Promise<{ saved: number; bytes: number; lastSavedAt: string | null }> {
+    const row = (await this.media
+      .qb()
+      .select([raw("count(*) AS saved"), raw(`coalesce(sum("sizeBytes"), 0) AS bytes`), raw(`max("createdAt") AS "lastSavedAt"`)])
+      .execute("get", false)) as { saved: number | string; bytes: number | string; lastSavedAt: string | null };
+    // PostgreSQL's count and sum are bigint/numeric, which its driver reads as strings.
+    return { saved: Number(row.saved), bytes: Number(row.bytes), lastSavedAt: row.lastSavedAt };
   }
 }

@@ -78,7 +78,7 @@ export class WebhookService implements MessengerWebhook {
     const kind = updateKind(update);
     const fromChat = updateChat(update);
     const ignored = fromChat === undefined || String(fromChat) !== chatId.trim();
-    if (!this.deps.store.markSeen(update.update_id, new Date().toISOString(), { kind, ignored })) {
+    if (!(await this.deps.store.markSeen(update.update_id, new Date().toISOString(), { kind, ignored }))) {
       this.deps.logger.info({ updateId: update.update_id }, "telegram update seen before; nothing done");
       return { outcome: "duplicate" };
     }

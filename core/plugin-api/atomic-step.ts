@@ -1,0 +1,110 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { Database } from "./context.ts";
+
+/**
+ * The store kit's multi-statement atomic step, on every engine (issue 25): a store writes its
+ * statements once, as a generator, and `atomically` runs them as ONE transaction.
+ *
+ * Why a generator and not `em.transactional(async …)`: on SQLite, MikroORM and every raw
+ * statement share one connection, so a transaction spanning awaits would take in other
+ * requests' statements (and their failures would roll ours back). The generator cannot await
+ * anything, so on SQLite the kit drives it synchronously inside better-sqlite3's
+ * `transaction()`: nothing can interleave, exactly as the stores' synchronous transactions did,
+ * and a hot path keeps its statements prepared once. On PostgreSQL every transaction has a
+ * pooled connection of its own, so there the kit drives the same generator asynchronously
+ * inside `connection.transactional()`, awaiting each statement.
+ *
+ * @example
+ * const started = await atomically(db(), function* (tx) {
+ *   const claim = yield* tx.run(`UPDATE crons_jobs SET "lastFireAt" = ? WHERE id = ? AND ("lastFireAt" IS NULL OR "lastFireAt" < ?)`, [at, id, at]);
+ *   if (claim.changes !== 1) return false; // nothing written: the transaction commits empty
+ *   yield* tx.run(`INSERT INTO crons_runs (id, "jobId") VALUES (?, ?)`, [runId, id]);
+ *   return true;
+ * });
+ *
+ * The SQL must read the same on both engines: `?` placeholders, camelCase names in double
+ * quotes (PostgreSQL folds unquoted names to lower case; SQLite reads quoted ones alike),
+ * `ON CONFLICT … DO NOTHING`/`RETURNING` (standard on both). Boolean parameters may be given
+ * as booleans (SQLite gets 1/0); rows come back as the driver reads them (a boolean column is
+ * 0/1 on SQLite, a boolean on PostgreSQL). Code between the statements must be synchronous;
+ * what it throws rolls the whole step back.
+ */
+export interface AtomicTx {
+  /** A write; how many rows it changed. */
+  run(sql: string, params?: readonly unknown[]): AtomicStatementStep<{ changes: number }>;
+  /** The first row, or undefined. */
+  get<T>(sql: string, params?: readonly unknown[]): AtomicStatementStep<T | undefined>;
+  /** Every row (also a write's `RETURNING` rows). */
+  all<T>(sql: string, params?: readonly unknown[]): AtomicStatementStep<T[]>;
+}
+
+/** One statement, as the driver of an atomic step receives it. */
+export interface AtomicStatement {
+  sql: string;
+  params: readonly unknown[];
+  method: "run" | "get" | "all";
+}
+
+/** A statement's step: `yield*` it inside the body for its (typed) result. */
+export type AtomicStatementStep<T> = Generator<AtomicStatement, T, unknown>;
+
+/** The body of an atomic step: yields its statements, returns the step's result. */
+export type AtomicBody<R> = (tx: AtomicTx) => Generator<AtomicStatement, R, unknown>;
+
+function statement<T>(method: AtomicStatement["method"]) {
+  return function* (sql: string, params: readonly unknown[] = []): AtomicStatementStep<T> {
+    return (yield { sql, params, method }) as T;
+  };
+}
+
+const tx: AtomicTx = { run: statement("run"), get: statement("get"), all: statement("all") };
+
+/** One better-sqlite3 transaction wrapper per connection, running the function it is given (building one costs ~20 µs). */
+const transactionBySql = new WeakMap<BetterSqlite3.Database, (steps: () => unknown) => unknown>();
+
+/** Prepared once per connection and SQL text: the cron claim is a hot path. */
+const preparedBySql = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+function runOnSqlite(sql: BetterSqlite3.Database, s: AtomicStatement): unknown {
+  const cache = preparedBySql.get(sql) ?? preparedBySql.set(sql, new Map()).get(sql)!;
+  let stmt = cache.get(s.sql);
+  if (!stmt) cache.set(s.sql, (stmt = sql.prepare(s.sql)));
+  // better-sqlite3 binds no booleans.
+  const params = s.params.some((p) => typeof p === "boolean") ? s.params.map((p) => (typeof p === "boolean" ? Number(p) : p)) : s.params;
+  if (s.method === "run") return { changes: stmt.run(...params).changes };
+  return s.method === "get" ? stmt.get(...params) : stmt.all(...params);
+}
+
+/**
+ * Runs `body` as one transaction: all its statements commit together, or none does (a thrown
+ * error rolls back and rejects). On SQLite it runs synchronously before this returns.
+ */
+export function atomically<R>(db: Database, body: AtomicBody<R>): Promise<R> {
+  if (db.engine !== "postgresql") {
+    const sql = db.sql;
+    const transaction = transactionBySql.get(sql) ?? transactionBySql.set(sql, sql.transaction((steps: () => unknown) => steps())).get(sql)!;
+    try {
+      return Promise.resolve(
+        transaction(() => {
+          const steps = body(tx);
+          let next = steps.next();
+          while (!next.done) next = steps.next(runOnSqlite(sql, next.value));
+          return next.value;
+        }) as R,
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  const connection = db.em().getConnection();
+  return connection.transactional(async (trx) => {
+    const steps = body(tx);
+    let next = steps.next();
+    while (!next.done) {
+      const s = next.value;
+      const result = await connection.execute<any>(s.sql, s.params, s.method, trx);
+      next = steps.next(s.method === "run" ? { changes: (result as { affectedRows: number }).affectedRows } : s.method === "get" ? (result ?? undefined) : result);
+    }
+    return next.value;
+  });
+}
