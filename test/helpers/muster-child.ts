@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { freePort, startServer, type RunningServer } from "../../scripts/bench/processes.ts";
 import { waitUntil } from "./wait.ts";
 import type { FromRoute, JsonBody } from "@muster/plugin/testing";
+import { scaled } from "./time-scale.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -39,7 +40,8 @@ export async function startMusterChild(options: ChildOptions): Promise<MusterChi
   const started = Date.now();
   writeFileSync(join(options.home, "muster.config.json"), JSON.stringify({ config: options.pluginConfig ?? {} }));
   const port = await freePort();
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  // Stretched with the load: a child start took over 20 s at a load average of 12 on 2 CPUs.
+  const timeoutMs = options.timeoutMs ?? scaled(20_000);
   const server: RunningServer = await startServer({
     name: "muster",
     args: ["core/main.ts", "start"],
