@@ -30,6 +30,8 @@ const routes = defineRoutes({
     status: 201,
   }, ({ body, agentId }) => {
     // The cap and the insert are one statement, so concurrent adds cannot overshoot it.
+    // (db.sql is SQLite's own connection; a step that must also run on PostgreSQL, team mode,
+    // is written once with `atomically`: docs/store-kit.md.)
     const added = db.sql
       .prepare("INSERT INTO release_notes_notes (text, author) SELECT ?, ? WHERE (SELECT count(*) FROM release_notes_notes) < ?")
       .run(body.text, agentId, config.maxNotes);
