@@ -37,7 +37,27 @@ async function database(): Promise<string> {
 }
 
 const scratch = () => mkdtempSync(join(tmpdir(), "muster-pg-backup-"));
-const start = (home: string, url: string) => startTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } });
+/** A host on `url` with its home at `home`, stopped after `fn`; the home stays. */
+async function onHost(home: string, url: string, fn: (h: TestHost) => Promise<void>): Promise<void> {
+  const h = await startTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } });
+  try {
+    await fn(h);
+  } finally {
+    await h.stop();
+  }
+}
+
+const backup = (home: string, url: string, archive: string) => runMuster(["backup", archive], { MUSTER_HOME: home, DATABASE_URL: url });
+
+async function addGoal(h: TestHost, title: string) {
+  assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title } })).status, 201);
+}
+
+/** A refused restore left the home's marker as it was, and no temporary or moved-aside directory. */
+function assertUntouched(dir: string, home: string) {
+  assert.is(readFileSync(join(home, "marker"), "utf8"), "untouched");
+  assert.equal(readdirSync(dir).filter((n) => n.includes("before-restore") || n.includes(".restore-")), []);
+}
 
 async function goalTitles(h: TestHost): Promise<string[]> {
   const goals = await h.json<{ goals: { title: string }[] }>("/api/autopilot/goals");
@@ -66,17 +86,16 @@ test("an online backup restores the database and the home: the data written afte
     const url = await database();
     const home = join(dir, "home");
     const archive = join(dir, "team.tar.gz");
-    const h = await start(home, url);
-    try {
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "Backed up" } })).status, 201);
+    await onHost(home, url, async (h) => {
+      await addGoal(h, "Backed up");
       assert.is((await h.json("/api/settings/theme", { method: "PUT", body: { value: "dark" } })).status, 200);
       writeFileSync(join(home, "notes.txt"), "in the home");
       // While the server runs: pg_dump reads one snapshot.
-      const backup = await runMuster(["backup", archive], { MUSTER_HOME: home, DATABASE_URL: url });
-      assert.is(backup.status, 0, backup.stderr);
-      assert.is(backup.stdout.trim(), archive);
-      assert.match(backup.stderr, /PostgreSQL database/);
-      assertNoPassword(backup.stdout, backup.stderr);
+      const run = await backup(home, url, archive);
+      assert.is(run.status, 0, run.stderr);
+      assert.is(run.stdout.trim(), archive);
+      assert.match(run.stderr, /PostgreSQL database/);
+      assertNoPassword(run.stdout, run.stderr);
       const members = execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n");
       assert.ok(members.includes("./muster.pgdump") && members.includes("./home/notes.txt"), members.join(" "));
       assert.not.ok(members.some((m) => /muster\.db|session-token|muster\.lock/.test(m)), members.join(" "));
@@ -85,7 +104,7 @@ test("an online backup restores the database and the home: the data written afte
 
       // Changed and added after the backup.
       assert.is((await h.json("/api/settings/theme", { method: "PUT", body: { value: "light" } })).status, 200);
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "After the backup" } })).status, 201);
+      await addGoal(h, "After the backup");
       writeFileSync(join(home, "notes.txt"), "changed");
 
       // The instance lock rule holds on PostgreSQL too.
@@ -93,15 +112,13 @@ test("an online backup restores the database and the home: the data written afte
       assert.is(refused.status, 1);
       assert.match(refused.stderr, /^muster restore: RESTORE_SERVER_RUNNING: /);
       assert.equal(await goalTitles(h), ["After the backup", "Backed up"], "the running server's data is untouched");
-    } finally {
-      await h.stop();
-    }
+    });
 
     const restore = await runMuster(["restore", archive], { MUSTER_HOME: home, DATABASE_URL: url });
     assert.is(restore.status, 0, restore.stderr);
     assertNoPassword(restore.stdout, restore.stderr);
     assert.is(readFileSync(join(home, "notes.txt"), "utf8"), "in the home", "the home's files come back");
-    await withTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } }, async (again) => {
+    await onHost(home, url, async (again) => {
       assert.equal(await goalTitles(again), ["Backed up"]);
       assert.is(await theme(again), "dark");
     });
@@ -116,35 +133,28 @@ test("a backup of the other engine is refused with RESTORE_ENGINE_MISMATCH, home
     const url = await database();
     const sqliteArchive = join(dir, "sqlite.tar.gz");
     await withTestHost({ plugins: [settingsPlugin] }, async (h) => {
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "On SQLite" } })).status, 201);
+      await addGoal(h, "On SQLite");
       assert.is((await runMuster(["backup", sqliteArchive], { MUSTER_HOME: h.home })).status, 0);
     });
     const home = join(dir, "team-home");
-    const h = await start(home, url);
     const pgArchive = join(dir, "pg.tar.gz");
-    try {
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "On PostgreSQL" } })).status, 201);
-      assert.is((await runMuster(["backup", pgArchive], { MUSTER_HOME: home, DATABASE_URL: url })).status, 0);
-    } finally {
-      await h.stop();
-    }
+    await onHost(home, url, async (h) => {
+      await addGoal(h, "On PostgreSQL");
+      assert.is((await backup(home, url, pgArchive)).status, 0);
+    });
     writeFileSync(join(home, "marker"), "untouched");
 
     const intoPostgres = await runMuster(["restore", sqliteArchive], { MUSTER_HOME: home, DATABASE_URL: url });
     assert.is(intoPostgres.status, 1, intoPostgres.stderr);
     assert.match(intoPostgres.stderr, /^muster restore: RESTORE_ENGINE_MISMATCH: .*a backup of a SQLite database and this deployment's database is PostgreSQL/);
     assertNoPassword(intoPostgres.stderr);
-    assert.is(readFileSync(join(home, "marker"), "utf8"), "untouched");
-    assert.equal(readdirSync(dir).filter((n) => n.includes("before-restore") || n.includes(".restore-")), []);
+    assertUntouched(dir, home);
 
-    const sqliteHome = join(dir, "sqlite-home");
-    const intoSqlite = await runMuster(["restore", pgArchive], { MUSTER_HOME: sqliteHome });
+    const intoSqlite = await runMuster(["restore", pgArchive], { MUSTER_HOME: join(dir, "sqlite-home") });
     assert.is(intoSqlite.status, 1, intoSqlite.stderr);
     assert.match(intoSqlite.stderr, /^muster restore: RESTORE_ENGINE_MISMATCH: .*a backup of a PostgreSQL database and this deployment's database is SQLite/);
 
-    await withTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } }, async (again) => {
-      assert.equal(await goalTitles(again), ["On PostgreSQL"]);
-    });
+    await onHost(home, url, async (again) => assert.equal(await goalTitles(again), ["On PostgreSQL"]));
   } finally {
     removeHome(dir);
   }
@@ -156,14 +166,11 @@ test("a restore that fails in PostgreSQL is rolled back: RESTORE_DATABASE_FAILED
     const url = await database();
     const home = join(dir, "home");
     const archive = join(dir, "b.tar.gz");
-    const h = await start(home, url);
-    try {
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "In the backup" } })).status, 201);
-      assert.is((await runMuster(["backup", archive], { MUSTER_HOME: home, DATABASE_URL: url })).status, 0);
-      assert.is((await h.json("/api/autopilot/goals", { method: "POST", body: { title: "Only in the database" } })).status, 201);
-    } finally {
-      await h.stop();
-    }
+    await onHost(home, url, async (h) => {
+      await addGoal(h, "In the backup");
+      assert.is((await backup(home, url, archive)).status, 0);
+      await addGoal(h, "Only in the database");
+    });
     // An object the backup does not know depends on one of its tables: pg_restore's
     // `DROP TABLE IF EXISTS` (after it has already dropped others) fails on it.
     psql(url, `CREATE VIEW report_goals AS SELECT title FROM settings_autopilot_goals`);
@@ -174,9 +181,8 @@ test("a restore that fails in PostgreSQL is rolled back: RESTORE_DATABASE_FAILED
     assert.match(run.stderr, /^muster restore: RESTORE_DATABASE_FAILED: pg_restore failed, in one transaction that was rolled back/);
     assert.match(run.stderr, /report_goals/, "pg_restore's own words are in the message");
     assertNoPassword(run.stdout, run.stderr);
-    assert.is(readFileSync(join(home, "marker"), "utf8"), "untouched");
-    assert.equal(readdirSync(dir).filter((n) => n.includes("before-restore") || n.includes(".restore-")), []);
-    await withTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } }, async (again) => {
+    assertUntouched(dir, home);
+    await onHost(home, url, async (again) => {
       assert.equal(await goalTitles(again), ["In the backup", "Only in the database"], "nothing of the failed restore is left");
     });
   } finally {
@@ -194,15 +200,15 @@ test("pg_dump and pg_restore missing: POSTGRES_CLIENT_MISSING naming postgresql-
     mkdirSync(home);
     writeFileSync(join(home, "marker"), "untouched");
     const env = { MUSTER_HOME: home, DATABASE_URL: url, POSTGRES_BIN_DIR: empty };
-    const backup = await runMuster(["backup", join(dir, "x.tar.gz")], env);
-    assert.is(backup.status, 1, backup.stderr);
-    assert.match(backup.stderr, /^muster backup: POSTGRES_CLIENT_MISSING: pg_dump was not found in POSTGRES_BIN_DIR .*apt-get install postgresql-client/);
-    assertNoPassword(backup.stderr);
+    const dump = await runMuster(["backup", join(dir, "x.tar.gz")], env);
+    assert.is(dump.status, 1, dump.stderr);
+    assert.match(dump.stderr, /^muster backup: POSTGRES_CLIENT_MISSING: pg_dump was not found in POSTGRES_BIN_DIR .*apt-get install postgresql-client/);
+    assertNoPassword(dump.stderr);
     assert.not.ok(existsSync(join(dir, "x.tar.gz")));
 
     // A real backup to restore, then the restore without pg_restore.
     const archive = join(dir, "b.tar.gz");
-    assert.is((await runMuster(["backup", archive], { MUSTER_HOME: home, DATABASE_URL: url })).status, 0);
+    assert.is((await backup(home, url, archive)).status, 0);
     const restore = await runMuster(["restore", archive], env);
     assert.is(restore.status, 1, restore.stderr);
     assert.match(restore.stderr, /^muster restore: POSTGRES_CLIENT_MISSING: pg_restore was not found/);
