@@ -219,6 +219,34 @@ test("pg_dump and pg_restore missing: POSTGRES_CLIENT_MISSING naming postgresql-
   }
 });
 
+test("POSTGRES_BIN_DIR's programs run with the URL but never the password on their command line", async () => {
+  const dir = scratch();
+  try {
+    const url = await database();
+    const home = join(dir, "home");
+    mkdirSync(home);
+    // Each program of the chosen directory writes its command line down, then runs the real one.
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    const log = join(dir, "argv.log");
+    for (const tool of ["pg_dump", "pg_restore"]) {
+      writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> '${log}'\nexec '${findPostgresTool(tool)}' "$@"\n`, { mode: 0o755 });
+    }
+    const env = { MUSTER_HOME: home, DATABASE_URL: url, POSTGRES_BIN_DIR: bin };
+    const archive = join(dir, "b.tar.gz");
+    const dumped = await runMuster(["backup", archive], env);
+    assert.is(dumped.status, 0, dumped.stderr);
+    const restored = await runMuster(["restore", archive], env);
+    assert.is(restored.status, 0, restored.stderr);
+    const argv = readFileSync(log, "utf8");
+    assert.match(argv, /^pg_dump --format=custom .*--dbname=postgres:\/\/postgres@127\.0\.0\.1:\d+\/muster_/m);
+    assert.match(argv, /^pg_restore --clean --if-exists --single-transaction --no-owner /m);
+    assertNoPassword(argv, dumped.stderr, restored.stdout);
+  } finally {
+    removeHome(dir);
+  }
+});
+
 test("without pg_dump on PATH, Debian's /usr/lib/postgresql/<version>/bin is searched", async () => {
   const debian = existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(join("/usr/lib/postgresql", v, "bin", "pg_dump")));
   if (!debian) {
