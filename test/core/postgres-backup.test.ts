@@ -36,7 +36,15 @@ async function database(): Promise<string> {
   return url.toString();
 }
 
-const scratch = () => mkdtempSync(join(tmpdir(), "muster-pg-backup-"));
+/** Runs `fn` with a scratch directory (always removed) and a new database's URL. */
+async function inScratch(fn: (dir: string, url: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "muster-pg-backup-"));
+  try {
+    await fn(dir, await database());
+  } finally {
+    removeHome(dir);
+  }
+}
 /** A host on `url` with its home at `home`, stopped after `fn`; the home stays. */
 async function onHost(home: string, url: string, fn: (h: TestHost) => Promise<void>): Promise<void> {
   const h = await startTestHost({ home, plugins: [settingsPlugin], env: { DATABASE_URL: url } });
@@ -80,10 +88,8 @@ function psql(url: string, sql: string) {
   execFileSync(findPostgresTool("psql")!, ["--no-psqlrc", "-v", "ON_ERROR_STOP=1", "-c", sql, plain.toString()], { stdio: "pipe" });
 }
 
-test("an online backup restores the database and the home: the data written after it is gone, and a start serves the original", async () => {
-  const dir = scratch();
-  try {
-    const url = await database();
+test("an online backup restores the database and the home: the data written after it is gone, and a start serves the original", () =>
+  inScratch(async (dir, url) => {
     const home = join(dir, "home");
     const archive = join(dir, "team.tar.gz");
     await onHost(home, url, async (h) => {
@@ -122,15 +128,10 @@ test("an online backup restores the database and the home: the data written afte
       assert.equal(await goalTitles(again), ["Backed up"]);
       assert.is(await theme(again), "dark");
     });
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
-test("a backup of the other engine is refused with RESTORE_ENGINE_MISMATCH, home and database unchanged", async () => {
-  const dir = scratch();
-  try {
-    const url = await database();
+test("a backup of the other engine is refused with RESTORE_ENGINE_MISMATCH, home and database unchanged", () =>
+  inScratch(async (dir, url) => {
     const sqliteArchive = join(dir, "sqlite.tar.gz");
     await withTestHost({ plugins: [settingsPlugin] }, async (h) => {
       await addGoal(h, "On SQLite");
@@ -155,15 +156,10 @@ test("a backup of the other engine is refused with RESTORE_ENGINE_MISMATCH, home
     assert.match(intoSqlite.stderr, /^muster restore: RESTORE_ENGINE_MISMATCH: .*a backup of a PostgreSQL database and this deployment's database is SQLite/);
 
     await onHost(home, url, async (again) => assert.equal(await goalTitles(again), ["On PostgreSQL"]));
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
-test("a restore that fails in PostgreSQL is rolled back: RESTORE_DATABASE_FAILED, the database and the home as they were", async () => {
-  const dir = scratch();
-  try {
-    const url = await database();
+test("a restore that fails in PostgreSQL is rolled back: RESTORE_DATABASE_FAILED, the database and the home as they were", () =>
+  inScratch(async (dir, url) => {
     const home = join(dir, "home");
     const archive = join(dir, "b.tar.gz");
     await onHost(home, url, async (h) => {
@@ -185,15 +181,10 @@ test("a restore that fails in PostgreSQL is rolled back: RESTORE_DATABASE_FAILED
     await onHost(home, url, async (again) => {
       assert.equal(await goalTitles(again), ["In the backup", "Only in the database"], "nothing of the failed restore is left");
     });
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
-test("pg_dump and pg_restore missing: POSTGRES_CLIENT_MISSING naming postgresql-client, nothing written or changed", async () => {
-  const dir = scratch();
-  try {
-    const url = await database();
+test("pg_dump and pg_restore missing: POSTGRES_CLIENT_MISSING naming postgresql-client, nothing written or changed", () =>
+  inScratch(async (dir, url) => {
     const empty = join(dir, "no-postgres-here");
     mkdirSync(empty);
     const home = join(dir, "home");
@@ -214,15 +205,10 @@ test("pg_dump and pg_restore missing: POSTGRES_CLIENT_MISSING naming postgresql-
     assert.match(restore.stderr, /^muster restore: POSTGRES_CLIENT_MISSING: pg_restore was not found/);
     assert.is(readFileSync(join(home, "marker"), "utf8"), "untouched");
     assert.equal(readdirSync(dir).sort(), ["b.tar.gz", "home", "no-postgres-here"], "no partial file or moved-aside home");
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
-test("POSTGRES_BIN_DIR's programs run with the URL but never the password on their command line", async () => {
-  const dir = scratch();
-  try {
-    const url = await database();
+test("POSTGRES_BIN_DIR's programs run with the URL but never the password on their command line", () =>
+  inScratch(async (dir, url) => {
     const home = join(dir, "home");
     mkdirSync(home);
     // Each program of the chosen directory writes its command line down, then runs the real one.
@@ -242,10 +228,7 @@ test("POSTGRES_BIN_DIR's programs run with the URL but never the password on the
     assert.match(argv, /^pg_dump --format=custom .*--dbname=postgres:\/\/postgres@127\.0\.0\.1:\d+\/muster_/m);
     assert.match(argv, /^pg_restore --clean --if-exists --single-transaction --no-owner /m);
     assertNoPassword(argv, dumped.stderr, restored.stdout);
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
 test("without pg_dump on PATH, Debian's /usr/lib/postgresql/<version>/bin is searched", async () => {
   const debian = existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(join("/usr/lib/postgresql", v, "bin", "pg_dump")));
@@ -253,24 +236,19 @@ test("without pg_dump on PATH, Debian's /usr/lib/postgresql/<version>/bin is sea
     console.log("backup on PostgreSQL: Debian's /usr/lib/postgresql/<version>/bin has no pg_dump here; its search is not exercised");
     return;
   }
-  const dir = scratch();
-  try {
-    const url = await database();
+  await inScratch(async (dir, url) => {
     const home = join(dir, "home");
     mkdirSync(home);
     // Only node's own directory on PATH: no pg_dump, no tar (so the directory form).
     const run = await runMuster(["backup", join(dir, "copy")], { MUSTER_HOME: home, DATABASE_URL: url, PATH: dirname(process.execPath) });
     assert.is(run.status, 0, run.stderr);
     assert.ok(existsSync(join(dir, "copy", "muster.pgdump")));
-  } finally {
-    removeHome(dir);
-  }
+  });
 });
 
-test("a pg_dump that fails says why in its own words (BACKUP_FAILED), without the password, and writes nothing", async () => {
-  const dir = scratch();
-  try {
-    const url = new URL(await database());
+test("a pg_dump that fails says why in its own words (BACKUP_FAILED), without the password, and writes nothing", () =>
+  inScratch(async (dir, database) => {
+    const url = new URL(database);
     url.pathname = "/no_such_database";
     const home = join(dir, "home");
     mkdirSync(home);
@@ -279,9 +257,6 @@ test("a pg_dump that fails says why in its own words (BACKUP_FAILED), without th
     assert.match(run.stderr, /^muster backup: BACKUP_FAILED: .*pg_dump of postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/no_such_database failed: .*database "no_such_database" does not exist/s);
     assertNoPassword(run.stderr);
     assert.equal(readdirSync(dir), ["home"], "no partial file is left");
-  } finally {
-    removeHome(dir);
-  }
-});
+  }));
 
 t.run();
