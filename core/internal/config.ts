@@ -21,6 +21,8 @@ export interface MusterConfig {
   gatewayUrl: string;
   /** `DATABASE_URL`: a PostgreSQL database (team mode, DESIGN §16); null for the embedded SQLite file. */
   databaseUrl: string | null;
+  /** `POSTGRES_BIN_DIR`: where `muster backup`/`restore` take pg_dump and pg_restore from; null to search PATH and Debian's directories. */
+  postgresBinDir: string | null;
   gatewayToken: string | null;
   /** Default timeout of one gateway call (`GATEWAY_REQUEST_TIMEOUT_MS`). */
   gatewayRequestTimeoutMs: number;
@@ -98,6 +100,7 @@ const envSchema = z.object({
   WORKSPACE_DIR: z.string().min(1).optional(),
   GATEWAY_URL: gatewayUrl.optional(),
   DATABASE_URL: databaseUrl.optional(),
+  POSTGRES_BIN_DIR: z.string().min(1).optional(),
   GATEWAY_TOKEN: z.string().min(1).optional(),
   GATEWAY_REQUEST_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(3_600_000).optional(),
   GATEWAY_SCOPES: z.string().optional().transform((v) => (v === undefined ? undefined : csv(v))).pipe(z.array(z.string().regex(/^operator\.[a-z.]+$/, "must be operator scopes such as operator.read")).optional()),
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workspaceDir: workspace === null ? null : isAbsolute(workspace) ? workspace : resolve(workspace),
     gatewayUrl: overrides.gatewayUrl ?? e.GATEWAY_URL ?? file.gatewayUrl ?? "ws://127.0.0.1:18789",
     databaseUrl: overrides.databaseUrl !== undefined ? overrides.databaseUrl : e.DATABASE_URL ?? null,
+    postgresBinDir: overrides.postgresBinDir !== undefined ? overrides.postgresBinDir : e.POSTGRES_BIN_DIR ? resolve(e.POSTGRES_BIN_DIR) : null,
     gatewayToken: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
     gatewayRequestTimeoutMs: overrides.gatewayRequestTimeoutMs ?? e.GATEWAY_REQUEST_TIMEOUT_MS ?? file.gatewayRequestTimeoutMs ?? 30_000,
     gatewayScopes: overrides.gatewayScopes ?? e.GATEWAY_SCOPES ?? file.gatewayScopes ?? [...DEFAULT_GATEWAY_SCOPES],

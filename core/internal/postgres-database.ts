@@ -15,6 +15,7 @@ import { isStartError, startErrors } from "./start-errors.ts";
 import { tablePrefix } from "./plugin-tables.ts";
 import type { WriteHealth } from "./database-faults.ts";
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
+import { redactedDatabaseUrl } from "./postgres-tools.ts";
 import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
 
 /** How long start-up waits for the server before DATABASE_UNREACHABLE. */
@@ -22,16 +23,6 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** How long `/api/health` waits for `SELECT 1` before it reports the database as an error. */
 const PING_TIMEOUT_MS = 2_000;
 
-/** The URL as it may be printed: without its password. */
-export function redactedDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
 
 export interface OpenPostgresOptions {
   url: string;

@@ -9,22 +9,18 @@
 // removes the directory. `stop()` does the same on purpose and waits for it, bounded.
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { scaled } from "./time-scale.ts";
+import { findPostgresTool } from "../../core/internal/postgres-tools.ts";
 
-/** The server binaries: PATH first, then Debian's versioned directory (newest first). */
+/** The server binaries' directory: where the product's finder finds initdb (PATH, then Debian's, newest first). */
 function findBinDir(): string | null {
-  const onPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
+  const initdb = findPostgresTool("initdb");
   // Debian links some binaries into /usr/local/bin; the rest (createdb) sit next to the real one.
-  if (onPath) return dirname(realpathSync(onPath));
-  const base = "/usr/lib/postgresql";
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  const found = versions.map((v) => join(base, v, "bin")).find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "postgres")));
-  return found ?? null;
+  return initdb ? dirname(realpathSync(initdb)) : null;
 }
 
 /** PostgreSQL refuses to run as root: as root the cluster belongs to this system user. */

@@ -1,6 +1,7 @@
 // The backup format shared by `muster backup` and `muster restore`: a directory holding
-// `muster-backup.json` (the manifest), `muster.db` (an online SQLite backup) and `home/`
-// (every other file of MUSTER_HOME), packed as a gzipped tar when the system has `tar`,
+// `muster-backup.json` (the manifest), the database (`muster.db`, an online SQLite backup, or
+// on PostgreSQL `muster.pgdump`, pg_dump's custom format) and `home/` (every other file of
+// MUSTER_HOME), packed as a gzipped tar when the system has `tar`,
 // else left as that directory. Nothing is added as a dependency for it.
 import { spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
@@ -8,12 +9,20 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export const MANIFEST = "muster-backup.json";
 export const DATABASE = "muster.db";
+export const POSTGRES_DUMP = "muster.pgdump";
 export const HOME_DIR = "home";
 export const FORMAT = { name: "muster-backup", version: 1 } as const;
+
+export type DatabaseEngine = "sqlite" | "postgresql";
+
+/** The database file of a backup of each engine. */
+export const DATABASE_FILE: Record<DatabaseEngine, string> = { sqlite: DATABASE, postgresql: POSTGRES_DUMP };
 
 export interface BackupManifest {
   format: typeof FORMAT.name;
   version: number;
+  /** Which database the backup holds; absent in backups made before PostgreSQL (SQLite). */
+  engine?: DatabaseEngine;
   createdAt: string;
   musterVersion: string;
   /** MUSTER_HOME it was taken from, for the human reading it. */

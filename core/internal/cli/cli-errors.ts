@@ -14,5 +14,8 @@ export const cliErrors = defineErrors({
   RESTORE_SERVER_RUNNING: { status: 500, message: "A server is running on MUSTER_HOME {home} ({holder}); stop it before restoring" },
   RESTORE_ARCHIVE_INVALID: { status: 500, message: "{path} is not a restorable Muster backup: {reason}; nothing was changed" },
   RESTORE_FAILED: { status: 500, message: "The restore failed: {reason}; MUSTER_HOME {home} is as it was" },
+  RESTORE_ENGINE_MISMATCH: { status: 500, message: "{path} is a backup of a {backup} database and this deployment's database is {deployment}; a backup restores only into the engine it was taken from; nothing was changed" },
+  RESTORE_DATABASE_FAILED: { status: 500, message: "pg_restore failed, in one transaction that was rolled back: the database {url} and MUSTER_HOME {home} are as they were. pg_restore said: {reason}" },
+  POSTGRES_CLIENT_MISSING: { status: 500, message: "{tool} was not found {searched}; install PostgreSQL's client programs of the server's major version or newer (Debian: apt-get install postgresql-client), or set POSTGRES_BIN_DIR to the directory that holds them" },
   PLUGIN_NOT_INSTALLED: { status: 500, message: "\"{name}\" is neither enabled in muster.config.json nor installed in MUSTER_HOME {home}" },
 });
