@@ -4,11 +4,18 @@
 // for the indexes (full-text and semantic search read the whole workspace, so a file added,
 // edited or removed in `notes/` must reach them too) and publishes `workspace.document.changed`.
 //
+// The initial scan runs while the server already serves (a 10,000-file workspace takes most of
+// a second to list and stat). A file written after the start but before the scan reaches its
+// directory is listed by the scan as existing; the scan's stats say it changed since the
+// scan's mark (see filesystemNow), and such a file is published like any change.
+//
 // Bugs of the earlier implementation not repeated here: it started only when the first SSE
 // client connected (changes before that were lost), its glob path was silently dead under
 // chokidar 4+, deletions logged no activity, and `awaitWriteFinish` with a 500 ms stability
 // threshold put half a second between a write and its event.
+import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
+import { join } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { Logger } from "pino";
 import type { EventBus } from "../../plugin-api/events.ts";
@@ -28,7 +35,14 @@ export interface WorkspaceWatcherOptions {
 }
 
 export interface WorkspaceWatcher {
-  /** Stops watching; pending (not yet published) changes are dropped. Idempotent. */
+  /** `scanning` until both initial scans have reached every directory, `ready` after. */
+  readonly state: "scanning" | "ready";
+  /**
+   * True once both initial scans are done: from then on every change is published, so a walk
+   * of the workspace started after it misses none. False when the watcher closed first.
+   */
+  readonly scanned: Promise<boolean>;
+  /** Stops watching (also during the scan); pending (not yet published) changes are dropped. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -58,20 +72,54 @@ function eventOf(rel: string): typeof WORKSPACE_FILE_CHANGED | typeof WORKSPACE_
 }
 
 /**
- * Starts watching and resolves once the initial scan of the watched locations is done, so no
- * later change there is missed. The rest of the workspace is scanned after that without
- * holding up the start (it can be most of a large workspace); a document written there before
- * its scan reaches a directory is read by the indexes' own start-up walk or the next one.
+ * The filesystem's clock now, as it stamps a file in `dir`: the mark a file's mtime and ctime
+ * are compared with. A file's times come from the kernel's coarse clock at the filesystem's
+ * granularity (a few ms on Linux, 1-2 s on some filesystems), so `Date.now()` can be ahead of
+ * the stamp of a write made after it; a file created here gets the same clock and
+ * granularity, and a time at or after it is a change after it. The file is hidden and a
+ * scratch name (`.tmp`), which no watcher or index reads, and is removed at once. Where it
+ * cannot be written (a read-only workspace) the mark is 2 s early, the coarsest granularity.
  */
-export async function startWorkspaceWatcher(options: WorkspaceWatcherOptions): Promise<WorkspaceWatcher> {
+export function filesystemNow(dir: string): number {
+  const path = join(dir, `.muster-scan-mark-${process.pid}.tmp`);
+  try {
+    const fd = openSync(path, "w");
+    try {
+      return fstatSync(fd).mtimeMs;
+    } finally {
+      closeSync(fd);
+      unlinkSync(path);
+    }
+  } catch {
+    return Date.now() - 2_000;
+  }
+}
+
+/** Whether a file the initial scan found was written (or moved in, or re-timed) at or after `mark`. */
+function changedSince(stats: Stats, mark: number): boolean {
+  return stats.mtimeMs >= mark || stats.ctimeMs >= mark;
+}
+
+/**
+ * Starts watching at once and returns without waiting for the initial scans (the server
+ * listens meanwhile; `scanned` settles when they end). The watched locations are scanned
+ * first, then the rest of the workspace. A file either scan finds whose mtime or ctime is at or
+ * after the mark taken here, before anything is listed, changed after the start: it is
+ * published (`created` when it was born after the mark, else `updated`). A file deleted before
+ * the scan reaches its directory was never reported; the indexes walk after `scanned`.
+ */
+export function startWorkspaceWatcher(options: WorkspaceWatcherOptions): WorkspaceWatcher {
   const { root, events, logger, debounceMs, maxWaitMs } = options;
   const pending = new Map<string, Pending>();
   let closed = false;
+  const mark = filesystemNow(root);
 
   /** One chokidar watcher of the root; `follows` prunes directories, `reports` keeps files. */
   function follow(follows: (rel: string) => boolean, reports: (rel: string) => boolean): FSWatcher {
+    let scanning = true;
     const watcher = watch(root, {
-      ignoreInitial: true,
+      // Initial adds are emitted (with their stats) only to find the files changed since the mark.
+      ignoreInitial: false,
       persistent: true,
       // Not following symlinks means no loops and nothing outside the workspace is watched.
       followSymlinks: false,
@@ -87,13 +135,20 @@ export async function startWorkspaceWatcher(options: WorkspaceWatcherOptions): P
       },
     });
     watcher.on("error", (error) => logger.warn({ err: error }, "workspace watcher error"));
-    watcher.on("all", (event, path) => {
-      if (event === "add" || event === "change" || event === "unlink") note(path, event);
+    watcher.on("all", (event, path, stats) => {
+      if (event === "add" && scanning) void found(path, stats);
+      else if (event === "add" || event === "change" || event === "unlink") note(path, event);
     });
+    watcher.once("ready", () => (scanning = false));
     return watcher;
   }
 
-  const watched = follow(isWatchedRelative, isWatchedFile);
+  /** A file the initial scan listed (or one created in a directory it already watches). */
+  async function found(path: string, stats: Stats | undefined) {
+    const info = stats ?? (await lstat(path).catch(() => undefined));
+    if (!info) return; // gone again: nothing to report, it was never reported
+    if (changedSince(info, mark)) note(path, info.birthtimeMs >= mark ? "add" : "change");
+  }
 
   function note(absolutePath: string, kind: RawKind) {
     if (closed) return;
@@ -134,20 +189,38 @@ export async function startWorkspaceWatcher(options: WorkspaceWatcherOptions): P
     }
   }
 
-  await new Promise<void>((resolveReady) => watched.once("ready", () => resolveReady()));
-  logger.debug({ root }, "workspace watcher ready");
-  // Started after the first scan so that the two do not compete for the start's time.
-  const othersStarted = Date.now();
-  const others = follow(isOtherRelative, isOtherDocument);
-  others.once("ready", () => logger.debug({ root, ms: Date.now() - othersStarted }, "workspace document watcher ready"));
+  const started = Date.now();
+  let state: WorkspaceWatcher["state"] = "scanning";
+  let endScan: (done: boolean) => void = () => undefined;
+  const scanned = new Promise<boolean>((resolve) => (endScan = resolve));
+  const readyOf = (watcher: FSWatcher) => new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  const watched = follow(isWatchedRelative, isWatchedFile);
+  let others: FSWatcher | undefined;
+  // The rest of the workspace after the watched locations: the two do not compete, and the
+  // locations whose changes are streamed and logged are caught up first.
+  void readyOf(watched).then(async () => {
+    if (closed) return;
+    logger.debug({ root, ms: Date.now() - started }, "workspace watcher: watched locations scanned");
+    others = follow(isOtherRelative, isOtherDocument);
+    await readyOf(others);
+    if (closed) return;
+    state = "ready";
+    logger.info({ ms: Date.now() - started }, "workspace watcher ready (initial scan done)");
+    endScan(true);
+  });
 
   return {
+    get state() {
+      return state;
+    },
+    scanned,
     async close() {
       if (closed) return;
       closed = true;
+      endScan(false);
       for (const entry of pending.values()) clearTimeout(entry.timer);
       pending.clear();
-      await Promise.all([watched.close(), others.close()]);
+      await Promise.all([watched.close(), others?.close()]);
     },
   };
 }
