@@ -7,20 +7,23 @@
 // The initial scan runs while the server already serves (a 10,000-file workspace takes most of
 // a second to list and stat). A file written after the start but before the scan reaches its
 // directory is listed by the scan as existing; the scan's stats say it changed since the
-// scan's mark (see filesystemNow), and such a file is published like any change.
+// scan's mark (see scan-catch-up.ts), and such a file is published like any change. A file of
+// the watched locations deleted before the scan reaches its directory is found by comparing
+// the scan with a listing of names taken before listening (no stat: a few ms).
 //
 // Bugs of the earlier implementation not repeated here: it started only when the first SSE
 // client connected (changes before that were lost), its glob path was silently dead under
 // chokidar 4+, deletions logged no activity, and `awaitWriteFinish` with a 500 ms stability
 // threshold put half a second between a write and its event.
-import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, basename } from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { Logger } from "pino";
 import type { EventBus } from "../../plugin-api/events.ts";
 import { WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_FILE_CHANGED, type WorkspaceFileChange } from "../../plugin-api/workspace.ts";
 import { isInside } from "./paths.ts";
+import { changedSince, filesystemNow, listWatchedFiles } from "./scan-catch-up.ts";
 import { isOtherDocument, isOtherRelative, isWatchedFile, isWatchedRelative, toRelative } from "./watched-paths.ts";
 
 export interface WorkspaceWatcherOptions {
@@ -72,50 +75,26 @@ function eventOf(rel: string): typeof WORKSPACE_FILE_CHANGED | typeof WORKSPACE_
 }
 
 /**
- * The filesystem's clock now, as it stamps a file in `dir`: the mark a file's mtime and ctime
- * are compared with. A file's times come from the kernel's coarse clock at the filesystem's
- * granularity (a few ms on Linux, 1-2 s on some filesystems), so `Date.now()` can be ahead of
- * the stamp of a write made after it; a file created here gets the same clock and
- * granularity, and a time at or after it is a change after it. The file is hidden and a
- * scratch name (`.tmp`), which no watcher or index reads, and is removed at once. Where it
- * cannot be written (a read-only workspace) the mark is 2 s early, the coarsest granularity.
- */
-export function filesystemNow(dir: string): number {
-  const path = join(dir, `.muster-scan-mark-${process.pid}.tmp`);
-  try {
-    const fd = openSync(path, "w");
-    try {
-      return fstatSync(fd).mtimeMs;
-    } finally {
-      closeSync(fd);
-      unlinkSync(path);
-    }
-  } catch {
-    return Date.now() - 2_000;
-  }
-}
-
-/** Whether a file the initial scan found was written (or moved in, or re-timed) at or after `mark`. */
-function changedSince(stats: Stats, mark: number): boolean {
-  return stats.mtimeMs >= mark || stats.ctimeMs >= mark;
-}
-
-/**
  * Starts watching at once and returns without waiting for the initial scans (the server
  * listens meanwhile; `scanned` settles when they end). The watched locations are scanned
  * first, then the rest of the workspace. A file either scan finds whose mtime or ctime is at or
  * after the mark taken here, before anything is listed, changed after the start: it is
- * published (`created` when it was born after the mark, else `updated`). A file deleted before
- * the scan reaches its directory was never reported; the indexes walk after `scanned`.
+ * published (`created` when it was born after the mark, else `updated`). A file of the watched
+ * locations listed here before the scan but missing from it was deleted (or moved away)
+ * meanwhile: it is published `deleted`. Elsewhere (documents, not streamed nor logged) the
+ * indexes walk after `scanned` instead.
  */
 export function startWorkspaceWatcher(options: WorkspaceWatcherOptions): WorkspaceWatcher {
   const { root, events, logger, debounceMs, maxWaitMs } = options;
   const pending = new Map<string, Pending>();
   let closed = false;
   const mark = filesystemNow(root);
+  const listedBefore = new Set(listWatchedFiles(root));
+  /** Files an event of the watched locations' scan named: their fate is known, not guessed from the listing. */
+  const reported = new Set<string>();
 
   /** One chokidar watcher of the root; `follows` prunes directories, `reports` keeps files. */
-  function follow(follows: (rel: string) => boolean, reports: (rel: string) => boolean): FSWatcher {
+  function follow(follows: (rel: string) => boolean, reports: (rel: string) => boolean, listed?: Set<string>): FSWatcher {
     let scanning = true;
     const watcher = watch(root, {
       // Initial adds are emitted (with their stats) only to find the files changed since the mark.
@@ -136,18 +115,36 @@ export function startWorkspaceWatcher(options: WorkspaceWatcherOptions): Workspa
     });
     watcher.on("error", (error) => logger.warn({ err: error }, "workspace watcher error"));
     watcher.on("all", (event, path, stats) => {
-      if (event === "add" && scanning) void found(path, stats);
-      else if (event === "add" || event === "change" || event === "unlink") note(path, event);
+      if (event === "add" && scanning) void found(path, stats, listed);
+      else if (event === "add" || event === "change" || event === "unlink") {
+        if (scanning && listed) reported.add(path);
+        note(path, event);
+      }
     });
     watcher.once("ready", () => (scanning = false));
     return watcher;
   }
 
-  /** A file the initial scan listed (or one created in a directory it already watches). */
-  async function found(path: string, stats: Stats | undefined) {
+  /** Files listed before listening that the scan of the watched locations did not find (nor report): deleted meanwhile. */
+  function reportVanished(watcher: FSWatcher) {
+    const seen = watcher.getWatched();
+    for (const path of listedBefore) {
+      if (!reported.has(path) && !seen[dirname(path)]?.includes(basename(path))) note(path, "unlink");
+    }
+    listedBefore.clear();
+    reported.clear();
+  }
+
+  /**
+   * A file the initial scan listed (or one created in a directory it already watches). One
+   * changed since the mark is `created` if it was not there before the scan (the listing of
+   * the watched locations says; elsewhere its birth time), else `updated`.
+   */
+  async function found(path: string, stats: Stats | undefined, listed: Set<string> | undefined) {
     const info = stats ?? (await lstat(path).catch(() => undefined));
-    if (!info) return; // gone again: nothing to report, it was never reported
-    if (changedSince(info, mark)) note(path, info.birthtimeMs >= mark ? "add" : "change");
+    if (!info || !changedSince(info, mark)) return; // unchanged, or gone again (never reported)
+    const existed = listed ? listed.has(path) : info.birthtimeMs < mark;
+    note(path, existed ? "change" : "add");
   }
 
   function note(absolutePath: string, kind: RawKind) {
@@ -194,12 +191,13 @@ export function startWorkspaceWatcher(options: WorkspaceWatcherOptions): Workspa
   let endScan: (done: boolean) => void = () => undefined;
   const scanned = new Promise<boolean>((resolve) => (endScan = resolve));
   const readyOf = (watcher: FSWatcher) => new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-  const watched = follow(isWatchedRelative, isWatchedFile);
+  const watched = follow(isWatchedRelative, isWatchedFile, listedBefore);
   let others: FSWatcher | undefined;
   // The rest of the workspace after the watched locations: the two do not compete, and the
   // locations whose changes are streamed and logged are caught up first.
   void readyOf(watched).then(async () => {
     if (closed) return;
+    reportVanished(watched);
     logger.debug({ root, ms: Date.now() - started }, "workspace watcher: watched locations scanned");
     others = follow(isOtherRelative, isOtherDocument);
     await readyOf(others);

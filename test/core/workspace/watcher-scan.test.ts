@@ -39,7 +39,7 @@ function largeWorkspace(extra: Record<string, string> = {}): { home: string; wor
 
 /** An error, or a warning about the watcher (other plugins warn at start: the vault is locked, say). */
 const isProblem = (entry: { level: number; msg?: string; component?: string }) => entry.level >= 50 || (entry.level >= 40 && (entry.component === "watcher" || /watch/i.test(entry.msg ?? "")));
-const watcherState = async (h: TestHost) => ((await h.json("/api/health")).body as { watcher: string }).watcher;
+const watcherState = async (h: TestHost) => (await h.json("/api/health")).body.watcher;
 const found = async (h: TestHost, word: string) => (await search(h, { q: word, limit: 5 })).body.results.map((r) => r.path);
 
 t("a file written right after the first answer, while the scan runs, is reported on the stream and found by search", async () => {
@@ -82,12 +82,23 @@ t("files deleted and renamed during the scan are gone from search (restart on a 
     await whenIndexed(h, LONG.timeoutMs);
     assert.equal(await found(h, "zqgonememory"), ["memory/d07/gone.md"]);
     h = await h.restart(); // the index is saved at the stop and loaded again
+    const sse = await openSse(h.url);
+    await sse.next((f) => f.data.type === "connected");
     assert.is(await watcherState(h), "scanning", "the changes below happen during the scan");
     unlinkSync(join(workspace, "memory/d07/gone.md"));
     unlinkSync(join(workspace, "notes/d03/gone.md"));
     renameSync(join(workspace, "memory/d11/moved.md"), join(workspace, "memory/d11/moved-new.md"));
     renameSync(join(workspace, "notes/d05/moved.md"), join(workspace, "notes/d06/moved-new.md"));
 
+    // In the watched locations the stream says so too (the rest is not streamed).
+    for (const [type, path] of [
+      ["deleted", "memory/d07/gone.md"],
+      ["deleted", "memory/d11/moved.md"],
+      ["created", "memory/d11/moved-new.md"],
+    ]) {
+      await sse.next((f) => f.data.type === "file_change" && f.data.event.path === path && f.data.event.type === type, LONG.timeoutMs, `${type} ${path}`);
+    }
+    sse.close();
     await waitUntil(async () => (await watcherState(h)) === "ready", { ...LONG, label: "the scan ended" });
     await whenIndexed(h, LONG.timeoutMs);
     for (const [word, paths] of [
