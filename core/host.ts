@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
 import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts";
-import type { WorkspacePaths } from "./plugin-api/workspace.ts";
+import type { WorkspacePaths, WorkspaceWatch } from "./plugin-api/workspace.ts";
 import { PLUGIN_API_VERSION } from "./plugin-api/index.ts";
 import { hostTokens } from "./plugin-api/tokens.ts";
 import { hostPoints } from "./plugin-api/host-points.ts";
@@ -116,6 +116,15 @@ export function createHost(options: HostOptions = {}): Host {
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
   let watcher: WorkspaceWatcher | undefined;
+  // What plugins see of the watcher (created in start(), after their onStart).
+  let endScan: (done: boolean) => void = () => undefined;
+  const scanEnded = new Promise<boolean>((resolve) => (endScan = resolve));
+  const workspaceWatch: WorkspaceWatch = {
+    get state() {
+      return watcher?.state ?? "scanning";
+    },
+    scanned: () => scanEnded,
+  };
   let port = config.port;
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
@@ -302,6 +311,7 @@ export function createHost(options: HostOptions = {}): Host {
       routes: () => routes.routes,
       plugins: summaries,
       gateway: () => gateway.status(),
+      watcher: () => workspaceWatch.state,
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
     mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
@@ -398,9 +408,12 @@ export function createHost(options: HostOptions = {}): Host {
       phases.mark("routes mounted");
       await startPlugins(ordered);
       // The watcher starts after every plugin's onStart, so each subscriber is in place before
-      // the first change is published (a scan alongside onStart was tried: not shown to help).
-      watcher = await startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
-      phases.mark("workspace watcher scan");
+      // the first change is published. Its initial scan runs while the server already
+      // serves: a file changed meanwhile is published from the scan's stats (watcher.ts),
+      // and the indexes walk the workspace only once `hostTokens.workspaceWatch` says it ended.
+      watcher = startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
+      void watcher.scanned.then(endScan);
+      phases.mark("workspace watcher started");
       // From here on requests are served: no statement may wait long for a lock.
       opened.startServing();
       await listen(routes);
@@ -412,6 +425,7 @@ export function createHost(options: HostOptions = {}): Host {
     stop() {
       stopping ??= (async () => {
         await runSafely(() => watcher?.close(), "workspace watcher close");
+        endScan(false); // also when the start failed before the watcher began
         if (server) {
           const closed = new Promise<void>((r) => server!.close(() => r()));
           server.closeIdleConnections();
@@ -452,6 +466,7 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.redaction, () => redaction);
     services.provideHost(hostTokens.gateway, () => gateway);
     services.provideHost(hostTokens.workspace, () => host.workspace);
+    services.provideHost(hostTokens.workspaceWatch, () => workspaceWatch);
     services.provideHost(hostTokens.info, () => host.hostInfo);
     services.provideHost(hostTokens.logger, host.logger);
     services.provideHost(hostTokens.config, host.config);

@@ -30,6 +30,7 @@ export interface HostRouteDeps {
   routes: () => RouteRecord[];
   plugins: () => PluginSummary[];
   gateway: () => GatewayStatus;
+  watcher: () => "scanning" | "ready";
 }
 
 const healthResponse = z.object({
@@ -47,6 +48,11 @@ const healthResponse = z.object({
     since: z.string(),
     lastError: z.string().optional(),
   }),
+  /**
+   * The workspace watcher's initial scan: `scanning` while it runs after the start (changes
+   * meanwhile are still reported, from the scan), `ready` once every directory is watched.
+   */
+  watcher: z.enum(["scanning", "ready"]),
 });
 
 export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
@@ -63,6 +69,7 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
       database,
       ...(fault ? { databaseFault: fault } : {}),
       gateway: deps.gateway(),
+      watcher: deps.watcher(),
     };
   });
 

@@ -59,7 +59,7 @@ export type {
   GatewayCronEvent,
 } from "./gateway.ts";
 export type { HttpMetrics, HttpMetricsSnapshot, HttpRequestSeries, HttpDurationSeries } from "./http-metrics.ts";
-export { WORKSPACE_FILE_CHANGED, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_SKIPPED_DIRECTORIES, type WorkspacePaths, type WorkspaceFileChange } from "./workspace.ts";
+export { WORKSPACE_FILE_CHANGED, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_SKIPPED_DIRECTORIES, type WorkspacePaths, type WorkspaceWatch, type WorkspaceFileChange } from "./workspace.ts";
 export {
   defineStore,
   insertionOrder,

@@ -2,7 +2,7 @@ import { token, type ServiceToken } from "./define-service.ts";
 import type { Database, HostInfo, Logger } from "./context.ts";
 import type { EventBus } from "./events.ts";
 import type { ApprovalGate, GateBackend } from "./gate.ts";
-import type { WorkspacePaths } from "./workspace.ts";
+import type { WorkspacePaths, WorkspaceWatch } from "./workspace.ts";
 import type { GatewayClient } from "./gateway.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
 import type { TextRedactor } from "./redaction.ts";
@@ -22,6 +22,8 @@ export const hostTokens = {
   /** The resolving plugin's own child logger (`plugin=<id>`). */
   logger: token<Logger>("host.logger"),
   workspace: token<WorkspacePaths>("host.workspace"),
+  /** The workspace watcher's initial scan: its state, and a promise of its end (see {@link WorkspaceWatch}). */
+  workspaceWatch: token<WorkspaceWatch>("host.workspaceWatch"),
   gate: token<ApprovalGate>("host.gate"),
   /** The OpenClaw gateway client (DESIGN §9); its state says whether calls can succeed. */
   gateway: token<GatewayClient>("host.gateway"),

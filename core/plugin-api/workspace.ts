@@ -18,6 +18,20 @@ export interface WorkspacePaths {
 }
 
 /**
+ * The host's workspace watcher as plugins see it (`hostTokens.workspaceWatch`). Its initial
+ * scan runs after the server starts serving; a change made meanwhile is still published (from
+ * the scan's stats), but a file deleted before the scan reached its directory is not (it was
+ * never reported). A plugin that walks the workspace to reconcile what it keeps (an index)
+ * walks after `scanned()`: every change after that walk's listing is then published.
+ */
+export interface WorkspaceWatch {
+  /** `scanning` until the initial scan has reached every directory, `ready` after (as `GET /api/health` reports it). */
+  readonly state: "scanning" | "ready";
+  /** Resolves true when the initial scan ended, false when the host stopped first (or never started the watcher). */
+  scanned(): Promise<boolean>;
+}
+
+/**
  * Bus event the host's workspace watcher publishes (not public) for every coalesced change
  * in a watched location. Subscribe with `ctx.events.subscribe(WORKSPACE_FILE_CHANGED, ...)`.
  */

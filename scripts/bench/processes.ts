@@ -37,6 +37,16 @@ export function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/** User + system time of the process's main thread (the JavaScript thread), in ms (clock ticks of 10 ms); NaN when it is gone. */
+export function mainThreadCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   tempDirs.add(dir);

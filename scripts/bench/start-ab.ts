@@ -12,7 +12,7 @@ import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, removeTempDir } from "./processes.ts";
+import { freePort, mainThreadCpuMs, removeTempDir } from "./processes.ts";
 
 interface Run {
   healthMs: number;
@@ -43,12 +43,6 @@ function call(port: number, path: string, body?: string, token?: string): Promis
     req.on("error", () => done({ status: 0, body: "" }));
     req.end(body);
   });
-}
-
-/** User + system time of the process's main thread, in ms (clock ticks of 10 ms). */
-function mainThreadCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

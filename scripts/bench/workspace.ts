@@ -4,17 +4,23 @@
 // delay, fan-out to 1,000 SSE clients and resident memory. Writes the figures to
 // docs/benchmarks.md between the `workspace` markers. Bounded in time; removes its temp
 // directory and stops the child on every exit path.
+//
+// Issue 26's start rows (workspace-start.ts) run at the end, BENCH_START_RUNS times (3). Only
+// those, against one or more checkouts spawned alternately (each with its node_modules and its
+// own start-up bundle: node core/start/build-bundle.ts there first):
+//   npm run bench:workspace -- --start-only --runs 5 before=/tmp/before after=.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { request as httpRequest, Agent, type IncomingMessage } from "node:http";
 import { cpus, loadavg, totalmem, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../lib/free-port.ts";
 import { benchmarksFile, wroteTo } from "./output.ts";
 
 import { LEXICON, VOCABULARY, generateWorkspace, rng, zipf } from "./workspace-corpus.ts";
+import { measureStarts, renderStarts } from "./workspace-start.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -23,7 +29,11 @@ const SSE_CLIENTS = Number(process.env.BENCH_SSE_CLIENTS ?? 1_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
 const WRITES = Number(process.env.BENCH_WRITES ?? 100);
 const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 20);
+const START_RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
 const OVERALL_TIMEOUT_MS = 10 * 60_000;
+const args = process.argv.slice(2);
+const START_ONLY = args.includes("--start-only");
+const runsArg = args.find((a, i) => a.startsWith("--runs=") || args[i - 1] === "--runs");
 
 // ---------------------------------------------------------------- helpers
 
@@ -399,7 +409,24 @@ function writeBenchmarks(section: string): string {
 
 // ---------------------------------------------------------------- main
 
+/** `--start-only`: the start rows alone, for the checkouts named on the command line (default: this one). */
+async function startOnly(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), "muster-bench-ws-"));
+  try {
+    const workspace = join(tmp, "workspace");
+    console.log(`generating ${FILES} files in ${workspace}`);
+    generateWorkspace(workspace, FILES);
+    const named = args.filter((a) => /^[\w-]+=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+    const runs = Number(runsArg?.replace("--runs=", "") ?? START_RUNS);
+    const figures = await measureStarts(workspace, FILES, named.length ? named : [["this checkout", ROOT]], runs);
+    console.log(`\n${machine()}\n\n${renderStarts(figures)}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (START_ONLY) return startOnly();
   const tmp = mkdtempSync(join(tmpdir(), "muster-bench-ws-"));
   const home = join(tmp, "home");
   const workspace = join(tmp, "workspace");
@@ -504,7 +531,9 @@ async function main(): Promise<void> {
     }
     await stopServer();
 
-    const section = render(figures);
+    console.log(`issue 26's start rows, ${START_RUNS} runs`);
+    const starts = renderStarts(await measureStarts(workspace, FILES, [["this checkout", ROOT]], START_RUNS));
+    const section = `${render(figures)}\n\nIssue 26's start rows (from the spawn of \`node core/entry.js start\`, what \`npm start\` runs; scripts/bench/workspace-start.ts):\n\n${starts}`;
     console.log(`\n${section}`);
     console.log(writeBenchmarks(section));
   } finally {

@@ -8,7 +8,7 @@ export function registerSearchServices(ctx: PluginContext<SearchConfig>, seams?:
   ctx.provide(
     defineService({
       token: SEARCH,
-      deps: { db: hostTokens.db, workspace: hostTokens.workspace, logger: hostTokens.logger, config: configToken<SearchConfig>() },
+      deps: { db: hostTokens.db, workspace: hostTokens.workspace, watch: hostTokens.workspaceWatch, logger: hostTokens.logger, config: configToken<SearchConfig>() },
       create: ({ db, ...deps }) => new SearchIndex({ db: () => db, ...deps, seams }),
     }),
   );

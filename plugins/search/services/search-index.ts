@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import type { Database, Logger, WorkspacePaths } from "@muster/plugin";
+import type { Database, Logger, WorkspacePaths, WorkspaceWatch } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
 import type { Category } from "../domain/categories.ts";
@@ -86,6 +86,8 @@ export interface SearchSeams {
 export interface SearchIndexDeps {
   db: () => Database;
   workspace: WorkspacePaths;
+  /** The host watcher's initial scan: every walk waits for its end (see {@link SearchIndex.walk}). */
+  watch?: Pick<WorkspaceWatch, "scanned">;
   logger: Logger;
   config: SearchConfig;
   seams?: SearchSeams;
@@ -442,7 +444,16 @@ export class SearchIndex implements WorkspaceSearch {
     setImmediate(() => void runSliced(whileWanted(index.warmSteps(), () => this.index === index)).catch((error) => this.deps.logger.warn({ err: error }, "search: term lookups not prepared"))).unref();
   }
 
+  /**
+   * Lists the workspace once the watcher's initial scan has ended (it runs while the server
+   * serves). From then on every change is published, so nothing that happens after this
+   * listing is missed; a walk during the scan could list a directory, then a file there be
+   * deleted before the scan reached it, and no event would ever drop it. Searches answer
+   * meanwhile (from the saved index at a restart).
+   */
   private async walk() {
+    if (this.deps.watch && !(await this.deps.watch.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
+    this.throwIfStopped();
     const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles });
     this.symlinksOutside = walk.symlinksOutside;
     if (walk.truncated) this.deps.logger.warn({ maxFiles: this.deps.config.maxFiles }, "workspace has more searchable files than search.maxFiles; the rest is not indexed");

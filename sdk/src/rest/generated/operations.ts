@@ -2781,6 +2781,7 @@ export interface Operations {
         since: string;
         lastError?: string;
       };
+      watcher: "scanning" | "ready";
     };
   };
   /** `POST /api/heartbeat`: An agent's health now; with nudge: true a stalled or stuck agent is sent its HEARTBEAT.md prompt through the gateway */
