@@ -1,14 +1,14 @@
 // Built-in plugins whose stores left `db.sql` for driver-neutral atomic steps (issue 25), each
 // on a host on a real, throwaway PostgreSQL with the plugins it requires: feedback (insert and
 // learnings append in one transaction), crons (a fire time's claim and its run record),
-// messenger (seen-update claims), gateway-approvals (a request's claim). Their SQLite suites
+// messenger (seen-update claims), gateway-approvals (a request's claim), approvals (the
+// per-requester capped insert, raced over HTTP). Their SQLite suites
 // stay under test/plugins/<plugin>. One cluster for the file, always stopped; skipped, with
 // the reason printed, where PostgreSQL's server binaries are missing.
 //
 // The claims are raced through a probe plugin that builds the plugin's own store on the
-// host's database: the messenger's webhook reads its bot token through the vault, and a
-// gateway request becomes an approval through the approvals' capped insert, both still on
-// `db.sql` (docs/team.md), so their HTTP paths cannot reach the claim on PostgreSQL yet.
+// host's database: the messenger's webhook reads its bot token through the vault, still on
+// `db.sql` (docs/team.md), so its HTTP path cannot reach the claim on PostgreSQL yet.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -167,6 +167,36 @@ test("gateway-approvals: of 20 deliveries of one request one claims it", async (
     // The approvals plugin it requires lists its queue and history on PostgreSQL (raw sort names quoted).
     const approvals = await h.json<ApiBody<"getApprovals">>("/api/approvals");
     assert.is(approvals.status, 200, JSON.stringify(approvals.body));
+  });
+});
+
+test("approvals: the per-requester cap refuses with APPROVAL_PENDING_LIMIT; of 20 concurrent requests of one requester exactly the cap's worth is queued", async () => {
+  const url = await database();
+  const MAX_PENDING = 3;
+  const config = { approvers: ["frigg"], pluginConfig: { approvals: { maxPendingPerRequester: MAX_PENDING } } };
+  await withTestHost({ plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin], env: { DATABASE_URL: url }, config }, async (h) => {
+    const request = (requestedBy: string) =>
+      h.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: `from ${requestedBy}`, type: "deploy", requestedBy, context: "c" } });
+    const pendingOf = async (requestedBy: string) =>
+      (await h.client.getApprovals({ query: { pendingLimit: 500 } })).pending.filter((a) => a.requestedBy === requestedBy);
+
+    for (let i = 0; i < MAX_PENDING; i++) {
+      const created = await request("loki");
+      assert.is(created.status, 201, JSON.stringify(created.body));
+    }
+    const refused = await request("loki");
+    assert.is(refused.status, 429);
+    assert.is(refused.body.error?.code, "APPROVAL_PENDING_LIMIT");
+    // The cap is per requester: another one still gets through.
+    assert.is((await request("thor")).status, 201);
+
+    // Every request counts before any of the others' inserts commit unless they queue per requester.
+    const raced = await Promise.all(Array.from({ length: RACERS }, () => request("baldr")));
+    const statuses = raced.map((r) => r.status);
+    assert.is(statuses.filter((s) => s === 201).length, MAX_PENDING, JSON.stringify(statuses));
+    assert.ok(raced.filter((r) => r.status !== 201).every((r) => r.status === 429 && r.body.error?.code === "APPROVAL_PENDING_LIMIT"), JSON.stringify(raced.map((r) => r.body)));
+    assert.is((await pendingOf("baldr")).length, MAX_PENDING);
+    assert.is((await pendingOf("loki")).length, MAX_PENDING);
   });
 });
 

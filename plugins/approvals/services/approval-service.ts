@@ -279,7 +279,7 @@ export class ApprovalService implements ApprovalQueue {
     const now = this.now();
     const row: NewApprovalRow = { id: randomUUID(), createdAt: now, ...fields };
     const maxPending = this.deps.limits.maxPendingPerRequester;
-    if (!this.deps.store.insertWithinCap(row, { requesterKey, maxPending, now })) {
+    if (!(await this.deps.store.insertWithinCap(row, { requesterKey, maxPending, now }))) {
       throw approvalErrors.APPROVAL_PENDING_LIMIT({ requestedBy: fields.requestedBy, limit: maxPending });
     }
     const record = toApprovalRecord((await this.deps.store.get(row.id))!);

@@ -1,4 +1,4 @@
-import { defineStore, insertionOrder, raw, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, raw, type Database, type EntityStore } from "@muster/plugin";
 import { Approval } from "../entities/approval.ts";
 import { APPROVAL_FIELDS, SUMMARY_FIELDS, type ApprovalStatus, type ApprovalSummaryRow, type ExecutionStatus, type StoredApproval } from "./approval-record.ts";
 
@@ -25,6 +25,19 @@ const approvals = defineStore(Approval, { fields: APPROVAL_FIELDS });
 /** Newest first; rows created in the same millisecond newest-inserted first. */
 const NEWEST_FIRST = [{ createdAt: "desc" as const }, insertionOrder("desc")];
 
+/** Names quoted: PostgreSQL folds unquoted ones to lower case; SQLite reads both alike. Prepared once per connection on SQLite (`atomically`). */
+const CAPPED_INSERT = `INSERT INTO approvals_approvals (id, "taskId", title, "requestedBy", "requesterKey", approver, status, command, context, description, gated, payload, "payloadHash", "createdAt", "expiresAt")
+  SELECT ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?
+  WHERE (SELECT count(*) FROM approvals_approvals
+         WHERE "requesterKey" = ? AND status = 'pending' AND ("expiresAt" IS NULL OR "expiresAt" > ?)) < ?`;
+
+/**
+ * PostgreSQL only: one requester's capped inserts one at a time, until each commits (a
+ * transaction-level advisory lock on the hash of the plugin-prefixed key; a hash collision of
+ * two requesters only makes them wait for each other).
+ */
+const LOCK_REQUESTER = "SELECT pg_advisory_xact_lock(hashtext(?))";
+
 const INTERRUPTED = "Muster stopped before the action finished; it was not retried. Check whether it took effect.";
 
 /**
@@ -33,16 +46,14 @@ const INTERRUPTED = "Muster stopped before the action finished; it was not retri
  * still in the expected state matches, so exactly one of any number of concurrent deciders
  * wins. Sweeps are bulk conditional updates through the query builder.
  *
- * The capped insert is raw SQL, one statement run synchronously on the shared connection:
- * its condition reads other rows (the requester's pending count), which no single-row
- * step of the kit can express, and the count and the insert must be one step that no other
- * request can interleave with, so concurrent requesters cannot both slip under the cap.
- * Prepared once.
+ * The capped insert is raw SQL in one atomic step (the kit's `atomically`): its condition
+ * reads other rows (the requester's pending count), which no single-row step of the kit can
+ * express, and the count and the insert must be one step so concurrent requesters cannot
+ * both slip under the cap.
  */
 export class ApprovalStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof Approval>;
-  private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   constructor(db: () => Database) {
     this.db = db;
     this.rows = approvals.on(db);
@@ -54,17 +65,21 @@ export class ApprovalStore {
 
   /**
    * Inserts a new approval unless its requester already has `maxPending` unexpired pending
-   * ones. Returns whether the row was inserted. The status column is always written as
+   * ones. Resolves to whether the row was inserted. The status column is always written as
    * `pending` here and nowhere else.
    */
-  insertWithinCap(row: NewApprovalRow, cap: { requesterKey: string; maxPending: number; now: string }): boolean {
-    this.insertStatement ??= this.db().sql.prepare(
-      `INSERT INTO approvals_approvals (id, taskId, title, requestedBy, requesterKey, approver, status, command, context, description, gated, payload, payloadHash, createdAt, expiresAt)
-       SELECT @id, @taskId, @title, @requestedBy, @requesterKey, @approver, 'pending', @command, @context, @description, @gated, @payload, @payloadHash, @createdAt, @expiresAt
-       WHERE (SELECT count(*) FROM approvals_approvals
-              WHERE requesterKey = @requesterKey AND status = 'pending' AND (expiresAt IS NULL OR expiresAt > @now)) < @maxPending`,
-    );
-    return this.insertStatement.run({ ...row, gated: row.gated ? 1 : 0, ...cap }).changes === 1;
+  insertWithinCap(row: NewApprovalRow, cap: { requesterKey: string; maxPending: number; now: string }): Promise<boolean> {
+    const db = this.db();
+    const values = [row.id, row.taskId, row.title, row.requestedBy, cap.requesterKey, row.approver, row.command, row.context, row.description, row.gated, row.payload, row.payloadHash, row.createdAt, row.expiresAt];
+    return atomically(db, function* (tx) {
+      // SQLite: the step is one synchronous transaction on the shared connection, which nothing
+      // interleaves with. PostgreSQL (READ COMMITTED): concurrent transactions would each count
+      // before the others' inserts commit and all slip under the cap, so the requester's
+      // transactions queue on a lock held until commit; the count runs after the lock, on a
+      // snapshot that sees the previous holder's insert.
+      if (db.engine === "postgresql") yield* tx.get(LOCK_REQUESTER, [`approvals_approvals:${cap.requesterKey}`]);
+      return (yield* tx.run(CAPPED_INSERT, [...values, cap.requesterKey, cap.now, cap.maxPending])).changes === 1;
+    });
   }
 
   /**
