@@ -63,6 +63,7 @@ function isLockError(error: unknown): boolean {
 
 /**
  * Runs one write, re-running only it while another connection holds SQLite's write lock
+ * (or, on PostgreSQL, the row it needs, or the write met a deadlock: {@link isLockCode})
  * (growing delays, up to `maxWaitMs`), then rethrows. For a write that follows an earlier,
  * committed write or side effect of the same request: the storage guard would re-run the
  * whole handler, repeating or misreporting what came before. The write must change nothing
