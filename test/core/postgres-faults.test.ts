@@ -103,10 +103,16 @@ async function lockSetting(admin: PgClient, key: string) {
   return { release: () => admin.query("ROLLBACK") };
 }
 
-/** A statement of Muster's waiting for a lock right now. */
-async function waitingForLock(admin: PgClient, url: string): Promise<boolean> {
-  const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'", [dbName(url)]);
-  return (rows[0]!.n as number) > 0;
+/** The storage guard's debug line when a request meets a lock and waits for its next attempt. */
+const RETRY_LOG = "database locked by another process; the request waits for the lock";
+
+/** A host with the setting `theme` stored, and its row then locked by another connection. */
+async function themeLocked(ctx: { hosts: TestHost[]; clients: PgClient[] }, busyBudgetMs: number) {
+  const url = await database();
+  const { h, lines } = await host(ctx, url, busyBudgetMs);
+  assert.is((await put(h, "theme", "dark")).status, 200);
+  const lock = await lockSetting(await client(ctx, url), "theme");
+  return { h, lines, lock };
 }
 
 /**
@@ -201,19 +207,15 @@ test("a connection terminated under a request (pg_terminate_backend): 503 DATABA
 });
 
 test("a row locked past the busy budget: retried, then 503 DATABASE_BUSY with Retry-After, nothing written; health degraded until a write succeeds", async (ctx) => {
-  const url = await database();
   // lock_timeout is a slice of the budget (at most 1 s): 1.5 s means a second attempt that fails too.
-  const { h, lines } = await host(ctx, url, 1_500);
-  assert.is((await put(h, "theme", "dark")).status, 200);
-  const admin = await client(ctx, url);
-  const lock = await lockSetting(admin, "theme");
+  const { h, lines, lock } = await themeLocked(ctx, 1_500);
 
   const refused = await put(h, "theme", "light");
   assert.is(refused.status, 503, JSON.stringify(refused.body));
   assert.is(refused.body.error!.code, "DATABASE_BUSY");
   assert.is(refused.headers.get("retry-after"), "1");
   assert.not.ok(/55P03|lock timeout/.test(JSON.stringify(refused.body)), "no driver internals in the answer");
-  assert.ok(lines.some((l) => l.msg === "database locked by another process; the request waits for the lock"), "the request was retried");
+  assert.ok(lines.some((l) => l.msg === RETRY_LOG), "the request was retried");
   const degraded = await h.json("/api/health");
   assert.is(degraded.status, 503);
   assert.is(degraded.body.database, "degraded");
@@ -229,15 +231,11 @@ test("a row locked past the busy budget: retried, then 503 DATABASE_BUSY with Re
 });
 
 test("a row lock released within the busy budget: the request waits, is retried, and succeeds", async (ctx) => {
-  const url = await database();
-  const { h, lines } = await host(ctx, url, 60_000);
-  assert.is((await put(h, "theme", "dark")).status, 200);
-  const admin = await client(ctx, url);
-  const lock = await lockSetting(admin, "theme");
+  const { h, lines, lock } = await themeLocked(ctx, 60_000);
 
   const pending = put(h, "theme", "light");
   // Held past one lock_timeout slice, so the request has met 55P03 and waits for its next attempt.
-  await waitUntil(() => lines.some((l) => l.msg === "database locked by another process; the request waits for the lock"), { timeoutMs: BOUND_MS, label: "the request's first retry" });
+  await waitUntil(() => lines.some((l) => l.msg === RETRY_LOG), { timeoutMs: BOUND_MS, label: "the request's first retry" });
   await lock.release();
   const answer = await pending;
   assert.is(answer.status, 200, JSON.stringify(answer.body));
