@@ -264,7 +264,7 @@ export function createHost(options: HostOptions = {}): Host {
     const pluginMigrations = ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] }));
     if (config.databaseUrl) {
       const { openPostgresDatabase } = await import("./internal/postgres-database.ts");
-      db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger });
+      db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger, busyBudgetMs: config.databaseBusyBudgetMs });
       phases.mark("database opened");
       await db.migrate(pluginMigrations);
       return db;

@@ -112,3 +112,41 @@ export class WriteLockWaiter {
     if (!this.closed && this.sql.open) setBusyTimeout(this.sql, SERVING_BUSY_TIMEOUT_MS);
   }
 }
+
+/**
+ * The wait between attempts on PostgreSQL. There is no one write lock to probe there: a
+ * request meets a locked row (55P03 after the connection's `lock_timeout`), a deadlock or a
+ * serialization failure, and PostgreSQL itself already waited for the row in its lock queue.
+ * So each request just sleeps a short, growing, jittered delay (from {@link FIRST_PROBE_MS}
+ * up to {@link MAX_PROBE_MS}, per request) before its next attempt; false once the deadline
+ * is reached or the client left, so nothing spins and the busy budget bounds the whole wait.
+ */
+export function backoffWaiter(): Pick<WriteLockWaiter, "wait" | "close"> {
+  // Keyed by the request's abort signal: one per request, dropped with it.
+  const delays = new WeakMap<AbortSignal, number>();
+  let closed = false;
+  return {
+    wait(deadline, signal) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || signal.aborted || closed) return Promise.resolve(false);
+      const delayMs = delays.get(signal) ?? FIRST_PROBE_MS;
+      delays.set(signal, Math.min(delayMs * 2, MAX_PROBE_MS));
+      return new Promise((resolve) => {
+        const settle = (retry: boolean) => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          resolve(retry && !closed);
+        };
+        const onAbort = () => settle(false);
+        // Past the deadline there is no attempt left: answer then rather than sleep on.
+        const sleepMs = delayMs * (0.5 + Math.random());
+        const timer = setTimeout(settle, Math.min(sleepMs, remaining), sleepMs < remaining);
+        timer.unref();
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    close() {
+      closed = true;
+    },
+  };
+}

@@ -1,6 +1,12 @@
-// What a failed SQLite call means for a client, and whether writes are failing right now
+// What a failed database call means for a client, and whether writes are failing right now
 // (for /api/health). SQLite reports storage faults as result codes on the thrown error:
 // better-sqlite3's SqliteError has `code`, and MikroORM's DriverException copies it.
+// PostgreSQL reports them as SQLSTATEs: `pg`'s DatabaseError has `code` (e.g. "55P03"), and
+// MikroORM's DriverException (DeadlockException for 40001/40P01) copies every own property of
+// it, `code` included, without a `cause`. A server that cannot be reached or drops the link
+// raises plain errors with no SQLSTATE (ECONNREFUSED, "Connection terminated unexpectedly"):
+// postgres-link.ts marks those as the database's (DATABASE_LINK_LOST), so that the same
+// codes from a plugin's own network call are not taken for the database's.
 import { MusterError, hostErrors } from "../plugin-api/errors.ts";
 import { causeChain, isLockCode } from "../plugin-api/helpers.ts";
 
@@ -12,6 +18,34 @@ const FULL = /^SQLITE_FULL$/;
 // these is the client's fault, and none is a 500 either.
 const UNAVAILABLE = /^SQLITE_(IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB)(_|$)/;
 
+/** PostgreSQL's 53100 disk_full: a table, index or temporary file could not grow. */
+const PG_FULL = /^53100$/;
+/**
+ * PostgreSQL's SQLSTATEs that mean the server cannot take the request now, none of them the
+ * client's fault: class 08 connection exceptions, class 28 (the server refuses Muster's
+ * credentials), the rest of class 53 insufficient resources (53300 too_many_connections,
+ * 53200 out_of_memory, 53400 configuration_limit_exceeded), class 58 system errors (58030
+ * io_error), 57P01-57P04 (shut down by an administrator or a crash, not accepting connections
+ * yet, database dropped), 25006 read_only_sql_transaction (a read-only database or a hot
+ * standby), 3D000 (the database is gone), XX001/XX002 (damaged data or index).
+ */
+const PG_UNAVAILABLE = /^(08[0-9A-Z]{3}|28[0-9A-Z]{3}|53[0-9A-Z]{3}|58[0-9A-Z]{3}|57P0[1-4]|25006|3D000|XX00[12])$/;
+
+/**
+ * The own property postgres-link.ts sets on an error of the PostgreSQL pool or connection
+ * that carries no SQLSTATE: the server could not be reached or the link broke. A string key
+ * (not a symbol) because MikroORM's DriverException copies only string-keyed properties.
+ */
+export const DATABASE_LINK_LOST = "databaseLinkLost";
+
+/** The fault a database error code stands for, on either engine. */
+function faultOfCode(code: string): StorageFault | null {
+  if (isLockCode(code)) return "busy";
+  if (FULL.test(code) || PG_FULL.test(code)) return "full";
+  if (UNAVAILABLE.test(code) || PG_UNAVAILABLE.test(code)) return "unavailable";
+  return null;
+}
+
 /**
  * The storage fault behind an error, looking through `cause` chains (a plugin may wrap the
  * driver's error), or null. A plugin's own 4xx is its answer and is left alone.
@@ -20,11 +54,9 @@ export function storageFault(error: unknown): StorageFault | null {
   for (const current of causeChain(error)) {
     if (current instanceof MusterError && current.status < 500) return null;
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") {
-      if (isLockCode(code)) return "busy";
-      if (FULL.test(code)) return "full";
-      if (UNAVAILABLE.test(code)) return "unavailable";
-    }
+    const fault = typeof code === "string" ? faultOfCode(code) : null;
+    if (fault) return fault;
+    if ((current as unknown as Record<string, unknown>)[DATABASE_LINK_LOST] === true) return "unavailable";
   }
   return null;
 }

@@ -3,7 +3,10 @@
 // dynamically), so the default SQLite start loads none of it.
 //
 // What works: MikroORM's entity manager and query builder (so every store-kit method), the
-// plugins' migrations (rewritten to PostgreSQL's dialect, postgres-dialect.ts), `/api/health`.
+// plugins' migrations (rewritten to PostgreSQL's dialect, postgres-dialect.ts), `/api/health`,
+// and storage faults answered as on SQLite (database-faults.ts, postgres-link.ts): a locked
+// row waited out within the busy budget, then 503 DATABASE_BUSY; a full disk 507; a server
+// that is gone, shutting down or read-only 503 DATABASE_UNAVAILABLE; health degraded meanwhile.
 // What does not yet: the synchronous better-sqlite3 connection (`db.sql`) the stores of most
 // built-in plugins still use for their atomic steps; reaching for it says so (docs/team.md lists every such path and its replacement).
 import { BooleanType, type EntitySchema } from "@mikro-orm/core";
@@ -13,7 +16,9 @@ import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { isStartError, startErrors } from "./start-errors.ts";
 import { tablePrefix } from "./plugin-tables.ts";
-import type { WriteHealth } from "./database-faults.ts";
+import { trackWriteHealth } from "./database-faults.ts";
+import { backoffWaiter, SERVING_BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS } from "./database-busy.ts";
+import { watchPostgresLink, type PgPool, type PostgresLink } from "./postgres-link.ts";
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
 import { redactedDatabaseUrl } from "./postgres-tools.ts";
 import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
@@ -22,12 +27,27 @@ import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long `/api/health` waits for `SELECT 1` before it reports the database as an error. */
 const PING_TIMEOUT_MS = 2_000;
+/**
+ * The longest one statement of Muster's waits in PostgreSQL's lock queue for a row another
+ * connection holds (`lock_timeout`, 55P03 after it). The busy budget bounds the whole wait:
+ * the storage guard re-runs the handler after each 55P03 while the budget lasts. Waiting in
+ * slices, not the whole budget at once, means a request whose client left, or whose budget
+ * ran out, holds a pooled connection at most this much longer.
+ */
+const LOCK_WAIT_SLICE_MS = 1_000;
+
+/** The connections' `lock_timeout`: a slice, or the whole budget when it is shorter (never 0, which is "wait forever"). */
+export function lockTimeoutMs(busyBudgetMs: number): number {
+  return Math.max(SERVING_BUSY_TIMEOUT_MS, Math.min(busyBudgetMs, LOCK_WAIT_SLICE_MS));
+}
 
 
 export interface OpenPostgresOptions {
   url: string;
   entities: EntitySchema<any, any>[];
   logger: Logger;
+  /** The request's time budget for a locked row (config `databaseBusyBudgetMs`); sets `lock_timeout`. */
+  busyBudgetMs?: number;
 }
 
 /** A `Promise` that rejects after `ms`, so that no database call can hang start-up or health. */
@@ -41,13 +61,19 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
  * Opens the PostgreSQL database at `url` and checks that it answers; throws
  * DATABASE_UNREACHABLE (within {@link CONNECT_TIMEOUT_MS}) when it does not.
  */
-export async function openPostgresDatabase({ url, entities, logger }: OpenPostgresOptions): Promise<OpenedDatabase> {
+export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs = 5_000 }: OpenPostgresOptions): Promise<OpenedDatabase> {
   const shown = redactedDatabaseUrl(url);
+  let link: PostgresLink | undefined;
   const orm = await MikroORM.init({
     clientUrl: url,
     ...engineNeutralOrmOptions(entities),
     pool: { min: 0, max: 10 },
-    driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    driverOptions: {
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // `pg` sends it as a start-up parameter: every pooled connection has it.
+      lock_timeout: lockTimeoutMs(busyBudgetMs),
+      onPoolCreated: (pool: PgPool) => void (link = watchPostgresLink(pool)),
+    },
   });
   const connection = orm.em.getConnection();
   try {
@@ -57,9 +83,10 @@ export async function openPostgresDatabase({ url, entities, logger }: OpenPostgr
     throw startErrors.DATABASE_UNREACHABLE({ url: shown, reason: (error as Error).message || String(error) }, { cause: error });
   }
   logger.debug({ url: shown }, "database opened (PostgreSQL)");
-  // PostgreSQL's errors are not classified as storage faults yet (database-faults.ts reads
-  // SQLite's codes; docs/team.md), so no request records one: health rests on the ping below.
-  const writeHealth: WriteHealth = { failed() {}, current: () => null };
+  // A recorded fault ends when a later statement of Muster's changes a row. There is no one
+  // write lock to probe (a busy fault is a row another connection held), so a busy fault too
+  // lasts until a write succeeds again.
+  const writeHealth = trackWriteHealth({ totalChanges: () => link?.changes ?? 0, writeLockFree: () => false });
   const database: OpenedDatabase = {
     engine: "postgresql",
     orm: orm as unknown as OpenedDatabase["orm"],
@@ -68,19 +95,21 @@ export async function openPostgresDatabase({ url, entities, logger }: OpenPostgr
     },
     em: () => orm.em.fork() as unknown as ReturnType<Database["em"]>,
     writeHealth,
-    // No other process's file lock to wait for: a request that fails fails at once.
-    lockWaiter: { wait: async () => false, close() {} },
+    // Locked rows are waited for in PostgreSQL (lock_timeout); between attempts a short backoff.
+    lockWaiter: backoffWaiter(),
     startServing() {},
     async state(): Promise<DatabaseState> {
       try {
         await within(PING_TIMEOUT_MS, "SELECT 1", connection.execute("SELECT 1"));
-        return { database: "ok" };
+        const fault = writeHealth.current();
+        return fault ? { database: "degraded", fault } : { database: "ok" };
       } catch {
         return { database: "error" };
       }
     },
     migrate: (plugins) => migratePostgres(orm, plugins, booleanColumns(entities), logger),
     async close() {
+      database.lockWaiter.close();
       await orm.close(true);
     },
   };
@@ -150,6 +179,8 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
       try {
         await connection.transactional(async (trx) => {
           const run = (sql: string, params: unknown[] = []) => connection.execute(sql, params, "all", trx) as Promise<unknown[]>;
+          // Nothing is served during start-up: a migration may wait for a lock longer than a request (as on SQLite).
+          await run(`SET LOCAL lock_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
           const before = await schemaObjects(run);
           for (const statement of postgresStatements(migration, booleans)) await run(statement);
           const after = await schemaObjects(run);

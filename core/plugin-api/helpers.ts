@@ -37,12 +37,14 @@ export function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /**
- * Whether an SQLite result code means another connection holds a lock that a later attempt
- * can get: SQLITE_BUSY with its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT) and
- * SQLITE_LOCKED (_SHAREDCACHE, _VTAB).
+ * Whether a database error code means another connection holds a lock that a later attempt
+ * can get. SQLite: SQLITE_BUSY with its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT) and
+ * SQLITE_LOCKED (_SHAREDCACHE, _VTAB). PostgreSQL (SQLSTATE): 55P03 lock_not_available (a
+ * `lock_timeout` or `NOWAIT`), 40001 serialization_failure and 40P01 deadlock_detected (the
+ * transaction was rolled back; running it again is PostgreSQL's documented answer).
  */
 export function isLockCode(code: string): boolean {
-  return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+  return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code) || code === "55P03" || code === "40001" || code === "40P01";
 }
 
 /** An error and the errors in its `cause` chain, outermost first; at most 8 (a chain may loop). */
@@ -61,6 +63,7 @@ function isLockError(error: unknown): boolean {
 
 /**
  * Runs one write, re-running only it while another connection holds SQLite's write lock
+ * (or, on PostgreSQL, the row it needs, or the write met a deadlock: {@link isLockCode})
  * (growing delays, up to `maxWaitMs`), then rethrows. For a write that follows an earlier,
  * committed write or side effect of the same request: the storage guard would re-run the
  * whole handler, repeating or misreporting what came before. The write must change nothing

@@ -11,6 +11,10 @@
 // commit an earlier, separate write before the write that can meet the lock. Handlers that
 // need several writes make them one synchronous `sql.transaction()` (the project's rule for
 // atomic changes anyway); events are published after the write, as the stores do.
+//
+// On PostgreSQL the same holds for 55P03 (a row lock outlived the connection's
+// `lock_timeout`), 40001 and 40P01: the statement failed and PostgreSQL rolled back the
+// transaction it was in. The waiter there is a short backoff (database-busy.ts).
 import type { Logger } from "pino";
 import type { WriteLockWaiter } from "../database-busy.ts";
 import { storageError, storageFault, type WriteHealth } from "../database-faults.ts";
