@@ -57,7 +57,7 @@ export interface Chat {
   prepare(request: ChatRequest): Promise<PreparedChat>;
   listSessions(limit: number): Promise<ChatSessionRecord[]>;
   getSession(id: string, messageLimit: number): Promise<{ session: ChatSessionRecord; messages: ChatMessageRecord[] }>;
-  deleteSession(id: string): void;
+  deleteSession(id: string): Promise<void>;
 }
 
 /** The chat service. Depend on the `chat` plugin to use it. */

@@ -143,8 +143,8 @@ export const chatRoutes = defineRoutes({
     router.delete(
       "/api/chat/sessions/:id",
       { summary: "Delete a chat session and its messages (session token)", params: sessionParams, query: emptyQuery, response: okResponse },
-      ({ params }) => {
-        chat.deleteSession(params.id);
+      async ({ params }) => {
+        await chat.deleteSession(params.id);
         return { ok: true };
       },
     );

@@ -118,7 +118,7 @@ export class ChatService implements Chat {
     const session: ChatSessionRecord = existing
       ? { ...existing, agentIds: request.agentIds, updatedAt: now }
       : { id: randomUUID(), mode: request.mode, agentIds: request.agentIds, title: clip(this.deps.redaction.redact(request.message).replace(/\s+/g, " ").trim(), 80), createdAt: now, updatedAt: now };
-    this.deps.store.addUserMessage(session, this.message(session.id, { role: "user", agentId: null, round: null, text: request.message, createdAt: now }), !existing);
+    await this.deps.store.addUserMessage(session, this.message(session.id, { role: "user", agentId: null, round: null, text: request.message, createdAt: now }), !existing);
     return {
       sessionId: session.id,
       mode: request.mode,
@@ -138,8 +138,8 @@ export class ChatService implements Chat {
   }
 
   /** Deletes the session and its messages (the gateway keeps its own transcripts). */
-  deleteSession(id: string): void {
-    if (!this.deps.store.deleteSession(id)) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id });
+  async deleteSession(id: string): Promise<void> {
+    if (!(await this.deps.store.deleteSession(id))) throw chatErrors.CHAT_SESSION_NOT_FOUND({ id });
   }
 
   private async runSingle(sessionId: string, request: ChatRequest, options: ChatRunOptions): Promise<SingleChatResult> {

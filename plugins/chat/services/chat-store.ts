@@ -1,4 +1,4 @@
-import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { ChatMessage, type ChatMessageRow } from "../entities/chat-message.ts";
 import { ChatSession, type ChatSessionRow } from "../entities/chat-session.ts";
 
@@ -36,11 +36,22 @@ const sessions = defineStore(ChatSession, { orderBy: [{ updatedAt: "desc" }, ins
 /** Newest first (a page is reversed to read oldest first). */
 const messages = defineStore(ChatMessage, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")], mapRows: false });
 
+// The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
+const INSERT_SESSION = `INSERT INTO chat_sessions (id, mode, "agentIds", title, "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`;
+const SESSION_AGENTS = `SELECT "agentIds" FROM chat_sessions WHERE id = ?`;
+const SET_AGENTS_AND_TOUCH = `UPDATE chat_sessions SET "agentIds" = ?, "updatedAt" = ? WHERE id = ?`;
+const TOUCH_SESSION = `UPDATE chat_sessions SET "updatedAt" = ? WHERE id = ?`;
+const INSERT_MESSAGE = `INSERT INTO chat_messages (id, "sessionId", role, "agentId", round, text, thinking, "toolCalls", artifacts, "runId", "inputTokens", "outputTokens", "createdAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const messageValues = (m: ChatMessageRecord) => [m.id, m.sessionId, m.role, m.agentId, m.round, m.text, m.thinking, JSON.stringify(m.toolCalls), JSON.stringify(m.artifacts), m.runId, m.inputTokens, m.outputTokens, m.createdAt];
+
 /**
- * `chat_sessions` and `chat_messages`: reads over the store kit (plain rows). Each write is
- * several statements that must commit together (a session with its first message, a reply
- * with its session's touch, a session with its messages), so each is one synchronous raw
- * `sql.transaction()` that no other request's statement can interleave with.
+ * `chat_sessions` and `chat_messages`, on SQLite and PostgreSQL: reads over the store kit
+ * (plain rows). Each write is several statements that must commit together (a session with
+ * its first message, a reply with its session's touch, a session with its messages), so each
+ * is one atomic step (the kit's `atomically`): on SQLite one synchronous transaction that no
+ * other request's statement can interleave with, on PostgreSQL one transaction.
  */
 export class ChatStore {
   private readonly db: () => Database;
@@ -68,53 +79,43 @@ export class ChatStore {
 
   /**
    * Stores the human's message, creating the session first when it is new (else adding the
-   * agents of `session.agentIds` it lacks), as one transaction: a session never exists
-   * without the message that started it.
+   * agents of `session.agentIds` it lacks, after those it has), as one step: a session never
+   * exists without the message that started it.
    */
-  addUserMessage(session: ChatSessionRecord, message: ChatMessageRecord, isNew: boolean): void {
-    const sql = this.db().sql;
-    sql.transaction(() => {
+  async addUserMessage(session: ChatSessionRecord, message: ChatMessageRecord, isNew: boolean): Promise<void> {
+    const db = this.db();
+    // PostgreSQL: the session's row stays locked from the read of its agents to the commit, so
+    // two follow-ups naming new agents at once both land (the second reads the first's list).
+    // SQLite: the step is one synchronous transaction, which nothing interleaves with.
+    const readAgents = db.engine === "postgresql" ? `${SESSION_AGENTS} FOR UPDATE` : SESSION_AGENTS;
+    await atomically(db, function* (tx) {
       if (isNew) {
-        sql
-          .prepare("INSERT INTO chat_sessions (id, mode, agentIds, title, createdAt, updatedAt) VALUES (@id, @mode, @agentIds, @title, @createdAt, @updatedAt)")
-          .run({ ...session, agentIds: JSON.stringify(session.agentIds) });
+        yield* tx.run(INSERT_SESSION, [session.id, session.mode, JSON.stringify(session.agentIds), session.title, session.createdAt, session.updatedAt]);
       } else {
-        // Adds agents the session has not had yet in the statement that checks it, so two
-        // follow-ups naming new agents at once both land.
-        const addAgent = sql.prepare(
-          "UPDATE chat_sessions SET agentIds = json_insert(agentIds, '$[#]', @agentId) WHERE id = @id AND NOT EXISTS (SELECT 1 FROM json_each(chat_sessions.agentIds) WHERE value = @agentId)",
-        );
-        for (const agentId of session.agentIds) addAgent.run({ id: session.id, agentId });
-        sql.prepare("UPDATE chat_sessions SET updatedAt = @updatedAt WHERE id = @id").run({ id: session.id, updatedAt: session.updatedAt });
+        const row = yield* tx.get<{ agentIds: string }>(readAgents, [session.id]);
+        if (row) {
+          const agentIds = parseArray(row.agentIds);
+          for (const agentId of session.agentIds) if (!agentIds.includes(agentId)) agentIds.push(agentId);
+          yield* tx.run(SET_AGENTS_AND_TOUCH, [JSON.stringify(agentIds), session.updatedAt, session.id]);
+        }
       }
-      this.insertMessage(message);
-    })();
+      yield* tx.run(INSERT_MESSAGE, messageValues(message));
+    });
   }
 
-  /** Stores an agent's reply and touches its session, as one transaction. */
-  addReply(message: ChatMessageRecord): void {
-    const sql = this.db().sql;
-    sql.transaction(() => {
-      this.insertMessage(message);
-      sql.prepare("UPDATE chat_sessions SET updatedAt = @updatedAt WHERE id = @id").run({ id: message.sessionId, updatedAt: message.createdAt });
-    })();
+  /** Stores an agent's reply and touches its session, as one step. */
+  async addReply(message: ChatMessageRecord): Promise<void> {
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(INSERT_MESSAGE, messageValues(message));
+      yield* tx.run(TOUCH_SESSION, [message.createdAt, message.sessionId]);
+    });
   }
 
-  /** Deletes a session with its messages; returns whether it existed. */
-  deleteSession(id: string): boolean {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      sql.prepare("DELETE FROM chat_messages WHERE sessionId = ?").run(id);
-      return sql.prepare("DELETE FROM chat_sessions WHERE id = ?").run(id).changes === 1;
-    })();
-  }
-
-  private insertMessage(message: ChatMessageRecord): void {
-    this.db()
-      .sql.prepare(
-        `INSERT INTO chat_messages (id, sessionId, role, agentId, round, text, thinking, toolCalls, artifacts, runId, inputTokens, outputTokens, createdAt)
-         VALUES (@id, @sessionId, @role, @agentId, @round, @text, @thinking, @toolCalls, @artifacts, @runId, @inputTokens, @outputTokens, @createdAt)`,
-      )
-      .run({ ...message, toolCalls: JSON.stringify(message.toolCalls), artifacts: JSON.stringify(message.artifacts) });
+  /** Deletes a session with its messages, as one step; resolves to whether it existed. */
+  deleteSession(id: string): Promise<boolean> {
+    return atomically(this.db(), function* (tx) {
+      yield* tx.run(`DELETE FROM chat_messages WHERE "sessionId" = ?`, [id]);
+      return (yield* tx.run("DELETE FROM chat_sessions WHERE id = ?", [id])).changes === 1;
+    });
   }
 }

@@ -3,7 +3,7 @@ import { defineEntity, p, type EntityRow } from "@muster/plugin";
 /**
  * A council session (DESIGN §14.3): the one declaration of `council_sessions` (migrations.ts
  * creates it; a test checks they agree). Positions and votes are JSON arrays that only grow,
- * appended in SQL one at a time.
+ * appended one at a time (the store's atomic read-append-write).
  */
 export const CouncilSession = defineEntity({
   name: "CouncilSession",

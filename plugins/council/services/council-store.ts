@@ -1,4 +1,4 @@
-import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { CouncilSession } from "../entities/council-session.ts";
 import { toCouncilRecord, type CouncilOutcome, type CouncilPosition, type CouncilSessionRecord, type CouncilVote } from "./council-record.ts";
 
@@ -11,10 +11,12 @@ const RUNNING = { status: "running" as const };
 const INTERRUPTED = "Muster stopped while the council was deliberating; start a new session";
 
 /**
- * `council_sessions` over the store kit. Every change is one conditional statement (the
- * kit's `transition`) that only a `running` session matches, so once a session has ended
- * (completed, failed, cancelled) nothing a late turn does can change it. Positions and votes
- * are appended in SQL, never read back and rewritten.
+ * `council_sessions` over the store kit, on SQLite and PostgreSQL. Every change only touches a
+ * `running` session, so once a session has ended (completed, failed, cancelled) nothing a late
+ * turn does can change it: a proposal or an end is one conditional statement (the kit's
+ * `transition`); a position or a vote is appended to its JSON column in one atomic step that
+ * reads the array, adds the item and writes it back (`atomically`), serialised per session so
+ * that no concurrent append is lost.
  */
 export class CouncilStore {
   private readonly db: () => Database;
@@ -38,11 +40,11 @@ export class CouncilStore {
     return (await this.rows.list({ limit })).map(toCouncilRecord);
   }
 
-  appendPosition(id: string, position: CouncilPosition): boolean {
+  appendPosition(id: string, position: CouncilPosition): Promise<boolean> {
     return this.append(id, "positions", position);
   }
 
-  appendVote(id: string, vote: CouncilVote): boolean {
+  appendVote(id: string, vote: CouncilVote): Promise<boolean> {
     return this.append(id, "votes", vote);
   }
 
@@ -65,21 +67,29 @@ export class CouncilStore {
     return (await this.rows.transition(id, { from: { ratifiedAt: null }, set: { ratifiedAt: at, ratifiedBy: by } })) !== null;
   }
 
-  /**
-   * Sessions a previous process left running (it stopped or crashed mid-deliberation) are
-   * failed. Raw SQL: a bulk update whose count the start hook reads synchronously.
-   */
-  failInterrupted(at: string): number {
-    return this.db().sql.prepare("UPDATE council_sessions SET status = 'failed', error = ?, completedAt = ? WHERE status = 'running'").run(INTERRUPTED, at).changes;
+  /** Sessions a previous process left running (it stopped or crashed mid-deliberation) are failed; resolves to how many. */
+  async failInterrupted(at: string): Promise<number> {
+    return (await this.rows.qb().update({ status: "failed", error: INTERRUPTED, completedAt: at }).where(RUNNING).execute("run")).affectedRows;
   }
 
   /**
-   * Raw SQL: the item is appended inside the statement (`json_insert`, SQLite's JSON
-   * function), so concurrent appends never read and rewrite the array, and only while the
-   * session runs.
+   * Appends `item` to a running session's JSON array, as one step: the read and the write
+   * commit together. SQLite (which has `json_insert`, PostgreSQL has not) runs the step as one
+   * synchronous transaction that nothing interleaves with; on PostgreSQL the read locks the
+   * session's row (`FOR UPDATE`) until the commit, so a concurrent append waits, then reads
+   * the array with this item in it; and an end committed meanwhile makes the read find no
+   * running session.
    */
-  private append(id: string, column: "positions" | "votes", item: unknown): boolean {
+  private append(id: string, column: "positions" | "votes", item: unknown): Promise<boolean> {
+    const db = this.db();
     // The column name is one of two literals, never input.
-    return this.db().sql.prepare(`UPDATE council_sessions SET ${column} = json_insert(${column}, '$[#]', json(?)) WHERE id = ? AND status = 'running'`).run(JSON.stringify(item), id).changes === 1;
+    const read = `SELECT ${column} AS items FROM council_sessions WHERE id = ? AND status = 'running'${db.engine === "postgresql" ? " FOR UPDATE" : ""}`;
+    return atomically(db, function* (tx) {
+      const row = yield* tx.get<{ items: string }>(read, [id]);
+      if (!row) return false;
+      const items: unknown[] = JSON.parse(row.items);
+      items.push(item);
+      return (yield* tx.run(`UPDATE council_sessions SET ${column} = ? WHERE id = ? AND status = 'running'`, [JSON.stringify(items), id])).changes === 1;
+    });
   }
 }

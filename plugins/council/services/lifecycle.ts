@@ -7,8 +7,8 @@ import { COUNCIL_RUNNER, COUNCIL_STORE } from "./service-tokens.ts";
  */
 export const startCouncil = defineHook({
   deps: { store: COUNCIL_STORE, runner: COUNCIL_RUNNER, logger: hostTokens.logger },
-  run({ store, runner, logger }, ctx) {
-    const interrupted = store.failInterrupted(new Date().toISOString());
+  async run({ store, runner, logger }, ctx) {
+    const interrupted = await store.failInterrupted(new Date().toISOString());
     if (interrupted) logger.warn({ interrupted }, "council sessions interrupted by the last stop were marked failed");
     ctx.lifecycle.onStop(() => runner.stop());
   },
