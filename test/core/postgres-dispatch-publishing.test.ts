@@ -24,6 +24,7 @@ import { DraftStore } from "../../plugins/publishing/services/draft-store.ts";
 import { OutboxStore } from "../../plugins/publishing/services/outbox-store.ts";
 import { vaultPlugin } from "../../plugins/vault/index.ts";
 import { workPlugin } from "../../plugins/work/index.ts";
+import type { ApiBody } from "@muster/plugin/testing";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
 
@@ -136,6 +137,8 @@ test("dispatch: of 20 starts of one task one wins; of 20 review openings one; of
   const url = await database();
   await withTestHost({ plugins: dispatchPlugins, env: { DATABASE_URL: url } }, async (h) => {
     const post = <T>(path: string, body: object) => h.json<T & { won: number }>(`/api/pg-steps/${path}`, { method: "POST", body });
+    // Dispatch's reads over HTTP (its writes start from a task, and the work plugin's create is still on `db.sql`).
+    assert.equal((await h.json<ApiBody<"getDispatch">>("/api/dispatch")).body.dispatches, []);
     const started = await post("dispatch-start", { taskId: "task-1" });
     assert.is(started.status, 200, JSON.stringify(started.body));
     assert.is(started.body.won, 1);
@@ -164,6 +167,22 @@ test("publishing: a draft's edits hold the lock; of 20 takes for a publish reque
   const url = await database();
   await withTestHost({ plugins: publishingPlugins, env: { DATABASE_URL: url }, config: { vaultKey: "postgres test passphrase" } }, async (h) => {
     const post = <T>(path: string) => h.json<T>(`/api/pg-steps/${path}`, { method: "POST", body: {} });
+    // The draft flow over HTTP: create, edit, a refused move (409 with the catalogue's code), list, delete.
+    const created = await h.json<ApiBody<"postContentDrafts">>("/api/content/drafts", { method: "POST", body: { title: "Hello", text: "First post" } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.draft.id;
+    const patch = (body: object) => h.json<ApiBody<"patchContentDraftsById">>(`/api/content/drafts/${id}`, { method: "PATCH", body });
+    const moved = await patch({ title: "Hello there", status: "review" });
+    assert.is(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal([moved.body.draft.title, moved.body.draft.status], ["Hello there", "review"]);
+    const refused = await patch({ status: "approved" });
+    assert.is(refused.status, 409, JSON.stringify(refused.body));
+    assert.is(refused.body.error?.code, "CONTENT_DRAFT_INVALID_TRANSITION");
+    const listed = await h.json<ApiBody<"getContentDrafts">>("/api/content/drafts?status=review");
+    assert.equal(listed.body.drafts.map((d) => d.id), [id]);
+    assert.is((await h.json(`/api/content/drafts/${id}`, { method: "DELETE", session: true })).status, 200);
+    assert.is((await h.json(`/api/content/drafts/${id}`)).status, 404);
+
     const draft = await post<{ id: string; edited: boolean; staleMove: boolean; draft: { title: string; status: string } }>("draft");
     assert.is(draft.status, 200, JSON.stringify(draft.body));
     assert.equal([draft.body.edited, draft.body.staleMove, draft.body.draft.title, draft.body.draft.status], [true, false, "Launch day", "review"]);
