@@ -5,9 +5,10 @@
 // under test/plugins/dispatch and test/plugins/publishing. One cluster for the file, always
 // stopped; skipped, with the reason printed, where PostgreSQL's server binaries are missing.
 //
+// Both plugins start on PostgreSQL with what they require, and the draft flow runs over HTTP.
 // The steps are driven and raced through a probe plugin that builds the plugin's own stores on
-// the host's database: the plugins these two require at start still reach for `db.sql` on
-// PostgreSQL (docs/team.md), so their HTTP flows cannot run there yet.
+// the host's database: a dispatch starts from a task, whose create in the work plugin is still
+// on `db.sql`, and a publish request reads the vault, also still on `db.sql` (docs/team.md).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { randomUUID } from "node:crypto";
