@@ -6,10 +6,11 @@ export type { TaskFilter, WorkKind, WorkRecord };
 
 /**
  * Consulted before a task update is written, with the task as stored and the validated
- * changes; throws (a MusterError) to refuse the update. Must be synchronous: it runs right
- * before the write, with no await between them.
+ * changes; throws or rejects (a MusterError) to refuse the update. May be asynchronous (a
+ * guard that reads the database is, on every engine): the update awaits it right before the
+ * write.
  */
-export type TaskUpdateGuard = (task: WorkRecord<"task">, changes: Record<string, unknown>) => void;
+export type TaskUpdateGuard = (task: WorkRecord<"task">, changes: Record<string, unknown>) => void | Promise<void>;
 
 /** Tasks, sprints, epics, stories and projects. */
 export interface WorkTracker {

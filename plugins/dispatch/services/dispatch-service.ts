@@ -74,7 +74,7 @@ export class DispatchService implements Dispatcher {
     };
     // The claim decides concurrent dispatches of one task (the losers get 409, not 429);
     // the slot is taken only by the winner and held until its run ends.
-    const started = store.start(row);
+    const started = await store.start(row);
     if (!started.started) throw dispatchErrors.DISPATCH_ALREADY_RUNNING({ taskId, dispatchId: started.runningId });
     let release: () => void;
     try {
@@ -114,7 +114,7 @@ export class DispatchService implements Dispatcher {
    * those a kill cut off between recording their end and moving their task.
    */
   async recoverInterrupted(): Promise<number> {
-    const interrupted = this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
+    const interrupted = await this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
     for (const row of await this.deps.store.unsettled()) await this.settleTask(row);
     for (const row of interrupted) this.publishUpdated(row.id);
     return interrupted.length;

@@ -1,13 +1,22 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { Dispatch, type DispatchRow, type DispatchStatus } from "../entities/dispatch.ts";
 
 /** Newest first; text and number columns only, so rows need no mapping. */
 const dispatches = defineStore(Dispatch, { orderBy: [{ createdAt: "desc" }, { id: "desc" }], mapRows: false });
 
+const DISPATCH_COLUMNS = ["id", "taskId", "agentId", "status", "previousStatus", "sessionKey", "output", "error", "inputTokens", "outputTokens", "createdAt", "finishedAt", "taskSettledAt"] as const satisfies readonly (keyof DispatchRow)[];
+
+// The statements of the start step, in SQL both engines read (quoted camelCase names, `?`).
+const RUNNING_OF_TASK = `SELECT id FROM dispatch_dispatches WHERE "taskId" = ? AND status = 'running' LIMIT 1`;
+const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${DISPATCH_COLUMNS.map(() => "?").join(", ")})`;
+/** PostgreSQL only: one task's starts one at a time, until each commits (a hash collision of two tasks only makes them wait for each other). */
+const LOCK_TASK = "SELECT pg_advisory_xact_lock(hashtext(?))";
+
 /**
- * The dispatch records over the store kit; ending one is the kit's `transition` (only a
- * running dispatch ends, once). Starting one and the start-up sweep read and write in one
- * step, so each is one synchronous raw transaction (see `start`).
+ * The dispatch records over the store kit, on SQLite and PostgreSQL; ending one is the kit's
+ * `transition` (only a running dispatch ends, once). Starting one reads and writes in one
+ * step, so it is an atomic step (`atomically`, see `start`); the start-up sweep is one
+ * conditional bulk update.
  */
 export class DispatchStore {
   private readonly db: () => Database;
@@ -19,22 +28,20 @@ export class DispatchStore {
 
   /**
    * Inserts a `running` dispatch unless the task already has one; returns the running one
-   * that blocked it otherwise. One synchronous transaction on the shared connection, which
-   * no other request's statement can interleave with.
+   * that blocked it otherwise. One atomic step: on SQLite one synchronous transaction, which
+   * nothing interleaves with; on PostgreSQL (READ COMMITTED) two transactions would each find
+   * no running dispatch before the other's insert commits, so the task's starts first queue on
+   * a transaction advisory lock held until commit, and the check runs after it.
    */
-  start(row: DispatchRow): { started: true } | { started: false; runningId: string } {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      const running = sql.prepare("SELECT id FROM dispatch_dispatches WHERE taskId = ? AND status = 'running' LIMIT 1").get(row.taskId) as { id: string } | undefined;
+  start(row: DispatchRow): Promise<{ started: true } | { started: false; runningId: string }> {
+    const db = this.db();
+    return atomically(db, function* (tx) {
+      if (db.engine === "postgresql") yield* tx.get(LOCK_TASK, [`dispatch_dispatches:${row.taskId}`]);
+      const running = yield* tx.get<{ id: string }>(RUNNING_OF_TASK, [row.taskId]);
       if (running) return { started: false as const, runningId: running.id };
-      sql
-        .prepare(
-          `INSERT INTO dispatch_dispatches (id, taskId, agentId, status, previousStatus, sessionKey, output, error, inputTokens, outputTokens, createdAt, finishedAt, taskSettledAt)
-           VALUES (@id, @taskId, @agentId, @status, @previousStatus, @sessionKey, @output, @error, @inputTokens, @outputTokens, @createdAt, @finishedAt, @taskSettledAt)`,
-        )
-        .run(row);
+      yield* tx.run(INSERT, DISPATCH_COLUMNS.map((c) => row[c]));
       return { started: true as const };
-    })();
+    });
   }
 
   async remove(id: string): Promise<void> {
@@ -49,16 +56,11 @@ export class DispatchStore {
 
   /**
    * Every dispatch a previous process left running, marked `interrupted` with the reason;
-   * returns them. Raw: a read and a bulk update that must see the same rows, in one
-   * synchronous transaction.
+   * returns them. One conditional bulk update returning the rows it changed, so the rows
+   * returned are exactly the rows marked.
    */
-  interruptRunning(reason: string, now: string): DispatchRow[] {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      const rows = sql.prepare("SELECT * FROM dispatch_dispatches WHERE status = 'running'").all() as DispatchRow[];
-      sql.prepare("UPDATE dispatch_dispatches SET status = 'interrupted', error = ?, finishedAt = ? WHERE status = 'running'").run(reason, now);
-      return rows.map((r) => ({ ...r, status: "interrupted" as const, error: reason, finishedAt: now }));
-    })();
+  interruptRunning(reason: string, now: string): Promise<DispatchRow[]> {
+    return this.rows.qb().update({ status: "interrupted", error: reason, finishedAt: now }).where({ status: "running" }).returning([...DISPATCH_COLUMNS]).execute<DispatchRow[]>("all");
   }
 
   /** Records that the ended dispatch's task was moved (or needed no move). */

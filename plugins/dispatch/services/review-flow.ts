@@ -90,7 +90,7 @@ export class ReviewFlow {
     }
     const { items } = await work.listTasks({ status: "review" }, { limit: null, offset: 0 });
     for (const task of items) {
-      if (store.hasPending(task.id)) continue;
+      if (await store.hasPending(task.id)) continue;
       await this.requestReview(task);
       repaired++;
     }
@@ -108,23 +108,23 @@ export class ReviewFlow {
     }
   }
 
-  private guard(task: WorkRecord<"task">, changes: Record<string, unknown>): void {
+  private async guard(task: WorkRecord<"task">, changes: Record<string, unknown>): Promise<void> {
     if (changes.status !== "done" || task.status === "done" || this.approving.has(task.id)) return;
-    if (task.status === "review" || this.deps.store.hasPending(task.id)) throw dispatchErrors.TASK_REVIEW_PENDING({ taskId: task.id });
+    if (task.status === "review" || (await this.deps.store.hasPending(task.id))) throw dispatchErrors.TASK_REVIEW_PENDING({ taskId: task.id });
   }
 
   private async onTask(task: WorkRecord<"task">, { created }: { created: boolean }): Promise<void> {
     if (task.status === "review") await this.requestReview(task);
     if (task.status === "blocked") {
-      if (this.deps.store.startBlockedEpisode(task.id, new Date().toISOString())) {
+      if (await this.deps.store.startBlockedEpisode(task.id, new Date().toISOString())) {
         const sent = await escalateBlockedTask(task, this.deps);
         this.deps.events.publish("dispatch.task.escalated", { taskId: task.id, agentId: task.assignedTo, ...sent }, { public: true });
       }
-    } else if (!created) this.deps.store.endBlockedEpisode(task.id); // a new task has no episode to end
+    } else if (!created) await this.deps.store.endBlockedEpisode(task.id); // a new task has no episode to end
   }
 
   private async requestReview(task: WorkRecord<"task">): Promise<void> {
-    const review = this.deps.store.open(task.id, new Date().toISOString());
+    const review = await this.deps.store.open(task.id, new Date().toISOString());
     if (!review) return;
     try {
       const { approvalId } = await this.deps.gate.request<ReviewPayload>(REVIEW_ACTION, { taskId: task.id, title: task.title }, {
@@ -142,7 +142,7 @@ export class ReviewFlow {
   }
 
   private async approve(payload: ReviewPayload, approvalId: string): Promise<unknown> {
-    this.deps.store.resolve(approvalId, "approved", new Date().toISOString());
+    await this.deps.store.resolve(approvalId, "approved", new Date().toISOString());
     this.approving.add(payload.taskId);
     try {
       const task = await this.deps.work.update("task", payload.taskId, { status: "done" });
@@ -154,7 +154,7 @@ export class ReviewFlow {
 
   private async onRejected(approval: ApprovalEventPayload): Promise<void> {
     if (approval.command !== REVIEW_ACTION) return;
-    const review = this.deps.store.resolve(approval.id, "rejected", new Date().toISOString());
+    const review = await this.deps.store.resolve(approval.id, "rejected", new Date().toISOString());
     if (!review) return;
     const task = await this.deps.work.find("task", review.taskId);
     if (task?.status !== "review") return;

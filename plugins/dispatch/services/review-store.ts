@@ -1,41 +1,52 @@
 import { randomUUID } from "node:crypto";
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { BlockedEpisode } from "../entities/blocked-episode.ts";
 import { TaskReview, type TaskReviewRow } from "../entities/task-review.ts";
 
 const reviews = defineStore(TaskReview, { mapRows: false });
+const episodes = defineStore(BlockedEpisode, { mapRows: false });
+
+const REVIEW_COLUMNS = ["id", "taskId", "approvalId", "status", "createdAt", "resolvedAt"] as const satisfies readonly (keyof TaskReviewRow)[];
+
+// The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
+// The two that run on every task write are prepared once per connection on SQLite (`atomically`).
+const PENDING_OF_TASK = `SELECT 1 AS pending FROM dispatch_task_reviews WHERE "taskId" = ? AND status = 'pending' LIMIT 1`;
+const INSERT_REVIEW = `INSERT INTO dispatch_task_reviews (${REVIEW_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${REVIEW_COLUMNS.map(() => "?").join(", ")})`;
+const END_EPISODE = `DELETE FROM dispatch_blocked_episodes WHERE "taskId" = ?`;
+/** PostgreSQL only: one task's review openings one at a time, until each commits (a hash collision only makes two tasks wait for each other). */
+const LOCK_TASK = "SELECT pg_advisory_xact_lock(hashtext(?))";
 
 /**
- * Task review records and blocked episodes. Plain reads and writes go over the store kit.
- * Each conditional change is one raw statement or one synchronous raw transaction (a check
- * and a write no other request can come between); the checks that run inside every task
- * write (`hasPending`, the blocked episode's end) are synchronous prepared statements, since
- * the task-write hooks that call them are.
+ * Task review records and blocked episodes, on SQLite and PostgreSQL. Plain reads and writes
+ * go over the store kit. Each conditional change is one conditional statement (a review's
+ * decision, an episode's start) or one atomic step (`atomically`: opening a review checks and
+ * inserts), so no other request can come between the check and the write.
  */
 export class ReviewStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof TaskReview>;
-  /** Statements that run on every task write, prepared once (preparing costs more than running them). */
-  private readonly hot = new Map<string, ReturnType<Database["sql"]["prepare"]>>();
+  private readonly episodes: EntityStore<typeof BlockedEpisode>;
   constructor(db: () => Database) {
     this.db = db;
     this.rows = reviews.on(db);
+    this.episodes = episodes.on(db);
   }
 
-  private prepared(text: string) {
-    let statement = this.hot.get(text);
-    if (!statement) this.hot.set(text, (statement = this.db().sql.prepare(text)));
-    return statement;
-  }
-
-  /** Opens a pending review for the task unless one is pending already (then null). */
-  open(taskId: string, now: string): TaskReviewRow | null {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      if (sql.prepare("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId)) return null;
+  /**
+   * Opens a pending review for the task unless one is pending already (then null). On SQLite
+   * one synchronous transaction; on PostgreSQL (READ COMMITTED) two openings would each find
+   * none pending before the other's insert commits, so the task's openings queue on a
+   * transaction advisory lock held until commit, and the check runs after it.
+   */
+  open(taskId: string, now: string): Promise<TaskReviewRow | null> {
+    const db = this.db();
+    return atomically(db, function* (tx) {
+      if (db.engine === "postgresql") yield* tx.get(LOCK_TASK, [`dispatch_task_reviews:${taskId}`]);
+      if (yield* tx.get(PENDING_OF_TASK, [taskId])) return null;
       const row: TaskReviewRow = { id: randomUUID(), taskId, approvalId: null, status: "pending", createdAt: now, resolvedAt: null };
-      sql.prepare("INSERT INTO dispatch_task_reviews (id, taskId, approvalId, status, createdAt, resolvedAt) VALUES (@id, @taskId, @approvalId, @status, @createdAt, @resolvedAt)").run(row);
+      yield* tx.run(INSERT_REVIEW, REVIEW_COLUMNS.map((c) => row[c]));
       return row;
-    })();
+    });
   }
 
   async attachApproval(id: string, approvalId: string): Promise<void> {
@@ -47,15 +58,14 @@ export class ReviewStore {
     await this.rows.qb().delete().where({ id, status: "pending" }).execute("run");
   }
 
-  /** Decides the pending review of an approval; the row, or null when it was not pending. */
-  resolve(approvalId: string, status: "approved" | "rejected", now: string): TaskReviewRow | null {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      const row = sql.prepare("SELECT * FROM dispatch_task_reviews WHERE approvalId = ? AND status = 'pending'").get(approvalId) as TaskReviewRow | undefined;
-      if (!row) return null;
-      sql.prepare("UPDATE dispatch_task_reviews SET status = ?, resolvedAt = ? WHERE id = ?").run(status, now, row.id);
-      return { ...row, status, resolvedAt: now };
-    })();
+  /**
+   * Decides the pending review of an approval; the row, or null when it was not pending. One
+   * conditional update returning the row it changed: of concurrent decisions exactly one gets
+   * it (PostgreSQL re-checks the condition on the row it waited for).
+   */
+  async resolve(approvalId: string, status: "approved" | "rejected", now: string): Promise<TaskReviewRow | null> {
+    const [row] = await this.rows.qb().update({ status, resolvedAt: now }).where({ approvalId, status: "pending" }).returning([...REVIEW_COLUMNS]).execute<TaskReviewRow[]>("all");
+    return row ?? null;
   }
 
   /** Pending reviews never linked to their approval (a kill during the approval's creation). */
@@ -63,16 +73,23 @@ export class ReviewStore {
     return this.rows.list({ where: { status: "pending", approvalId: null } });
   }
 
-  hasPending(taskId: string): boolean {
-    return this.prepared("SELECT 1 FROM dispatch_task_reviews WHERE taskId = ? AND status = 'pending'").get(taskId) !== undefined;
+  /** Runs on every task update that moves a task to `done` (the review guard). */
+  hasPending(taskId: string): Promise<boolean> {
+    return atomically(this.db(), function* (tx) {
+      return (yield* tx.get(PENDING_OF_TASK, [taskId])) !== undefined;
+    });
   }
 
   /** Starts a blocked episode; false when the task's current episode was already escalated. */
-  startBlockedEpisode(taskId: string, now: string): boolean {
-    return this.db().sql.prepare("INSERT OR IGNORE INTO dispatch_blocked_episodes (taskId, notifiedAt) VALUES (?, ?)").run(taskId, now).changes === 1;
+  async startBlockedEpisode(taskId: string, now: string): Promise<boolean> {
+    const result = await this.episodes.qb().insert({ taskId, notifiedAt: now }).onConflict("taskId").ignore().execute("run");
+    return (result as { affectedRows: number }).affectedRows === 1;
   }
 
-  endBlockedEpisode(taskId: string): void {
-    this.prepared("DELETE FROM dispatch_blocked_episodes WHERE taskId = ?").run(taskId);
+  /** Runs on every task update that leaves `blocked` or any other status. */
+  async endBlockedEpisode(taskId: string): Promise<void> {
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(END_EPISODE, [taskId]);
+    });
   }
 }

@@ -84,7 +84,7 @@ export class DraftService implements ContentDrafts {
       status: moving ? patch.status : undefined,
       scheduledAt: patch.scheduledAt,
     };
-    if (!this.deps.store.edit(id, changes, moving ? row.status : null, this.now())) {
+    if (!(await this.deps.store.edit(id, changes, moving ? row.status : null, this.now()))) {
       // Changed meanwhile (an approval arrived, another edit moved it): refuse rather than overwrite.
       const current = await this.get(id);
       throw publishingErrors.CONTENT_DRAFT_LOCKED({ id, status: current.status });
@@ -97,7 +97,7 @@ export class DraftService implements ContentDrafts {
   async delete(id: string): Promise<void> {
     const row = await this.deps.store.get(id);
     if (!row) throw publishingErrors.CONTENT_DRAFT_NOT_FOUND({ id });
-    if (isLocked(row) || !this.deps.store.delete(id)) throw publishingErrors.CONTENT_DRAFT_LOCKED({ id, status: row.status });
+    if (isLocked(row) || !(await this.deps.store.delete(id))) throw publishingErrors.CONTENT_DRAFT_LOCKED({ id, status: row.status });
     this.deps.events.publish("publishing.draft.deleted", { id }, { public: true });
   }
 
@@ -113,7 +113,7 @@ export class DraftService implements ContentDrafts {
     this.deps.platforms.check(platforms, draft);
     if (isLocked(draft)) throw publishingErrors.CONTENT_PUBLISH_IN_PROGRESS({ id: draft.id, status: draft.status });
     const marker = `requesting:${randomUUID()}`;
-    const before = this.deps.store.takeForPublish(draft.id, marker, this.now());
+    const before = await this.deps.store.takeForPublish(draft.id, marker, this.now());
     if (!before) throw publishingErrors.CONTENT_PUBLISH_IN_PROGRESS({ id: draft.id, status: (await this.get(draft.id)).status });
     // The request's time wins; else the draft's own, while it still lies ahead.
     const scheduledAt = input.scheduledAt ?? (draft.scheduledAt !== null && draft.scheduledAt > this.now() ? draft.scheduledAt : null);
@@ -127,10 +127,10 @@ export class DraftService implements ContentDrafts {
         context: scheduledAt ? `Scheduled for ${scheduledAt}` : undefined,
       });
     } catch (error) {
-      this.deps.store.settleMarker(draft.id, marker, { restore: before }, this.now());
+      await this.deps.store.settleMarker(draft.id, marker, { restore: before }, this.now());
       throw error;
     }
-    this.deps.store.settleMarker(draft.id, marker, { approvalId: requested.approvalId }, this.now());
+    await this.deps.store.settleMarker(draft.id, marker, { approvalId: requested.approvalId }, this.now());
     this.deps.events.publish("publishing.draft.updated", await this.get(draft.id), { public: true });
     return requested;
   }
@@ -139,7 +139,7 @@ export class DraftService implements ContentDrafts {
   async approvalEnded(approval: ApprovalEventPayload, outcome: "rejected" | "failed"): Promise<void> {
     if (approval.command !== PUBLISH_KIND || !approval.taskId.startsWith(DRAFT_REF)) return;
     const draftId = approval.taskId.slice(DRAFT_REF.length);
-    if (this.deps.store.endWaitFor(draftId, approval.id, outcome, this.now())) {
+    if (await this.deps.store.endWaitFor(draftId, approval.id, outcome, this.now())) {
       this.deps.events.publish("publishing.draft.updated", await this.get(draftId), { public: true });
     }
   }

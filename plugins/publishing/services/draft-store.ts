@@ -1,4 +1,4 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { ContentDraft, type ContentDraftRow } from "../entities/content-draft.ts";
 import { DRAFT_FIELDS, PUBLISHABLE, type DraftStatus } from "./draft-record.ts";
 
@@ -8,16 +8,21 @@ const drafts = defineStore(ContentDraft, { fields: DRAFT_FIELDS, orderBy: [{ upd
 /** Columns a draft edit may set. */
 export type DraftChanges = Partial<Pick<ContentDraftRow, "title" | "text" | "platforms" | "media" | "status" | "scheduledAt">>;
 
-const EDITABLE = ["title", "text", "platforms", "media", "status", "scheduledAt"] as const;
-/** Not locked (draft-record.ts `isLocked`), as SQL. */
-const UNLOCKED = "status IN ('draft', 'rejected', 'failed') OR (status = 'review' AND approvalId IS NULL)";
+/** Not locked (draft-record.ts `isLocked`), as a condition of the kit. */
+const UNLOCKED = { $or: [{ status: { $in: ["draft", "rejected", "failed"] as DraftStatus[] } }, { status: "review" as const, approvalId: null }] };
+
+// The statements of the publish request's take, in SQL both engines read (quoted camelCase names, `?`).
+const BEFORE = `SELECT status, "approvalId" FROM publishing_drafts WHERE id = ?`;
+const TAKE = `UPDATE publishing_drafts SET status = 'review', "approvalId" = ?, "updatedAt" = ?
+  WHERE id = ? AND status IN (${PUBLISHABLE.map((s) => `'${s}'`).join(", ")}) AND ("approvalId" IS NULL OR status = 'failed')`;
 
 /**
- * `publishing_drafts`. Reads and the insert over the store kit; the changes that depend on
- * the draft's current state (an edit of an unlocked draft, a manual transition, taking it
- * for a publish request) are each one conditional raw statement, run synchronously, so a
- * concurrent approval or second request cannot slip between the check and the write (the
- * lock condition spans several statuses and columns, and an edit's columns vary).
+ * `publishing_drafts`, on SQLite and PostgreSQL, over the store kit. The changes that depend
+ * on the draft's current state (an edit of an unlocked draft, a manual transition, a marker's
+ * settling, the outcome of its approval) are each one conditional update through the query
+ * builder, so a concurrent approval or second request cannot slip between the check and the
+ * write (the lock condition spans several statuses and columns, and an edit's columns vary);
+ * taking a draft for a publish request reads what it had and takes it in one atomic step.
  */
 export class DraftStore {
   private readonly db: () => Database;
@@ -43,72 +48,58 @@ export class DraftStore {
    * Applies `changes` if the draft is unlocked and (when the status changes) still in
    * `from`. Returns whether it did.
    */
-  edit(id: string, changes: DraftChanges, from: DraftStatus | null, now: string): boolean {
-    const sets = EDITABLE.filter((k) => changes[k] !== undefined).map((k) => `${k} = @${k}`);
-    const statement = `UPDATE publishing_drafts SET ${[...sets, "updatedAt = @now"].join(", ")}
-      WHERE id = @id AND (${UNLOCKED})${from ? " AND status = @from" : ""}`;
-    return this.db().sql.prepare(statement).run({ ...changes, id, now, ...(from ? { from } : {}) }).changes === 1;
+  async edit(id: string, changes: DraftChanges, from: DraftStatus | null, now: string): Promise<boolean> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    return this.changed(this.qb().update({ ...set, updatedAt: now }).where({ id, $and: [UNLOCKED, ...(from ? [{ status: from }] : [])] }));
   }
 
   /** Deletes an unlocked draft. */
-  delete(id: string): boolean {
-    return this.db().sql.prepare(`DELETE FROM publishing_drafts WHERE id = ? AND (${UNLOCKED})`).run(id).changes === 1;
+  delete(id: string): Promise<boolean> {
+    return this.changed(this.qb().delete().where({ id, ...UNLOCKED }));
   }
 
   /**
    * Takes the draft for a publish request: only from draft, review (no approval pending) or
    * failed; marks it `review` with `marker` in place of the approval id until the approval
-   * exists. Returns the status it had, or null when it could not be taken.
+   * exists. Returns the status it had, or null when it could not be taken. One atomic step;
+   * on PostgreSQL the read locks the row (`FOR UPDATE`), so what it returns is what the take
+   * replaced, not an older state another transaction changed in between.
    */
-  takeForPublish(id: string, marker: string, now: string): { status: DraftStatus; approvalId: string | null } | null {
-    const { sql } = this.db();
-    return sql.transaction(() => {
-      const before = sql.prepare("SELECT status, approvalId FROM publishing_drafts WHERE id = ?").get(id) as { status: DraftStatus; approvalId: string | null } | undefined;
-      const placeholders = PUBLISHABLE.map((s) => `'${s}'`).join(", ");
-      const taken = sql
-        .prepare(
-          `UPDATE publishing_drafts SET status = 'review', approvalId = @marker, updatedAt = @now
-           WHERE id = @id AND status IN (${placeholders}) AND (approvalId IS NULL OR status = 'failed')`,
-        )
-        .run({ id, marker, now }).changes;
-      return taken === 1 ? before! : null;
-    })();
+  takeForPublish(id: string, marker: string, now: string): Promise<{ status: DraftStatus; approvalId: string | null } | null> {
+    const lock = this.db().engine === "postgresql" ? " FOR UPDATE" : "";
+    return atomically(this.db(), function* (tx) {
+      const before = yield* tx.get<{ status: DraftStatus; approvalId: string | null }>(BEFORE + lock, [id]);
+      return (yield* tx.run(TAKE, [marker, now, id])).changes === 1 ? before! : null;
+    });
   }
 
   /** Replaces the marker with the approval's id, or (approval refused) restores what the draft had. */
-  settleMarker(id: string, marker: string, outcome: { approvalId: string } | { restore: { status: DraftStatus; approvalId: string | null } }, now: string): void {
-    const stmt =
-      "approvalId" in outcome
-        ? this.db().sql.prepare("UPDATE publishing_drafts SET approvalId = @approvalId, updatedAt = @now WHERE id = @id AND approvalId = @marker")
-        : this.db().sql.prepare("UPDATE publishing_drafts SET status = @status, approvalId = @approvalId, updatedAt = @now WHERE id = @id AND approvalId = @marker");
-    const values = "approvalId" in outcome ? { approvalId: outcome.approvalId } : outcome.restore;
-    stmt.run({ id, marker, now, ...values });
+  async settleMarker(id: string, marker: string, outcome: { approvalId: string } | { restore: { status: DraftStatus; approvalId: string | null } }, now: string): Promise<void> {
+    const set = "approvalId" in outcome ? { approvalId: outcome.approvalId } : { status: outcome.restore.status, approvalId: outcome.restore.approvalId };
+    await this.qb().update({ ...set, updatedAt: now }).where({ id, approvalId: marker }).execute("run");
   }
 
   /**
    * The approval the draft waits on ended without queuing anything: rejected or expired
    * (`rejected`, approval cleared) or its execution failed (`failed`, so it can be sent again).
    */
-  endWaitFor(id: string, approvalId: string, outcome: "rejected" | "failed", now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare(
-          `UPDATE publishing_drafts SET status = @outcome, approvalId = CASE WHEN @outcome = 'rejected' THEN NULL ELSE approvalId END, updatedAt = @now
-           WHERE id = @id AND approvalId = @approvalId AND status = 'review'`,
-        )
-        .run({ id, approvalId, outcome, now }).changes === 1
-    );
+  endWaitFor(id: string, approvalId: string, outcome: "rejected" | "failed", now: string): Promise<boolean> {
+    const set = { status: outcome, updatedAt: now, ...(outcome === "rejected" ? { approvalId: null } : {}) };
+    return this.changed(this.qb().update(set).where({ id, approvalId, status: "review" }));
   }
 
   /** The outbox's view of a draft published by `approvalId`: status and results (system-owned, so unconditional on status). */
-  setOutcome(id: string, approvalId: string, status: DraftStatus, results: string, scheduledAt: string | null | undefined, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare(
-          `UPDATE publishing_drafts SET status = @status, results = @results, updatedAt = @now${scheduledAt !== undefined ? ", scheduledAt = @scheduledAt" : ""}
-           WHERE id = @id AND approvalId = @approvalId`,
-        )
-        .run({ id, approvalId, status, results, now, ...(scheduledAt !== undefined ? { scheduledAt } : {}) }).changes === 1
-    );
+  setOutcome(id: string, approvalId: string, status: DraftStatus, results: string, scheduledAt: string | null | undefined, now: string): Promise<boolean> {
+    const set = { status, results, updatedAt: now, ...(scheduledAt !== undefined ? { scheduledAt } : {}) };
+    return this.changed(this.qb().update(set).where({ id, approvalId }));
+  }
+
+  private qb() {
+    return this.rows.qb();
+  }
+
+  /** Runs a conditional write; whether it changed exactly one row. */
+  private async changed(query: { execute(mode: "run"): Promise<unknown> }): Promise<boolean> {
+    return ((await query.execute("run")) as { affectedRows: number }).affectedRows === 1;
   }
 }

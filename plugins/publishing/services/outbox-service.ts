@@ -80,7 +80,7 @@ export class OutboxService implements Outbox {
       decidedBy: approval.decidedBy,
       createdAt: now,
     }));
-    const added = this.deps.store.enqueue(rows, now);
+    const added = await this.deps.store.enqueue(rows, now);
     const entries = (await this.deps.store.list({ approvalId: approval.approvalId, limit: 100 })).map(toOutboxRecord);
     if (added === 0) {
       this.deps.logger.warn({ approvalId: approval.approvalId }, "publish approval executed again; its entries were queued already, nothing new");
@@ -98,7 +98,7 @@ export class OutboxService implements Outbox {
 
   async start(): Promise<void> {
     this.stopped = false;
-    for (const row of this.deps.store.markInterrupted(this.now())) {
+    for (const row of await this.deps.store.markInterrupted(this.now())) {
       const entry = toOutboxRecord(row);
       this.deps.logger.warn({ outboxId: entry.id, platform: entry.platform }, "a send was interrupted by a stop; recorded unknown, not re-sent");
       this.report("unknown", entry);
@@ -142,9 +142,9 @@ export class OutboxService implements Outbox {
     this.timer.unref();
   }
 
-  /** Sends one entry if this call wins its claim. The claim is taken before the first await, so a tick never sees it still queued. */
+  /** Sends one entry if this call wins its claim (a conditional update: of racing ticks or instances one wins; the tick's in-flight map spares the losers' reads). */
   private async send(id: string): Promise<void> {
-    if (!this.deps.store.claim(id, this.now())) return;
+    if (!(await this.deps.store.claim(id, this.now()))) return;
     const row = (await this.deps.store.get(id))!;
     const adapter = this.deps.platforms.get(row.platform);
     let outcome: Settled | { retryAt: string; error: string };
@@ -164,11 +164,11 @@ export class OutboxService implements Outbox {
       outcome = this.afterFailure(failure, message, row.attempts);
     }
     if ("retryAt" in outcome) {
-      if (this.deps.store.requeue(id, outcome.retryAt, outcome.error, this.now())) {
+      if (await this.deps.store.requeue(id, outcome.retryAt, outcome.error, this.now())) {
         this.deps.logger.info({ outboxId: id, platform: row.platform, retryAt: outcome.retryAt, attempts: row.attempts }, "platform asked to retry; re-queued");
         this.deps.events.publish("publishing.outbox.queued", toOutboxRecord((await this.deps.store.get(id))!), { public: true });
       }
-    } else if (this.deps.store.settle(id, outcome, this.now())) {
+    } else if (await this.deps.store.settle(id, outcome, this.now())) {
       this.report(outcome.status, toOutboxRecord((await this.deps.store.get(id))!));
     }
     if (row.draftId) await this.syncDraft(row.draftId, row.approvalId);
@@ -215,7 +215,7 @@ export class OutboxService implements Outbox {
     if (entries.every((e) => e.status === "approved" && e.attempts === 0)) status = entries.every((e) => e.dueAt > now) ? "scheduled" : "approved";
     else if (entries.some((e) => e.status === "approved" || e.status === "publishing")) status = "publishing";
     else status = entries.every((e) => e.status === "published") ? "published" : "failed";
-    if (this.deps.drafts.setOutcome(draftId, approvalId, status, JSON.stringify(results), scheduledAt, now)) {
+    if (await this.deps.drafts.setOutcome(draftId, approvalId, status, JSON.stringify(results), scheduledAt, now)) {
       const row = await this.deps.drafts.get(draftId);
       if (row) this.deps.events.publish("publishing.draft.updated", toDraftRecord(row), { public: true });
     }

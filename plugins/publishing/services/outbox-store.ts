@@ -1,4 +1,4 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, raw, type Database, type EntityStore } from "@muster/plugin";
 import { OutboxEntry, type OutboxEntryRow } from "../entities/outbox-entry.ts";
 import { OUTBOX_FIELDS } from "./outbox-record.ts";
 
@@ -10,11 +10,17 @@ const outbox = defineStore(OutboxEntry, { fields: OUTBOX_FIELDS, orderBy: [{ cre
 
 const INTERRUPTED = "Muster stopped while this post was being sent; the platform may or may not have it, so it was not sent again";
 
+/** One queued entry; a second execution of the same approval conflicts on `(approvalId, platform)` and adds nothing. */
+const ENQUEUE = `INSERT INTO publishing_outbox (id, "approvalId", "draftId", platform, title, text, media, status, "dueAt", attempts, "decidedBy", "createdAt", "updatedAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, 'approved', ?, 0, ?, ?, ?)
+  ON CONFLICT ("approvalId", platform) DO NOTHING`;
+
 /**
- * `publishing_outbox`: reads over the store kit. Every state change is one conditional raw
- * SQL statement on the shared connection (run synchronously, so nothing interleaves): an entry is claimed only from
+ * `publishing_outbox`, on SQLite and PostgreSQL: reads over the store kit. Every state change
+ * is one conditional update through the query builder: an entry is claimed only from
  * `approved` and only when due, and settled or re-queued only from `publishing`, so two
- * runners can never both send one entry, and a settled entry never changes again.
+ * runners (or two instances) can never both send one entry, and a settled entry never
+ * changes again (PostgreSQL re-checks the condition on the row it waited for).
  */
 export class OutboxStore {
   private readonly db: () => Database;
@@ -25,54 +31,45 @@ export class OutboxStore {
   }
 
   /**
-   * Queues one approval's entries in one transaction. `(approvalId, platform)` is unique and
+   * Queues one approval's entries in one atomic step. `(approvalId, platform)` is unique and
    * conflicts are ignored, so executing the same approval again queues nothing new.
    * Returns how many were new.
    */
-  enqueue(rows: NewOutboxRow[], now: string): number {
-    const { sql } = this.db();
-    const insert = sql.prepare(
-      `INSERT INTO publishing_outbox (id, approvalId, draftId, platform, title, text, media, status, dueAt, attempts, decidedBy, createdAt, updatedAt)
-       VALUES (@id, @approvalId, @draftId, @platform, @title, @text, @media, 'approved', @dueAt, 0, @decidedBy, @createdAt, @now)
-       ON CONFLICT (approvalId, platform) DO NOTHING`,
-    );
-    return sql.transaction(() => rows.reduce((added, row) => added + insert.run({ ...row, now }).changes, 0))();
+  enqueue(rows: NewOutboxRow[], now: string): Promise<number> {
+    return atomically(this.db(), function* (tx) {
+      let added = 0;
+      for (const r of rows) added += (yield* tx.run(ENQUEUE, [r.id, r.approvalId, r.draftId, r.platform, r.title, r.text, r.media, r.dueAt, r.decidedBy, r.createdAt, now])).changes;
+      return added;
+    });
   }
 
   /** Takes a due `approved` entry for sending; true only for the one caller that moved it to `publishing`. */
-  claim(id: string, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare("UPDATE publishing_outbox SET status = 'publishing', attempts = attempts + 1, updatedAt = @now WHERE id = @id AND status = 'approved' AND dueAt <= @now")
-        .run({ id, now }).changes === 1
-    );
+  claim(id: string, now: string): Promise<boolean> {
+    return this.changed(this.qb().update({ status: "publishing", attempts: raw("attempts + 1"), updatedAt: now }).where({ id, status: "approved", dueAt: { $lte: now } }));
   }
 
   /** Records the final outcome of a send; only a `publishing` entry settles, once. */
-  settle(id: string, outcome: Settled, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare(
-          "UPDATE publishing_outbox SET status = @status, postId = @postId, postUrl = @postUrl, error = @error, updatedAt = @now WHERE id = @id AND status = 'publishing'",
-        )
-        .run({ id, ...outcome, now }).changes === 1
-    );
+  settle(id: string, outcome: Settled, now: string): Promise<boolean> {
+    return this.changed(this.qb().update({ ...outcome, updatedAt: now }).where({ id, status: "publishing" }));
   }
 
   /** Puts a `publishing` entry back to `approved`, due at `dueAt` (a 429/5xx retry). */
-  requeue(id: string, dueAt: string, error: string, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare("UPDATE publishing_outbox SET status = 'approved', dueAt = @dueAt, error = @error, updatedAt = @now WHERE id = @id AND status = 'publishing'")
-        .run({ id, dueAt, error, now }).changes === 1
-    );
+  requeue(id: string, dueAt: string, error: string, now: string): Promise<boolean> {
+    return this.changed(this.qb().update({ status: "approved", dueAt, error, updatedAt: now }).where({ id, status: "publishing" }));
   }
 
   /** At start-up: entries a previous process left `publishing` become `unknown`, never re-sent. */
-  markInterrupted(now: string): OutboxEntryRow[] {
-    return this.db()
-      .sql.prepare(`UPDATE publishing_outbox SET status = 'unknown', error = @error, updatedAt = @now WHERE status = 'publishing' RETURNING ${OUTBOX_FIELDS.join(", ")}`)
-      .all({ now, error: INTERRUPTED }) as OutboxEntryRow[];
+  markInterrupted(now: string): Promise<OutboxEntryRow[]> {
+    return this.qb().update({ status: "unknown", error: INTERRUPTED, updatedAt: now }).where({ status: "publishing" }).returning([...OUTBOX_FIELDS]).execute<OutboxEntryRow[]>("all");
+  }
+
+  private qb() {
+    return this.rows.qb();
+  }
+
+  /** Runs a conditional write; whether it changed exactly one row. */
+  private async changed(query: { execute(mode: "run"): Promise<unknown> }): Promise<boolean> {
+    return ((await query.execute("run")) as { affectedRows: number }).affectedRows === 1;
   }
 
   async dueIds(now: string): Promise<string[]> {

@@ -83,7 +83,7 @@ export class WorkService implements WorkTracker {
     if (spec.completes && "status" in changes && changes.status !== entity.status) {
       changes.completedAt = changes.status === "done" ? now : null;
     }
-    if (kind === "task") for (const guard of this.taskGuards) guard(entity as WorkRecord<"task">, changes);
+    if (kind === "task") for (const guard of this.taskGuards) await guard(entity as WorkRecord<"task">, changes);
     Object.assign(entity, changes, { updatedAt: now });
     await em.flush();
     const record = await this.get(kind, id);
