@@ -21,7 +21,7 @@ const probePlugin = definePlugin({ id: "publishing-probe", version: "1.0.0", hos
 const t = suite<{ h: TestHost; li: LinkedInFake }>("publishing outbox faults");
 t.before(async (ctx) => {
   ctx.li = await startLinkedInFake();
-  ctx.h = await startTestHost(publishingOptions({ linkedin: ctx.li.url }, { requestTimeoutMs: scaled(300), maxAttempts: 3 }, { extraPlugins: [probePlugin] }));
+  ctx.h = await startTestHost(publishingOptions({ linkedin: ctx.li.url }, { requestTimeoutMs: scaled(1_000), maxAttempts: 3 }, { extraPlugins: [probePlugin] }));
   await setSecret(ctx.h, "LINKEDIN_ACCESS_TOKEN", LINKEDIN_TOKEN_VALUE);
   await setSecret(ctx.h, "LINKEDIN_PERSON_URN", "urn:li:person:782bbtaQ");
 });
