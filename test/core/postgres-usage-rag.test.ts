@@ -101,6 +101,17 @@ test("usage: the same events give the same summary, series and budgets as on SQL
   assert.equal(onPostgres, onSqlite);
 });
 
+test("usage: 20 concurrent events of one agent and quarter hour all reach the rollup and totals (the upserts add on PostgreSQL's row lock)", async () => {
+  const url = await database();
+  await withTestHost({ plugins: [usagePlugin], env: { DATABASE_URL: url } }, async (h) => {
+    const posted = await Promise.all(Array.from({ length: 20 }, () => h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { agentId: "racer", model: "claude-haiku-4-5", action: "task", inputTokens: 10_000, outputTokens: 1 } })));
+    assert.equal(posted.map((r) => r.status), Array(20).fill(201));
+    const summary = (await h.json<ApiBody<"getUsage">>("/api/usage")).body;
+    assert.equal(summary.today.byAgent.racer, { input: 200_000, output: 20, cost: 20 });
+    assert.equal(summary.allTime, { totalEvents: 20, estimatedCostCents: 20 });
+  });
+});
+
 test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced re-index replaces chunks whole; a deleted file's chunks go", async () => {
   const url = await database();
   await withTestHost({ plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, pluginConfig: { rag: { watchDebounceMs: 50 } } } }, async (h) => {
