@@ -154,4 +154,4 @@ test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced
   });
 });
 
-test.run();
+t.run();

@@ -57,10 +57,10 @@ const SERIES = {
 };
 
 /** PostgreSQL's `sum`/`count` are bigints its driver reads as strings; SQLite's are numbers. */
-const counted = <R extends object>(row: R, fields: readonly string[]): R => {
-  const out: Record<string, unknown> = { ...row };
-  for (const field of fields) out[field] = Number(out[field]);
-  return out as R;
+const counted = <R extends object>(row: R, fields: readonly (keyof R & string)[]): R => {
+  const out = { ...row };
+  for (const field of fields) out[field] = Number(out[field]) as R[typeof field];
+  return out;
 };
 const SUMS = ["inputTokens", "outputTokens", "costCents", "events"] as const;
 
