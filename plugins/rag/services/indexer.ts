@@ -105,7 +105,7 @@ export class Indexer {
       const onDisk = new Set(paths);
       const states = await store.fileStates();
       for (const path of states.keys()) {
-        if (!onDisk.has(path)) store.removeFile(path);
+        if (!onDisk.has(path)) await store.removeFile(path);
       }
       // Files new or changed since their vectors were stored (all of them when forced), read once here and embedded below.
       const changed: { path: string; content: string; hash: string }[] = [];
@@ -128,7 +128,7 @@ export class Indexer {
         }
         const absolute = workspace.resolve(file.path);
         let vanished = false;
-        const stored = store.commitFile({ path: file.path, contentHash: file.hash, key, dimensions: provider.dimensions, chunks, vectors }, () => {
+        const stored = await store.commitFile({ path: file.path, contentHash: file.hash, key, dimensions: provider.dimensions, chunks, vectors }, () => {
           // Checked inside the transaction: the provider in force and the file as it is now.
           if (providerKey(this.deps.activeProvider()) !== key) return false;
           let now: string | null = null;
@@ -140,7 +140,7 @@ export class Indexer {
           }
           return sha256(now) === file.hash;
         });
-        if (!stored && vanished) store.removeFile(file.path);
+        if (!stored && vanished) await store.removeFile(file.path);
         if (!stored && providerKey(this.deps.activeProvider()) !== key) return this.finish(job, "cancelled", coded(ragErrors.RAG_PROVIDER_SWITCHED()));
         // A file edited while embedded is left for the next job (the watcher queues one).
         job.done++;

@@ -84,7 +84,7 @@ export class RagService implements SemanticSearch {
     if (vector.length === 0) {
       // No vectors to fuse (provider down, nothing indexed under it yet, or `fulltext` mode):
       // full-text ranks alone, each path shown by its first stored chunk.
-      const first = this.deps.store.firstChunks(fulltext.map((f) => f.path));
+      const first = await this.deps.store.firstChunks(fulltext.map((f) => f.path));
       answer.results = fulltext.slice(0, options.limit).map(({ path, rank }) => {
         const c = first.get(path);
         return { path, startLine: c?.startLine ?? 1, endLine: c?.endLine ?? 1, score: Math.round((1 / (60 + rank)) * 1e6) / 1e6, excerpt: c ? clip(c.text, EXCERPT_CHARS) : "" };
@@ -182,7 +182,7 @@ export class RagService implements SemanticSearch {
       else next.agentModes[agent] = mode;
     }
     const providerChanged = next.provider !== this.settings.provider;
-    this.deps.store.saveSetting(CONFIG_KEY, JSON.stringify(next));
+    await this.deps.store.saveSetting(CONFIG_KEY, JSON.stringify(next));
     this.settings = next;
     if (providerChanged) this.invalidate();
     // A switch re-indexes under the new key; a running job notices and cancels at its next commit.

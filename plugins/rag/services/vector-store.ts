@@ -1,4 +1,4 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import type { Chunk } from "../domain/chunker.ts";
 import { RagChunk } from "../entities/rag-chunk.ts";
 import { RagFile } from "../entities/rag-file.ts";
@@ -18,11 +18,30 @@ export interface VectorMatrix {
   vectors: Float32Array;
 }
 
+// The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
+// A vector is bound as a Buffer: a BLOB on SQLite, a BYTEA on PostgreSQL (the migration's type there).
+const DELETE_CHUNKS = "DELETE FROM rag_chunks WHERE path = ?";
+const INSERT_CHUNK = `INSERT INTO rag_chunks (path, "startLine", "endLine", "text", "providerKey", dimensions, vector) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const RECORD_FILE = `INSERT INTO rag_files (path, "contentHash", "providerKey", chunks, "indexedAt") VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (path) DO UPDATE SET "contentHash" = excluded."contentHash", "providerKey" = excluded."providerKey", chunks = excluded.chunks, "indexedAt" = excluded."indexedAt"`;
+const DELETE_FILE = "DELETE FROM rag_files WHERE path = ?";
+const FIRST_CHUNK = `SELECT path, "startLine", "endLine", "text" FROM rag_chunks WHERE path = ? ORDER BY "startLine", id LIMIT 1`;
+
+/** Thrown inside a file's step to roll it back when the file is no longer wanted at commit time. */
+const NOT_WANTED = Symbol("rag: file no longer wanted");
+
+/** The Float32 view of a stored vector; copied when the driver's Buffer is not 4-byte aligned (a Float32Array view needs it). */
+function floats(b: Buffer): Float32Array {
+  const aligned = b.byteOffset % 4 === 0 ? b : Buffer.from(b);
+  return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+}
+
 /**
- * `rag_files`, `rag_chunks`, `rag_settings`: reads over the store kit. A file's chunks are
- * replaced in one synchronous raw transaction (delete, insert, record the file), so a server
- * killed mid-index leaves each file either fully old or fully new, and the next job redoes
- * what is missing; a file's removal likewise.
+ * `rag_files`, `rag_chunks`, `rag_settings`, on SQLite and PostgreSQL: reads over the store
+ * kit. A file's chunks are replaced in ONE atomic step (`atomically`: delete, insert, record
+ * the file), so a server killed mid-index leaves each file either fully old or fully new, and
+ * the next job redoes what is missing; a file's removal likewise. On SQLite the steps run
+ * synchronously over statements prepared once, as before.
  */
 export class VectorStore {
   private readonly db: () => Database;
@@ -43,31 +62,34 @@ export class VectorStore {
 
   /**
    * Stores a file's chunks under `key` unless `stillWanted()` says otherwise at commit time
-   * (the file vanished or the provider changed while it was embedded). Returns whether it stored.
+   * (the file vanished or the provider changed while it was embedded). Returns whether it
+   * stored. The check runs last inside the step, after the writes: on PostgreSQL the
+   * statements are awaited, so checking first would leave a window before the commit; an
+   * unwanted file rolls the whole step back.
    */
-  commitFile(file: { path: string; contentHash: string; key: string; dimensions: number; chunks: Chunk[]; vectors: Float32Array[] }, stillWanted: () => boolean): boolean {
-    const sql = this.db().sql;
-    return sql.transaction(() => {
-      if (!stillWanted()) return false;
-      sql.prepare("DELETE FROM rag_chunks WHERE path = ?").run(file.path);
-      const insert = sql.prepare("INSERT INTO rag_chunks (path, startLine, endLine, text, providerKey, dimensions, vector) VALUES (?, ?, ?, ?, ?, ?, ?)");
-      file.chunks.forEach((c, i) => {
-        const v = file.vectors[i]!;
-        insert.run(file.path, c.startLine, c.endLine, c.text, file.key, file.dimensions, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  async commitFile(file: { path: string; contentHash: string; key: string; dimensions: number; chunks: Chunk[]; vectors: Float32Array[] }, stillWanted: () => boolean): Promise<boolean> {
+    try {
+      return await atomically(this.db(), function* (tx) {
+        yield* tx.run(DELETE_CHUNKS, [file.path]);
+        for (const [i, c] of file.chunks.entries()) {
+          const v = file.vectors[i]!;
+          yield* tx.run(INSERT_CHUNK, [file.path, c.startLine, c.endLine, c.text, file.key, file.dimensions, Buffer.from(v.buffer, v.byteOffset, v.byteLength)]);
+        }
+        yield* tx.run(RECORD_FILE, [file.path, file.contentHash, file.key, file.chunks.length, new Date().toISOString()]);
+        if (!stillWanted()) throw NOT_WANTED;
+        return true;
       });
-      sql
-        .prepare("INSERT INTO rag_files (path, contentHash, providerKey, chunks, indexedAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET contentHash = excluded.contentHash, providerKey = excluded.providerKey, chunks = excluded.chunks, indexedAt = excluded.indexedAt")
-        .run(file.path, file.contentHash, file.key, file.chunks.length, new Date().toISOString());
-      return true;
-    })();
+    } catch (error) {
+      if (error === NOT_WANTED) return false;
+      throw error;
+    }
   }
 
-  removeFile(path: string): void {
-    const sql = this.db().sql;
-    sql.transaction(() => {
-      sql.prepare("DELETE FROM rag_chunks WHERE path = ?").run(path);
-      sql.prepare("DELETE FROM rag_files WHERE path = ?").run(path);
-    })();
+  async removeFile(path: string): Promise<void> {
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(DELETE_CHUNKS, [path]);
+      yield* tx.run(DELETE_FILE, [path]);
+    });
   }
 
   async matrix(key: string): Promise<VectorMatrix> {
@@ -75,8 +97,7 @@ export class VectorStore {
     const dimensions = rows[0]?.dimensions ?? 0;
     const vectors = new Float32Array(rows.length * dimensions);
     rows.forEach((r, i) => {
-      const b = r.vector as Buffer;
-      vectors.set(new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4), i * dimensions);
+      vectors.set(floats(r.vector as Buffer), i * dimensions);
     });
     return { key, dimensions, ids: rows.map((r) => r.id), paths: rows.map((r) => r.path), vectors };
   }
@@ -89,17 +110,19 @@ export class VectorStore {
 
   /**
    * The first stored chunk of each path, whatever provider embedded it (lines and text do not
-   * depend on it). Raw: one statement prepared once and re-run per path on a search's path,
-   * where a query-builder read per path would compile a new statement each time.
+   * depend on it). Raw: one statement re-run per path in one step on a search's path (prepared
+   * once on SQLite), where a query-builder read per path would compile a new statement each time.
    */
-  firstChunks(paths: string[]): Map<string, { path: string; startLine: number; endLine: number; text: string }> {
-    const out = new Map<string, { path: string; startLine: number; endLine: number; text: string }>();
-    const get = this.db().sql.prepare("SELECT path, startLine, endLine, text FROM rag_chunks WHERE path = ? ORDER BY startLine, id LIMIT 1");
-    for (const p of paths) {
-      const row = get.get(p) as { path: string; startLine: number; endLine: number; text: string } | undefined;
-      if (row) out.set(p, row);
-    }
-    return out;
+  async firstChunks(paths: string[]): Promise<Map<string, { path: string; startLine: number; endLine: number; text: string }>> {
+    if (paths.length === 0) return new Map();
+    return atomically(this.db(), function* (tx) {
+      const out = new Map<string, { path: string; startLine: number; endLine: number; text: string }>();
+      for (const p of paths) {
+        const row = yield* tx.get<{ path: string; startLine: number; endLine: number; text: string }>(FIRST_CHUNK, [p]);
+        if (row) out.set(p, row);
+      }
+      return out;
+    });
   }
 
   /** Files and chunks stored under `key`, and all indexed files. */
@@ -112,8 +135,8 @@ export class VectorStore {
     return (await this.settings.get(key))?.value ?? null;
   }
 
-  /** Raw: one upsert (`ON CONFLICT DO UPDATE`). */
-  saveSetting(key: string, value: string): void {
-    this.db().sql.prepare("INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  /** One upsert (`ON CONFLICT DO UPDATE`) through the query builder, on every engine. */
+  async saveSetting(key: string, value: string): Promise<void> {
+    await this.settings.qb().insert({ key, value }).onConflict("key").merge(["value"]).execute("run");
   }
 }

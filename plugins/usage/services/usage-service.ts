@@ -76,7 +76,7 @@ export class UsageService implements UsageLedger {
       taskId: input.taskId ?? null,
       timestamp: input.timestamp ?? new Date(this.now()).toISOString(),
     };
-    this.deps.store.insert(event);
+    await this.deps.store.insert(event);
     this.deps.events.publish("usage.cost.recorded", event, { public: true });
     if (cents > 0) await this.announceThresholds(event);
     return event;
@@ -92,7 +92,7 @@ export class UsageService implements UsageLedger {
   }
 
   async setBudget(agentId: string, dailyCents: number): Promise<BudgetStatus> {
-    this.deps.store.setBudget(agentId, dailyCents, new Date(this.now()).toISOString());
+    await this.deps.store.setBudget(agentId, dailyCents, new Date(this.now()).toISOString());
     return this.budgetStatus(agentId);
   }
 
@@ -170,8 +170,8 @@ export class UsageService implements UsageLedger {
     const level = status.spentCents >= status.budgetCents ? "exceeded" : status.spentCents >= status.budgetCents * WARNING_AT ? "warning" : null;
     if (!level) return;
     // Crossing 100% in one step also covers the warning: claim it so it is not sent after.
-    if (level === "exceeded") this.deps.store.claimAlert(event.agentId, day, "warning", event.timestamp);
-    if (!this.deps.store.claimAlert(event.agentId, day, level, event.timestamp)) return;
+    if (level === "exceeded") await this.deps.store.claimAlert(event.agentId, day, "warning", event.timestamp);
+    if (!(await this.deps.store.claimAlert(event.agentId, day, level, event.timestamp))) return;
     const payload = { agentId: event.agentId, day, level, spentCents: status.spentCents, budgetCents: status.budgetCents } as const;
     this.deps.events.publish("usage.budget.alert", payload, { public: true });
     try {

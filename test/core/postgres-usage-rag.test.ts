@@ -1,0 +1,157 @@
+// The usage and rag plugins on a real, throwaway PostgreSQL (issue 25): their stores left
+// `db.sql` for driver-neutral atomic steps. Usage: the same cost events recorded on SQLite and
+// on PostgreSQL give the same summary, series and budgets (an event with its rollup and totals
+// upserts in one step, budget upserts, alert claims, per-engine quarter-hour buckets). rag: a
+// workspace indexed with the in-process `hash` provider (as test/plugins/rag does) answers a
+// semantic search (its routes are the memory plugin's, which it therefore brings); a forced re-index replaces each file's chunks whole, a deleted file's go.
+// Their SQLite suites stay under test/plugins/usage and test/plugins/rag. One cluster for the
+// file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ApiBody } from "@muster/plugin/testing";
+import { memoryPlugin } from "../../plugins/memory/index.ts";
+import { ragPlugin } from "../../plugins/rag/index.ts";
+import { usagePlugin } from "../../plugins/usage/index.ts";
+import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import { waitUntil } from "../helpers/wait.ts";
+import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { corpus, writeCorpus } from "../plugins/rag/helpers.ts";
+
+const t = suite("usage and rag on PostgreSQL");
+const unavailable = postgresUnavailable();
+if (unavailable) console.log(`usage and rag on PostgreSQL: skipped, ${unavailable}`);
+const test = unavailable ? t.skip : t;
+
+let cluster: PostgresCluster | undefined;
+const database = async () => (cluster ??= await startPostgres()).createDatabase();
+t.after(async () => {
+  await cluster?.stop();
+});
+
+const DAY_MS = 86_400_000;
+const usageConfig = { pluginConfig: { usage: { budgets: { capped: 100 } } } };
+
+/** The same cost events on a host (claude-haiku-4: $1/M input; claude-sonnet-4: $3/M input, $15/M output): today, yesterday, 20 days ago. */
+async function recordUsage(h: TestHost): Promise<void> {
+  const now = Date.now();
+  for (const body of [
+    { agentId: "writer", model: "claude-sonnet-4-6", inputTokens: 1_000_000 },
+    { agentId: "writer", model: "claude-sonnet-4-6", inputTokens: 1_000_000, outputTokens: 10_000 },
+    { agentId: "writer", model: "claude-haiku-4-5", inputTokens: 100_000 },
+    { agentId: "scout", model: "claude-sonnet-4-6", outputTokens: 100_000 },
+    { agentId: "scout", model: "mystery-model", inputTokens: 500 },
+    { agentId: "writer", model: "claude-sonnet-4-6", inputTokens: 2_000_000, timestamp: new Date(now - 2 * DAY_MS).toISOString() },
+    { agentId: "writer", model: "claude-sonnet-4-6", inputTokens: 5_000_000, timestamp: new Date(now - 20 * DAY_MS).toISOString() },
+    // 80 then 100 cents of a 100-cent budget: the warning and the refusal (alert claims on each engine).
+    { agentId: "capped", model: "claude-haiku-4-5", inputTokens: 800_000 },
+    { agentId: "capped", model: "claude-haiku-4-5", inputTokens: 200_000 },
+  ]) {
+    const res = await h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { action: "task", ...body } });
+    assert.is(res.status, 201, JSON.stringify(res.body));
+  }
+  const set = await h.json<ApiBody<"putUsageBudgetsByAgentId">>("/api/usage/budgets/writer", { method: "PUT", session: true, body: { dailyCents: 5_000 } });
+  assert.is(set.status, 200, JSON.stringify(set.body));
+  const raised = await h.json<ApiBody<"putUsageBudgetsByAgentId">>("/api/usage/budgets/writer", { method: "PUT", session: true, body: { dailyCents: 6_000 } });
+  assert.is(raised.body.budget.budgetCents, 6_000, "a second setting of one budget updates it");
+}
+
+/** What the usage routes answer, as figures: the summary (UTC and a far time zone), series over 7 and 30 days, budgets, a refusal. */
+async function readUsage(h: TestHost) {
+  const points = async (days: number) => {
+    const res = await h.json<ApiBody<"getUsageSeries">>(`/api/usage/series?days=${days}`);
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    const key = (p: { date: string; agentId: string; model: string }) => `${p.date} ${p.agentId} ${p.model}`;
+    return { dates: res.body.dates, points: [...res.body.points].sort((a, b) => key(a).localeCompare(key(b))) };
+  };
+  const summary = await h.json<ApiBody<"getUsage">>("/api/usage");
+  assert.is(summary.status, 200, JSON.stringify(summary.body));
+  const far = await h.json<ApiBody<"getUsage">>("/api/usage?tz=Pacific/Kiritimati");
+  const capped = await h.json<ApiBody<"getUsageBudgetsByAgentId">>("/api/usage/budgets/capped");
+  return {
+    summary: summary.body,
+    far: far.body,
+    week: await points(7),
+    month: await points(30),
+    budgets: (await h.json<ApiBody<"getUsageBudgets">>("/api/usage/budgets")).body.budgets,
+    capped: capped.body.budget,
+  };
+}
+
+test("usage: the same events give the same summary, series and budgets as on SQLite", async () => {
+  const onSqlite = await withTestHost({ plugins: [usagePlugin], config: usageConfig }, async (h) => {
+    await recordUsage(h);
+    return readUsage(h);
+  });
+  const url = await database();
+  const onPostgres = await withTestHost({ plugins: [usagePlugin], env: { DATABASE_URL: url }, config: usageConfig }, async (h) => {
+    await recordUsage(h);
+    const refused = await h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { agentId: "x", model: "m", action: "task", inputTokens: -1 } });
+    assert.is(refused.status, 400);
+    assert.is(refused.body.error?.code, "USAGE_TOKENS_OUT_OF_RANGE");
+    return readUsage(h);
+  });
+  // The figures themselves, so that two equally wrong engines cannot pass.
+  assert.equal(onPostgres.summary.today.byAgent.writer, { input: 2_100_000, output: 10_000, cost: 625 });
+  assert.equal(onPostgres.summary.allTime, { totalEvents: 9, estimatedCostCents: 625 + 150 + 600 + 1500 + 100 });
+  assert.equal(onPostgres.capped, { agentId: "capped", spentCents: 100, budgetCents: 100, exceeded: true });
+  assert.is(onPostgres.week.points.length, 6);
+  assert.is(onPostgres.month.points.length, 7);
+  assert.equal(onPostgres, onSqlite);
+});
+
+test("usage: 20 concurrent events of one agent and quarter hour all reach the rollup and totals (the upserts add on PostgreSQL's row lock)", async () => {
+  const url = await database();
+  await withTestHost({ plugins: [usagePlugin], env: { DATABASE_URL: url } }, async (h) => {
+    const posted = await Promise.all(Array.from({ length: 20 }, () => h.json<ApiBody<"postUsage">>("/api/usage", { method: "POST", body: { agentId: "racer", model: "claude-haiku-4-5", action: "task", inputTokens: 10_000, outputTokens: 1 } })));
+    assert.equal(posted.map((r) => r.status), Array(20).fill(201));
+    const summary = (await h.json<ApiBody<"getUsage">>("/api/usage")).body;
+    assert.equal(summary.today.byAgent.racer, { input: 200_000, output: 20, cost: 20 });
+    assert.equal(summary.allTime, { totalEvents: 20, estimatedCostCents: 20 });
+  });
+});
+
+test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced re-index replaces chunks whole; a deleted file's chunks go", async () => {
+  const url = await database();
+  await withTestHost({ plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, pluginConfig: { rag: { watchDebounceMs: 50 } } } }, async (h) => {
+    writeCorpus(h.workspace);
+    const search = (q: string) => h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`);
+    const agent = async () => (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.agents[0]!;
+    const settled = () => waitUntil(async () => { const a = await agent(); return !a.dirty && a.total > 0 && a.indexed === a.total ? a : null; }, { timeoutMs: 30_000, label: "every file indexed on PostgreSQL" });
+    const enabled = await h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    assert.equal(enabled.body.config, { provider: "hash", enabled: true, agentModes: {} }, "the settings upsert");
+    const indexed = await settled();
+    assert.ok(indexed.total >= Object.keys(corpus).length);
+    assert.ok(indexed.vectorReady);
+
+    const res = await search("invoice worker timeout");
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(res.body.provider, "hash");
+    const top = res.body.results[0];
+    assert.ok(top, "an answer");
+    assert.is(top.path, "memory/2026-11-20.md");
+    assert.match(top.excerpt, /invoice/);
+    for (const [q, path] of [["soil moisture greenhouse", "projects/garden.md"], ["interview backend engineers", "company/hiring.md"], ["roast chocolate beans", "insights/coffee.md"]] as const) {
+      assert.is((await search(q)).body.results[0]?.path, path, q);
+    }
+
+    // A forced re-index deletes and re-inserts every file's chunks in one step each: the counts stay.
+    const forced = await h.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: { force: true } });
+    assert.is(forced.status, 202);
+    await waitUntil(async () => ((await h.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: {} })).body.job.total === 0 ? true : null), { timeoutMs: 30_000, label: "the forced job done" });
+    const again = await settled();
+    assert.equal({ indexed: again.indexed, chunks: again.chunks }, { indexed: indexed.indexed, chunks: indexed.chunks });
+    assert.is((await search("invoice worker timeout")).body.results[0]?.path, "memory/2026-11-20.md");
+
+    // The watcher indexes a new file and removes a deleted one (its chunks and file row in one step).
+    writeFileSync(join(h.workspace, "memory/kites.md"), "# Kite festival\n\nThe kite festival is on the northern beach; bring spools of dyneema line.\n");
+    await waitUntil(async () => ((await search("kite festival dyneema")).body.results[0]?.path === "memory/kites.md" ? true : null), { timeoutMs: 30_000, label: "the new file found" });
+    rmSync(join(h.workspace, "memory/kites.md"));
+    await waitUntil(async () => (!(await search("kite festival dyneema")).body.results.some((r: { path: string }) => r.path === "memory/kites.md") ? true : null), { timeoutMs: 30_000, label: "the deleted file forgotten" });
+    assert.is((await agent()).chunks, indexed.chunks);
+  });
+});
+
+t.run();
