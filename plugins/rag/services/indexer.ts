@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { MusterError, type EventBus, type Logger, type WorkspacePaths } from "@muster/plugin";
+import { MusterError, type EventBus, type Logger, type WorkspacePaths, type WorkspaceWatch } from "@muster/plugin";
 import type { RagConfig } from "../config.ts";
 import { chunkMarkdown } from "../domain/chunker.ts";
 import { providerKey, type EmbeddingProvider } from "../providers/provider.ts";
@@ -19,6 +19,8 @@ export interface IndexerDeps {
   activeProvider: () => EmbeddingProvider;
   /** Called after every stored or removed file (the search side drops its cached vectors). */
   changed: () => void;
+  /** The host watcher's initial scan: a job lists the workspace only after it (see `run`). */
+  watch?: Pick<WorkspaceWatch, "scanned">;
 }
 
 const PROGRESS_EVERY_MS = 200;
@@ -101,6 +103,9 @@ export class Indexer {
     job.status = "running";
     job.provider = provider.id;
     try {
+      // The scan runs while the server serves: a listing taken during it could keep a file
+      // deleted before the scan reached its directory, and no event would ever remove it.
+      if (this.deps.watch && !(await this.deps.watch.scanned())) return this.finish(job, "cancelled", coded(ragErrors.RAG_STOPPED()));
       const paths = await listMarkdown(workspace.root, config);
       const onDisk = new Set(paths);
       const states = await store.fileStates();
