@@ -36,13 +36,21 @@ export interface AtomicTx {
   get<T>(sql: string, params?: readonly unknown[]): AtomicStatementStep<T | undefined>;
   /** Every row (also a write's `RETURNING` rows). */
   all<T>(sql: string, params?: readonly unknown[]): AtomicStatementStep<T[]>;
+  /**
+   * Serialises the steps that name the same `key` until this one commits: for a count or an
+   * "is there one already" check that a concurrent step could pass too (READ COMMITTED sees
+   * no row the other has not committed). On PostgreSQL a transaction-scoped advisory lock on
+   * the key's hash (a collision only makes two keys wait for each other); on SQLite nothing,
+   * as the whole step already runs alone on the connection.
+   */
+  lock(key: string): AtomicStatementStep<void>;
 }
 
 /** One statement, as the driver of an atomic step receives it. */
 export interface AtomicStatement {
   sql: string;
   params: readonly unknown[];
-  method: "run" | "get" | "all";
+  method: "run" | "get" | "all" | "lock";
 }
 
 /** A statement's step: `yield*` it inside the body for its (typed) result. */
@@ -57,7 +65,16 @@ function statement<T>(method: AtomicStatement["method"]) {
   };
 }
 
-const tx: AtomicTx = { run: statement("run"), get: statement("get"), all: statement("all") };
+const LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext(?))";
+
+const tx: AtomicTx = {
+  run: statement("run"),
+  get: statement("get"),
+  all: statement("all"),
+  *lock(key) {
+    yield { sql: LOCK_SQL, params: [key], method: "lock" };
+  },
+};
 
 /** One better-sqlite3 transaction wrapper per connection, running the function it is given (building one costs ~20 µs). */
 const transactionBySql = new WeakMap<BetterSqlite3.Database, (steps: () => unknown) => unknown>();
@@ -66,6 +83,7 @@ const transactionBySql = new WeakMap<BetterSqlite3.Database, (steps: () => unkno
 const preparedBySql = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
 function runOnSqlite(sql: BetterSqlite3.Database, s: AtomicStatement): unknown {
+  if (s.method === "lock") return undefined;
   const cache = preparedBySql.get(sql) ?? preparedBySql.set(sql, new Map()).get(sql)!;
   let stmt = cache.get(s.sql);
   if (!stmt) cache.set(s.sql, (stmt = sql.prepare(s.sql)));
@@ -102,7 +120,7 @@ export function atomically<R>(db: Database, body: AtomicBody<R>): Promise<R> {
     let next = steps.next();
     while (!next.done) {
       const s = next.value;
-      const result = await connection.execute<any>(s.sql, s.params, s.method, trx);
+      const result = await connection.execute<any>(s.sql, s.params, s.method === "lock" ? "get" : s.method, trx);
       next = steps.next(s.method === "run" ? { changes: (result as { affectedRows: number }).affectedRows } : s.method === "get" ? (result ?? undefined) : result);
     }
     return next.value;

@@ -31,13 +31,6 @@ const CAPPED_INSERT = `INSERT INTO approvals_approvals (id, "taskId", title, "re
   WHERE (SELECT count(*) FROM approvals_approvals
          WHERE "requesterKey" = ? AND status = 'pending' AND ("expiresAt" IS NULL OR "expiresAt" > ?)) < ?`;
 
-/**
- * PostgreSQL only: one requester's capped inserts one at a time, until each commits (a
- * transaction-level advisory lock on the hash of the plugin-prefixed key; a hash collision of
- * two requesters only makes them wait for each other).
- */
-const LOCK_REQUESTER = "SELECT pg_advisory_xact_lock(hashtext(?))";
-
 const INTERRUPTED = "Muster stopped before the action finished; it was not retried. Check whether it took effect.";
 
 /**
@@ -77,7 +70,7 @@ export class ApprovalStore {
       // before the others' inserts commit and all slip under the cap, so the requester's
       // transactions queue on a lock held until commit; the count runs after the lock, on a
       // snapshot that sees the previous holder's insert.
-      if (db.engine === "postgresql") yield* tx.get(LOCK_REQUESTER, [`approvals_approvals:${cap.requesterKey}`]);
+      yield* tx.lock(`approvals_approvals:${cap.requesterKey}`);
       return (yield* tx.run(CAPPED_INSERT, [...values, cap.requesterKey, cap.now, cap.maxPending])).changes === 1;
     });
   }

@@ -9,9 +9,6 @@ const DISPATCH_COLUMNS = ["id", "taskId", "agentId", "status", "previousStatus",
 // The statements of the start step, in SQL both engines read (quoted camelCase names, `?`).
 const RUNNING_OF_TASK = `SELECT id FROM dispatch_dispatches WHERE "taskId" = ? AND status = 'running' LIMIT 1`;
 const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${DISPATCH_COLUMNS.map(() => "?").join(", ")})`;
-/** PostgreSQL only: one task's starts one at a time, until each commits (a hash collision of two tasks only makes them wait for each other). */
-const LOCK_TASK = "SELECT pg_advisory_xact_lock(hashtext(?))";
-
 /**
  * The dispatch records over the store kit, on SQLite and PostgreSQL; ending one is the kit's
  * `transition` (only a running dispatch ends, once). Starting one reads and writes in one
@@ -36,7 +33,7 @@ export class DispatchStore {
   start(row: DispatchRow): Promise<{ started: true } | { started: false; runningId: string }> {
     const db = this.db();
     return atomically(db, function* (tx) {
-      if (db.engine === "postgresql") yield* tx.get(LOCK_TASK, [`dispatch_dispatches:${row.taskId}`]);
+      yield* tx.lock(`dispatch_dispatches:${row.taskId}`);
       const running = yield* tx.get<{ id: string }>(RUNNING_OF_TASK, [row.taskId]);
       if (running) return { started: false as const, runningId: running.id };
       yield* tx.run(INSERT, DISPATCH_COLUMNS.map((c) => row[c]));

@@ -13,9 +13,6 @@ const REVIEW_COLUMNS = ["id", "taskId", "approvalId", "status", "createdAt", "re
 const PENDING_OF_TASK = `SELECT 1 AS pending FROM dispatch_task_reviews WHERE "taskId" = ? AND status = 'pending' LIMIT 1`;
 const INSERT_REVIEW = `INSERT INTO dispatch_task_reviews (${REVIEW_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${REVIEW_COLUMNS.map(() => "?").join(", ")})`;
 const END_EPISODE = `DELETE FROM dispatch_blocked_episodes WHERE "taskId" = ?`;
-/** PostgreSQL only: one task's review openings one at a time, until each commits (a hash collision only makes two tasks wait for each other). */
-const LOCK_TASK = "SELECT pg_advisory_xact_lock(hashtext(?))";
-
 /**
  * Task review records and blocked episodes, on SQLite and PostgreSQL. Plain reads and writes
  * go over the store kit. Each conditional change is one conditional statement (a review's
@@ -41,7 +38,7 @@ export class ReviewStore {
   open(taskId: string, now: string): Promise<TaskReviewRow | null> {
     const db = this.db();
     return atomically(db, function* (tx) {
-      if (db.engine === "postgresql") yield* tx.get(LOCK_TASK, [`dispatch_task_reviews:${taskId}`]);
+      yield* tx.lock(`dispatch_task_reviews:${taskId}`);
       if (yield* tx.get(PENDING_OF_TASK, [taskId])) return null;
       const row: TaskReviewRow = { id: randomUUID(), taskId, approvalId: null, status: "pending", createdAt: now, resolvedAt: null };
       yield* tx.run(INSERT_REVIEW, REVIEW_COLUMNS.map((c) => row[c]));
