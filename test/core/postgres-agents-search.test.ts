@@ -1,14 +1,17 @@
 // The agents and search plugins on a real, throwaway PostgreSQL (issue 25): their stores left
 // `db.sql` for the store kit's atomic steps. Agents: the organisation file read into agent
 // records at start (one `atomically` step), and a licence challenge's nonce spent once under
-// concurrency (the kit's `transition`, `usedAt IS NULL` → now) over HTTP. Search: a workspace
+// concurrency (the kit's `transition`, `usedAt IS NULL` → now) over HTTP, and a stuck episode
+// escalated once (epoch milliseconds in a BIGINT, raced through the agents' store). Search: a workspace
 // file indexed, found, saved (blob parts, index text and file rows as atomic steps), and found
 // again after a restart that loads the saved index instead of re-reading the files. Their
 // SQLite suites stay under test/plugins/agents and test/plugins/search. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
 import type { ApiBody } from "@muster/plugin/testing";
+import { AgentStore } from "../../plugins/agents/services/agent-store.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { agentsPlugin } from "../../plugins/agents/index.ts";
 import { approvalsPlugin } from "../../plugins/approvals/index.ts";
@@ -35,9 +38,33 @@ t.after(async () => {
 const RACERS = 20;
 const HOLDER = "0x00000000000000000000000000000000000000a1";
 const ADDRESS = "0x00000000000000000000000000000000000000b2";
+const DB = token<() => Database>("pg-agents-probe.db");
+
+/** Races `RACERS` escalation claims of one stuck episode through the agents' own store: how many won. */
+const escalationProbe = definePlugin({
+  id: "pg-agents-probe",
+  version: "1.0.0",
+  host: "^1.0.0",
+  paths: ["/api/pg-agents-probe"],
+  dependsOn: ["agents"],
+  register(ctx) {
+    ctx.provide(defineService({ token: DB, deps: { db: hostTokens.db }, create: ({ db }) => () => db as Database }));
+  },
+  routes: defineRoutes({
+    deps: { db: DB },
+    mount(router, { db }) {
+      router.post("/api/pg-agents-probe/escalate", { summary: "Race claimEscalation", body: z.object({ agentId: z.string(), lastActivityMs: z.number().int() }) }, async ({ body }) => {
+        const store = new AgentStore(db);
+        const won = (await Promise.all(Array.from({ length: RACERS }, () => store.claimEscalation(body.agentId, body.lastActivityMs, new Date().toISOString())))).filter(Boolean).length;
+        return { ok: true, won };
+      });
+    },
+  }),
+});
+
 const PACK = JSON.stringify({ name: "licensed", version: "1.0.0", description: "licensed", templateId: 7, agents: [{ id: "licensed-a", name: "A", role: "operator", model: "m", tier: 3 }] });
 
-test("agents: the organisation file becomes agent records; of 20 installs naming one licence nonce, one spends it", async () => {
+test("agents: the organisation file becomes agent records; of 20 installs naming one licence nonce, one spends it; a stuck episode is escalated once", async () => {
   const url = await database();
   const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG, "packs/licensed.json": PACK });
   // No chain answers here: the proof's nonce is spent before the chain is asked, so the winner gets past the replay check.
@@ -45,7 +72,7 @@ test("agents: the organisation file becomes agent records; of 20 installs naming
   const h = await startTestHost({
     home,
     workspace,
-    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin],
+    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin, escalationProbe],
     env: { DATABASE_URL: url },
     config: { owner: "Daniel", pluginConfig: { agents: { marketplace } } },
   });
@@ -76,6 +103,15 @@ test("agents: the organisation file becomes agent records; of 20 installs naming
     const unknown = await h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: { name: "licensed", buyer: HOLDER, proof: { ...proof, nonce: `0x${"22".repeat(32)}` } } });
     assert.is(unknown.status, 403);
     assert.is(unknown.body.error?.code, "LICENSE_PROOF_INVALID");
+
+    // A stuck episode is escalated once; its last activity in epoch milliseconds passes 32 bits (BIGINT on PostgreSQL).
+    const escalate = (lastActivityMs: number) => h.json<{ won: number }>("/api/pg-agents-probe/escalate", { method: "POST", body: { agentId: "thor", lastActivityMs } });
+    const episode = Date.now();
+    const first = await escalate(episode);
+    assert.is(first.status, 200, JSON.stringify(first.body));
+    assert.is(first.body.won, 1);
+    assert.is((await escalate(episode)).body.won, 0, "the same episode again");
+    assert.is((await escalate(episode + 1)).body.won, 1, "a new episode");
   } finally {
     await h.stop();
     removeHome(home);
