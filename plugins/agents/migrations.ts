@@ -6,6 +6,12 @@ const licenceInstanceTable = (oneRow: string) => `CREATE TABLE agents_licence_in
         id INTEGER PRIMARY KEY${oneRow},
         salt TEXT NOT NULL
       )`;
+// The last stuck episode escalated per agent, by its last activity in epoch milliseconds.
+const escalationsTable = (millisType: string) => `CREATE TABLE agents_escalations (
+        agentId TEXT PRIMARY KEY,
+        lastActivityMs ${millisType} NOT NULL,
+        escalatedAt TEXT NOT NULL
+      )`;
 // Challenges issued for licence proofs: single use (usedAt), bound to a pack, template and holder.
 const licenceChallengesTable = `CREATE TABLE agents_licence_challenges (
         nonce TEXT PRIMARY KEY,
@@ -47,13 +53,9 @@ export const migrations = [
   }),
   defineMigration({
     name: "002-escalations",
-    up: [
-      `CREATE TABLE agents_escalations (
-        agentId TEXT PRIMARY KEY,
-        lastActivityMs INTEGER NOT NULL,
-        escalatedAt TEXT NOT NULL
-      )`,
-    ],
+    up: [escalationsTable("INTEGER")],
+    // Epoch milliseconds pass 32 bits: PostgreSQL's INTEGER would refuse them (SQLite's is 64 bits).
+    postgresql: [escalationsTable("BIGINT")],
   }),
   defineMigration({
     name: "003-licence-challenges",

@@ -10,8 +10,8 @@ export const Escalation = defineEntity({
   tableName: "agents_escalations",
   properties: {
     agentId: p.string().primary(),
-    /** The episode's last activity (epoch ms). */
-    lastActivityMs: p.integer(),
+    /** The episode's last activity (epoch ms): past 32 bits, so BIGINT on PostgreSQL, read back as a number. */
+    lastActivityMs: p.bigint("number"),
     escalatedAt: p.string(),
   },
 });

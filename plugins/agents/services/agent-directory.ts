@@ -100,7 +100,7 @@ export class AgentDirectoryService implements Crew {
       const code = (error as { code?: string }).code;
       if (code === "ORG_FILE_NOT_FOUND") {
         this.org = null;
-        const result = this.deps.store.sync([], new Map(), new Date().toISOString());
+        const result = await this.deps.store.sync([], new Map(), new Date().toISOString());
         this.invalidate();
         return result;
       }
@@ -108,7 +108,7 @@ export class AgentDirectoryService implements Crew {
       return null;
     }
     this.org = org;
-    const result = this.deps.store.sync(org.agents.map(orgColumns), await this.deps.orgEmojis(), new Date().toISOString());
+    const result = await this.deps.store.sync(org.agents.map(orgColumns), await this.deps.orgEmojis(), new Date().toISOString());
     this.invalidate();
     return result;
   }

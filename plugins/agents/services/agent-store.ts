@@ -1,4 +1,4 @@
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import type { OrgStructure } from "../../memory/tokens.ts";
 
 type OrgAgent = OrgStructure["agents"][number];
@@ -63,10 +63,20 @@ export interface SyncResult {
   updated: string[];
 }
 
+// The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
+const SELECT_ALL = "SELECT * FROM agents_agents";
+const INSERT_AGENT = `INSERT INTO agents_agents (id, name, role, tier, squad, model, emoji, "reportsTo", skills, "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const UPDATE_AGENT = `UPDATE agents_agents SET name = ?, role = ?, tier = ?, squad = ?, model = ?, emoji = ?, "reportsTo" = ?, skills = ?, "updatedAt" = ? WHERE id = ?`;
+const CLAIM_ESCALATION = `INSERT INTO agents_escalations ("agentId", "lastActivityMs", "escalatedAt") VALUES (?, ?, ?)
+  ON CONFLICT ("agentId") DO UPDATE SET "lastActivityMs" = excluded."lastActivityMs", "escalatedAt" = excluded."escalatedAt"
+  WHERE agents_escalations."lastActivityMs" <> excluded."lastActivityMs"`;
+
 /**
- * `agents_agents`: reads and plain updates over the store kit; the sync from the
- * organisation file is one synchronous raw transaction (a read, then inserts, updates and
- * deletes), so a reader never sees half an organisation.
+ * `agents_agents`: reads and plain updates over the store kit, on SQLite and PostgreSQL. The
+ * sync from the organisation file is one atomic step (`atomically`: a read, then inserts,
+ * updates and deletes), so a reader never sees half an organisation; on SQLite it runs
+ * synchronously over statements prepared once, as fast as the raw transaction it replaces
+ * (it is on the start-up path).
  */
 export class AgentStore {
   private readonly db: () => Database;
@@ -86,11 +96,10 @@ export class AgentStore {
   }
 
   /** Mirrors the organisation file: inserts new agents, updates changed ones, deletes the ones it no longer lists. */
-  sync(agents: OrgColumns[], emojis: ReadonlyMap<string, string>, now: string): SyncResult {
-    const sql = this.db().sql;
-    const result: SyncResult = { added: [], removed: [], updated: [] };
-    sql.transaction(() => {
-      const existing = new Map((sql.prepare("SELECT * FROM agents_agents").all() as AgentRow[]).map((r) => [r.id, r]));
+  sync(agents: OrgColumns[], emojis: ReadonlyMap<string, string>, now: string): Promise<SyncResult> {
+    return atomically(this.db(), function* (tx) {
+      const result: SyncResult = { added: [], removed: [], updated: [] };
+      const existing = new Map((yield* tx.all<AgentRow>(SELECT_ALL)).map((r) => [r.id, r]));
       const seen = new Set<string>();
       for (const a of agents) {
         if (seen.has(a.id)) continue;
@@ -99,33 +108,23 @@ export class AgentStore {
         const old = existing.get(a.id);
         const emoji = emojis.get(a.id) ?? old?.emoji ?? null;
         if (!old) {
-          sql
-            .prepare(
-              `INSERT INTO agents_agents (id, name, role, tier, squad, model, emoji, reportsTo, skills, createdAt, updatedAt)
-               VALUES (@id, @name, @role, @tier, @squad, @model, @emoji, @reportsTo, @skills, @now, @now)`,
-            )
-            .run({ ...a, emoji, skills, now });
+          yield* tx.run(INSERT_AGENT, [a.id, a.name, a.role, a.tier, a.squad, a.model, emoji, a.reportsTo, skills, now, now]);
           result.added.push(a.id);
           continue;
         }
         const same =
           old.name === a.name && old.role === a.role && old.tier === a.tier && old.squad === a.squad && old.model === a.model && old.reportsTo === a.reportsTo && old.skills === skills && old.emoji === emoji;
         if (same) continue;
-        sql
-          .prepare(
-            `UPDATE agents_agents SET name = @name, role = @role, tier = @tier, squad = @squad, model = @model, emoji = @emoji,
-             reportsTo = @reportsTo, skills = @skills, updatedAt = @now WHERE id = @id`,
-          )
-          .run({ ...a, emoji, skills, now });
+        yield* tx.run(UPDATE_AGENT, [a.name, a.role, a.tier, a.squad, a.model, emoji, a.reportsTo, skills, now, a.id]);
         result.updated.push(a.id);
       }
       for (const id of existing.keys()) {
         if (seen.has(id)) continue;
-        sql.prepare("DELETE FROM agents_agents WHERE id = ?").run(id);
+        yield* tx.run("DELETE FROM agents_agents WHERE id = ?", [id]);
         result.removed.push(id);
       }
-    })();
-    return result;
+      return result;
+    });
   }
 
   /** Records an approved tools/sandbox change (after OpenClaw accepted it). */
@@ -135,18 +134,10 @@ export class AgentStore {
 
   /**
    * Claims the escalation of one stuck episode: true only the first time for this agent and
-   * `lastActivityMs`. One conditional raw statement (an upsert whose update is conditional), so two checks (or a check after a restart)
-   * cannot both notify for the same episode.
+   * `lastActivityMs`. One conditional statement (an upsert whose update is conditional), so two
+   * checks (or a check after a restart) cannot both notify for the same episode.
    */
-  claimEscalation(agentId: string, lastActivityMs: number, now: string): boolean {
-    return (
-      this.db()
-        .sql.prepare(
-          `INSERT INTO agents_escalations (agentId, lastActivityMs, escalatedAt) VALUES (?, ?, ?)
-           ON CONFLICT (agentId) DO UPDATE SET lastActivityMs = excluded.lastActivityMs, escalatedAt = excluded.escalatedAt
-           WHERE agents_escalations.lastActivityMs != excluded.lastActivityMs`,
-        )
-        .run(agentId, lastActivityMs, now).changes === 1
-    );
+  async claimEscalation(agentId: string, lastActivityMs: number, now: string): Promise<boolean> {
+    return (await atomically(this.db(), (tx) => tx.run(CLAIM_ESCALATION, [agentId, lastActivityMs, now]))).changes === 1;
   }
 }

@@ -32,7 +32,7 @@ export async function assertLicence(config: AgentsConfig["marketplace"], challen
   if (!buyer) throw agentsErrors.LICENSE_PROOF_REQUIRED({ name, templateId, reason: "the proof needs the buyer address that holds the licence" });
   if (!config) throw agentsErrors.LICENSE_CHECK_UNAVAILABLE({ reason: "no marketplace chain is configured (agents.marketplace)" });
 
-  const issued = challenges.spend(name, proof.nonce);
+  const issued = await challenges.spend(name, proof.nonce);
   if (issued.pack !== name || issued.templateId !== templateId) {
     throw agentsErrors.LICENSE_PROOF_INVALID({ name, reason: `its challenge was issued for pack ${issued.pack} (template ${issued.templateId})` });
   }
@@ -42,7 +42,7 @@ export async function assertLicence(config: AgentsConfig["marketplace"], challen
   if (now >= proof.expiresAt) throw agentsErrors.LICENSE_PROOF_EXPIRED({ name, expiresAt: new Date(proof.expiresAt * 1000).toISOString() });
 
   // viem and the SDK are ~500 modules: loaded by the first licence check, not at start.
-  const [{ createPublicClient, http }, sdk] = await Promise.all([import("viem"), import("@muster/sdk")]);
+  const [{ createPublicClient, http }, sdk, instanceId] = await Promise.all([import("viem"), import("@muster/sdk"), challenges.instanceId()]);
   const client = createPublicClient({ transport: http(config.rpcUrl, { timeout: config.timeoutMs, retryCount: 0 }) });
   const addresses = config.addresses as { templateRegistry: Address; licenseToken: Address; marketplace: Address };
   const holder = buyer as Address;
@@ -54,7 +54,7 @@ export async function assertLicence(config: AgentsConfig["marketplace"], challen
     // chain through viem's ERC-6492 validator, which calls the wallet's ERC-1271 `isValidSignature`.
     signed = await client.verifyTypedData({
       address: holder,
-      domain: sdk.packLicenceProofDomain(challenges.instanceId(), addresses.licenseToken),
+      domain: sdk.packLicenceProofDomain(instanceId, addresses.licenseToken),
       types: sdk.packLicenceProofTypes,
       primaryType: "PackLicenceProof",
       message: { pack: name, templateId: BigInt(templateId), holder, nonce: issued.nonce, expiresAt: BigInt(proof.expiresAt) },

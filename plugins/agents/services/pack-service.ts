@@ -69,8 +69,8 @@ export class PackService {
     const marketplace = this.deps.config.marketplace;
     if (!marketplace) throw agentsErrors.LICENSE_CHECK_UNAVAILABLE({ reason: "no marketplace chain is configured (agents.marketplace)" });
     const { packLicenceProofDomain, packLicenceProofTypes } = await import("@muster/sdk");
-    const issued = this.challenges.issue(name, String(found.manifest.templateId), holder, marketplace.challengeTtlSeconds);
-    const domain = packLicenceProofDomain(this.challenges.instanceId(), marketplace.addresses.licenseToken as `0x${string}`) as LicenceChallengeResult["typedData"]["domain"];
+    const issued = await this.challenges.issue(name, String(found.manifest.templateId), holder, marketplace.challengeTtlSeconds);
+    const domain = packLicenceProofDomain(await this.challenges.instanceId(), marketplace.addresses.licenseToken as `0x${string}`) as LicenceChallengeResult["typedData"]["domain"];
     return {
       nonce: issued.nonce,
       expiresAt: issued.expiresAt,

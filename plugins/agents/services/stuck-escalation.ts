@@ -41,7 +41,7 @@ export class StuckEscalation {
       const health = await this.deps.directory.healthAll();
       for (const entry of health) {
         if (entry.state !== "stuck" || entry.lastActivityMs === null) continue;
-        if (!this.deps.store.claimEscalation(entry.id, entry.lastActivityMs, new Date().toISOString())) continue;
+        if (!(await this.deps.store.claimEscalation(entry.id, entry.lastActivityMs, new Date().toISOString()))) continue;
         const target = await this.deps.directory.escalationFor(entry.id);
         // Agents only the gateway knows have no place in the chain; the owner hears about them.
         const toLevel = target?.toLevel ?? "owner";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { SearchFile, type FileRow } from "../entities/search-file.ts";
 import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
 
@@ -28,21 +28,31 @@ const ROWS_PER_PAGE = ROWS_PER_STEP * 4;
 /** Every column of `search_files`, derived once from the entity. */
 const FILE_FIELDS = Object.keys(SearchFile.meta.properties) as (keyof FileRow)[];
 
+// The statements of the writes, in SQL both engines read (quoted camelCase names, `?`).
+const INSERT_FILE = `INSERT INTO search_files (${FILE_FIELDS.map((f) => `"${f}"`).join(", ")}) VALUES (${FILE_FIELDS.map(() => "?").join(", ")})`;
+const UPSERT_STATE = `INSERT INTO search_state (key, value, data, "updatedAt") VALUES (?, ?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, data = excluded.data, "updatedAt" = excluded."updatedAt"`;
+/** The blob parts of every generation but the current one. */
+const DELETE_OTHER_PARTS = "DELETE FROM search_state WHERE substr(key, 1, ?) = ? AND substr(key, 1, ?) <> ?";
+
 /** By path, the order the start-up load pages in. */
 const files = defineStore(SearchFile, { orderBy: { path: "asc" } });
 const states = defineStore(SearchState, { key: "key", fields: ["key", "value", "data"] });
 
 /**
- * SQLite persistence of the index. A row means "the saved index holds this file as it was
+ * Persistence of the index, on SQLite and PostgreSQL. A row means "the saved index holds this file as it was
  * at this size and mtime". Full saves write the serialised index and every row (in steps,
  * see {@link IndexStore.saveAll}); between full saves, a change only deletes the file's row (cheap), so after
  * any crash the next start re-reads exactly the files whose row is missing or differs.
  *
- * The start-up loads read over the store kit. The writes are the index's hot
- * path and stay prepared SQL in synchronous transactions: a full save replaces thousands of
- * rows and the serialised index in a known order, and an invalidation must be gone before the
- * next task of the index's queue runs; an awaited ORM write would let other requests'
- * statements into the save's transaction and cost a query build per row.
+ * The start-up loads read over the store kit. The writes are the index's hot path and are
+ * the kit's atomic steps (`atomically`) over raw SQL written once for both engines: a full
+ * save replaces thousands of rows and the serialised index in a known order, and an
+ * invalidation must be gone before the next task of the index's queue runs (the index awaits
+ * it). On SQLite each step runs synchronously over statements prepared once, as the
+ * synchronous transactions it replaces did (an awaited ORM write would let other requests'
+ * statements into the save's transaction and cost a query build per row); on PostgreSQL each
+ * step is one transaction on a pooled connection of its own.
  */
 export class IndexStore {
   private readonly db: () => Database;
@@ -107,47 +117,44 @@ export class IndexStore {
    * The caller must not change the index or the rows until it ends.
    */
   async saveAll(input: { format: string; json: string; data: Buffer[]; rows: Iterable<FileRow> }, pause: () => Promise<void>): Promise<void> {
-    const sql = this.db().sql;
+    const db = this.db();
     const now = new Date().toISOString();
-    const insert = sql.prepare(`INSERT INTO search_files (${FILE_FIELDS.join(", ")}) VALUES (${FILE_FIELDS.map((f) => `@${f}`).join(", ")})`);
-    const state = sql.prepare(
-      "INSERT INTO search_state (key, value, data, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, data = excluded.data, updatedAt = excluded.updatedAt",
-    );
-    sql.prepare("DELETE FROM search_files").run();
+    await atomically(db, (tx) => tx.run("DELETE FROM search_files"));
     await pause();
     const generation = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
     let parts = 0;
     for (const buffer of input.data) {
       for (let at = 0; at < buffer.length; at += PART_BYTES) {
-        state.run(`${PART_PREFIX}${generation}/${parts++}`, "", buffer.subarray(at, at + PART_BYTES), now);
+        await atomically(db, (tx) => tx.run(UPSERT_STATE, [`${PART_PREFIX}${generation}/${parts++}`, "", buffer.subarray(at, at + PART_BYTES), now]));
         await pause();
       }
     }
-    sql.transaction(() => {
-      state.run(FORMAT_KEY, input.format, null, now);
-      state.run(INDEX_KEY, input.json, null, now);
-      state.run(PARTS_KEY, JSON.stringify({ generation, parts }), null, now);
-      sql.prepare("DELETE FROM search_state WHERE substr(key, 1, ?) = ? AND substr(key, 1, ?) <> ?").run(PART_PREFIX.length, PART_PREFIX, PART_PREFIX.length + generation.length + 1, `${PART_PREFIX}${generation}/`);
-    })();
+    const partsOfOthers = [PART_PREFIX.length, PART_PREFIX, PART_PREFIX.length + generation.length + 1, `${PART_PREFIX}${generation}/`];
+    await atomically(db, function* (tx) {
+      yield* tx.run(UPSERT_STATE, [FORMAT_KEY, input.format, null, now]);
+      yield* tx.run(UPSERT_STATE, [INDEX_KEY, input.json, null, now]);
+      yield* tx.run(UPSERT_STATE, [PARTS_KEY, JSON.stringify({ generation, parts }), null, now]);
+      yield* tx.run(DELETE_OTHER_PARTS, partsOfOthers);
+    });
     await pause();
     const rows = [...input.rows];
     for (let i = 0; i < rows.length; i += ROWS_PER_STEP) {
-      sql.transaction(() => {
-        for (const row of rows.slice(i, i + ROWS_PER_STEP)) insert.run(row);
-      })();
+      await atomically(db, function* (tx) {
+        for (const row of rows.slice(i, i + ROWS_PER_STEP)) yield* tx.run(INSERT_FILE, FILE_FIELDS.map((f) => row[f]));
+      });
       await pause();
     }
   }
 
   /**
    * Deletes the rows of paths whose entry in the live index no longer matches the saved
-   * index, so the next start re-reads those files (or drops them when they are gone).
+   * index, so the next start re-reads those files (or drops them when they are gone). One
+   * step; on SQLite done before this returns.
    */
-  invalidate(paths: Iterable<string>): void {
-    const sql = this.db().sql;
-    const remove = sql.prepare("DELETE FROM search_files WHERE path = ?");
-    sql.transaction(() => {
-      for (const path of paths) remove.run(path);
-    })();
+  async invalidate(paths: Iterable<string>): Promise<void> {
+    const list = [...paths];
+    await atomically(this.db(), function* (tx) {
+      for (const path of list) yield* tx.run("DELETE FROM search_files WHERE path = ?", [path]);
+    });
   }
 }

@@ -230,7 +230,7 @@ export class SearchIndex implements WorkspaceSearch {
       else await this.indexOne(change.path);
       this.eventsApplied += 1;
       this.indexedAt = new Date().toISOString();
-      this.flushInvalidations();
+      await this.flushInvalidations();
     }).catch((error) => {
       if (!(error instanceof Stopped)) throw error; // A change arriving during shutdown is read at the next start.
     });
@@ -261,7 +261,7 @@ export class SearchIndex implements WorkspaceSearch {
     clearTimeout(this.releaseTimer);
     await this.queue.catch(() => undefined);
     if (this.complete) {
-      this.flushInvalidations();
+      await this.flushInvalidations();
       await this.persist();
     }
   }
@@ -355,7 +355,7 @@ export class SearchIndex implements WorkspaceSearch {
       this.apply(file.path, this.load(file));
       await pauses.afterFile();
     }
-    this.flushInvalidations();
+    await this.flushInvalidations();
     this.indexedAt = new Date().toISOString();
     const readMs = performance.now() - walkStarted - walkMs;
     this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
@@ -527,10 +527,10 @@ export class SearchIndex implements WorkspaceSearch {
    * entries are stale, a full save is scheduled `saveDelayMs` later, which bounds what the
    * next start has to re-read.
    */
-  private flushInvalidations(): void {
+  private async flushInvalidations(): Promise<void> {
     if (this.unflushed.size > 0) {
       try {
-        this.store.invalidate(this.unflushed);
+        await this.store.invalidate(this.unflushed);
         this.unflushed.clear();
       } catch (error) {
         this.deps.logger.error({ err: error }, "search file index could not be updated");

@@ -1,0 +1,144 @@
+// The agents and search plugins on a real, throwaway PostgreSQL (issue 25): their stores left
+// `db.sql` for the store kit's atomic steps. Agents: the organisation file read into agent
+// records at start (one `atomically` step), and a licence challenge's nonce spent once under
+// concurrency (the kit's `transition`, `usedAt IS NULL` → now) over HTTP, and a stuck episode
+// escalated once (epoch milliseconds in a BIGINT, raced through the agents' store). Search: a workspace
+// file indexed, found, saved (blob parts, index text and file rows as atomic steps), and found
+// again after a restart that loads the saved index instead of re-reading the files. Their
+// SQLite suites stay under test/plugins/agents and test/plugins/search. One cluster for the
+// file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
+import type { ApiBody } from "@muster/plugin/testing";
+import { AgentStore } from "../../plugins/agents/services/agent-store.ts";
+import { activitiesPlugin } from "../../plugins/activities/index.ts";
+import { agentsPlugin } from "../../plugins/agents/index.ts";
+import { approvalsPlugin } from "../../plugins/approvals/index.ts";
+import { memoryPlugin } from "../../plugins/memory/index.ts";
+import { notificationsPlugin } from "../../plugins/notifications/index.ts";
+import { searchPlugin } from "../../plugins/search/index.ts";
+import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
+import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { makeWorkspace, ORG } from "../plugins/agents/agents-rig.ts";
+import { search, startWithFiles, whenIndexed } from "../plugins/search/helpers.ts";
+
+const t = suite("agents and search on PostgreSQL");
+const unavailable = postgresUnavailable();
+if (unavailable) console.log(`agents and search on PostgreSQL: skipped, ${unavailable}`);
+const test = unavailable ? t.skip : t;
+
+let cluster: PostgresCluster | undefined;
+const database = async () => (cluster ??= await startPostgres()).createDatabase();
+t.after(async () => {
+  await cluster?.stop();
+});
+
+/** How many installs race one nonce. */
+const RACERS = 20;
+const HOLDER = "0x00000000000000000000000000000000000000a1";
+const ADDRESS = "0x00000000000000000000000000000000000000b2";
+const DB = token<() => Database>("pg-agents-probe.db");
+
+/** Races `RACERS` escalation claims of one stuck episode through the agents' own store: how many won. */
+const escalationProbe = definePlugin({
+  id: "pg-agents-probe",
+  version: "1.0.0",
+  host: "^1.0.0",
+  paths: ["/api/pg-agents-probe"],
+  dependsOn: ["agents"],
+  register(ctx) {
+    ctx.provide(defineService({ token: DB, deps: { db: hostTokens.db }, create: ({ db }) => () => db as Database }));
+  },
+  routes: defineRoutes({
+    deps: { db: DB },
+    mount(router, { db }) {
+      router.post("/api/pg-agents-probe/escalate", { summary: "Race claimEscalation", body: z.object({ agentId: z.string(), lastActivityMs: z.number().int() }) }, async ({ body }) => {
+        const store = new AgentStore(db);
+        const won = (await Promise.all(Array.from({ length: RACERS }, () => store.claimEscalation(body.agentId, body.lastActivityMs, new Date().toISOString())))).filter(Boolean).length;
+        return { ok: true, won };
+      });
+    },
+  }),
+});
+
+const PACK = JSON.stringify({ name: "licensed", version: "1.0.0", description: "licensed", templateId: 7, agents: [{ id: "licensed-a", name: "A", role: "operator", model: "m", tier: 3 }] });
+
+test("agents: the organisation file becomes agent records; of 20 installs naming one licence nonce, one spends it; a stuck episode is escalated once", async () => {
+  const url = await database();
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG, "packs/licensed.json": PACK });
+  // No chain answers here: the proof's nonce is spent before the chain is asked, so the winner gets past the replay check.
+  const marketplace = { rpcUrl: "http://127.0.0.1:9", addresses: { templateRegistry: ADDRESS, licenseToken: ADDRESS, marketplace: ADDRESS }, timeoutMs: 1_000 };
+  const h = await startTestHost({
+    home,
+    workspace,
+    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin, escalationProbe],
+    env: { DATABASE_URL: url },
+    config: { owner: "Daniel", pluginConfig: { agents: { marketplace } } },
+  });
+  try {
+    const agents = await h.json<ApiBody<"getAgents">>("/api/agents");
+    assert.is(agents.status, 200, JSON.stringify(agents.body));
+    const byId = new Map(agents.body.agents.map((a) => [a.id, a]));
+    assert.equal([...byId.keys()].sort(), ["freya", "loki", "odin", "thor"]);
+    assert.equal({ ...byId.get("thor"), createdAt: undefined, updatedAt: undefined }, { ...byId.get("thor"), role: "lead", tier: 2, squad: "dev", reportsTo: "odin", model: "m-mid", createdAt: undefined, updatedAt: undefined });
+    assert.equal(byId.get("thor")!.skills, ["review", "typescript", "testing"]);
+
+    const challenge = await h.json<{ challenge: { nonce: string; expiresAt: number; typedData: { domain: { salt: string } } } }>("/api/packs/licence-challenge", {
+      method: "POST",
+      body: { name: "licensed", holder: HOLDER },
+    });
+    assert.is(challenge.status, 201, JSON.stringify(challenge.body));
+    const { nonce, expiresAt, typedData } = challenge.body.challenge;
+    assert.match(typedData.domain.salt, /^0x[0-9a-f]{64}$/, "the instance salt the PostgreSQL migration made");
+    const proof = { nonce, expiresAt, signature: `0x${"11".repeat(65)}` };
+    const raced = await Promise.all(
+      Array.from({ length: RACERS }, () => h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: { name: "licensed", buyer: HOLDER, proof } })),
+    );
+    const codes = raced.map((r) => r.body.error?.code);
+    assert.is(codes.filter((c) => c === "LICENSE_PROOF_REPLAYED").length, RACERS - 1, JSON.stringify(codes));
+    const winner = raced.find((r) => r.body.error?.code !== "LICENSE_PROOF_REPLAYED")!;
+    assert.ok(["LICENSE_PROOF_INVALID", "LICENSE_CHECK_UNAVAILABLE"].includes(winner.body.error?.code ?? ""), JSON.stringify(winner.body));
+    // A nonce this server never issued is not a replay.
+    const unknown = await h.json<ApiBody<"postPacks">>("/api/packs", { method: "POST", body: { name: "licensed", buyer: HOLDER, proof: { ...proof, nonce: `0x${"22".repeat(32)}` } } });
+    assert.is(unknown.status, 403);
+    assert.is(unknown.body.error?.code, "LICENSE_PROOF_INVALID");
+
+    // A stuck episode is escalated once; its last activity in epoch milliseconds passes 32 bits (BIGINT on PostgreSQL).
+    const escalate = (lastActivityMs: number) => h.json<{ won: number }>("/api/pg-agents-probe/escalate", { method: "POST", body: { agentId: "thor", lastActivityMs } });
+    const episode = Date.now();
+    const first = await escalate(episode);
+    assert.is(first.status, 200, JSON.stringify(first.body));
+    assert.is(first.body.won, 1);
+    assert.is((await escalate(episode)).body.won, 0, "the same episode again");
+    assert.is((await escalate(episode + 1)).body.won, 1, "a new episode");
+  } finally {
+    await h.stop();
+    removeHome(home);
+  }
+});
+
+test("search: a workspace file is indexed and found, and found again after a restart on the saved index", async () => {
+  const url = await database();
+  let h = await startWithFiles({ "company/knowledge_base/okapi.md": "# Okapi\n\nthe okapi lives in the forest\n", "docs/other.md": "# Other\n\nnothing here\n" }, { plugins: [searchPlugin], env: { DATABASE_URL: url } });
+  try {
+    const first = await search(h, { q: "okapi" });
+    assert.is(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.results.map((r) => r.path), ["company/knowledge_base/okapi.md"]);
+    assert.is(first.body.stats.lastRefresh?.kind, "build");
+
+    h = await h.restart();
+    await whenIndexed(h);
+    const again = await search(h, { q: "okapi" });
+    assert.equal(again.body.results.map((r) => r.path), ["company/knowledge_base/okapi.md"]);
+    // Loaded from PostgreSQL: the saved index and its file rows vouch for both files, none is read again.
+    assert.is(again.body.stats.lastRefresh?.kind, "load", JSON.stringify(again.body.stats));
+    assert.is(again.body.stats.lastRefresh?.read, 0);
+    assert.is(again.body.stats.lastRefresh?.unchanged, 2);
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+  }
+});
+
+t.run();
