@@ -7,8 +7,8 @@ export function registerActivityServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: ACTIVITIES,
-      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction },
-      create: ({ db, events, redaction }) => new ActivityService({ db: () => db, events, redaction }),
+      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction, logger: hostTokens.logger },
+      create: ({ db, events, redaction, logger }) => new ActivityService({ db: () => db, events, redaction, logger }),
     }),
   );
 }

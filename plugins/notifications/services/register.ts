@@ -7,8 +7,8 @@ export function registerNotificationServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: NOTIFICATIONS,
-      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction },
-      create: ({ db, events, redaction }) => new NotificationService({ db: () => db, events, redaction }),
+      deps: { db: hostTokens.db, events: hostTokens.events, redaction: hostTokens.redaction, logger: hostTokens.logger },
+      create: ({ db, events, redaction, logger }) => new NotificationService({ db: () => db, events, redaction, logger }),
     }),
   );
 }
