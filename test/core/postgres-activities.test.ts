@@ -31,10 +31,10 @@ t.after(async () => {
   await cluster?.stop();
 });
 
-test("activities: logged back to back over HTTP, each listed at once, newest first in call order", async () => {
+test("activities: logged back to back over HTTP, each listed at once, newest first in call order; one logged just before shutdown is stored", async () => {
   const url = await database();
+  const ids: string[] = [];
   await withTestHost({ plugins: [activitiesPlugin], env: { DATABASE_URL: url } }, async (h) => {
-    const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const logged = await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "main", action: `step_${i}`, target: `t${i}` } });
       assert.is(logged.status, 201, JSON.stringify(logged.body));
@@ -45,6 +45,13 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
     assert.equal(listed.body.map((a) => [a.id, a.action]), ids.map((id, i) => [id, `step_${i}`]).reverse());
     const filtered = await h.json<ApiBody<"getActivities">>("/api/activities?action=step_2");
     assert.equal(filtered.body.map((a) => a.target), ["t2"]);
+    // Logged just before shutdown, read by nothing on this host: the stop waits for the insert.
+    const last = await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "main", action: "before_stop" } });
+    ids.push(last.body.id);
+  });
+  await withTestHost({ plugins: [activitiesPlugin], env: { DATABASE_URL: url } }, async (h) => {
+    const listed = await h.json<ApiBody<"getActivities">>("/api/activities");
+    assert.equal(listed.body.map((a) => a.id), [...ids].reverse(), "stored by the host that logged them");
   });
 });
 

@@ -59,4 +59,9 @@ export class ActivityService implements ActivityLog {
   list(query: ActivityQuery): Promise<ActivityRecord[]> {
     return this.store.list(query);
   }
+
+  /** Resolves once every insert queued so far has settled (PostgreSQL; at once on SQLite). */
+  settled(): Promise<void> {
+    return this.store.settled();
+  }
 }

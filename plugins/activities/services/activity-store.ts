@@ -53,6 +53,11 @@ export class ActivityStore {
     return insert;
   }
 
+  /** Resolves once every insert queued so far has settled. */
+  async settled(): Promise<void> {
+    await this.queued;
+  }
+
   /** Newest first; on PostgreSQL after this process's queued inserts (a log then a list reads it). */
   async list(query: ActivityFilter): Promise<ActivityRow[]> {
     await this.queued;

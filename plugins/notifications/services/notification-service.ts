@@ -124,4 +124,9 @@ export class NotificationService implements Notifier {
     }
     return { updated: changed.length, ids: changed, unreadCount };
   }
+
+  /** Resolves once every insert queued so far has settled (PostgreSQL; at once on SQLite). */
+  settled(): Promise<void> {
+    return this.store.settled();
+  }
 }

@@ -52,6 +52,11 @@ export class NotificationStore {
     return insert;
   }
 
+  /** Resolves once every insert queued so far has settled. */
+  async settled(): Promise<void> {
+    await this.queued;
+  }
+
   /** Visible (not dismissed) notifications, newest first; `unread` filters on the read flag. */
   async visible(query: { limit: number; unread?: boolean }): Promise<NotificationRow[]> {
     await this.queued;
