@@ -178,8 +178,8 @@ test("council: a session runs to its adopted end and reads back; 20 concurrent a
     assert.ok(done.approvalId);
     const approval = await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${done.approvalId}`);
     assert.equal([approval.body.approval.status, approval.body.approval.command], ["pending", "council.decision"]);
-    // Ratified by approving it: recorded on the session. (The approval's execution then fails on
-    // the activity log, still on `db.sql`: docs/team.md.)
+    // Ratified by approving it: recorded on the session (test/core/postgres-activities.test.ts
+    // checks the approval's execution and its activity).
     assert.is((await decideApproval(h, done.approvalId, "approved")).status, 200);
     const ratified = await waitUntil(async () => ((await session(id)).ratifiedAt ? session(id) : null), { label: "ratified" });
     assert.is(ratified.ratifiedBy, "owner");

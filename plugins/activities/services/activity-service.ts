@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, TextRedactor } from "@muster/plugin";
+import type { Database, EventBus, Logger, TextRedactor } from "@muster/plugin";
 import type { ActivityRow } from "../entities/activity.ts";
 import type { ActivityLog } from "../tokens.ts";
 import { ActivityStore, type ActivityFilter } from "./activity-store.ts";
@@ -18,9 +18,9 @@ export type ActivityQuery = ActivityFilter;
 
 /** The activity log other plugins write to (list `ACTIVITIES` in their deps, then `activities.log(...)`). */
 export class ActivityService implements ActivityLog {
-  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };
+  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor; logger: Logger };
   private readonly store: ActivityStore;
-  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor }) {
+  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor; logger: Logger }) {
     this.deps = deps;
     this.store = new ActivityStore(deps.db);
   }
@@ -29,6 +29,11 @@ export class ActivityService implements ActivityLog {
    * Appends an activity and publishes `activities.activity.created` after it is stored. The
    * free text (action, target, details) is written by agents: any vault secret value in it
    * is replaced (`[redacted:<NAME>]`) before it is stored, so it is never listed or streamed.
+   *
+   * On SQLite the row is stored before this returns (inside the caller's transaction, if
+   * any). On PostgreSQL, which has no synchronous statement, the record is returned at once
+   * and stored just after, in call order per process; the event follows the commit, and a
+   * failed insert is logged (no event), never thrown into the caller, who has its answer.
    */
   log(input: NewActivity): ActivityRecord {
     const redact = (text: string) => this.deps.redaction.redact(text);
@@ -40,13 +45,23 @@ export class ActivityService implements ActivityLog {
       details: input.details == null ? null : redact(input.details),
       timestamp: new Date().toISOString(),
     };
-    this.store.append(record);
-    this.deps.events.publish("activities.activity.created", record, { public: true });
+    const publish = () => this.deps.events.publish("activities.activity.created", record, { public: true });
+    if (this.store.synchronous) {
+      this.store.append(record);
+      publish();
+    } else {
+      this.store.appendQueued(record).then(publish, (error: unknown) => this.deps.logger.error({ err: error, agentId: record.agentId, action: record.action }, "activity not stored"));
+    }
     return record;
   }
 
   /** Newest first. */
   list(query: ActivityQuery): Promise<ActivityRecord[]> {
     return this.store.list(query);
+  }
+
+  /** Resolves once every insert queued so far has settled (PostgreSQL; at once on SQLite). */
+  settled(): Promise<void> {
+    return this.store.settled();
   }
 }

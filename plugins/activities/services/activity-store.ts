@@ -20,14 +20,21 @@ export class ActivityStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof Activity>;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
+  /** The last queued PostgreSQL insert (settled, never rejecting): the next one starts after it. */
+  private queued: Promise<unknown> = Promise.resolve();
   constructor(db: () => Database) {
     this.db = db;
     this.rows = activities.on(db);
   }
 
+  /** Whether {@link append} is the engine's write: SQLite; PostgreSQL has no synchronous statement. */
+  get synchronous(): boolean {
+    return this.db().engine !== "postgresql";
+  }
+
   /**
-   * Appends one row as a single synchronous raw statement on the shared connection: other
-   * plugins log from inside their own `sql.transaction()` (the vault audits a secret's
+   * SQLite: appends one row as a single synchronous raw statement on the shared connection:
+   * other plugins log from inside their own `sql.transaction()` (the vault audits a secret's
    * reveal in the transaction that reads it, so an access that cannot be audited does not
    * happen), which an awaited ORM insert could not join.
    */
@@ -36,8 +43,24 @@ export class ActivityStore {
     this.insertStatement.run(row);
   }
 
-  /** Newest first. */
-  list(query: ActivityFilter): Promise<ActivityRow[]> {
+  /**
+   * PostgreSQL: inserts one row through the store kit after every insert queued before it
+   * (one failing does not stop the next), so one process's activities commit in call order.
+   */
+  appendQueued(row: ActivityRow): Promise<void> {
+    const insert = this.queued.then(() => this.rows.insert(row));
+    this.queued = insert.catch(() => undefined);
+    return insert;
+  }
+
+  /** Resolves once every insert queued so far has settled. */
+  async settled(): Promise<void> {
+    await this.queued;
+  }
+
+  /** Newest first; on PostgreSQL after this process's queued inserts (a log then a list reads it). */
+  async list(query: ActivityFilter): Promise<ActivityRow[]> {
+    await this.queued;
     return this.rows.list({
       where: {
         ...(query.agentId ? { agentId: query.agentId } : {}),

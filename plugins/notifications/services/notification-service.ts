@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, type Database, type EventBus, type TextRedactor } from "@muster/plugin";
+import { clip, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 import type { NotificationRow } from "../entities/notification.ts";
 import type { Notifier } from "../tokens.ts";
@@ -50,9 +50,9 @@ const BODY_MAX = 10_000;
  * notifications.create({ type: "approval", title: "Approval requested", body, priority: "high" });
  */
 export class NotificationService implements Notifier {
-  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor };
+  private readonly deps: { db: () => Database; events: EventBus; redaction: TextRedactor; logger: Logger };
   private readonly store: NotificationStore;
-  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor }) {
+  constructor(deps: { db: () => Database; events: EventBus; redaction: TextRedactor; logger: Logger }) {
     this.deps = deps;
     this.store = new NotificationStore(deps.db);
   }
@@ -61,6 +61,11 @@ export class NotificationService implements Notifier {
    * Stores a notification and publishes `notifications.notification.created` (public). Any
    * vault secret value in the title or body is replaced before storing (redacted before
    * clipping, so a cut never leaves the start of a secret behind).
+   *
+   * On SQLite the row is stored before this returns. On PostgreSQL, which has no synchronous
+   * statement, the record is returned at once and stored just after, in call order per
+   * process; the event follows the commit, and a failed insert is logged (no event), never
+   * thrown into the caller.
    */
   create(input: NewNotification): NotificationRecord {
     const redact = (text: string) => this.deps.redaction.redact(text);
@@ -78,8 +83,13 @@ export class NotificationService implements Notifier {
       readAt: null,
       dismissedAt: null,
     };
-    this.store.insert(record);
-    this.deps.events.publish("notifications.notification.created", record, { public: true });
+    const publish = () => this.deps.events.publish("notifications.notification.created", record, { public: true });
+    if (this.store.synchronous) {
+      this.store.insert(record);
+      publish();
+    } else {
+      this.store.insertQueued(record).then(publish, (error: unknown) => this.deps.logger.error({ err: error, type: record.type }, "notification not stored"));
+    }
     return record;
   }
 
@@ -106,12 +116,17 @@ export class NotificationService implements Notifier {
    */
   async apply(change: NotificationAction): Promise<{ updated: number; ids: string[]; unreadCount: number }> {
     const flag: NotificationFlag = change.action.startsWith("read") ? { column: "read", stamp: "readAt" } : { column: "dismissed", stamp: "dismissedAt" };
-    const { changed, missing } = this.store.mark(flag, "ids" in change ? [...new Set(change.ids)] : null, new Date().toISOString());
+    const { changed, missing } = await this.store.mark(flag, "ids" in change ? [...new Set(change.ids)] : null, new Date().toISOString());
     if (missing.length > 0) throw notificationErrors.NOTIFICATION_NOT_FOUND({ ids: missing.slice(0, 10).join(", ") }, { details: { missing } });
     const unreadCount = await this.unreadCount();
     if (changed.length > 0) {
       this.deps.events.publish("notifications.notification.updated", { action: change.action, ids: changed, unreadCount }, { public: true });
     }
     return { updated: changed.length, ids: changed, unreadCount };
+  }
+
+  /** Resolves once every insert queued so far has settled (PostgreSQL; at once on SQLite). */
+  settled(): Promise<void> {
+    return this.store.settled();
   }
 }

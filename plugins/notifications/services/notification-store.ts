@@ -1,4 +1,4 @@
-import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { Notification, type NotificationRow } from "../entities/notification.ts";
 
 /** Every column, derived once from the entity. */
@@ -14,38 +14,64 @@ export type NotificationFlag = { column: "read"; stamp: "readAt" } | { column: "
  * `notifications_notifications`: reads over the store kit (plain rows with booleans, no
  * entities).
  *
- * The insert and the marking are synchronous raw statements on the shared connection: other
- * plugins create notifications from their synchronous report paths (approval reports, right
- * after their own write), and marking by ids checks that every id exists and changes all or
- * nothing, several statements that must be one `sql.transaction()` no other request can
- * interleave with.
+ * On SQLite the insert is a synchronous raw statement on the shared connection: other plugins
+ * create notifications from their synchronous report paths (approval reports, right after
+ * their own write). PostgreSQL has no synchronous statement: there the insert is queued
+ * through the store kit, in call order per process. Marking by ids checks that every id
+ * exists and changes all or nothing: one `atomically` step on both engines.
  */
 export class NotificationStore {
   private readonly db: () => Database;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   private readonly rows: EntityStore<typeof Notification>;
+  /** The last queued PostgreSQL insert (settled, never rejecting): the next one starts after it. */
+  private queued: Promise<unknown> = Promise.resolve();
   constructor(db: () => Database) {
     this.db = db;
     this.rows = notifications.on(db);
   }
 
+  /** Whether {@link insert} is the engine's write: SQLite; PostgreSQL has no synchronous statement. */
+  get synchronous(): boolean {
+    return this.db().engine !== "postgresql";
+  }
+
+  /** SQLite: one synchronous statement, prepared once. */
   insert(row: NotificationRow): void {
     this.insertStatement ??= this.db().sql.prepare(`INSERT INTO notifications_notifications (${FIELDS.join(", ")}) VALUES (${FIELDS.map((f) => `@${f}`).join(", ")})`);
     this.insertStatement.run({ ...row, read: row.read ? 1 : 0, dismissed: row.dismissed ? 1 : 0 });
   }
 
+  /**
+   * PostgreSQL: inserts one row through the store kit after every insert queued before it (one
+   * failing does not stop the next), so one process's notifications commit in call order.
+   */
+  insertQueued(row: NotificationRow): Promise<void> {
+    const insert = this.queued.then(() => this.rows.insert(row));
+    this.queued = insert.catch(() => undefined);
+    return insert;
+  }
+
+  /** Resolves once every insert queued so far has settled. */
+  async settled(): Promise<void> {
+    await this.queued;
+  }
+
   /** Visible (not dismissed) notifications, newest first; `unread` filters on the read flag. */
-  visible(query: { limit: number; unread?: boolean }): Promise<NotificationRow[]> {
+  async visible(query: { limit: number; unread?: boolean }): Promise<NotificationRow[]> {
+    await this.queued;
     return this.rows.list({ where: { dismissed: false, ...(query.unread === undefined ? {} : { read: !query.unread }) }, limit: query.limit });
   }
 
   /** Number of visible unread notifications. */
-  unreadCount(): Promise<number> {
+  async unreadCount(): Promise<number> {
+    await this.queued;
     return this.rows.count({ dismissed: false, read: false });
   }
 
   /** One notification by id, dismissed or not. */
-  get(id: string): Promise<NotificationRow | null> {
+  async get(id: string): Promise<NotificationRow | null> {
+    await this.queued;
     return this.rows.get(id);
   }
 
@@ -55,23 +81,26 @@ export class NotificationStore {
    * ids, every id must exist: otherwise nothing changes and `missing` lists the unknown
    * ones. Returns the ids this call changed.
    */
-  mark(flag: NotificationFlag, ids: string[] | null, now: string): { changed: string[]; missing: string[] } {
-    const sql = this.db().sql;
+  async mark(flag: NotificationFlag, ids: string[] | null, now: string): Promise<{ changed: string[]; missing: string[] }> {
+    await this.queued;
     const { column, stamp } = flag;
-    return sql.transaction(() => {
+    return atomically(this.db(), function* (tx) {
       let targets: string[];
       if (ids) {
-        const found = new Set(
-          (sql.prepare(`SELECT id FROM notifications_notifications WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as { id: string }[]).map((r) => r.id),
-        );
+        // At most 500 ids (the request schema's cap): one placeholder each, on both engines.
+        const found = new Set((yield* tx.all<{ id: string }>(`SELECT id FROM notifications_notifications WHERE id IN (${ids.map(() => "?").join(", ")})`, ids)).map((r) => r.id));
         const missing = ids.filter((id) => !found.has(id));
         if (missing.length > 0) return { changed: [], missing };
         targets = ids;
       } else {
-        targets = (sql.prepare(`SELECT id FROM notifications_notifications WHERE dismissed = 0 AND ${column} = 0`).all() as { id: string }[]).map((r) => r.id);
+        targets = (yield* tx.all<{ id: string }>(`SELECT id FROM notifications_notifications WHERE dismissed = ? AND "${column}" = ?`, [false, false])).map((r) => r.id);
       }
-      const update = sql.prepare(`UPDATE notifications_notifications SET ${column} = 1, ${stamp} = ? WHERE id = ? AND ${column} = 0`);
-      return { changed: targets.filter((id) => update.run(now, id).changes === 1), missing: [] };
-    })();
+      const changed: string[] = [];
+      for (const id of targets) {
+        const { changes } = yield* tx.run(`UPDATE notifications_notifications SET "${column}" = ?, "${stamp}" = ? WHERE id = ? AND "${column}" = ?`, [true, now, id, false]);
+        if (changes === 1) changed.push(id);
+      }
+      return { changed, missing: [] };
+    });
   }
 }
