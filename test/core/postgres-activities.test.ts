@@ -36,6 +36,10 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
   const ids: string[] = [];
   await withTestHost({ plugins: [activitiesPlugin], env: { DATABASE_URL: url } }, async (h) => {
     for (let i = 0; i < 5; i++) {
+      // Each in its own millisecond: on PostgreSQL ties of one millisecond order by id, not by
+      // insertion (docs/team.md), and a fast machine could answer two posts within one.
+      const before = Date.now();
+      while (Date.now() === before) await new Promise((resolve) => setImmediate(resolve));
       const logged = await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "main", action: `step_${i}`, target: `t${i}` } });
       assert.is(logged.status, 201, JSON.stringify(logged.body));
       ids.push(logged.body.id);
