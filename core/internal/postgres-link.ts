@@ -13,6 +13,7 @@ import { DATABASE_LINK_LOST } from "./database-faults.ts";
 /** The part of `pg`'s PoolClient used here (`pg` ships no types). */
 interface PgClient {
   query: (...args: unknown[]) => unknown;
+  end: () => Promise<void>;
 }
 
 /** The part of `pg`'s Pool used here. */
@@ -35,6 +36,12 @@ function isLinkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return LINK_MESSAGES.test(error.message) || (typeof code === "string" && NETWORK_CODES.test(code));
+}
+
+/** The server ended this connection's backend: admin or crash shutdown, or it cannot accept it now. */
+function isBackendEnded(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^57P0[123]$/.test(code);
 }
 
 /** What a `pg` query result says about the rows it changed. */
@@ -76,6 +83,11 @@ export function watchPostgresLink(pool: PgPool): PostgresLink {
           return value;
         },
         (error: unknown) => {
+          // A server that ended this backend (57P01-57P03: pg_terminate_backend, a shutdown)
+          // closes its socket just after the error; released as it is, the pool could hand
+          // the dying connection to the next request, whose query then fails with "Connection
+          // terminated unexpectedly". Ended here, the pool drops it on release instead.
+          if (isLinkError(error) || isBackendEnded(error)) void client.end().catch(() => {});
           throw isLinkError(error) ? markLinkLost(error) : error;
         },
       );
