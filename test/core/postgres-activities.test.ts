@@ -6,7 +6,6 @@
 // activity no longer throws). Their SQLite suites stay under test/plugins/activities* and
 // test/plugins/notifications. One cluster for the file, always stopped; skipped, with the
 // reason printed, where PostgreSQL's server binaries are missing.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
@@ -17,19 +16,10 @@ import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
-const t = suite("activities and notifications on PostgreSQL");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`activities and notifications on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("activities and notifications on PostgreSQL");
 
 test("activities: logged back to back over HTTP, each listed at once, newest first in call order; one logged just before shutdown is stored", async () => {
   const url = await database();

@@ -7,7 +7,6 @@
 // again after a restart that loads the saved index instead of re-reading the files. Their
 // SQLite suites stay under test/plugins/agents and test/plugins/search. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
 import type { ApiBody } from "@muster/plugin/testing";
@@ -19,20 +18,11 @@ import { memoryPlugin } from "../../plugins/memory/index.ts";
 import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { searchPlugin } from "../../plugins/search/index.ts";
 import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { makeWorkspace, ORG } from "../plugins/agents/agents-rig.ts";
 import { search, startWithFiles, whenIndexed } from "../plugins/search/helpers.ts";
 
-const t = suite("agents and search on PostgreSQL");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`agents and search on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("agents and search on PostgreSQL");
 
 /** How many installs race one nonce. */
 const RACERS = 20;

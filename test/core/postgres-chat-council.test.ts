@@ -11,7 +11,6 @@
 // The concurrent steps are raced through a probe plugin that builds the plugin's own store on
 // the host's database: the services run one turn at a time per session, so HTTP alone never
 // appends to one session concurrently.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
 import { decideApproval, type ApiBody } from "@muster/plugin/testing";
@@ -25,19 +24,10 @@ import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
-const t = suite("chat and council on PostgreSQL");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`chat and council on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("chat and council on PostgreSQL");
 
 /** How many racers a concurrency test starts at once. */
 const RACERS = 20;

@@ -3,7 +3,6 @@
 // store kit (settings: key-value settings and autopilot goals and runs). A bad or unreachable
 // URL stops start-up with a coded error, never a hang. Skipped, with the reason printed, where
 // PostgreSQL's server binaries are missing.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -11,18 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
 import { envFor, report } from "./doctor-run.ts";
-import { freePort, postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { freePort, startPostgres, postgresSuite } from "../helpers/postgres-cluster.ts";
 
-const t = suite("host on PostgreSQL (DATABASE_URL)");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`host on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("host on PostgreSQL (DATABASE_URL)");
 
 test("answers /api/health with the database ok, and creates and lists through a store-kit-only plugin", async () => {
   const url = await database();

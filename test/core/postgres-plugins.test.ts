@@ -9,7 +9,6 @@
 // The claims are raced through a probe plugin that builds the plugin's own store on the
 // host's database: the messenger's webhook reads its bot token through the vault, still on
 // `db.sql` (docs/team.md), so its HTTP path cannot reach the claim on PostgreSQL yet.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,19 +28,10 @@ import { vaultPlugin } from "../../plugins/vault/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { withTestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
-const t = suite("plugins on PostgreSQL");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`plugins on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("plugins on PostgreSQL");
 
 /** How many racers a claim test starts at once. */
 const RACERS = 20;

@@ -6,7 +6,6 @@
 // semantic search (its routes are the memory plugin's, which it therefore brings); a forced re-index replaces each file's chunks whole, a deleted file's go.
 // Their SQLite suites stay under test/plugins/usage and test/plugins/rag. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,19 +15,10 @@ import { ragPlugin } from "../../plugins/rag/index.ts";
 import { usagePlugin } from "../../plugins/usage/index.ts";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { corpus, writeCorpus } from "../plugins/rag/helpers.ts";
 
-const t = suite("usage and rag on PostgreSQL");
-const unavailable = postgresUnavailable();
-if (unavailable) console.log(`usage and rag on PostgreSQL: skipped, ${unavailable}`);
-const test = unavailable ? t.skip : t;
-
-let cluster: PostgresCluster | undefined;
-const database = async () => (cluster ??= await startPostgres()).createDatabase();
-t.after(async () => {
-  await cluster?.stop();
-});
+const { t, test, database } = postgresSuite("usage and rag on PostgreSQL");
 
 const DAY_MS = 86_400_000;
 const usageConfig = { pluginConfig: { usage: { budgets: { capped: 100 } } } };

@@ -7,6 +7,7 @@
 // process's pipe: when this process ends in any way (uvu's end, a throw, the runner's SIGKILL
 // of the suite's group), the pipe closes, the watchdog stops the server (fast shutdown) and
 // removes the directory. `stop()` does the same on purpose and waits for it, bounded.
+import { suite } from "uvu";
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -158,4 +159,21 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
     stop,
   };
+}
+
+/**
+ * A suite on one throwaway cluster for its file: `test` skips, saying why, where the server
+ * binaries are missing; `database()` makes a fresh database (its URL), the cluster started on
+ * the first call; the cluster is stopped after the suite.
+ */
+export function postgresSuite(name: string) {
+  const t = suite(name);
+  const unavailable = postgresUnavailable();
+  if (unavailable) console.log(`${name}: skipped, ${unavailable}`);
+  let cluster: PostgresCluster | undefined;
+  const database = async () => (cluster ??= await startPostgres()).createDatabase();
+  t.after(async () => {
+    await cluster?.stop();
+  });
+  return { t, test: unavailable ? t.skip : t, database };
 }
