@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { DEFAULT_BLOCKED_RANGES } from "../../../core/plugin-api/address-policy.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -73,7 +74,7 @@ t.before(async (ctx) => {
   ctx.base = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}`;
   ctx.strict = await startTestHost({ config: { scaffoldWorkspace: false } });
   const openRanges = [...DEFAULT_BLOCKED_RANGES.filter((r) => r !== "127.0.0.0/8"), "127.0.0.2/32"];
-  ctx.open = await startTestHost({ config: { scaffoldWorkspace: false, pluginConfig: { skills: { blockedAddressRanges: openRanges, fetchTimeoutMs: 700 } } } });
+  ctx.open = await startTestHost({ config: { scaffoldWorkspace: false, pluginConfig: { skills: { blockedAddressRanges: openRanges, fetchTimeoutMs: scaled(700) } } } });
   ctx.outside = mkdtempSync(join(tmpdir(), "muster-outside-"));
 });
 t.after(async (ctx) => {
@@ -220,7 +221,7 @@ t("size cap, timeout, binary and upstream errors", async ({ open, base }) => {
     const res = await post(open, { name: "a", category: "limits", url: `${base}${path}` });
     assert.is(res.status, status, path);
     assert.is(res.body.error?.code, code, path);
-    assert.ok(Date.now() - started < 5000, path);
+    assert.ok(Date.now() - started < scaled(5000), path);
   }
   const closedPort = await post(open, { name: "a", category: "limits", url: "http://127.0.0.1:1/" });
   assert.is(closedPort.status, 502);
