@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { gate, startRig, type Rig } from "../chat/chat-helpers.ts";
 import type { FakeReplyHook } from "../../helpers/fake-gateway.ts";
 import { type ApiBody, decideApproval } from "@muster/plugin/testing";
@@ -37,15 +38,17 @@ const finished = (rig: Rig, id: string, timeoutMs = 5_000) =>
     return s.status !== "running" ? s : null;
   }, { timeoutMs, label: `council ${id} finished` });
 
-function writeOrg(rig: Rig): void {
+/** Writes the organisation file and waits until the crew has it (the watcher reports the change; the scan may still run). */
+async function writeOrg(rig: Rig): Promise<void> {
   mkdirSync(join(rig.h.workspace, "company"), { recursive: true });
   writeFileSync(join(rig.h.workspace, "company", "org_structure.yaml"), "org:\n  owner: daniel\n  agents:\n    main:\n      role: chief_orchestrator\n    helper:\n      role: product_lead\n");
+  await waitUntil(async () => (await rig.h.json<ApiBody<"getAgents">>("/api/agents")).body.agents.some((a) => a.id === "helper" && a.role === "product_lead"), { timeoutMs: scaled(10_000), label: "the crew read the organisation file" });
 }
 
 t("end to end: positions per round, proposal, votes, adopted, memo, pending council.decision approval, ratification, SSE events", async () => {
   const rig = await startRig();
   try {
-    writeOrg(rig);
+    await writeOrg(rig);
     rig.gw.onChat(councilHook({
       main: '{"vote":"support","confidence":0.9,"reason":"ready"}',
       helper: 'Sure. ```json\n{"vote": "Support", "confidence": 85, "reason": "tests are green"}\n```',
