@@ -6,6 +6,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { bareChat, connectBare, GatewayCallError, OPERATOR_SCOPES } from "../../scripts/openclaw-peer/bare-client.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
+// The first turns after a gateway start took 106 s at a load of 12-18 on 2 CPUs: the run's own bound stretches with the load, as the test's does.
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 import { gatewayHealth, withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
 
@@ -42,7 +44,7 @@ boundedTest(test, "a chat sent to the gateway reaches the fake model and its rep
   const marker = `MARK-bare-${randomUUID().slice(0, 8)}`;
   const client = await connectBare(gateway.url, gateway.token);
   try {
-    const run = await bareChat(client, "main", `Please echo ${marker}`);
+    const run = await bareChat(client, "main", `Please echo ${marker}`, undefined, scaled(50_000));
     assert.is(run.state, "final");
     assert.match(run.text, marker);
     const seen = await model.waitForRequest((r) => r.lastUserText.includes(marker), 1_000, marker);
