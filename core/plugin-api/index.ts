@@ -74,6 +74,7 @@ export {
   type Transition,
 } from "./store-kit.ts";
 export { atomically, type AtomicTx, type AtomicBody, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
+export { SerialQueue } from "./serial-queue.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
 export { hostTokens, configToken } from "./tokens.ts";

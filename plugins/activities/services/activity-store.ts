@@ -1,4 +1,4 @@
-import { defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { SerialQueue, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { Activity, type ActivityRow } from "../entities/activity.ts";
 
 /** Every column, derived once from the entity. */
@@ -20,8 +20,8 @@ export class ActivityStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof Activity>;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
-  /** The last queued PostgreSQL insert (settled, never rejecting): the next one starts after it. */
-  private queued: Promise<unknown> = Promise.resolve();
+  /** PostgreSQL's inserts, one after another in call order. */
+  private readonly inserts = new SerialQueue();
   constructor(db: () => Database) {
     this.db = db;
     this.rows = activities.on(db);
@@ -48,19 +48,17 @@ export class ActivityStore {
    * (one failing does not stop the next), so one process's activities commit in call order.
    */
   appendQueued(row: ActivityRow): Promise<void> {
-    const insert = this.queued.then(() => this.rows.insert(row));
-    this.queued = insert.catch(() => undefined);
-    return insert;
+    return this.inserts.run(async () => void (await this.rows.insert(row)));
   }
 
   /** Resolves once every insert queued so far has settled. */
   async settled(): Promise<void> {
-    await this.queued;
+    await this.inserts.idle();
   }
 
   /** Newest first; on PostgreSQL after this process's queued inserts (a log then a list reads it). */
   async list(query: ActivityFilter): Promise<ActivityRow[]> {
-    await this.queued;
+    await this.inserts.idle();
     return this.rows.list({
       where: {
         ...(query.agentId ? { agentId: query.agentId } : {}),

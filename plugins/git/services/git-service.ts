@@ -9,7 +9,7 @@ import { identitySettings } from "./commit-identity.ts";
 import { safeConfig, type ConfigEntry } from "./config-safety.ts";
 import { classify, parseLog, parsePorcelain, withoutCredentials, type RepositoryStatus } from "./repository-status.ts";
 import { runGit, type GitOutput } from "./run-git.ts";
-import { SerialQueue } from "./serial-queue.ts";
+import { SerialQueue } from "@muster/plugin";
 import { GIT_SYNC_KIND, type SyncPayload } from "./sync-action.ts";
 import { resolveSyncTarget } from "./sync-target.ts";
 

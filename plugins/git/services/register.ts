@@ -4,7 +4,7 @@ import { VAULT_SECRETS } from "../../vault/tokens.ts";
 import type { GitConfig } from "../config.ts";
 import { GIT, GIT_SYNC } from "../tokens.ts";
 import { GitService } from "./git-service.ts";
-import { SerialQueue } from "./serial-queue.ts";
+import { SerialQueue } from "@muster/plugin";
 import { SyncRunner } from "./sync-runner.ts";
 
 /** Provides the repository service and the push/pull runner (which the gated kinds `git.push` and `git.pull` run). */

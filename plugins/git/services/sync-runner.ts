@@ -1,6 +1,6 @@
 import type { Logger } from "@muster/plugin";
 import { gitErrors } from "../errors.ts";
-import type { SerialQueue } from "./serial-queue.ts";
+import type { SerialQueue } from "@muster/plugin";
 import type { GitSyncRunner, SyncPayload } from "../tokens.ts";
 import type { ConfigEntry } from "./config-safety.ts";
 import { withoutCredentials } from "./repository-status.ts";

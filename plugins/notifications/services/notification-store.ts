@@ -1,4 +1,4 @@
-import { atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
+import { SerialQueue, atomically, defineStore, insertionOrder, type Database, type EntityStore } from "@muster/plugin";
 import { Notification, type NotificationRow } from "../entities/notification.ts";
 
 /** Every column, derived once from the entity. */
@@ -24,8 +24,8 @@ export class NotificationStore {
   private readonly db: () => Database;
   private insertStatement?: ReturnType<Database["sql"]["prepare"]>;
   private readonly rows: EntityStore<typeof Notification>;
-  /** The last queued PostgreSQL insert (settled, never rejecting): the next one starts after it. */
-  private queued: Promise<unknown> = Promise.resolve();
+  /** PostgreSQL's inserts, one after another in call order. */
+  private readonly inserts = new SerialQueue();
   constructor(db: () => Database) {
     this.db = db;
     this.rows = notifications.on(db);
@@ -47,31 +47,29 @@ export class NotificationStore {
    * failing does not stop the next), so one process's notifications commit in call order.
    */
   insertQueued(row: NotificationRow): Promise<void> {
-    const insert = this.queued.then(() => this.rows.insert(row));
-    this.queued = insert.catch(() => undefined);
-    return insert;
+    return this.inserts.run(async () => void (await this.rows.insert(row)));
   }
 
   /** Resolves once every insert queued so far has settled. */
   async settled(): Promise<void> {
-    await this.queued;
+    await this.inserts.idle();
   }
 
   /** Visible (not dismissed) notifications, newest first; `unread` filters on the read flag. */
   async visible(query: { limit: number; unread?: boolean }): Promise<NotificationRow[]> {
-    await this.queued;
+    await this.inserts.idle();
     return this.rows.list({ where: { dismissed: false, ...(query.unread === undefined ? {} : { read: !query.unread }) }, limit: query.limit });
   }
 
   /** Number of visible unread notifications. */
   async unreadCount(): Promise<number> {
-    await this.queued;
+    await this.inserts.idle();
     return this.rows.count({ dismissed: false, read: false });
   }
 
   /** One notification by id, dismissed or not. */
   async get(id: string): Promise<NotificationRow | null> {
-    await this.queued;
+    await this.inserts.idle();
     return this.rows.get(id);
   }
 
@@ -82,7 +80,7 @@ export class NotificationStore {
    * ones. Returns the ids this call changed.
    */
   async mark(flag: NotificationFlag, ids: string[] | null, now: string): Promise<{ changed: string[]; missing: string[] }> {
-    await this.queued;
+    await this.inserts.idle();
     const { column, stamp } = flag;
     return atomically(this.db(), function* (tx) {
       let targets: string[];

@@ -7,4 +7,9 @@ export class SerialQueue {
     this.tail = next.catch(() => undefined);
     return next;
   }
+
+  /** Resolves once every task queued so far has settled (never rejects). */
+  async idle(): Promise<void> {
+    await this.tail;
+  }
 }
