@@ -1,4 +1,5 @@
-// `npm run bench:gateway [-- --chats=N --restarts=N --record]`: the Speed section of issue 11.
+// `npm run bench:gateway [-- --chats=N --restarts=N --outages=N --outage-seconds=S --record]`:
+// the Speed section of issue 11, and issue 26's reconnect after a long outage.
 // One real OpenClaw gateway (scripts/openclaw-peer/) with the project's fake model behind
 // it, Muster as a child process pointed at it, and from here over 127.0.0.1:
 //   - chats through Muster (SSE POST /api/chat) and through a bare WebSocket client
@@ -27,9 +28,13 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const CHATS = arg("chats", 30);
 const RESTARTS = arg("restarts", 5);
+// Issue 26: after an outage longer than two minutes the backoff has reached its 30 s cap, so
+// only the readiness watch (core/internal/gateway/readiness-watch.ts) can bring Muster back fast.
+const OUTAGES = arg("outages", 0);
+const OUTAGE_SECONDS = arg("outage-seconds", 150);
 const WARMUP_CHATS = 2;
 const HARD_LIMIT_MS = 30 * 60_000;
-const TARGETS = { addedP50Ms: 5, addedP99Ms: 20, reconnectMedianMs: 1_000 };
+const TARGETS = { addedP50Ms: 5, addedP99Ms: 20, reconnectMedianMs: 1_000, afterOutageMs: 1_000 };
 const log = (line: string) => console.error(`[bench:gateway] ${line}`);
 
 // ---------------------------------------------------------------- figures
@@ -124,9 +129,10 @@ async function directChat(client: BareClient): Promise<ChatSample> {
   return { firstDeltaMs: run.firstDeltaAt - run.started, finalMs: run.endedAt - run.started };
 }
 
-async function restartOnce(gateway: GatewayPeer, port: number): Promise<number> {
+async function restartOnce(gateway: GatewayPeer, port: number, outageMs = 0): Promise<number> {
   await gateway.stop();
   await waitForState(port, "down", 30_000);
+  if (outageMs > 0) await new Promise((resolve) => setTimeout(resolve, outageMs));
   const { readyAt } = await gateway.start();
   const connected = await waitForState(port, "connected", 60_000);
   return Date.parse(connected.since) - (performance.timeOrigin + readyAt);
@@ -140,6 +146,8 @@ interface Results {
   direct: ChatSample[];
   hops: HopSample[];
   reconnects: number[];
+  /** Ready → connected after each outage of OUTAGE_SECONDS. */
+  afterOutages: number[];
 }
 
 function render(r: Results): string {
@@ -151,7 +159,7 @@ function render(r: Results): string {
   return [
     "## Gateway: chat through Muster against a bare WebSocket client, and reconnect after a restart",
     "",
-    `Command: \`npm run bench:gateway -- --chats=${CHATS} --restarts=${RESTARTS}\`. Machine: ${platform()} ${release()}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end. Measured ${new Date().toISOString()}.`,
+    `Command: \`npm run bench:gateway -- --chats=${CHATS} --restarts=${RESTARTS}${OUTAGES ? ` --outages=${OUTAGES} --outage-seconds=${OUTAGE_SECONDS}` : ""}\`. Machine: ${platform()} ${release()}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end. Measured ${new Date().toISOString()}.`,
     "",
     "Method: one real OpenClaw gateway (the pinned version, `scripts/openclaw-peer/`) with the project's fake OpenAI-compatible model behind it (instant replies), " +
       "Muster (`node core/main.ts start`, a child process) connected to it, all on 127.0.0.1 inside a loopback-only network namespace when available. " +
@@ -160,7 +168,8 @@ function render(r: Results): string {
       "**Muster's added latency** is paired per run: a bare observer connection receives the gateway's own `chat` events for Muster's runs, and the figure is the Muster SSE frame's arrival minus the gateway event's arrival, both in this process; " +
       "end-to-end times differ by seconds from run to run inside the gateway (workspace and context preparation), which would drown a few milliseconds in a difference of two distributions. " +
       "A negative hop means Muster's frame arrived before the observer's copy of the event: the gateway writes its broadcast to one connection after the other. " +
-      `Reconnect: ${RESTARTS} restart(s), each a gateway SIGTERM, then a start on the same state dir; from its \`/readyz\` first answering 200 (polled every 25 ms) to the \`since\` of Muster's \`/api/health\` \`gateway.state: "connected"\`.`,
+      `Reconnect: ${RESTARTS} restart(s), each a gateway SIGTERM, then a start on the same state dir; from its \`/readyz\` first answering 200 (polled every 25 ms) to the \`since\` of Muster's \`/api/health\` \`gateway.state: "connected"\`.` +
+      (OUTAGES ? ` Then ${OUTAGES} outage(s) of ${OUTAGE_SECONDS} s each (long enough for the reconnect backoff to reach its 30 s cap), timed the same way.` : ""),
     "",
     `Gateway start-up (spawn to /readyz 200): ${fmt(r.startupMs)} ms.`,
     "",
@@ -173,12 +182,16 @@ function render(r: Results): string {
     row("Muster's added latency: first delta (paired)", r.hops.map((h) => h.firstDeltaMs)),
     row("Muster's added latency: final reply (paired)", r.hops.map((h) => h.finalMs)),
     row("reconnect: /readyz 200 → connected", r.reconnects),
+    ...(r.afterOutages.length ? [row(`reconnect after a ${OUTAGE_SECONDS} s outage: /readyz 200 → connected`, r.afterOutages)] : []),
     "",
     "| target (issue 11) | goal | measured | |",
     "|---|---|---|---|",
     `| Muster's added latency, p50 | ≤ ${TARGETS.addedP50Ms} ms | first delta ${fmt(addedDelta.p50)} ms, final ${fmt(added.p50)} ms | ${pass(Math.max(addedDelta.p50, added.p50) <= TARGETS.addedP50Ms)} |`,
     `| Muster's added latency, p99 | ≤ ${TARGETS.addedP99Ms} ms | first delta ${fmt(addedDelta.p99)} ms, final ${fmt(added.p99)} ms | ${pass(Math.max(addedDelta.p99, added.p99) <= TARGETS.addedP99Ms)} |`,
     `| ready → connected, median of ${r.reconnects.length} restarts | < ${TARGETS.reconnectMedianMs} ms | ${fmt(reconnect)} ms | ${pass(reconnect < TARGETS.reconnectMedianMs)} |`,
+    ...(r.afterOutages.length
+      ? [`| ready → connected after a ${OUTAGE_SECONDS} s outage, worst of ${r.afterOutages.length} (issue 26) | < ${TARGETS.afterOutageMs} ms | ${fmt(Math.max(...r.afterOutages))} ms | ${pass(Math.max(...r.afterOutages) < TARGETS.afterOutageMs)} |`]
+      : []),
   ].join("\n");
 }
 
@@ -233,7 +246,7 @@ async function main(): Promise<void> {
     clients.push(direct, observer);
     const gatewayTimes = observe(observer);
 
-    const results: Results = { startupMs, muster: [], direct: [], hops: [], reconnects: [] };
+    const results: Results = { startupMs, muster: [], direct: [], hops: [], reconnects: [], afterOutages: [] };
     for (let i = 0; i < WARMUP_CHATS; i++) {
       await musterChat(muster.port, gatewayTimes);
       await directChat(direct);
@@ -250,6 +263,11 @@ async function main(): Promise<void> {
       const lag = await restartOnce(gateway, muster.port);
       results.reconnects.push(lag);
       log(`restart ${i + 1}/${RESTARTS}: connected ${fmt(lag)} ms after /readyz 200`);
+    }
+    for (let i = 0; i < OUTAGES; i++) {
+      const lag = await restartOnce(gateway, muster.port, OUTAGE_SECONDS * 1_000);
+      results.afterOutages.push(lag);
+      log(`outage ${i + 1}/${OUTAGES} of ${OUTAGE_SECONDS} s: connected ${fmt(lag)} ms after /readyz 200`);
     }
     const section = render(results);
     console.log(`\n${section}\n`);
