@@ -130,6 +130,9 @@ function booleanColumns(entities: EntitySchema<any, any>[]): BooleanColumns {
   return found;
 }
 
+/** The advisory lock every instance's migration steps take (hashed to PostgreSQL's bigint key). */
+const MIGRATION_LOCK_KEY = "muster:migrations";
+
 /** The statements of a migration on PostgreSQL. */
 function postgresStatements(migration: Migration, booleans: BooleanColumns): string[] {
   // A migration's own PostgreSQL statements get the same rewriting (they replace only what is SQLite-only).
@@ -161,7 +164,20 @@ async function schemaObjects(run: (sql: string) => Promise<unknown[]>): Promise<
  */
 export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[], booleans: BooleanColumns, logger: Logger): Promise<string[]> {
   const connection = orm.em.getConnection();
-  await connection.execute(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
+  // Several instances may start at once on one database (team mode): each step below that
+  // changes the schema holds one transaction-scoped advisory lock and checks again under it,
+  // so the first instance applies a migration and the others wait, find its record and skip
+  // it. (Without the lock the second CREATE TABLE of a migration failed and that instance
+  // refused to start.) CREATE TABLE IF NOT EXISTS itself races in PostgreSQL's catalog.
+  const locked = async <T>(work: (run: (sql: string, params?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> =>
+    connection.transactional(async (trx) => {
+      const run = (sql: string, params: unknown[] = []) => connection.execute(sql, params, "all", trx) as Promise<unknown[]>;
+      // Nothing is served during start-up: a migration may wait for a lock longer than a request (as on SQLite).
+      await run(`SET LOCAL lock_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
+      await run("SELECT pg_advisory_xact_lock(hashtext(?))", [MIGRATION_LOCK_KEY]);
+      return work(run);
+    });
+  await locked((run) => run(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`));
   const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));
   const loaded = new Set(plugins.map((p) => p.pluginId));
@@ -177,10 +193,9 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
       const id = `${plugin.pluginId}:${migration.name}`;
       if (applied.has(id)) continue;
       try {
-        await connection.transactional(async (trx) => {
-          const run = (sql: string, params: unknown[] = []) => connection.execute(sql, params, "all", trx) as Promise<unknown[]>;
-          // Nothing is served during start-up: a migration may wait for a lock longer than a request (as on SQLite).
-          await run(`SET LOCAL lock_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
+        const appliedHere = await locked(async (run) => {
+          // Another instance may have applied it while this one waited for the lock.
+          if ((await run("SELECT 1 FROM muster_migrations WHERE id = ?", [id])).length > 0) return false;
           const before = await schemaObjects(run);
           for (const statement of postgresStatements(migration, booleans)) await run(statement);
           const after = await schemaObjects(run);
@@ -191,7 +206,9 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
             throw startErrors.PLUGIN_TABLE_PREFIX({ id: plugin.pluginId, what: `migration ${id} ${verb} ${object.kind === "i" ? "index" : "table"}`, name: outside === name ? name : `${name} on ${outside}`, prefix });
           }
           await run(`INSERT INTO muster_migrations (id, plugin, "appliedAt") VALUES (?, ?, ?)`, [id, plugin.pluginId, new Date().toISOString()]);
+          return true;
         });
+        if (!appliedHere) continue;
       } catch (error) {
         if (isStartError(error)) throw error;
         throw startErrors.MIGRATION_FAILED({ migration: id, reason: (error as Error).message }, { cause: error });

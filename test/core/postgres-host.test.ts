@@ -5,6 +5,9 @@
 // PostgreSQL's server binaries are missing.
 import * as assert from "uvu/assert";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
+import { activitiesPlugin } from "../../plugins/activities/index.ts";
+import { approvalsPlugin } from "../../plugins/approvals/index.ts";
+import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +60,26 @@ test("the data lives in PostgreSQL: a second host with its own MUSTER_HOME on th
     assert.equal(goals.body.goals.map((g: { title: string }) => g.title), ["Shared by both homes"]);
   });
   removeHome(first.home);
+});
+
+test("two instances started at once on a fresh database both start: each migration is applied once, the other waits and skips it", async () => {
+  const url = await database();
+  const plugins = [activitiesPlugin, notificationsPlugin, approvalsPlugin, settingsPlugin];
+  const starts = await Promise.allSettled([0, 1, 2].map(() => startTestHost({ plugins, env: { DATABASE_URL: url } })));
+  const hosts = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  try {
+    const failures = starts.flatMap((s) => (s.status === "rejected" ? [(s.reason as Error).message] : []));
+    assert.equal(failures, [], "an instance refused to start");
+    for (const h of hosts) assert.is((await h.json("/api/health")).body.database, "ok");
+    // Each instance sees what another wrote: one database, migrated once.
+    assert.is((await hosts[0]!.json("/api/autopilot/goals", { method: "POST", body: { title: "Started together" } })).status, 201);
+    assert.equal((await hosts[2]!.json("/api/autopilot/goals")).body.goals.map((g: { title: string }) => g.title), ["Started together"]);
+  } finally {
+    for (const h of hosts) {
+      await h.stop();
+      removeHome(h.home);
+    }
+  }
 });
 
 test("an unreachable database stops start-up with DATABASE_UNREACHABLE, the password not shown", async () => {
