@@ -1,4 +1,4 @@
-// The `muster` command line: `muster start`, `status`, `login`, `plugins`, `backup`,
+// The `muster` command line: `muster start`, `status`, `login`, `migrate`, `plugins`, `backup`,
 // `restore`, `mcp`, `doctor`, and the plugins' commands (`approvals`, `vault`, ...). This
 // is the program that assembles Muster: it hands the built-in plugins to the host, and their
 // `commands` (core/commands.ts) become `muster <name>` sub-commands, as do those of the plugin
@@ -16,7 +16,8 @@ import { backupCommand } from "./internal/cli/backup-command.ts";
 import { restoreCommand } from "./internal/cli/restore-command.ts";
 import { mcpCommand } from "./internal/mcp/mcp-command.ts";
 import { doctorCommand } from "./internal/doctor-command.ts";
-import { LOGIN_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
+import { LOGIN_HELP, MIGRATE_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from "./internal/cli/basic-help.ts";
+import { createLogger } from "./internal/logger.ts";
 import { defineCliCommand, EXIT, runCommand, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, installedPluginCommands } from "./commands.ts";
 import type { PluginCommand } from "./plugin-api/define-plugin.ts";
@@ -39,6 +40,7 @@ const usage = (extraCommands: PluginCommand[]) => `Usage: muster <command> [--he
 ${line("start", "start the server (what `npm start` runs); one server per MUSTER_HOME")}
 ${line("status", "the running server of this MUSTER_HOME: url, pid, version, uptime, database")}
 ${line("login", "print a one-time browser login link for the running server")}
+${line("migrate", "apply pending database migrations and exit (the upgrade step)")}
 ${line("plugins [list]", "list the plugins that would load, and why any would not")}
 ${line("plugins add <package>", "install a plugin package into MUSTER_HOME and enable it")}
 ${line("plugins remove <package>", "disable a plugin package and uninstall it from MUSTER_HOME")}
@@ -97,6 +99,15 @@ const basicCommands: CliCommand[] = [
   noArguments("start", START_HELP, async () => {
     await start();
     return -1; // keep running
+  }),
+  noArguments("migrate", MIGRATE_HELP, async () => {
+    // The log on stderr (warnings only): stdout carries the applied ids, one per line.
+    const host = createHost({ plugins: builtInPlugins, logger: createLogger("warn", { destination: process.stderr }) });
+    const applied = await host.migrate();
+    for (const id of applied) console.log(id);
+    const engine = host.config.databaseUrl ? "PostgreSQL" : `SQLite (${join(host.config.home, "muster.db")})`;
+    console.error(applied.length ? `Applied ${applied.length} migration(s) to ${engine}.` : `${engine}: no pending migration.`);
+    return EXIT.ok;
   }),
   noArguments("login", LOGIN_HELP, () => runLoginCommand({ config: loadConfig(), ...io })),
   noArguments("status", STATUS_HELP, () => runStatusCommand({ config: loadConfig(), ...io })),

@@ -8,7 +8,7 @@ import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
 import { configuredPlugins } from "./internal/plugin-loader.ts";
 
 /** The host's own command words; a plugin command never shadows them. */
-const HOST_COMMANDS = new Set(["start", "status", "login", "plugins", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
+const HOST_COMMANDS = new Set(["start", "status", "login", "migrate", "plugins", "backup", "restore", "mcp", "doctor", "help", "version", "--help", "-h", "--version", "-v"]);
 
 /** Every plugin's commands, in plugin order; a name already taken (host or earlier plugin) is skipped. */
 export function pluginCommands(plugins: readonly PluginDefinition[]): PluginCommand[] {

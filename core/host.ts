@@ -71,6 +71,12 @@ export interface Host {
   readonly logger: Logger;
   /** A new one-time browser login link (`/login?code=…`, 10 minutes); the CLI prints one at start. */
   loginLink(): LoginLink;
+  /**
+   * `muster migrate`: applies the enabled plugins' pending migrations without serving, then
+   * closes the database. Takes the home's instance lock like `start` (so never under a
+   * running server of this home). Returns the applied ids, in order.
+   */
+  migrate(): Promise<string[]>;
 }
 
 /**
@@ -158,7 +164,19 @@ export function createHost(options: HostOptions = {}): Host {
     loginLink: () => login.issue(url()),
     start: () => startLocked(),
     stop: () => lifecycle.stop(),
+    migrate: () => migrateLocked(),
   };
+
+  async function migrateLocked(): Promise<string[]> {
+    lock = acquireInstanceLock(config.home, packageVersion);
+    try {
+      const { applied } = await openAndMigrate(await collectAndOrder());
+      return applied;
+    } finally {
+      await db?.close();
+      lock.release();
+    }
+  }
 
   async function startLocked(): Promise<void> {
     lock = acquireInstanceLock(config.home, packageVersion);
@@ -259,15 +277,14 @@ export function createHost(options: HostOptions = {}): Host {
    * Opens the database and applies every plugin's migrations: PostgreSQL when DATABASE_URL
    * names one (its module loaded only then), else the embedded SQLite file, private to this user.
    */
-  async function openAndMigrate(ordered: PluginDefinition[]): Promise<OpenedDatabase> {
+  async function openAndMigrate(ordered: PluginDefinition[]): Promise<{ opened: OpenedDatabase; applied: string[] }> {
     const entities = ordered.flatMap((p) => p.entities ?? []);
     const pluginMigrations = ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] }));
     if (config.databaseUrl) {
       const { openPostgresDatabase } = await import("./internal/postgres-database.ts");
       db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger, busyBudgetMs: config.databaseBusyBudgetMs });
       phases.mark("database opened");
-      await db.migrate(pluginMigrations);
-      return db;
+      return { opened: db, applied: await db.migrate(pluginMigrations) };
     }
     const dbPath = join(config.home, "muster.db");
     const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
@@ -277,8 +294,7 @@ export function createHost(options: HostOptions = {}): Host {
     db = opened;
     ensurePrivateFiles(dbFiles);
     phases.mark("database opened");
-    migrate(opened.sql, pluginMigrations, logger);
-    return opened;
+    return { opened, applied: migrate(opened.sql, pluginMigrations, logger) };
   }
 
   /** Every plugin's gated action kinds, built from their deps now that the database is open. */
@@ -401,7 +417,7 @@ export function createHost(options: HostOptions = {}): Host {
       phases.mark("workspace scaffold");
       registerPlugins(ordered, contributions, workspace, hostInfo);
       phases.mark("plugins registered");
-      const opened = await openAndMigrate(ordered);
+      const { opened } = await openAndMigrate(ordered);
       phases.mark("migrations");
       defineGatedActions(ordered);
       const routes = mountRoutes({ session, ordered, workspace }, opened);

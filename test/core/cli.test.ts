@@ -130,6 +130,39 @@ t("a second start on the same MUSTER_HOME exits 1 at once naming the running one
   removeHome(home);
 });
 
+t("muster migrate applies the pending migrations and exits; again it applies none; it refuses under a running server; start then applies nothing", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-cli-"));
+  const env = { MUSTER_HOME: home, WORKSPACE_DIR: join(home, "ws"), PORT: "0" };
+  try {
+    const first = cli(["migrate"], env);
+    assert.is(first.status, 0, first.stderr);
+    const ids = first.stdout.trim().split("\n");
+    assert.ok(ids.includes("work:001-work-records") && ids.includes("approvals:001-approvals"), first.stdout);
+    assert.ok(ids.every((id) => /^[a-z-]+:\d{3}-[a-z0-9-]+$/.test(id)), `one id per line: ${first.stdout}`);
+    assert.match(first.stderr, new RegExp(`Applied ${ids.length} migration\\(s\\) to SQLite`));
+    assert.not.ok(existsSync(join(home, "muster.lock")), "the lock is released");
+
+    const again = cli(["migrate"], env);
+    assert.is(again.status, 0, again.stderr);
+    assert.is(again.stdout, "");
+    assert.match(again.stderr, /no pending migration/);
+
+    const server = startServer({ ...env, LOG_LEVEL: "info" });
+    try {
+      await server.ready;
+      const refused = cli(["migrate"], env);
+      assert.is(refused.status, 1);
+      assert.match(refused.stderr, /INSTANCE_RUNNING/);
+      assert.not.match(server.output(), /migration applied/, "the start found the database current");
+    } finally {
+      server.child.kill("SIGTERM");
+    }
+    assert.is(await server.stopped, 0);
+  } finally {
+    removeHome(home);
+  }
+});
+
 t("a port in use is one line naming PORT, exit 1, and leaves no lock", async () => {
   const home = mkdtempSync(join(tmpdir(), "muster-cli-"));
   const blocker = createServer();

@@ -12,7 +12,8 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeHome, startTestHost, withTestHost } from "../helpers/start-test-host.ts";
-import { envFor, report } from "./doctor-run.ts";
+import { envFor, main, report } from "./doctor-run.ts";
+import { spawnSync } from "node:child_process";
 import { freePort, startPostgres, postgresSuite } from "../helpers/postgres-cluster.ts";
 
 const { t, test, database } = postgresSuite("host on PostgreSQL (DATABASE_URL)");
@@ -112,6 +113,27 @@ test("muster doctor reports the database link: answering with its migrations, or
     assert.match(failed.detail, /DATABASE_URL/);
     assert.not.match(failed.detail, /secret-password/);
     assert.match(failed.fix ?? "", /DATABASE_URL/);
+  } finally {
+    removeHome(home);
+  }
+});
+
+test("muster migrate with DATABASE_URL applies every built-in plugin's migrations to PostgreSQL once; doctor then counts them, none pending", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-migrate-pg-"));
+  try {
+    const url = await database();
+    const env = { ...process.env, MUSTER_HOME: home, DATABASE_URL: url };
+    const first = spawnSync(process.execPath, [main, "migrate"], { env, encoding: "utf8", timeout: 60_000 });
+    assert.is(first.status, 0, first.stderr);
+    const ids = first.stdout.trim().split("\n");
+    assert.ok(ids.includes("vault:001-vault") && ids.includes("boards:001-boards"), first.stdout);
+    assert.match(first.stderr, new RegExp(`Applied ${ids.length} migration\\(s\\) to PostgreSQL`));
+    const again = spawnSync(process.execPath, [main, "migrate"], { env, encoding: "utf8", timeout: 60_000 });
+    assert.is(again.status, 0, again.stderr);
+    assert.is(again.stdout, "");
+    const link = (await report(envFor(null, home, { DATABASE_URL: url, GATEWAY_URL: "off" }))).checks.find((c) => c.id === "database")!;
+    assert.is(link.status, "ok", link.detail);
+    assert.ok(link.detail.includes(`answers, ${ids.length} migrations applied`) && !link.detail.includes("pending"), link.detail);
   } finally {
     removeHome(home);
   }

@@ -34,3 +34,16 @@ export const PLUGINS_HELP = `Usage: muster plugins [list|add <package>|remove <p
 
 Restart the server to load or unload a plugin. Exit codes: 0 done; 1 failed (a plugin would
 not load, npm failed, the package is not installed); 2 usage error.`;
+
+export const MIGRATE_HELP = `Usage: muster migrate
+
+Applies the pending migrations of every enabled plugin to the database (the home's SQLite
+file, or PostgreSQL with DATABASE_URL) and exits, without serving: the upgrade step before
+starting a new version. \`muster start\` applies them too, so this is only needed to migrate
+ahead of the start (in team mode: stop every instance, run it once, then start the new
+version on each). Prints each applied migration's id on stdout. Takes this MUSTER_HOME's
+instance lock, so it refuses while a server of this home runs. Instances or runs that
+migrate one PostgreSQL database at once take turns (each migration is applied once).
+
+Exit codes: 0 the database is current (migrations applied or none pending); 1 a migration
+failed (MIGRATION_FAILED; the ones before it stay applied) or the home is in use; 2 usage error.`;
