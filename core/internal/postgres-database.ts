@@ -12,7 +12,7 @@
 import { BooleanType, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/postgresql";
 import pino, { type Logger } from "pino";
-import type { Database } from "../plugin-api/context.ts";
+import type { Database, DatabaseListener } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
 import { isStartError, startErrors } from "./start-errors.ts";
 import { tablePrefix } from "./plugin-tables.ts";
@@ -21,6 +21,7 @@ import { backoffWaiter, SERVING_BUSY_TIMEOUT_MS, STARTUP_BUSY_TIMEOUT_MS } from 
 import { watchPostgresLink, type PgPool, type PostgresLink } from "./postgres-link.ts";
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
 import { redactedDatabaseUrl } from "./postgres-tools.ts";
+import { listenPostgres } from "./postgres-listener.ts";
 import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
 
 /** How long start-up waits for the server before DATABASE_UNREACHABLE. */
@@ -87,6 +88,7 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
   // write lock to probe (a busy fault is a row another connection held), so a busy fault too
   // lasts until a write succeeds again.
   const writeHealth = trackWriteHealth({ totalChanges: () => link?.changes ?? 0, writeLockFree: () => false });
+  const listeners = new Set<DatabaseListener>();
   const database: OpenedDatabase = {
     engine: "postgresql",
     orm: orm as unknown as OpenedDatabase["orm"],
@@ -108,7 +110,14 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
       }
     },
     migrate: (plugins) => migratePostgres(orm, plugins, booleanColumns(entities), logger),
+    async listen(channel, onNotify) {
+      const listener = await listenPostgres({ url, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger }, channel, onNotify);
+      listeners.add(listener);
+      return { close: () => (listeners.delete(listener), listener.close()) };
+    },
     async close() {
+      // A plugin's listener left open would keep its connection (and the process) alive.
+      await Promise.all([...listeners].map((listener) => listener.close()));
       database.lockWaiter.close();
       await orm.close(true);
     },

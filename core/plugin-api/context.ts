@@ -34,6 +34,22 @@ export interface Database {
    * (`DATABASE_URL`, docs/team.md), where `sql` does not exist yet. Absent means SQLite.
    */
   readonly engine?: "sqlite" | "postgresql";
+  /**
+   * PostgreSQL only (absent on SQLite, where one process serves everything): calls
+   * `onNotify(payload)` for every `NOTIFY channel` (`SELECT pg_notify(?, ?)` inside an
+   * `atomically` step is delivered at its commit) from any connection to the database, other
+   * instances' included. It listens on a connection of its own that reconnects by itself, and
+   * calls `onNotify("")` after every (re)connect: what was notified while nobody listened is
+   * lost, so a listener reads what it missed from its table then. `channel`: a lower-case
+   * identifier, prefixed with the plugin's id.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<DatabaseListener>;
+}
+
+/** A {@link Database.listen} subscription. */
+export interface DatabaseListener {
+  /** Stops listening and closes its connection. */
+  close(): Promise<void>;
 }
 
 /** A value as stored: without MikroORM's `Opt` brand (a default) and `undefined` (a nullable column reads as `null`). */

@@ -11,7 +11,7 @@ export { defineRoutes, defineHook, defineGatedAction, type RoutesDeclaration, ty
 export { extensionPoint, contribute, contributeWith, ownerOf, type ExtensionPoint, type Contribution, type Contributed } from "./extension-points.ts";
 export { hostPoints, type OwnerSource, type McpToolSpec, type McpScope, type DoctorCheck, type DoctorContext, type DoctorFinding, type DoctorStatus } from "./host-points.ts";
 export type { ConsolePanel, ConsolePage, MetricSource, MetricFamily, MetricType, MetricSample } from "./plugin-point-shapes.ts";
-export type { PluginContext, Database, EntityRow, HostInfo, HostCredential, Logger } from "./context.ts";
+export type { PluginContext, Database, DatabaseListener, EntityRow, HostInfo, HostCredential, Logger } from "./context.ts";
 export {
   MusterError,
   defineErrors,

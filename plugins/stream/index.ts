@@ -5,6 +5,8 @@ import { streamMetrics } from "./metrics.ts";
 import { registerStreamServices } from "./services/register.ts";
 import { startStream, stopStream } from "./services/lifecycle.ts";
 import { STREAM_EVENT_FAMILIES } from "./tokens.ts";
+import { StreamFrame, StreamOrigin } from "./entities/stream-frame.ts";
+import { migrations } from "./migrations.ts";
 
 /** `GET /api/sse`: the live stream of workspace file changes and public bus events. */
 export const streamPlugin = definePlugin<StreamConfig>({
@@ -15,6 +17,9 @@ export const streamPlugin = definePlugin<StreamConfig>({
   optionalDependsOn: ["metrics"],
   paths: ["/api/sse"],
   config: streamConfigSchema,
+  // Team mode's shared frames (team-relay.ts); unused on SQLite.
+  entities: [StreamFrame, StreamOrigin],
+  migrations,
   // Publishers describe their public events here (GET /api/sse/families).
   extensionPoints: [STREAM_EVENT_FAMILIES],
   contributions: [streamMetrics],

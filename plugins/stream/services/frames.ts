@@ -11,8 +11,18 @@ export type StreamMessage =
 
 /** Encodes one frame; throws when the message cannot be serialised (BigInt, cycles). */
 export function encodeFrame(id: string, message: StreamMessage): Buffer {
+  return encodeJsonFrame(id, serialiseMessage(message));
+}
+
+/** A message's JSON; throws when it cannot be serialised (BigInt, cycles). */
+export function serialiseMessage(message: StreamMessage): string {
   const json = JSON.stringify(message);
   if (typeof json !== "string") throw new TypeError("message is not serialisable");
+  return json;
+}
+
+/** One frame of a message already serialised by {@link serialiseMessage} (one line: JSON escapes line breaks). */
+export function encodeJsonFrame(id: string, json: string): Buffer {
   return Buffer.from(`id: ${id}\ndata: ${json}\n\n`, "utf8");
 }
 

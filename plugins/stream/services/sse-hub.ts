@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { WORKSPACE_FILE_CHANGED, type EventBus, type Logger, type WorkspaceFileChange } from "@muster/plugin";
 import type { StreamConfig } from "../config.ts";
 import { streamErrors } from "../errors.ts";
-import { encodeFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";
+import { encodeFrame, encodeJsonFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";
 import { ReplayRing } from "./replay-ring.ts";
 import type { EventStream } from "../tokens.ts";
 
@@ -42,8 +42,11 @@ interface ClientState {
  * `maxLagMs` even when nothing else is sent (not at the next frame or ping).
  */
 export class SseHub implements EventStream {
-  /** Distinguishes this process's frame ids from a previous one's. */
-  readonly bootId = randomBytes(4).toString("hex");
+  /**
+   * Distinguishes this process's frame ids from a previous one's; in team mode the
+   * deployment's origin, shared by every instance ({@link adopt}).
+   */
+  bootId = randomBytes(4).toString("hex");
   private readonly clients = new Map<ServerResponse, ClientState>();
   private readonly ring: ReplayRing;
   private seq = 0;
@@ -57,14 +60,18 @@ export class SseHub implements EventStream {
     this.ring = new ReplayRing(deps.config.replaySize, deps.config.replayMaxBytes);
   }
 
-  /** Subscribes to the bus: public events and workspace file changes. Returns the unsubscribe function. */
-  attach(events: EventBus): () => void {
+  /**
+   * Subscribes to the bus: public events and workspace file changes. Returns the unsubscribe
+   * function. Each message goes to `send`: this hub's clients, or in team mode the relay,
+   * which brings it back through the database with every instance's (team-relay.ts).
+   */
+  attach(events: EventBus, send: (message: StreamMessage) => void = (message) => this.broadcast(message)): () => void {
     const offAll = events.subscribe("*", (event) => {
-      if (event.public) this.broadcast({ type: "event", name: event.name, payload: event.payload, timestamp: event.timestamp });
+      if (event.public) send({ type: "event", name: event.name, payload: event.payload, timestamp: event.timestamp });
     });
     const offFiles = events.subscribe(WORKSPACE_FILE_CHANGED, (event) => {
       const change = event.payload as WorkspaceFileChange;
-      this.broadcast({ type: "file_change", event: { type: change.type, path: change.path, timestamp: change.timestamp } });
+      send({ type: "file_change", event: { type: change.type, path: change.path, timestamp: change.timestamp } });
     });
     return () => {
       offAll();
@@ -113,6 +120,27 @@ export class SseHub implements EventStream {
     }
     this.seq++;
     this.ring.push({ seq: this.seq, bytes });
+    for (const [res, state] of this.clients) this.send(res, state, bytes);
+  }
+
+  /**
+   * Team mode, before the first client: frame ids from here on are `<origin>-<database id>`,
+   * the same on every instance, continuing after `seq`.
+   */
+  adopt(origin: string, seq: number): void {
+    this.bootId = origin;
+    this.seq = seq;
+  }
+
+  /**
+   * Team mode: a frame the database numbered `seq`, already serialised (`json`). Sent and kept
+   * for replay like {@link broadcast}; a number not above the last one is a frame already sent.
+   */
+  relay(seq: number, json: string): void {
+    if (this.closed || seq <= this.seq) return;
+    const bytes = encodeJsonFrame(formatId(this.bootId, seq), json);
+    this.seq = seq;
+    this.ring.push({ seq, bytes });
     for (const [res, state] of this.clients) this.send(res, state, bytes);
   }
 

@@ -1,0 +1,173 @@
+// Team mode (issue 25): several instances on one PostgreSQL database, each with its own SSE
+// clients. An event published on any instance must reach the clients of every instance, in
+// one order, with ids that mean the same everywhere (a client that reconnects to another
+// instance with `Last-Event-ID` misses nothing). So no instance streams its own events
+// directly: each writes them to `stream_frames`, which numbers them, and every instance
+// (itself included) streams what it reads back from there, woken by NOTIFY.
+//
+// Order: the inserts of all instances take one advisory lock until they commit, so the ids
+// become visible in increasing order and "every frame after the last one read" never skips
+// one that commits later with a smaller id. The NOTIFY carries nothing: it is only a wake-up
+// (a payload is limited to 8,000 bytes, a frame is not), and after a lost listening link the
+// listener reads from its last id again, so no wake-up is needed for correctness.
+import { randomBytes } from "node:crypto";
+import { atomically, type Database, type DatabaseListener, type EventBus, type Logger } from "@muster/plugin";
+import type { StreamConfig } from "../config.ts";
+import { serialiseMessage, type StreamMessage } from "./frames.ts";
+import type { SseHub } from "./sse-hub.ts";
+
+const CHANNEL = "stream_frames";
+/** The advisory lock that orders every instance's inserts. */
+const ORDER_LOCK = "stream:frames";
+/** Rows read per query when catching up. */
+const READ_BATCH = 500;
+/** Messages written per transaction. */
+const WRITE_BATCH = 200;
+/** Frames kept in the table beyond the replay size, for an instance that reads late. */
+const KEEP_MARGIN = 5_000;
+/** After this many frames written by this instance, the oldest are pruned. */
+const PRUNE_EVERY = 500;
+/** A failed write is tried again this many times (a restarting server), then dropped and logged. */
+const WRITE_ATTEMPTS = 5;
+const RETRY_MS = 500;
+
+interface FrameRow {
+  id: number;
+  message: string;
+}
+
+export interface TeamRelayDeps {
+  db: Database;
+  hub: SseHub;
+  logger: Logger;
+  config: StreamConfig;
+}
+
+export class TeamStreamRelay {
+  private lastRead = 0;
+  private pending: string[] = [];
+  private writing = false;
+  private reading = false;
+  private readAgain = false;
+  private sinceLastPrune = 0;
+  private stopped = false;
+  private listener: DatabaseListener | undefined;
+  private readonly deps: TeamRelayDeps;
+
+  constructor(deps: TeamRelayDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Before listening: the deployment's origin and the newest frames (the replay ring of an
+   * instance that just started holds what the others sent before it), then LISTEN.
+   * Returns the stop function.
+   */
+  async start(events: EventBus): Promise<() => Promise<void>> {
+    const { db, hub, config } = this.deps;
+    const candidate = randomBytes(4).toString("hex");
+    const { origin, top, newest } = await atomically(db, function* (tx) {
+      yield* tx.run(`INSERT INTO stream_origin (id, "bootId") VALUES (1, ?) ON CONFLICT (id) DO NOTHING`, [candidate]);
+      const row = yield* tx.get<{ bootId: string }>(`SELECT "bootId" FROM stream_origin WHERE id = 1`);
+      const max = yield* tx.get<{ top: number | string | null }>(`SELECT MAX(id) AS top FROM stream_frames`);
+      const rows = yield* tx.all<FrameRow>(`SELECT id, message FROM stream_frames ORDER BY id DESC LIMIT ?`, [config.replaySize]);
+      return { origin: row!.bootId, top: Number(max?.top ?? 0), newest: rows.reverse() };
+    });
+    hub.adopt(origin, newest.length ? Number(newest[0]!.id) - 1 : top);
+    for (const row of newest) hub.relay(Number(row.id), row.message);
+    hub.adopt(origin, top);
+    this.lastRead = top;
+    const off = hub.attach(events, (message) => this.publish(message));
+    this.listener = await db.listen!(CHANNEL, () => void this.read());
+    return async () => {
+      this.stopped = true;
+      off();
+      await this.listener?.close();
+    };
+  }
+
+  /** Queues a message for the table; written in call order, a batch per transaction. */
+  private publish(message: StreamMessage): void {
+    if (this.stopped) return;
+    try {
+      this.pending.push(serialiseMessage(message));
+    } catch (error) {
+      this.deps.logger.warn({ err: error, type: message.type }, "stream message not serialisable; skipped");
+      return;
+    }
+    if (!this.writing) void this.write();
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.pending.length > 0 && !this.stopped) {
+        const batch = this.pending.splice(0, WRITE_BATCH);
+        await this.insert(batch);
+        this.sinceLastPrune += batch.length;
+        if (this.sinceLastPrune >= PRUNE_EVERY) await this.prune();
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async insert(batch: string[]): Promise<void> {
+    const at = new Date().toISOString();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await atomically(this.deps.db, function* (tx) {
+          yield* tx.lock(ORDER_LOCK);
+          for (const message of batch) yield* tx.run(`INSERT INTO stream_frames (message, "createdAt") VALUES (?, ?)`, [message, at]);
+          yield* tx.get(`SELECT pg_notify(?, '')`, [CHANNEL]);
+        });
+        return;
+      } catch (error) {
+        if (attempt >= WRITE_ATTEMPTS || this.stopped) {
+          this.deps.logger.warn({ err: error, frames: batch.length }, "stream frames could not be stored; not streamed");
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * attempt));
+      }
+    }
+  }
+
+  /** Streams every frame after the last one read; one reader at a time, again if woken meanwhile. */
+  private async read(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.readAgain = false;
+        let rows: FrameRow[];
+        do {
+          const after = this.lastRead;
+          rows = await atomically(this.deps.db, function* (tx) {
+            return yield* tx.all<FrameRow>(`SELECT id, message FROM stream_frames WHERE id > ? ORDER BY id LIMIT ?`, [after, READ_BATCH]);
+          });
+          for (const row of rows) {
+            this.lastRead = Number(row.id);
+            this.deps.hub.relay(this.lastRead, row.message);
+          }
+        } while (rows.length === READ_BATCH && !this.stopped);
+      } while (this.readAgain && !this.stopped);
+    } catch (error) {
+      // The next wake-up (a frame, or the listener's reconnect) reads from lastRead again.
+      this.deps.logger.warn({ err: error }, "stream frames could not be read; retried at the next notification");
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private async prune(): Promise<void> {
+    this.sinceLastPrune = 0;
+    const below = this.lastRead - this.deps.config.replaySize - KEEP_MARGIN;
+    if (below <= 0) return;
+    await atomically(this.deps.db, function* (tx) {
+      yield* tx.run(`DELETE FROM stream_frames WHERE id <= ?`, [below]);
+    }).catch((error: unknown) => this.deps.logger.warn({ err: error }, "old stream frames could not be pruned"));
+  }
+}
