@@ -22,6 +22,7 @@ import { createGateRegistry, publicGate } from "./internal/gate-registry.ts";
 import { createRedaction } from "./internal/redaction.ts";
 import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
 import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
+import { startInstanceRegistry, type InstanceRegistry } from "./internal/instance-registry.ts";
 import { listenError, startErrors } from "./internal/start-errors.ts";
 import { summarizeDetails, zodIssueDetails } from "./plugin-api/zod-issues.ts";
 import { packageVersion } from "./internal/package-version.ts";
@@ -145,6 +146,7 @@ export function createHost(options: HostOptions = {}): Host {
   const redaction = createRedaction(() => (services.has(hostTokens.redactionBackend) ? services.resolve(hostTokens.redactionBackend) : undefined));
   // Both are taken in start(): the lock first, so a second start on this home changes nothing.
   let lock: InstanceLock | undefined;
+  let instances: InstanceRegistry | undefined;
   let currentSession: SessionToken | undefined;
   const login = createBrowserLogin();
   const httpMetrics = createRequestMetrics();
@@ -419,6 +421,7 @@ export function createHost(options: HostOptions = {}): Host {
       phases.mark("plugins registered");
       const { opened } = await openAndMigrate(ordered);
       phases.mark("migrations");
+      instances = await startInstanceRegistry(opened, logger);
       defineGatedActions(ordered);
       const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");
@@ -458,6 +461,7 @@ export function createHost(options: HostOptions = {}): Host {
         await runSafely(() => gateway.stop(), "gateway client stop");
         events.clear();
         services.dispose();
+        await runSafely(() => instances?.stop(), "instance registry stop");
         await db?.close();
         lock?.release();
         logger.info("muster stopped");
@@ -487,6 +491,10 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.logger, host.logger);
     services.provideHost(hostTokens.config, host.config);
     services.provideHost(hostTokens.httpMetrics, () => httpMetrics);
+    services.provideHost(hostTokens.instances, () => {
+      if (!instances) throw new Error("hostTokens.instances was used before the database was open (not allowed in register or a service constructor)");
+      return instances;
+    });
   }
 
   async function runSafely(fn: () => unknown, what: string) {

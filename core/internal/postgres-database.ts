@@ -186,7 +186,11 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
       await run("SELECT pg_advisory_xact_lock(hashtext(?))", [MIGRATION_LOCK_KEY]);
       return work(run);
     });
-  await locked((run) => run(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`));
+  await locked(async (run) => {
+    await run(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
+    // The host's own: which instances serve this database (instance-registry.ts).
+    await run(`CREATE TABLE IF NOT EXISTS muster_instances (id TEXT PRIMARY KEY, "startedAt" TEXT NOT NULL, "heartbeatAt" BIGINT NOT NULL)`);
+  });
   const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));
   const loaded = new Set(plugins.map((p) => p.pluginId));

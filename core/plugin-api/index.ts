@@ -60,6 +60,7 @@ export type {
 } from "./gateway.ts";
 export type { HttpMetrics, HttpMetricsSnapshot, HttpRequestSeries, HttpDurationSeries } from "./http-metrics.ts";
 export { WORKSPACE_FILE_CHANGED, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_SKIPPED_DIRECTORIES, type WorkspacePaths, type WorkspaceWatch, type WorkspaceFileChange } from "./workspace.ts";
+export type { Instances } from "./instances.ts";
 export {
   defineStore,
   insertionOrder,

@@ -6,6 +6,7 @@ import type { WorkspacePaths, WorkspaceWatch } from "./workspace.ts";
 import type { GatewayClient } from "./gateway.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
 import type { TextRedactor } from "./redaction.ts";
+import type { Instances } from "./instances.ts";
 
 /**
  * Services the host provides, resolved like any plugin's token: list them in a service's
@@ -31,6 +32,12 @@ export const hostTokens = {
   info: token<HostInfo>("host.info"),
   /** The resolving plugin's own validated configuration; type it with {@link configToken}. */
   config: token<Readonly<unknown>>("host.config"),
+  /**
+   * The Muster processes serving the database: this one's id and the live ones' (one on
+   * SQLite; several in team mode), for telling work a dead process left in flight from work
+   * another instance is doing (see {@link Instances}). Usable once the database is open.
+   */
+  instances: token<Instances>("host.instances"),
   /** Request counts and latencies by route template and status (what `GET /metrics` reports). */
   httpMetrics: token<HttpMetrics>("host.httpMetrics"),
   /** Provided by the approvals plugin; lets `ctx.gate.request` create approvals. */

@@ -36,4 +36,10 @@ export const migrations = [
       "CREATE INDEX crons_runs_status ON crons_runs (status)",
     ],
   }),
+  defineMigration({
+    // Team mode: the instance running a run, so another instance's start-up (or its sweep
+    // for dead instances) interrupts only runs no live instance owns.
+    name: "002-run-owner",
+    up: ["ALTER TABLE crons_runs ADD COLUMN owner TEXT"],
+  }),
 ];

@@ -16,6 +16,8 @@ export const CronRun = defineEntity({
     status: p.enum(CRON_RUN_STATUSES),
     output: p.text().nullable(),
     error: p.string().nullable(),
+    /** The instance (`hostTokens.instances`) that runs it; null for runs recorded before team mode. */
+    owner: p.string().nullable(),
   },
   indexes: [
     { name: "crons_runs_job", properties: ["jobId", "startedAt"] },

@@ -10,7 +10,7 @@ const runs = defineStore(CronRun, { orderBy: { startedAt: "desc", id: "desc" }, 
 
 // The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
 const CLAIM = `UPDATE crons_jobs SET "lastFireAt" = ? WHERE id = ? AND enabled = ? AND ("lastFireAt" IS NULL OR "lastFireAt" < ?)`;
-const INSERT_RUN = `INSERT INTO crons_runs (id, "jobId", "trigger", "fireAt", "startedAt", "finishedAt", status, output, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO crons_runs (id, "jobId", "trigger", "fireAt", "startedAt", "finishedAt", status, output, error, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const FINISH_RUN = `UPDATE crons_runs SET status = ?, "finishedAt" = ?, output = ?, error = ? WHERE id = ? AND status = 'running'`;
 const JOB_RESULT = `UPDATE crons_jobs SET "lastRun" = ?, "lastStatus" = ?, "lastError" = ? WHERE id = ?`;
 
@@ -28,8 +28,11 @@ export class CronStore {
   private readonly db: () => Database;
   private readonly jobRows: EntityStore<typeof CronJob>;
   private readonly runRows: EntityStore<typeof CronRun>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the runs it starts (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
+    this.owner = owner;
     this.jobRows = jobs.on(db);
     this.runRows = runs.on(db);
   }
@@ -68,9 +71,10 @@ export class CronStore {
    * `skipped` run is also the job's last result, so no kill can split these.
    */
   startRun(r: CronRunRecord): Promise<boolean> {
+    const owner = this.owner();
     return atomically(this.db(), function* (tx) {
       if (r.fireAt !== null && (yield* tx.run(CLAIM, [r.fireAt, r.jobId, true, r.fireAt])).changes !== 1) return false;
-      yield* tx.run(INSERT_RUN, [r.id, r.jobId, r.trigger, r.fireAt, r.startedAt, r.finishedAt, r.status, r.output, r.error]);
+      yield* tx.run(INSERT_RUN, [r.id, r.jobId, r.trigger, r.fireAt, r.startedAt, r.finishedAt, r.status, r.output, r.error, owner]);
       if (r.status === "skipped") yield* tx.run(JOB_RESULT, [r.startedAt, "skipped", r.error, r.jobId]);
       return true;
     });
@@ -84,11 +88,16 @@ export class CronStore {
     });
   }
 
-  /** Runs a previous process left `running` become `interrupted` (never re-run); returns how many. */
-  markInterrupted(now: string, reason: string): Promise<number> {
+  /**
+   * Runs a previous or dead process left `running` become `interrupted` (never re-run):
+   * those no instance in `live` owns (`hostTokens.instances.liveIds()`; empty: every one).
+   * Returns how many.
+   */
+  markInterrupted(now: string, reason: string, live: readonly string[] = []): Promise<number> {
+    const orphaned = live.length ? `status = 'running' AND (owner IS NULL OR owner NOT IN (${live.map(() => "?").join(", ")}))` : "status = 'running'";
     return atomically(this.db(), function* (tx) {
-      yield* tx.run(`UPDATE crons_jobs SET "lastStatus" = 'error', "lastError" = ? WHERE id IN (SELECT "jobId" FROM crons_runs WHERE status = 'running')`, [reason]);
-      return (yield* tx.run(`UPDATE crons_runs SET status = 'interrupted', "finishedAt" = ?, error = ? WHERE status = 'running'`, [now, reason])).changes;
+      yield* tx.run(`UPDATE crons_jobs SET "lastStatus" = 'error', "lastError" = ? WHERE id IN (SELECT "jobId" FROM crons_runs WHERE ${orphaned})`, [reason, ...live]);
+      return (yield* tx.run(`UPDATE crons_runs SET status = 'interrupted', "finishedAt" = ?, error = ? WHERE ${orphaned}`, [now, reason, ...live])).changes;
     });
   }
 

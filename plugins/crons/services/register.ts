@@ -14,12 +14,12 @@ export function registerCronServices(ctx: PluginContext<CronsConfig>): void {
   ctx.provide(
     defineService({
       token: CRON_PARTS,
-      deps: { db: hostTokens.db, gateway: hostTokens.gateway, events: hostTokens.events, logger: hostTokens.logger, config: configToken<CronsConfig>() },
+      deps: { db: hostTokens.db, instances: hostTokens.instances, gateway: hostTokens.gateway, events: hostTokens.events, logger: hostTokens.logger, config: configToken<CronsConfig>() },
       // Without the usage plugin runs are neither priced nor held to a budget.
       optionalDeps: { usage: USAGE },
-      create: ({ db, gateway, events, logger, config, usage }) => {
+      create: ({ db, instances, gateway, events, logger, config, usage }) => {
         const now = () => Date.now() + config.clockOffsetMs;
-        const store = new CronStore(() => db);
+        const store = new CronStore(() => db, () => instances.id);
         const runner = new CronRunner({ store, gateway, events, logger, usage, runTimeoutMs: config.runTimeoutMs, now });
         return { store, runner, scheduler: new CronScheduler({ store, runner, logger, now }) };
       },

@@ -1,0 +1,25 @@
+/**
+ * The Muster processes serving one database (`hostTokens.instances`). With SQLite there is
+ * one (the home's instance lock); in team mode (PostgreSQL) several, each registered with a
+ * heartbeat. A store that marks work "in flight" records the instance that took it, and what
+ * a previous or dead process left in flight is what no live instance owns:
+ *
+ * @example
+ * const live = await instances.liveIds();
+ * await atomically(db, function* (tx) {
+ *   yield* tx.run(`UPDATE x_runs SET status = 'interrupted' WHERE status = 'running' AND (owner IS NULL OR owner NOT IN (${live.map(() => "?").join(", ")}))`, live);
+ * });
+ */
+export interface Instances {
+  /** This process's id, new at every start. */
+  readonly id: string;
+  /**
+   * The instances alive now, this one included: on SQLite only this one; on PostgreSQL those
+   * whose heartbeat the database saw within {@link Instances.deadAfterMs}.
+   */
+  liveIds(): Promise<string[]>;
+  /** How long after its last heartbeat an instance counts as dead (0 on SQLite: one process). */
+  readonly deadAfterMs: number;
+  /** Several instances may serve this database (PostgreSQL): sweeps for dead owners should repeat, not only run at start. */
+  readonly shared: boolean;
+}
