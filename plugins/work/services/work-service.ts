@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, EventBus, TextRedactor } from "@muster/plugin";
 import { workErrors } from "../errors.ts";
 import { KINDS, type WorkKind, type WorkRecord } from "./kinds.ts";
-import { WorkStore, type TaskFilter } from "./work-store.ts";
+import { WorkStore, type TaskFilter, type WorkReference } from "./work-store.ts";
 import type { TaskUpdateGuard, WorkTracker } from "../tokens.ts";
 
 export type { TaskFilter, WorkRecord };
@@ -56,15 +56,19 @@ export class WorkService implements WorkTracker {
   async create<K extends WorkKind>(kind: K, input: Record<string, unknown>, options: { id?: string } = {}): Promise<WorkRecord<K>> {
     const spec = KINDS[kind];
     const data = this.toColumns(kind, { ...spec.defaults, ...input });
-    await this.checkReferences(kind, data);
+    const references = referencesIn(kind, data);
+    await this.checkReferences(references);
     checkDates(data);
     const now = new Date().toISOString();
     const id = options.id ?? randomUUID();
     const record: Record<string, unknown> = { ...data, id, createdAt: now, updatedAt: now };
     if (spec.completes) record.completedAt = record.status === "done" ? now : null;
     // The invariants of a create (references exist, dates in order, `completedAt` follows
-    // `status`) are checked above; a taken id (importers keep theirs) is a 409.
-    if (!(await this.store.insert(kind, record))) throw workErrors.WORK_ID_EXISTS({ kind, id });
+    // `status`) are checked above (the references again as the row is written, on engines
+    // where a delete could commit in between); a taken id (importers keep theirs) is a 409.
+    const outcome = await this.store.insert(kind, record, references);
+    if (outcome === "taken") throw workErrors.WORK_ID_EXISTS({ kind, id });
+    if (outcome !== "inserted") throw referenceNotFound(outcome);
     const created = record as WorkRecord<K>;
     this.deps.events.publish(`work.${kind}.created`, created, { public: true });
     return created;
@@ -73,19 +77,19 @@ export class WorkService implements WorkTracker {
   /** Applies a validated partial update; `updatedAt` always moves, `completedAt` follows `status`. */
   async update<K extends WorkKind>(kind: K, id: string, patch: Record<string, unknown>): Promise<WorkRecord<K>> {
     const spec = KINDS[kind];
-    const em = this.deps.db().em();
-    const entity = (await em.findOne(spec.entity, { id })) as Record<string, unknown> | null;
-    if (!entity) throw spec.notFound(id);
+    const stored = await this.get(kind, id);
     const changes = this.toColumns(kind, patch);
-    await this.checkReferences(kind, changes);
-    checkDates({ ...entity, ...changes });
+    const references = referencesIn(kind, changes);
+    await this.checkReferences(references);
+    checkDates({ ...stored, ...changes });
     const now = new Date().toISOString();
-    if (spec.completes && "status" in changes && changes.status !== entity.status) {
+    if (spec.completes && "status" in changes && changes.status !== (stored as Record<string, unknown>).status) {
       changes.completedAt = changes.status === "done" ? now : null;
     }
-    if (kind === "task") for (const guard of this.taskGuards) await guard(entity as WorkRecord<"task">, changes);
-    Object.assign(entity, changes, { updatedAt: now });
-    await em.flush();
+    if (kind === "task") for (const guard of this.taskGuards) await guard(stored as WorkRecord<"task">, changes);
+    const outcome = await this.store.update(kind, id, { ...changes, updatedAt: now }, references);
+    if (outcome === "gone") throw spec.notFound(id);
+    if (outcome !== "updated") throw referenceNotFound(outcome);
     const record = await this.get(kind, id);
     this.deps.events.publish(`work.${kind}.updated`, record, { public: true });
     return record;
@@ -98,18 +102,18 @@ export class WorkService implements WorkTracker {
 
   /** Claims a task for an agent atomically (see WorkStore.claimTask); 409 naming who holds it otherwise. */
   async claimTask(id: string, agentId: string): Promise<WorkRecord<"task">> {
-    if (!this.store.claimTask(id, agentId, new Date().toISOString())) {
+    const claimed = await this.store.claimTask(id, agentId, new Date().toISOString());
+    if (!claimed) {
       const task = await this.get("task", id);
       throw workErrors.TASK_NOT_CLAIMABLE({ id, status: task.status, holder: task.assignedTo ?? "nobody" });
     }
-    const task = await this.get("task", id);
-    this.deps.events.publish("work.task.updated", task, { public: true });
-    return task;
+    this.deps.events.publish("work.task.updated", claimed, { public: true });
+    return claimed;
   }
 
   /** Deletes a record and clears every reference to it, atomically. */
   async delete(kind: WorkKind, id: string): Promise<void> {
-    const touched = this.store.deleteAndClearReferences(kind, id, new Date().toISOString());
+    const touched = await this.store.deleteAndClearReferences(kind, id, new Date().toISOString());
     if (!touched) throw KINDS[kind].notFound(id);
     this.deps.events.publish(`work.${kind}.deleted`, { id }, { public: true });
     for (const t of touched) {
@@ -134,24 +138,30 @@ export class WorkService implements WorkTracker {
     return out;
   }
 
-  private async checkReferences(kind: WorkKind, data: Record<string, unknown>): Promise<void> {
-    const spec = KINDS[kind];
-    for (const [field, target] of Object.entries(spec.refs)) {
-      const value = data[field];
-      if (typeof value === "string" && !(await this.exists(target, value))) {
-        throw workErrors.WORK_REFERENCE_NOT_FOUND({ field, kind: target, id: value }, { details: [{ path: field, reason: `no ${target} with id ${value}`, in: "body" }] });
-      }
-    }
-    for (const [field, target] of Object.entries(spec.listRefs)) {
-      const value = data[field];
-      if (typeof value !== "string") continue;
-      for (const [index, ref] of (JSON.parse(value) as string[]).entries()) {
-        if (!(await this.exists(target, ref))) {
-          throw workErrors.WORK_REFERENCE_NOT_FOUND({ field, kind: target, id: ref }, { details: [{ path: `${field}.${index}`, reason: `no ${target} with id ${ref}`, in: "body" }] });
-        }
-      }
-    }
+  /** A 400 naming the first reference to a record that does not exist. */
+  private async checkReferences(references: WorkReference[]): Promise<void> {
+    for (const ref of references) if (!(await this.exists(ref.kind, ref.id))) throw referenceNotFound(ref);
   }
+}
+
+/** The references `data` makes (single ids, then each id of the list fields), in the order they are checked. */
+function referencesIn(kind: WorkKind, data: Record<string, unknown>): WorkReference[] {
+  const spec = KINDS[kind];
+  const references: WorkReference[] = [];
+  for (const [field, target] of Object.entries(spec.refs)) {
+    const value = data[field];
+    if (typeof value === "string") references.push({ field, path: field, kind: target, id: value });
+  }
+  for (const [field, target] of Object.entries(spec.listRefs)) {
+    const value = data[field];
+    if (typeof value !== "string") continue;
+    for (const [index, id] of (JSON.parse(value) as string[]).entries()) references.push({ field, path: `${field}.${index}`, kind: target, id });
+  }
+  return references;
+}
+
+function referenceNotFound({ field, path, kind, id }: WorkReference) {
+  return workErrors.WORK_REFERENCE_NOT_FOUND({ field, kind, id }, { details: [{ path, reason: `no ${kind} with id ${id}`, in: "body" }] });
 }
 
 function checkDates(data: Record<string, unknown>): void {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { defineStore, insertionOrder, type Database, type EntityStore, type StoreDefinition } from "@muster/plugin";
+import { DriverException } from "@mikro-orm/core";
+import { atomically, defineStore, insertionOrder, raw, type AtomicStatement, type AtomicTx, type Database, type EntityStore, type StoreDefinition } from "@muster/plugin";
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
 /** The task list's exact-match filters (GET /api/tasks query parameters). */
@@ -20,6 +21,16 @@ const STORES = Object.fromEntries(
 
 type Row = Record<string, unknown>;
 
+/**
+ * The stores' order on PostgreSQL, which has no `rowid`: most recently updated first, then
+ * the latest written first (`xmin`, the id of the transaction that wrote the row's version:
+ * they increase, so rows inserted in the same millisecond come newest first, as on SQLite),
+ * then the id (the rows one transaction wrote, such as a delete's cleared references). A
+ * row inserted and another updated in the same millisecond come in write order, where
+ * SQLite puts the later inserted first.
+ */
+const POSTGRES_ORDER = [{ updatedAt: "desc" }, { [raw("(xmin::text::bigint)")]: "desc" }, { id: "desc" }] as const;
+
 /** Each kind's INSERT of a whole row, with a named parameter per column. */
 const INSERTS = Object.fromEntries(
   Object.values(KINDS).map((spec) => [spec.kind, `INSERT INTO ${spec.table} (${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS[spec.kind].map((f) => `@${f}`).join(", ")})`]),
@@ -35,11 +46,12 @@ type Statement<P extends unknown[] | {}> = BetterSqlite3.Statement<P>;
 /**
  * The five work tables. Reads go over the store kit and return plain rows, unmapped.
  *
- * The two hottest statements, a create's INSERT and the unfiltered list of a kind (DESIGN
- * §1: hot reads return raw rows), run as statements prepared once on the connection
+ * On SQLite the two hottest statements, a create's INSERT and the unfiltered list of a kind
+ * (DESIGN §1: hot reads return raw rows), run as statements prepared once on the connection
  * (`db.sql`): the query builder put each create's values into its SQL text, so every create
  * compiled a new statement (issue 26: a create's ORM work was a quarter of its server CPU),
- * and its layers cost a list more than the statement they end in.
+ * and its layers cost a list more than the statement they end in. PostgreSQL has no `db.sql`
+ * (docs/team.md): there both go through the kit, like every other read and write here.
  */
 export class WorkStore {
   private readonly db: () => Database;
@@ -63,6 +75,7 @@ export class WorkStore {
 
   /** Every record of a kind, most recently updated first. */
   async list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
+    if (this.db().engine === "postgresql") return (await this.rows[kind].list({ orderBy: [...POSTGRES_ORDER] })) as unknown as WorkRecord<K>[];
     return this.prepared(this.lists, kind, () => LISTS[kind]).all() as WorkRecord<K>[];
   }
 
@@ -77,7 +90,7 @@ export class WorkStore {
     const items = (
       !filtered && page.limit === null && page.offset === 0
         ? await this.list("task")
-        : await this.rows.task.list({ where, limit: page.limit ?? undefined, offset: page.offset })
+        : await this.rows.task.list({ where, limit: page.limit ?? undefined, offset: page.offset, ...(this.db().engine === "postgresql" ? { orderBy: [...POSTGRES_ORDER] } : {}) })
     ) as WorkRecord<"task">[];
     // A page that ends before its limit holds the last matching task, unless it is empty
     // because the offset is past the end.
@@ -99,62 +112,114 @@ export class WorkStore {
    * its id is taken. No `em.insert`, which would normalise and validate what the request
    * schemas already did; the driver error is converted as the entity manager would.
    */
-  async insert(kind: WorkKind, row: Row): Promise<boolean> {
+  async insert(kind: WorkKind, row: Row, references: WorkReference[]): Promise<"inserted" | "taken" | WorkReference> {
     try {
-      this.prepared(this.inserts, kind, () => INSERTS[kind]).run(row);
-      return true;
+      const db = this.db();
+      if (db.engine !== "postgresql") {
+        // The caller checked the references just before, with no I/O turn in between (the
+        // ORM's SQLite driver is synchronous underneath): nothing could delete one since.
+        this.prepared(this.inserts, kind, () => INSERTS[kind]).run(row);
+        return "inserted";
+      }
+      const columns = FIELDS[kind];
+      const sql = `INSERT INTO ${KINDS[kind].table} (${columns.map((f) => `"${f}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+      return await atomically(db, function* (tx) {
+        const missing = yield* lockReferences(tx, db, references);
+        if (missing) return missing;
+        yield* tx.run(sql, columns.map((f) => row[f]));
+        return "inserted" as const;
+      });
     } catch (error) {
-      if (this.db().em().getDriver().convertException(error as Error).name === "UniqueConstraintViolationException") return false;
+      // The kit's insert throws the converted error already; the prepared statement, SQLite's own.
+      const converted = error instanceof DriverException ? error : this.db().em().getDriver().convertException(error as Error);
+      if (converted.name === "UniqueConstraintViolationException") return "taken";
       throw error;
     }
   }
 
   /**
-   * Deletes a record and clears every reference to it; returns the records whose
-   * references were cleared, or null when there was no such record. Several statements
-   * that must commit together, so one synchronous `sql.transaction()` on the shared
-   * connection, which no other request's statement can interleave with (an awaited ORM
-   * transaction could not promise that).
+   * Writes `changes` (and `updatedAt`) to a record, its references checked in the same step:
+   * "gone" when the record was deleted meanwhile, the first missing reference when one was.
    */
+  update(kind: WorkKind, id: string, changes: Row, references: WorkReference[]): Promise<"updated" | "gone" | WorkReference> {
+    const db = this.db();
+    const columns = Object.keys(changes);
+    const sql = `UPDATE ${KINDS[kind].table} SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE id = ?`;
+    return atomically(db, function* (tx) {
+      const missing = yield* lockReferences(tx, db, references);
+      if (missing) return missing;
+      return (yield* tx.run(sql, [...columns.map((c) => changes[c]), id])).changes === 0 ? ("gone" as const) : ("updated" as const);
+    });
+  }
+
   /**
    * Gives a task to an agent and starts it, in one conditional UPDATE so that of many agents
    * claiming at once exactly one wins: only a `backlog` task that is unassigned or already
    * assigned to this agent can be claimed; claiming one's own `in_progress` task again
-   * succeeds without a change (a retried claim is safe). False when the task is not claimable.
+   * succeeds without a change (a retried claim is safe). The claimed task, or null when it is
+   * not claimable. On PostgreSQL a concurrent claim waits for the row and re-checks the
+   * condition on the winner's version of it, so there too one wins.
    */
-  claimTask(id: string, agentId: string, now: string): boolean {
-    const claimed = this.db()
-      .sql.prepare(
-        `UPDATE work_tasks SET assignedTo = @agentId, status = 'in_progress', completedAt = NULL, updatedAt = @now
-         WHERE id = @id AND ((status = 'backlog' AND (assignedTo IS NULL OR assignedTo = '' OR assignedTo = @agentId))
-                             OR (status = 'in_progress' AND assignedTo = @agentId))`,
-      )
-      .run({ id, agentId, now });
-    return claimed.changes === 1;
+  claimTask(id: string, agentId: string, now: string): Promise<WorkRecord<"task"> | null> {
+    return this.rows.task.transition(id, {
+      from: { $or: [{ status: "backlog", $or: [{ assignedTo: null }, { assignedTo: "" }, { assignedTo: agentId }] }, { status: "in_progress", assignedTo: agentId }] },
+      set: { assignedTo: agentId, status: "in_progress", completedAt: null, updatedAt: now },
+    }) as Promise<WorkRecord<"task"> | null>;
   }
 
-  deleteAndClearReferences(kind: WorkKind, id: string, now: string): { kind: WorkKind; id: string }[] | null {
-    const spec = KINDS[kind];
-    const db = this.db().sql;
-    const touched: { kind: WorkKind; id: string }[] = [];
-    return db.transaction(() => {
-      if (db.prepare(`DELETE FROM ${spec.table} WHERE id = ?`).run(id).changes === 0) return null;
+  /**
+   * Deletes a record and clears every reference to it; returns the records whose
+   * references were cleared, or null when there was no such record. Several statements
+   * that must commit together: one `atomically` step (synchronous on SQLite, where no other
+   * request's statement can interleave; a transaction of its own on PostgreSQL).
+   */
+  deleteAndClearReferences(kind: WorkKind, id: string, now: string): Promise<{ kind: WorkKind; id: string }[] | null> {
+    const db = this.db();
+    // A list reference (a sprint's story ids) is read, changed in code and written back: on
+    // PostgreSQL the read locks the rows until the commit, so a concurrent change of the list
+    // waits and is not lost (docs/store-kit.md).
+    const lockRead = db.engine === "postgresql" ? " FOR UPDATE" : "";
+    return atomically(db, function* (tx) {
+      if ((yield* tx.run(`DELETE FROM ${KINDS[kind].table} WHERE id = ?`, [id])).changes === 0) return null;
+      const touched: { kind: WorkKind; id: string }[] = [];
       for (const ref of referencesTo(kind)) {
+        const { table } = ref.spec;
         if (ref.list) {
-          const rows = db.prepare(`SELECT id, ${ref.field} AS ids FROM ${ref.spec.table} WHERE ${ref.field} LIKE ?`).all(`%${JSON.stringify(id)}%`) as { id: string; ids: string }[];
-          const update = db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = ?, updatedAt = ? WHERE id = ?`);
+          const rows = yield* tx.all<{ id: string; ids: string }>(`SELECT id, "${ref.field}" AS ids FROM ${table} WHERE "${ref.field}" LIKE ?${lockRead}`, [`%${JSON.stringify(id)}%`]);
           for (const row of rows) {
             const remaining = (JSON.parse(row.ids) as string[]).filter((x) => x !== id);
-            update.run(JSON.stringify(remaining), now, row.id);
+            yield* tx.run(`UPDATE ${table} SET "${ref.field}" = ?, "updatedAt" = ? WHERE id = ?`, [JSON.stringify(remaining), now, row.id]);
             touched.push({ kind: ref.spec.kind, id: row.id });
           }
         } else {
-          const rows = db.prepare(`SELECT id FROM ${ref.spec.table} WHERE ${ref.field} = ?`).all(id) as { id: string }[];
-          db.prepare(`UPDATE ${ref.spec.table} SET ${ref.field} = NULL, updatedAt = ? WHERE ${ref.field} = ?`).run(now, id);
+          const rows = yield* tx.all<{ id: string }>(`UPDATE ${table} SET "${ref.field}" = NULL, "updatedAt" = ? WHERE "${ref.field}" = ? RETURNING id`, [now, id]);
           for (const row of rows) touched.push({ kind: ref.spec.kind, id: row.id });
         }
       }
       return touched;
-    })();
+    });
   }
+}
+
+/** A reference a write makes: `field` (at `path` in the request body) names record `id` of kind `kind`. */
+export interface WorkReference {
+  field: string;
+  path: string;
+  kind: WorkKind;
+  id: string;
+}
+
+/**
+ * Inside a write's step, the first of `references` whose record does not exist, or null.
+ * On PostgreSQL each found record stays locked against deletion (`FOR KEY SHARE`) until the
+ * write commits: a concurrent delete of it waits, then clears the new reference with the
+ * others; one that committed first leaves it missing here. On SQLite the step runs alone
+ * on the connection, so a plain read is enough.
+ */
+function* lockReferences(tx: AtomicTx, db: Database, references: WorkReference[]): Generator<AtomicStatement, WorkReference | null, unknown> {
+  const lock = db.engine === "postgresql" ? " FOR KEY SHARE" : "";
+  for (const ref of references) {
+    if (!(yield* tx.get(`SELECT id FROM ${KINDS[ref.kind].table} WHERE id = ?${lock}`, [ref.id]))) return ref;
+  }
+  return null;
 }
