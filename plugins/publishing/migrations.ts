@@ -40,4 +40,10 @@ export const migrations = [
       "CREATE INDEX publishing_outbox_due ON publishing_outbox (status, dueAt)",
     ],
   }),
+  defineMigration({
+    // Team mode: the instance sending an entry, so another instance's start-up (or its sweep
+    // for dead instances) settles as `unknown` only sends no live instance is making.
+    name: "002-outbox-owner",
+    up: ["ALTER TABLE publishing_outbox ADD COLUMN owner TEXT"],
+  }),
 ];

@@ -117,12 +117,32 @@ const probePlugin = definePlugin({
         const interrupted = await store.markInterrupted(now());
         return { ok: true, added, won: claims.won, settled, interrupted: interrupted.map((r) => [r.id === second!.id, r.status, r.attempts]), entries: (await store.list({ approvalId, limit: 10 })).map((e) => [e.platform, e.status, e.attempts, e.postId]) };
       });
+      router.post("/api/pg-steps/outbox-owned", { summary: "A send claimed by another instance: left alone while it lives, settled once it is gone", body: z.object({ live: z.array(z.string()) }) }, async ({ body }) => {
+        const other = new OutboxStore(db, () => "instance-b");
+        const row = { id: randomUUID(), approvalId: randomUUID(), draftId: null, platform: "x", title: "t", text: "hello", media: "[]", dueAt: now(), decidedBy: "frigg", createdAt: now() };
+        await other.enqueue([row], now());
+        const claimed = await other.claim(row.id, now());
+        const whileAlive = await new OutboxStore(db, () => "instance-a").markInterrupted(now(), [...body.live, "instance-b"]);
+        const onceGone = await new OutboxStore(db, () => "instance-a").markInterrupted(now(), body.live);
+        return { ok: true, claimed, whileAlive: whileAlive.length, onceGone: onceGone.map((r) => [r.id === row.id, r.status]) };
+      });
     },
   }),
 });
 
 const dispatchPlugins = [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, chatPlugin, dispatchPlugin, probePlugin];
 const publishingPlugins = [activitiesPlugin, notificationsPlugin, approvalsPlugin, vaultPlugin, publishingPlugin, probePlugin];
+
+test("outbox in team mode: a send another live instance is making is left alone; once that instance is gone it is settled unknown", async () => {
+  const url = await database();
+  await withTestHost({ plugins: publishingPlugins, env: { DATABASE_URL: url }, config: { vaultKey: "postgres test passphrase" } }, async (h) => {
+    const answer = await h.json<{ claimed: boolean; whileAlive: number; onceGone: [boolean, string][] }>("/api/pg-steps/outbox-owned", { method: "POST", body: { live: ["instance-a"] } });
+    assert.is(answer.status, 200, JSON.stringify(answer.body));
+    assert.is(answer.body.claimed, true);
+    assert.is(answer.body.whileAlive, 0, "a live instance's send was settled");
+    assert.equal(answer.body.onceGone, [[true, "unknown"]]);
+  });
+});
 
 test("dispatch: of 20 starts of one task one wins; of 20 review openings one; of 20 decisions one; an episode starts once; the sweep returns what it marked", async () => {
   const url = await database();

@@ -30,6 +30,8 @@ export const OutboxEntry = defineEntity({
     decidedBy: p.string(),
     createdAt: p.string(),
     updatedAt: p.string(),
+    /** The instance sending it while `publishing` (`hostTokens.instances`); not part of the API's record. */
+    owner: p.string().nullable(),
   },
   uniques: [{ name: "publishing_outbox_approval_platform", properties: ["approvalId", "platform"] }],
   indexes: [{ name: "publishing_outbox_due", properties: ["status", "dueAt"] }],

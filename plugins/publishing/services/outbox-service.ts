@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EventBus, Logger } from "@muster/plugin";
+import type { EventBus, Instances, Logger } from "@muster/plugin";
 import type { Notifier } from "../../notifications/tokens.ts";
 import type { VaultSecretReader } from "../../vault/tokens.ts";
 import { PlatformFailure, type PlatformHttp } from "../platforms/platform-http.ts";
@@ -29,7 +29,12 @@ export interface OutboxServiceDeps {
   notifications: Notifier;
   logger: Logger;
   retry: RetryPolicy;
+  /** Which instances are alive: only their sends in flight are left alone (team mode). */
+  instances?: Instances;
 }
+
+/** Team mode: how often sends of instances that died are looked for. */
+const SWEEP_MS = 2_000;
 
 /** A credential read; a locked vault fails the entry as not sent (adapters read credentials before any request). */
 function vaultRead(secrets: SecretSource, name: string): string | null {
@@ -55,6 +60,7 @@ export class OutboxService implements Outbox {
   private readonly deps: OutboxServiceDeps;
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private sweep: NodeJS.Timeout | undefined;
   private stopped = true;
   constructor(deps: OutboxServiceDeps) {
     this.deps = deps;
@@ -98,17 +104,26 @@ export class OutboxService implements Outbox {
 
   async start(): Promise<void> {
     this.stopped = false;
-    for (const row of await this.deps.store.markInterrupted(this.now())) {
+    await this.settleInterrupted();
+    // Team mode: an instance killed mid-send stops its heartbeat; another settles its sends.
+    if (this.deps.instances?.shared) this.sweep = setInterval(() => void this.settleInterrupted().catch((error: unknown) => this.deps.logger.warn({ err: error }, "outbox sweep for dead instances failed")), SWEEP_MS).unref();
+    await this.tick();
+  }
+
+  /** Sends a previous or dead process left in flight become `unknown` (never re-sent), each reported. */
+  private async settleInterrupted(): Promise<void> {
+    const live = (await this.deps.instances?.liveIds()) ?? [];
+    for (const row of await this.deps.store.markInterrupted(this.now(), live)) {
       const entry = toOutboxRecord(row);
       this.deps.logger.warn({ outboxId: entry.id, platform: entry.platform }, "a send was interrupted by a stop; recorded unknown, not re-sent");
       this.report("unknown", entry);
       if (entry.draftId) await this.syncDraft(entry.draftId, entry.approvalId);
     }
-    await this.tick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.sweep);
     clearTimeout(this.timer);
     // A send in flight ends within the request timeout; its outcome is recorded before the database closes.
     await Promise.allSettled([...this.inFlight.values()]);

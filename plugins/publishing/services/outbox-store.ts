@@ -2,7 +2,7 @@ import { atomically, defineStore, raw, type Database, type EntityStore } from "@
 import { OutboxEntry, type OutboxEntryRow } from "../entities/outbox-entry.ts";
 import { OUTBOX_FIELDS } from "./outbox-record.ts";
 
-export type NewOutboxRow = Omit<OutboxEntryRow, "status" | "attempts" | "postId" | "postUrl" | "error" | "updatedAt">;
+export type NewOutboxRow = Omit<OutboxEntryRow, "status" | "attempts" | "postId" | "postUrl" | "error" | "updatedAt" | "owner">;
 export type Settled = { status: "published" | "failed" | "unknown"; postId: string | null; postUrl: string | null; error: string | null };
 
 /** Newest first; text and number columns only, so rows need no mapping. */
@@ -25,9 +25,12 @@ const ENQUEUE = `INSERT INTO publishing_outbox (id, "approvalId", "draftId", pla
 export class OutboxStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof OutboxEntry>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the entries it claims (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
     this.rows = outbox.on(db);
+    this.owner = owner;
   }
 
   /**
@@ -45,7 +48,7 @@ export class OutboxStore {
 
   /** Takes a due `approved` entry for sending; true only for the one caller that moved it to `publishing`. */
   claim(id: string, now: string): Promise<boolean> {
-    return this.changed(this.qb().update({ status: "publishing", attempts: raw("attempts + 1"), updatedAt: now }).where({ id, status: "approved", dueAt: { $lte: now } }));
+    return this.changed(this.qb().update({ status: "publishing", attempts: raw("attempts + 1"), updatedAt: now, owner: this.owner() }).where({ id, status: "approved", dueAt: { $lte: now } }));
   }
 
   /** Records the final outcome of a send; only a `publishing` entry settles, once. */
@@ -58,9 +61,13 @@ export class OutboxStore {
     return this.changed(this.qb().update({ status: "approved", dueAt, error, updatedAt: now }).where({ id, status: "publishing" }));
   }
 
-  /** At start-up: entries a previous process left `publishing` become `unknown`, never re-sent. */
-  markInterrupted(now: string): Promise<OutboxEntryRow[]> {
-    return this.qb().update({ status: "unknown", error: INTERRUPTED, updatedAt: now }).where({ status: "publishing" }).returning([...OUTBOX_FIELDS]).execute<OutboxEntryRow[]>("all");
+  /**
+   * Entries a previous or dead process left `publishing` become `unknown`, never re-sent:
+   * those no instance in `live` is sending (`hostTokens.instances.liveIds()`; empty: every one).
+   */
+  markInterrupted(now: string, live: readonly string[] = []): Promise<OutboxEntryRow[]> {
+    const orphaned = live.length ? { status: "publishing" as const, $or: [{ owner: null }, { owner: { $nin: [...live] } }] } : { status: "publishing" as const };
+    return this.qb().update({ status: "unknown", error: INTERRUPTED, updatedAt: now }).where(orphaned).returning([...OUTBOX_FIELDS]).execute<OutboxEntryRow[]>("all");
   }
 
   private qb() {

@@ -24,10 +24,11 @@ export function registerPublishingServices(ctx: PluginContext<PublishingConfig>)
   ctx.provide(
     defineService({
       token: OUTBOX,
-      deps: { platforms: PLATFORMS, vault: VAULT_SECRETS, notifications: NOTIFICATIONS, db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger, config },
-      create: ({ platforms, vault, notifications, db, events, logger, config }) =>
+      deps: { platforms: PLATFORMS, vault: VAULT_SECRETS, notifications: NOTIFICATIONS, db: hostTokens.db, instances: hostTokens.instances, events: hostTokens.events, logger: hostTokens.logger, config },
+      create: ({ platforms, vault, notifications, db, instances, events, logger, config }) =>
         new OutboxService({
-          store: new OutboxStore(() => db),
+          store: new OutboxStore(() => db, () => instances.id),
+          instances,
           drafts: new DraftStore(() => db),
           platforms,
           http: new PlatformHttp(config.requestTimeoutMs),
