@@ -1,5 +1,5 @@
 // `GET /api/boards/{id}` for a board of 10,000 cards must answer in a few milliseconds: the
-// answer is built once per board version (SQLite serialises the cards) and kept as bytes.
+// answer is built once per board version (on SQLite, SQLite serialises the cards) and kept as bytes.
 import { boardErrors } from "../errors.ts";
 import type { BoardStore } from "./board-store.ts";
 import { boardRecord } from "./records.ts";

@@ -1,19 +1,23 @@
 // Every write to cards, comments and history. The interface is asynchronous and names no
-// driver (issue 25 puts the same store on PostgreSQL); the plain reads of boards and cards
-// are the store kit's, in board-store.ts. Each write here is a condition over other rows and
-// several statements that must be one step (board not archived, column known, WIP limit,
-// claim still free, card not moved meanwhile; dense positions shifted, history and the
-// board's version written with the card), which the kit's single-row `transition` cannot
-// say: so each is one synchronous `sql.transaction()` on the shared connection, which no other
-// request can interleave with (20 concurrent moves into a column with one free slot give
-// exactly one success), over statements prepared once (card-statements.ts: the card move is
-// a measured hot path, docs/benchmarks.md). A thrown MusterError rolls the whole step back.
+// driver; the plain reads of boards and cards are the store kit's, in board-store.ts. Each
+// write here is a condition over other rows and several statements that must be one step
+// (board not archived, column known, WIP limit, claim still free, card not moved meanwhile;
+// dense positions shifted, history and the board's version written with the card), which the
+// kit's single-row `transition` cannot say: so each is one `atomically` step (docs/store-kit.md).
+// On SQLite it runs synchronously on the shared connection, which no other request can
+// interleave with, over statements prepared once (the card move is a measured hot path,
+// docs/benchmarks.md); on PostgreSQL it first locks the rows of the boards it writes
+// (card-statements.ts, `lockBoards`), so the steps of one board still run one at a time: 20
+// concurrent moves into a column with one free slot give exactly one success on both. A thrown
+// MusterError rolls the whole step back.
+import { atomically, type AtomicStatement, type AtomicTx, type Database } from "@muster/plugin";
 import { randomUUID } from "node:crypto";
-import type { Database } from "@muster/plugin";
 import type { CardRow } from "../entities/card.ts";
 import type { CardCommentRow } from "../entities/card-comment.ts";
 import { boardErrors } from "../errors.ts";
-import { prepareCardStatements } from "./card-statements.ts";
+import { CARD_SQL as S, insertValues, lockBoards, updateValues } from "./card-statements.ts";
+import { orderedId } from "./ordered-id.ts";
+import { closeGap, countInColumn, openGap, shiftWithin } from "./positions.ts";
 import { doneColumnOf, type BoardColumn, type BoardSettings, type HistoryAction, type HistoryEntry } from "./records.ts";
 
 /** The card fields a PATCH or create may set, as stored (JSON fields as text). */
@@ -73,44 +77,47 @@ export interface NewCard {
   delegatedFrom?: string | null;
 }
 
+/** A statement sequence of a step, yielded to `atomically`. */
+type Step<T> = Generator<AtomicStatement, T, unknown>;
+
 export class CardStore {
   private readonly db: () => Database;
-  private prepared?: ReturnType<typeof prepareCardStatements>;
   constructor(db: () => Database) {
     this.db = db;
   }
 
-  private get s() {
-    this.prepared ??= prepareCardStatements(this.db().sql);
-    return this.prepared;
-  }
-
   /**
-   * Runs one atomic step. The step runs to its end before this returns (no await inside a
-   * transaction on the shared connection); its outcome, or its MusterError, is the promise's.
+   * Runs one atomic step (`atomically`). The body gets whether the database is PostgreSQL, for
+   * {@link lockBoards}; its outcome, or its MusterError, is the promise's.
    */
-  private async tx<T>(fn: () => T): Promise<T> {
-    return this.db().sql.transaction(fn)();
+  private step<T>(body: (tx: AtomicTx, postgres: boolean) => Step<T>): Promise<T> {
+    const db = this.db();
+    const postgres = db.engine === "postgresql";
+    return atomically(db, (tx) => body(tx, postgres));
   }
 
   /** Creates a card in its column (the first unless given) at `position` (the end unless given). */
   create(input: NewCard, now: string): Promise<CardWrite> {
-    return this.tx(() => this.insert(input, now));
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.board, [input.boardId]);
+      return yield* store.insert(tx, input, now);
+    });
   }
 
-  /** The creation step, inside a transaction (a delegation creates its card within its own). */
-  private insert(input: NewCard, now: string): CardWrite {
-    const board = this.board(input.boardId);
+  /** The creation step, inside a step (a delegation creates its card within its own). */
+  private *insert(tx: AtomicTx, input: NewCard, now: string): Step<CardWrite> {
+    const board = yield* this.board(tx, input.boardId);
     if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
     const column = input.column ?? board.columns[0]!.id;
     const target = columnOf(board, column);
     if (board.settings.requireApprovalFor?.includes(column)) throw boardErrors.BOARD_COLUMN_GATED({ column });
     if (board.settings.commentRequiredFor?.includes(column) && !input.comment) throw boardErrors.CARD_COMMENT_REQUIRED({ column });
-    const count = this.s.positions.count(board.id, column);
+    const count = yield* countInColumn(tx, board.id, column);
     checkWip(target, count);
-    this.checkParent(board.id, null, input.fields.parentCardId);
+    yield* this.checkParent(tx, board.id, null, input.fields.parentCardId);
     const position = Math.min(input.position ?? count, count);
-    this.s.positions.open(board.id, column, position);
+    yield* openGap(tx, board.id, column, position);
     const row: CardRow = {
       id: randomUUID(), boardId: board.id, title: input.title, description: null, column, position, assignee: null, labels: "[]", priority: "medium",
       dueDate: null, checklist: "[]", attachments: "[]", parentCardId: null, storyId: null, epicId: null, sprintId: null, progress: 0,
@@ -118,10 +125,10 @@ export class CardStore {
       completedAt: column === doneColumnOf(board.columns, board.settings) ? now : null, archivedAt: null,
       ...(input.fields as Partial<CardRow>),
     };
-    this.s.insertCard.run(row);
-    const history = [this.history(row, "created", null, null, column, input.createdBy, now)];
-    const comment = input.comment ? this.comment(row, input.comment, input.createdBy, now, history) : undefined;
-    this.s.bump.run(board.id);
+    yield* tx.run(S.insertCard, insertValues(row));
+    const history = [yield* this.history(tx, row, "created", null, null, column, input.createdBy, now)];
+    const comment = input.comment ? yield* this.comment(tx, row, input.comment, input.createdBy, now, history) : undefined;
+    yield* tx.run(S.bump, [board.id]);
     return { card: row, history, comment };
   }
 
@@ -131,9 +138,12 @@ export class CardStore {
    * answers `needsApproval`.
    */
   change(id: string, change: CardChange, now: string): Promise<CardWrite | NeedsApproval> {
-    return this.tx(() => {
-      const card = this.card(id);
-      const board = this.board(card.boardId);
+    const store = this;
+    return this.step(function* (tx, postgres): Step<CardWrite | NeedsApproval> {
+      // The delegation source's board too: reaching done completes the source (followDelegation).
+      yield* lockBoards(tx, postgres, S.lock.card, [id, id, id]);
+      const card = yield* store.card(tx, id);
+      const board = yield* store.board(tx, card.boardId);
       if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
       // An approved restore finds its card archived, as it was when requested; any other approved move needs it on the board.
       if (change.expect && ((card.archivedAt && change.archived !== false) || card.column !== change.expect.column)) {
@@ -157,36 +167,36 @@ export class CardStore {
         if (entering && toColumn !== card.column && board.settings.requireApprovalFor?.includes(toColumn) && !change.approved) {
           return { needsApproval: { card, column: toColumn } };
         }
-        const count = this.s.positions.count(board.id, toColumn) - (entering ? 0 : 1);
+        const count = (yield* countInColumn(tx, board.id, toColumn)) - (entering ? 0 : 1);
         if (entering) checkWip(target, count);
         const position = Math.min(change.move?.position ?? (entering ? count : card.position), count);
         if (restoring) {
-          this.s.positions.open(board.id, toColumn, position);
+          yield* openGap(tx, board.id, toColumn, position);
           next.archivedAt = null;
-          history.push(this.history(card, "restored", "archivedAt", card.archivedAt, null, change.by, now));
+          history.push(yield* store.history(tx, card, "restored", "archivedAt", card.archivedAt, null, change.by, now));
         } else if (entering) {
-          this.s.positions.close(board.id, card.column, card.position);
-          this.s.positions.open(board.id, toColumn, position);
+          yield* closeGap(tx, board.id, card.column, card.position);
+          yield* openGap(tx, board.id, toColumn, position);
         } else {
-          this.s.positions.shift(board.id, card.column, card.position, position);
+          yield* shiftWithin(tx, board.id, card.column, card.position, position);
         }
         next.column = toColumn;
         next.position = position;
-        if (toColumn !== card.column) history.push(this.history(card, "moved", "column", card.column, toColumn, change.by, now));
-        else if (!restoring && position !== card.position) history.push(this.history(card, "moved", "position", String(card.position), String(position), change.by, now));
+        if (toColumn !== card.column) history.push(yield* store.history(tx, card, "moved", "column", card.column, toColumn, change.by, now));
+        else if (!restoring && position !== card.position) history.push(yield* store.history(tx, card, "moved", "position", String(card.position), String(position), change.by, now));
       } else if (change.archived === true && !card.archivedAt) {
-        this.s.positions.close(board.id, card.column, card.position);
+        yield* closeGap(tx, board.id, card.column, card.position);
         next.archivedAt = now;
         next.position = -1;
-        history.push(this.history(card, "archived", "archivedAt", null, now, change.by, now));
+        history.push(yield* store.history(tx, card, "archived", "archivedAt", null, now, change.by, now));
       }
 
-      if (change.fields.parentCardId !== undefined && change.fields.parentCardId !== card.parentCardId) this.checkParent(board.id, id, change.fields.parentCardId);
+      if (change.fields.parentCardId !== undefined && change.fields.parentCardId !== card.parentCardId) yield* store.checkParent(tx, board.id, id, change.fields.parentCardId);
       for (const field of CARD_FIELDS) {
         const value = change.fields[field];
         if (value === undefined || value === card[field]) continue;
         (next as Record<string, unknown>)[field] = value;
-        history.push(this.history(card, "updated", field, stored(card[field]), stored(value), change.by, now));
+        history.push(yield* store.history(tx, card, "updated", field, stored(card[field]), stored(value), change.by, now));
       }
 
       let followed: CardWrite["followed"];
@@ -194,54 +204,62 @@ export class CardStore {
         const done = doneColumnOf(board.columns, board.settings);
         if (next.column === done && card.column !== done) next.completedAt = now;
         else if (next.column !== done) next.completedAt = null;
-        if (next.column === done && next.delegatedFrom) followed = this.followDelegation(next, change.by, now);
+        if (next.column === done && next.delegatedFrom) followed = yield* store.followDelegation(tx, next, change.by, now);
       }
 
-      const comment = change.comment ? this.comment(card, change.comment, change.by, now, history) : undefined;
+      const comment = change.comment ? yield* store.comment(tx, card, change.comment, change.by, now, history) : undefined;
       if (history.length === 0) return { card, history };
       next.updatedAt = now;
-      this.s.updateCard.run(next);
-      this.s.bump.run(board.id);
+      yield* tx.run(S.updateCard, updateValues(next));
+      yield* tx.run(S.bump, [board.id]);
       return { card: next, history, comment, followed };
     });
   }
 
   /** Assigns a free card to `agentId`; a claimed card is a 409 whoever holds it. */
   claim(id: string, agentId: string, now: string): Promise<CardWrite> {
-    return this.tx(() => {
-      const card = this.card(id);
-      const board = this.board(card.boardId);
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.card, [id, id, id]);
+      const card = yield* store.card(tx, id);
+      const board = yield* store.board(tx, card.boardId);
       if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
       if (card.archivedAt) throw boardErrors.CARD_ARCHIVED({ id });
       if (card.assignee !== null) throw boardErrors.CARD_ALREADY_CLAIMED({ id, assignee: card.assignee });
       const next = { ...card, assignee: agentId, updatedAt: now };
-      this.s.updateCard.run(next);
-      this.s.bump.run(board.id);
-      return { card: next, history: [this.history(card, "claimed", "assignee", null, agentId, agentId, now)] };
+      yield* tx.run(S.updateCard, updateValues(next));
+      yield* tx.run(S.bump, [board.id]);
+      return { card: next, history: [yield* store.history(tx, card, "claimed", "assignee", null, agentId, agentId, now)] };
     });
   }
 
   /** Adds a comment (also a `commented` history row). */
   addComment(id: string, content: string, author: string, now: string): Promise<CardWrite & { comment: CardCommentRow }> {
-    return this.tx(() => {
-      const card = this.card(id);
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.card, [id, id, id]);
+      const card = yield* store.card(tx, id);
       const history: HistoryEntry[] = [];
-      const comment = this.comment(card, content, author, now, history);
-      this.s.bump.run(card.boardId);
+      const comment = yield* store.comment(tx, card, content, author, now, history);
+      yield* tx.run(S.bump, [card.boardId]);
       return { card, history, comment };
     });
   }
 
   /** Deletes a card with its comments and history, closes its gap, and clears links to it. */
   hardDelete(id: string): Promise<CardRow> {
-    return this.tx(() => {
-      const card = this.card(id);
-      if (!card.archivedAt) this.s.positions.close(card.boardId, card.column, card.position);
-      this.s.clearCardLinks.run({ id });
-      this.s.deleteCardHistory.run(id);
-      this.s.deleteCardComments.run(id);
-      this.s.deleteCard.run(id);
-      this.s.bump.run(card.boardId);
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.card, [id, id, id]);
+      const card = yield* store.card(tx, id);
+      if (!card.archivedAt) yield* closeGap(tx, card.boardId, card.column, card.position);
+      // The delegation partner's board shows the link that is cleared: its view changes too.
+      if (card.delegatedTo || card.delegatedFrom) yield* tx.run(S.bumpBoardsOf, [card.delegatedTo, card.delegatedFrom]);
+      yield* tx.run(S.clearCardLinks, [id, id, id, id, id, id]);
+      yield* tx.run(S.deleteCardHistory, [id]);
+      yield* tx.run(S.deleteCardComments, [id]);
+      yield* tx.run(S.deleteCard, [id]);
+      yield* tx.run(S.bump, [card.boardId]);
       return card;
     });
   }
@@ -251,19 +269,22 @@ export class CardStore {
    * assigned to `assignee` (default the board's `settings.lead`), linked both ways.
    */
   delegate(id: string, input: { boardId: string; assignee?: string; message?: string; by: string }, now: string): Promise<{ source: CardWrite; delegated: CardWrite }> {
-    return this.tx(() => {
-      const card = this.card(id);
-      const board = this.board(card.boardId);
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.delegation, [input.boardId, id]);
+      const card = yield* store.card(tx, id);
+      const board = yield* store.board(tx, card.boardId);
       if (board.archivedAt) throw boardErrors.BOARD_ARCHIVED({ id: board.id });
       if (card.archivedAt) throw boardErrors.CARD_ARCHIVED({ id });
       if (card.delegatedTo) throw boardErrors.CARD_ALREADY_DELEGATED({ id, delegatedTo: card.delegatedTo });
       if (input.boardId === card.boardId) throw boardErrors.CARD_DELEGATION_SAME_BOARD({ id, boardId: card.boardId });
-      const target = this.board(input.boardId);
+      const target = yield* store.board(tx, input.boardId);
       const assignee = input.assignee ?? target.settings.lead;
       if (!assignee) throw boardErrors.CARD_DELEGATION_LEAD_REQUIRED({ boardId: target.id });
       const labels = [...new Set([...(JSON.parse(card.labels) as string[]), "delegated"])];
       const description = input.message ? [card.description, input.message].filter(Boolean).join("\n\n") : card.description;
-      const delegated = this.insert(
+      const delegated = yield* store.insert(
+        tx,
         {
           boardId: target.id,
           title: card.title,
@@ -274,81 +295,85 @@ export class CardStore {
         },
         now,
       );
-      delegated.history.push(this.history(delegated.card, "delegated", "delegatedFrom", null, card.id, input.by, now));
+      delegated.history.push(yield* store.history(tx, delegated.card, "delegated", "delegatedFrom", null, card.id, input.by, now));
       const next = { ...card, delegatedTo: delegated.card.id, updatedAt: now };
-      this.s.updateCard.run(next);
-      this.s.bump.run(card.boardId);
-      return { source: { card: next, history: [this.history(card, "delegated", "delegatedTo", null, delegated.card.id, input.by, now)] }, delegated };
+      yield* tx.run(S.updateCard, updateValues(next));
+      yield* tx.run(S.bump, [card.boardId]);
+      return { source: { card: next, history: [yield* store.history(tx, card, "delegated", "delegatedTo", null, delegated.card.id, input.by, now)] }, delegated };
     });
   }
 
   /** Clears a story, epic or sprint link on every card holding it (the record was deleted). */
   clearLink(field: "storyId" | "epicId" | "sprintId", linkedId: string, now: string): Promise<CardWrite[]> {
-    return this.tx(() => {
-      const cards = this.s.byLink[field].all(linkedId) as CardRow[];
-      return cards.map((card) => {
+    const store = this;
+    return this.step(function* (tx, postgres) {
+      yield* lockBoards(tx, postgres, S.lock.byLink[field], [linkedId]);
+      const cards = yield* tx.all<CardRow>(S.byLink[field], [linkedId]);
+      const writes: CardWrite[] = [];
+      for (const card of cards) {
         const next = { ...card, [field]: null, updatedAt: now };
-        this.s.updateCard.run(next);
-        this.s.bump.run(card.boardId);
-        return { card: next, history: [this.history(card, "unlinked", field, linkedId, null, "system", now)] };
-      });
+        yield* tx.run(S.updateCard, updateValues(next));
+        yield* tx.run(S.bump, [card.boardId]);
+        writes.push({ card: next, history: [yield* store.history(tx, card, "unlinked", field, linkedId, null, "system", now)] });
+      }
+      return writes;
     });
   }
 
   /** The delegated card reached its done column: the source card is completed too (docs/boards.md). */
-  private followDelegation(delegated: CardRow, by: string, now: string): CardWrite["followed"] {
-    const source = this.s.getCard.get(delegated.delegatedFrom) as CardRow | undefined;
+  private *followDelegation(tx: AtomicTx, delegated: CardRow, by: string, now: string): Step<CardWrite["followed"]> {
+    const source = yield* tx.get<CardRow>(S.getCard, [delegated.delegatedFrom]);
     if (!source || source.archivedAt || source.completedAt) return undefined;
-    const board = this.board(source.boardId);
+    const board = yield* this.board(tx, source.boardId);
     if (board.archivedAt) return undefined;
     const done = doneColumnOf(board.columns, board.settings);
     const next = { ...source, completedAt: now, updatedAt: now };
     const history: HistoryEntry[] = [];
     const doneColumn = columnOf(board, done);
-    const count = this.s.positions.count(board.id, done);
+    const count = yield* countInColumn(tx, board.id, done);
     // Into its done column when the policies let it in without a human: no approval asked,
     // WIP limit not reached; otherwise it is marked completed where it is.
     if (source.column !== done && !board.settings.requireApprovalFor?.includes(done) && (doneColumn.wipLimit === undefined || count < doneColumn.wipLimit)) {
-      this.s.positions.close(board.id, source.column, source.position);
+      yield* closeGap(tx, board.id, source.column, source.position);
       next.column = done;
       next.position = count;
-      history.push(this.history(source, "moved", "column", source.column, done, by, now));
+      history.push(yield* this.history(tx, source, "moved", "column", source.column, done, by, now));
     }
-    history.push(this.history(source, "completed", "delegatedTo", null, delegated.id, by, now));
-    this.s.updateCard.run(next);
-    this.s.bump.run(board.id);
+    history.push(yield* this.history(tx, source, "completed", "delegatedTo", null, delegated.id, by, now));
+    yield* tx.run(S.updateCard, updateValues(next));
+    yield* tx.run(S.bump, [board.id]);
     return { card: next, history };
   }
 
-  private card(id: string): CardRow {
-    const card = this.s.getCard.get(id) as CardRow | undefined;
+  private *card(tx: AtomicTx, id: string): Step<CardRow> {
+    const card = yield* tx.get<CardRow>(S.getCard, [id]);
     if (!card) throw boardErrors.CARD_NOT_FOUND({ id });
     return card;
   }
 
-  private board(id: string): BoardState {
-    const row = this.s.getBoard.get(id) as { id: string; columns: string; settings: string; archivedAt: string | null } | undefined;
+  private *board(tx: AtomicTx, id: string): Step<BoardState> {
+    const row = yield* tx.get<{ id: string; columns: string; settings: string; archivedAt: string | null }>(S.getBoard, [id]);
     if (!row) throw boardErrors.BOARD_NOT_FOUND({ id });
     return { id: row.id, columns: JSON.parse(row.columns) as BoardColumn[], settings: JSON.parse(row.settings) as BoardSettings, archivedAt: row.archivedAt };
   }
 
-  private checkParent(boardId: string, cardId: string | null, parentCardId: string | number | null | undefined): void {
+  private *checkParent(tx: AtomicTx, boardId: string, cardId: string | null, parentCardId: string | number | null | undefined): Step<void> {
     if (typeof parentCardId !== "string") return;
-    const parent = this.s.getCard.get(parentCardId) as CardRow | undefined;
+    const parent = yield* tx.get<CardRow>(S.getCard, [parentCardId]);
     if (!parent || parent.boardId !== boardId || parentCardId === cardId) throw boardErrors.CARD_PARENT_INVALID({ parentCardId, boardId });
   }
 
-  private comment(card: CardRow, content: string, author: string, now: string, history: HistoryEntry[]): CardCommentRow {
-    const comment = { id: randomUUID(), cardId: card.id, author, content, createdAt: now };
-    this.s.insertComment.run(comment);
+  private *comment(tx: AtomicTx, card: CardRow, content: string, author: string, now: string, history: HistoryEntry[]): Step<CardCommentRow> {
+    const comment = { id: orderedId(), cardId: card.id, author, content, createdAt: now };
+    yield* tx.run(S.insertComment, [comment.id, comment.cardId, author, content, now]);
     // The history row keeps the start of the comment, as a change summary; the comment itself stays whole.
-    history.push(this.history(card, "commented", null, null, [...content].slice(0, 100).join(""), author, now));
+    history.push(yield* this.history(tx, card, "commented", null, null, [...content].slice(0, 100).join(""), author, now));
     return comment;
   }
 
-  private history(card: Pick<CardRow, "id">, action: HistoryAction, field: string | null, from: string | null, to: string | null, by: string, at: string): HistoryEntry {
-    const entry = { id: randomUUID(), cardId: card.id, action, field, from, to, by, at };
-    this.s.insertHistory.run({ ...entry, fromValue: from, toValue: to });
+  private *history(tx: AtomicTx, card: Pick<CardRow, "id">, action: HistoryAction, field: string | null, from: string | null, to: string | null, by: string, at: string): Step<HistoryEntry> {
+    const entry = { id: orderedId(), cardId: card.id, action, field, from, to, by, at };
+    yield* tx.run(S.insertHistory, [entry.id, card.id, action, field, from, to, by, at]);
     return entry;
   }
 }
