@@ -64,6 +64,13 @@ export function commandIo(): CommandIo {
       return token ? { authorization: `Bearer ${token}` } : {};
     },
     env: process.env,
+    async openPostgres(entities) {
+      const url = config().databaseUrl;
+      if (!url) return null;
+      // Loaded only here, as in host.ts: a command on the SQLite default loads none of it.
+      const [{ openPostgresDatabase }, { default: pino }] = await Promise.all([import("./internal/postgres-database.ts"), import("pino")]);
+      return openPostgresDatabase({ url, entities, logger: pino({ level: "silent" }) });
+    },
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
