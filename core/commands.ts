@@ -4,6 +4,7 @@
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
 import { hostCredential, loadConfig, type MusterConfig } from "./internal/config.ts";
 import { connectToServer } from "./internal/cli/server-client.ts";
+import { openPostgresFor } from "./internal/cli/open-postgres.ts";
 import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
 import { configuredPlugins } from "./internal/plugin-loader.ts";
 
@@ -64,13 +65,7 @@ export function commandIo(): CommandIo {
       return token ? { authorization: `Bearer ${token}` } : {};
     },
     env: process.env,
-    async openPostgres(entities) {
-      const url = config().databaseUrl;
-      if (!url) return null;
-      // Loaded only here, as in host.ts: a command on the SQLite default loads none of it.
-      const [{ openPostgresDatabase }, { default: pino }] = await Promise.all([import("./internal/postgres-database.ts"), import("pino")]);
-      return openPostgresDatabase({ url, entities, logger: pino({ level: "silent" }) });
-    },
+    openPostgres: (entities) => openPostgresFor(config().databaseUrl, entities),
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,

@@ -4,7 +4,7 @@
 // steps keep current (plugins/vault/services/secret-view.ts). Over HTTP: store, list, reveal,
 // delete; redaction of a stored value in another plugin's free text; the terminal reading a
 // secret for a command; 20 concurrent saves of one name; `muster vault rotate` with
-// DATABASE_URL, whole or not at all. The SQLite suites stay under test/plugins/vault.
+// DATABASE_URL, whole or not at all; `muster doctor`'s vault key check on PostgreSQL. The SQLite suites stay under test/plugins/vault.
 import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +15,7 @@ import { terminalPlugin } from "../../plugins/terminal/index.ts";
 import { vaultPlugin } from "../../plugins/vault/index.ts";
 import { createProbe, flipHex, KEY } from "../plugins/vault/helpers.ts";
 import { runMuster } from "../cli/run-muster.ts";
+import { envFor, report } from "./doctor-run.ts";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { postgresSuite, psql } from "../helpers/postgres-cluster.ts";
 
@@ -159,6 +160,15 @@ test("muster vault rotate with DATABASE_URL: a failure halfway changes nothing, 
       assert.is(locked.status, 503);
       assert.is(codeOf(locked.body), "VAULT_WRONG_KEY");
     });
+
+    // `muster doctor` with DATABASE_URL tells the passphrase by the key check stored in PostgreSQL.
+    const vaultCheck = async (vaultKey: string) => (await report(envFor(null, home, { DATABASE_URL: url, GATEWAY_URL: "off", VAULT_KEY: vaultKey }))).checks.find((c) => c.id === "vault")!;
+    const matches = await vaultCheck(NEW_KEY);
+    assert.is(matches.status, "ok", matches.detail);
+    assert.match(matches.detail, "matches the vault's key check");
+    const stale = await vaultCheck(KEY);
+    assert.is(stale.status, "fail", stale.detail);
+    assert.match(stale.detail, "VAULT_KEY is wrong");
 
     // Re-keyed under a running server: its next write locks its vault instead of sealing with the old key.
     await onVault(url, NEW_KEY, async (h) => {

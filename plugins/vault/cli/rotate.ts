@@ -9,8 +9,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { atomically, type AtomicStatementStep, type AtomicTx, type Database } from "@muster/plugin";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
-import { freshKey, keyIdStatement, LOCK_KEY_ID, parseMeta, writeMeta, type VaultMeta } from "../crypto/meta.ts";
-import type { VaultMetaRow } from "../entities/vault-meta.ts";
+import { freshKey, keyIdStatement, LOCK_KEY_ID, readMetaOn, sqliteHandle, writeMeta, type VaultMeta } from "../crypto/meta.ts";
 import type { PassphraseSource } from "../services/keyring.ts";
 import { vaultCommandErrors, vaultErrors } from "../errors.ts";
 
@@ -25,12 +24,6 @@ export interface RotateOptions {
   next: string;
 }
 
-/** How many of the vault's two tables exist, on each engine. */
-const VAULT_TABLES = {
-  sqlite: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('vault_secrets', 'vault_meta')",
-  postgresql: "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('vault_secrets', 'vault_meta')",
-};
-
 /** Returns how many secrets were re-encrypted. Throws a coded MusterError (vaultCommandErrors, vaultErrors) and changes nothing on any problem. */
 export async function rotateVault({ dbPath, postgres, current, next }: RotateOptions): Promise<{ rotated: number }> {
   if (!postgres && !existsSync(dbPath)) throw vaultCommandErrors.VAULT_NO_DATABASE({ path: dbPath });
@@ -39,17 +32,15 @@ export async function rotateVault({ dbPath, postgres, current, next }: RotateOpt
   const sql = new BetterSqlite3(dbPath, { fileMustExist: true });
   try {
     sql.pragma("busy_timeout = 5000");
-    // `atomically` on SQLite needs only the connection: the step runs in its transaction.
-    return await rotateOn({ engine: "sqlite", sql } as Database, current, next);
+    return await rotateOn(sqliteHandle(sql), current, next);
   } finally {
     sql.close();
   }
 }
 
 async function rotateOn(db: Database, current: RotateOptions["current"], next: string): Promise<{ rotated: number }> {
-  const tables = await atomically(db, (tx) => tx.get<{ n: number | string }>(VAULT_TABLES[db.engine ?? "sqlite"]));
-  if (Number(tables?.n) !== 2) throw vaultCommandErrors.VAULT_NOT_INITIALISED({ reason: "This database has no vault yet" });
-  const meta = parseMeta(await atomically(db, (tx) => tx.all<VaultMetaRow>("SELECT key, value FROM vault_meta")));
+  const meta = await readMetaOn(db);
+  if (meta === "no-vault") throw vaultCommandErrors.VAULT_NOT_INITIALISED({ reason: "This database has no vault yet" });
   if (meta === null) throw vaultCommandErrors.VAULT_NOT_INITIALISED({ reason: "The vault has no key yet, so there is nothing to rotate" });
   if (meta === "invalid") throw vaultErrors.VAULT_WRONG_KEY({ reason: "its key metadata (table vault_meta) is damaged; nothing was changed" });
   if (!current) throw vaultErrors.VAULT_LOCKED({ remedy: "Set VAULT_KEY (or GATEWAY_TOKEN) to the current passphrase, and NEW_VAULT_KEY (or stdin) to the new one" });

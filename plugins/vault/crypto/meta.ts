@@ -2,12 +2,12 @@
 // server reads them at start through the store kit (services/keyring.ts) and parses them
 // with `parseMeta`. Writes (the first key, a rotation) and the key id checked in the same step
 // as a secret's write or read are statements of the kit's `atomically` steps, the same SQL on
-// SQLite and PostgreSQL (`writeMeta`, `keyIdStatement`). `readMeta` and `currentKeyId` are
-// plain SQL on a better-sqlite3 handle: the doctor check opens the SQLite file itself, and the
-// SQLite server's synchronous members (the redaction's value list, `VAULT_SECRETS.get`) check
-// the key id on the shared connection.
+// SQLite and PostgreSQL (`writeMeta`, `keyIdStatement`); `muster vault rotate` and the doctor
+// check read them with `readMetaOn` on the database they open (the SQLite file, or
+// DATABASE_URL's PostgreSQL). `currentKeyId` is plain SQL on the SQLite server's connection,
+// for its synchronous members (the redaction's value list, `VAULT_SECRETS.get`).
 import { randomUUID } from "node:crypto";
-import type { AtomicStatementStep, AtomicTx, Database } from "@muster/plugin";
+import { atomically, type AtomicStatementStep, type AtomicTx, type Database } from "@muster/plugin";
 import type { VaultMetaRow } from "../entities/vault-meta.ts";
 import { DEFAULT_KDF, deriveKey, keyCheckValue, newSalt, parseKdfParams, SALT_BYTES, type KdfParams } from "./kdf.ts";
 
@@ -21,11 +21,6 @@ export interface VaultMeta {
   keyId: string;
 }
 
-/** `null` when the vault was never initialised; `"invalid"` when the rows are damaged. */
-export function readMeta(sql: Sql): VaultMeta | null | "invalid" {
-  return parseMeta(sql.prepare("SELECT key, value FROM vault_meta").all() as VaultMetaRow[]);
-}
-
 /** The meta rows parsed: `null` when there are none; `"invalid"` when they are damaged. */
 export function parseMeta(rows: readonly VaultMetaRow[]): VaultMeta | null | "invalid" {
   if (rows.length === 0) return null;
@@ -36,6 +31,28 @@ export function parseMeta(rows: readonly VaultMetaRow[]): VaultMeta | null | "in
   const keyId = m.get("keyId");
   if (!salt || !new RegExp(`^[0-9a-f]{${SALT_BYTES * 2}}$`).test(salt) || !kdf || !keyCheck || !keyId) return "invalid";
   return { salt: Buffer.from(salt, "hex"), kdf, keyCheck, keyId };
+}
+
+/** How many of the vault's two tables exist, on each engine. */
+const VAULT_TABLES = {
+  sqlite: "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('vault_secrets', 'vault_meta')",
+  postgresql: "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('vault_secrets', 'vault_meta')",
+};
+
+/**
+ * For `muster vault rotate` and the doctor check, which open the database themselves: the key
+ * metadata as {@link parseMeta} says it, or `"no-vault"` when the vault's tables do not exist.
+ */
+export async function readMetaOn(db: Database): Promise<VaultMeta | null | "invalid" | "no-vault"> {
+  const tables = await atomically(db, (tx) => tx.get<{ n: number | string }>(VAULT_TABLES[db.engine ?? "sqlite"]));
+  // PostgreSQL's count(*) is a bigint its driver reads as a string.
+  if (Number(tables?.n) !== 2) return "no-vault";
+  return parseMeta(await atomically(db, (tx) => tx.all<VaultMetaRow>("SELECT key, value FROM vault_meta")));
+}
+
+/** `atomically` on a better-sqlite3 handle the command opened: on SQLite the step needs only the connection. */
+export function sqliteHandle(sql: Sql): Database {
+  return { engine: "sqlite", sql } as Database;
 }
 
 const PUT_META = "INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
