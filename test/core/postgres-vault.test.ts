@@ -18,6 +18,7 @@ import { runMuster } from "../cli/run-muster.ts";
 import { envFor, report } from "./doctor-run.ts";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { postgresSuite, psql } from "../helpers/postgres-cluster.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const { t, test, database } = postgresSuite("the vault on PostgreSQL");
 
@@ -124,6 +125,22 @@ test("20 concurrent saves of one name: one row, one creation, and the stored val
   });
 });
 
+test("two servers on one database: a secret saved on one is redacted and read on the other once its view reloads", async () => {
+  const url = await database();
+  await onVault(url, KEY, async (first) => {
+    await onVault(url, KEY, async (second, probe) => {
+      assert.is((await save(first, "SHARED", "shared-value-across-7d2a")).status, 201);
+      await waitUntil(() => probe.secrets!.get("SHARED") !== null, { timeoutMs: 30_000, intervalMs: 100, label: "the other server's view reload" });
+      assert.is(probe.secrets!.get("SHARED"), "shared-value-across-7d2a");
+      const logged = await second.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "odin", action: "note", details: "shared-value-across-7d2a" } });
+      assert.is(logged.body.details, "[redacted:SHARED]");
+      assert.is((await second.json("/api/vault?name=SHARED", { method: "DELETE", session: true })).status, 200);
+      assert.is(probe.secrets!.get("SHARED"), null, "a deletion leaves this server's view with its commit");
+      assert.is((await reveal(first, "SHARED")).status, 404, "the deletion is seen by the first server's steps at once");
+    });
+  });
+});
+
 test("muster vault rotate with DATABASE_URL: a failure halfway changes nothing, a rotation re-keys every secret, a running server locks", async () => {
   const url = await database();
   const home = mkdtempSync(join(tmpdir(), "muster-pg-rotate-"));
@@ -171,9 +188,12 @@ test("muster vault rotate with DATABASE_URL: a failure halfway changes nothing, 
     assert.match(stale.detail, "VAULT_KEY is wrong");
 
     // Re-keyed under a running server: its next write locks its vault instead of sealing with the old key.
-    await onVault(url, NEW_KEY, async (h) => {
+    await onVault(url, NEW_KEY, async (h, probe) => {
       const back = await rotate(NEW_KEY, KEY);
       assert.is(back.status, 0, back.stderr);
+      // The view's reload reads the new key id too: the synchronous reader locks without any request.
+      await waitUntil(() => probe.secrets!.status().state === "wrong-key", { timeoutMs: 30_000, intervalMs: 100, label: "the view's reload noticing the rotation" });
+      assert.throws(() => probe.secrets!.get("FIRST_SECRET"), (e: { code?: string }) => e.code === "VAULT_WRONG_KEY");
       const refused = await save(h, "FIRST_SECRET", "written-with-a-stale-key");
       assert.is(refused.status, 503);
       assert.is(codeOf(refused.body), "VAULT_WRONG_KEY");
