@@ -14,11 +14,11 @@ export const startVault = defineHook({
   },
 });
 
-/** Stops the view's reloads and forgets the key at shutdown. */
+/** Forgets the key at shutdown (redaction then knows no value, as while locked), then stops the view's reloads. */
 export const stopVault = defineHook({
   deps: { keyring: VAULT_KEYRING, store: VAULT_STORE },
   run: async ({ keyring, store }) => {
-    await store.stopView();
     keyring.close();
+    await store.stopView();
   },
 });

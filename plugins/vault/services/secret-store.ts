@@ -245,7 +245,12 @@ export class SecretStore {
     // with the values cached only the key id is checked, one statement, which needs no
     // transaction to be consistent with itself.
     if (!this.deps.keyring.holdsKey()) return [];
-    if (this.view) return this.view.values();
+    if (this.view) {
+      // Between the key's unlock and the view's first load (the vault's start hook), another
+      // plugin's background write must not be redacted against nothing: redaction fails closed.
+      if (!this.view.loaded) throw new Error("the vault's view of stored secrets is not loaded yet");
+      return this.view.values();
+    }
     if (this.plainCache) {
       try {
         this.deps.keyring.requireKey();
@@ -282,11 +287,12 @@ export class SecretStore {
    */
   async startView(): Promise<void> {
     if (!this.view || !this.deps.keyring.holdsKey()) return;
-    await this.reloadView();
+    // A save cannot come before the routes serve; should one have, the next load applies.
+    while (!(await this.reloadView()) && this.deps.keyring.holdsKey());
     const tick = () => {
       this.refreshTimer = setTimeout(() => {
         this.reloading = this.reloadView()
-          .catch((error: unknown) => this.deps.logger.warn({ err: error }, "the vault's view of stored secrets could not be reloaded; it keeps what it had"))
+          .then(() => undefined, (error: unknown) => this.deps.logger.warn({ err: error }, "the vault's view of stored secrets could not be reloaded; it keeps what it had"))
           .finally(() => this.refreshTimer !== undefined && tick());
       }, VIEW_REFRESH_MS);
       this.refreshTimer.unref();
@@ -302,15 +308,21 @@ export class SecretStore {
     this.view?.clear();
   }
 
-  /** Every secret read with the key id checked in the same step, then decrypted into the view. */
-  private async reloadView(): Promise<void> {
+  /**
+   * Every secret read with the key id checked in the same step, then decrypted into the view;
+   * whether it was applied (not when this process changed a secret meanwhile, or the vault is locked).
+   */
+  private async reloadView(): Promise<boolean> {
     const view = this.view!;
-    if (!this.deps.keyring.holdsKey()) return view.clear();
+    if (!this.deps.keyring.holdsKey()) {
+      view.clear();
+      return false;
+    }
     const version = view.version();
     const { key, rows } = await atomically(this.deps.db(), (tx) => this.sealsSteps(tx));
     const entries = new Map<string, SecretEntry>();
     for (const row of rows) entries.set(row.name, { id: row.id, value: this.openOrNull(key, row) });
-    view.replace(entries, version);
+    return view.replace(entries, version);
   }
 
   private *sealsSteps(tx: AtomicTx): AtomicStatementStep<{ key: Buffer; rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[] }> {

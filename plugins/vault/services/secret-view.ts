@@ -23,6 +23,8 @@ export class SecretView {
   private valueList: { name: string; value: string }[] | null = null;
   /** Counts this process's changes: a reload started before one is not applied over it. */
   private generation = 0;
+  /** Whether a load was applied: until then the view knows nothing, and must not be taken for an empty vault. */
+  loaded = false;
 
   get(name: string): SecretEntry | undefined {
     return this.entries.get(name)?.entry;
@@ -77,12 +79,14 @@ export class SecretView {
     const generation = this.change();
     this.entries.clear();
     for (const [name, entry] of entries) this.entries.set(name, { entry, generation });
+    this.loaded = true;
     return true;
   }
 
   clear(): void {
     this.change();
     this.entries.clear();
+    this.loaded = false;
   }
 
   private change(): number {
