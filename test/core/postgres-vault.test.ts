@@ -90,6 +90,13 @@ test("secrets are stored, listed, revealed, used by the terminal, redacted from 
       assert.is(agent.status, 403);
       assert.is(codeOf(agent.body), "VAULT_AGENT_FORBIDDEN");
 
+      // A stored seal that does not authenticate: reported for that secret, as on SQLite.
+      assert.is((await save(h, "TAMPERED", "tampered-value-5a5a")).status, 201);
+      psql(url, `UPDATE vault_secrets SET tag = '${flipHex(psql(url, "SELECT tag FROM vault_secrets WHERE name = 'TAMPERED'"))}' WHERE name = 'TAMPERED'`);
+      const corrupted = await reveal(h, "TAMPERED");
+      assert.is(corrupted.status, 500);
+      assert.is(codeOf(corrupted.body), "VAULT_SECRET_CORRUPTED");
+
       const deleted = await h.json("/api/vault?name=DEPLOY", { method: "DELETE", session: true });
       assert.is(deleted.status, 200, JSON.stringify(deleted.body));
       assert.is(probe.secrets!.get("DEPLOY"), null, "a deleted secret is gone from the synchronous reader");
@@ -106,6 +113,18 @@ test("secrets are stored, listed, revealed, used by the terminal, redacted from 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("without a passphrase the vault is locked on PostgreSQL as on SQLite: 503 VAULT_LOCKED, nothing redacted", async () => {
+  const url = await database();
+  await withTestHost({ plugins: [activitiesPlugin, vaultPlugin], env: { DATABASE_URL: url }, config: { vaultKey: null, gatewayToken: null } }, async (h) => {
+    for (const answer of [await h.json("/api/vault"), await save(h, "LOCKED_OUT", "locked-out-value")]) {
+      assert.is(answer.status, 503);
+      assert.is(codeOf(answer.body), "VAULT_LOCKED");
+    }
+    const logged = await h.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "odin", action: "note", details: "locked-out-value" } });
+    assert.is(logged.body.details, "locked-out-value");
+  });
 });
 
 test("20 concurrent saves of one name: one row, one creation, and the stored value is the one every reader sees", async () => {
