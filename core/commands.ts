@@ -4,6 +4,7 @@
 import type { CommandIo, PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
 import { hostCredential, loadConfig, type MusterConfig } from "./internal/config.ts";
 import { connectToServer } from "./internal/cli/server-client.ts";
+import { openPostgresFor } from "./internal/cli/open-postgres.ts";
 import { reachableUrl, runningInstance } from "./internal/instance-lock.ts";
 import { configuredPlugins } from "./internal/plugin-loader.ts";
 
@@ -64,6 +65,7 @@ export function commandIo(): CommandIo {
       return token ? { authorization: `Bearer ${token}` } : {};
     },
     env: process.env,
+    openPostgres: (entities) => openPostgresFor(config().databaseUrl, entities),
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,

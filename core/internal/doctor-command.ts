@@ -17,6 +17,7 @@ import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identi
 import { wantsDevice } from "./gateway/handshake.ts";
 import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
 import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./cli/command.ts";
+import { openPostgresFor } from "./cli/open-postgres.ts";
 import { configuredPlugins } from "./plugin-loader.ts";
 
 export interface DoctorOptions {
@@ -179,6 +180,7 @@ function doctorContext(config: MusterConfig, gatewayAgentIds: readonly string[])
     runningServer: running ? reachableUrl(running) : null,
     serverHeaders: config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {},
     credential: (name) => hostCredential(config, name),
+    openPostgres: (entities) => openPostgresFor(config.databaseUrl, entities),
     gatewayAgentIds: Object.freeze([...gatewayAgentIds]),
   };
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { EntitySchema } from "@mikro-orm/core";
-import type { HostCredential, PluginContext } from "./context.ts";
+import type { Database, HostCredential, PluginContext } from "./context.ts";
 import type { PluginRouter } from "./http.ts";
 import type { Migration } from "./migrations.ts";
 import type { GatedActionDeclaration, HookDeclaration, RoutesDeclaration } from "./declare.ts";
@@ -88,6 +88,12 @@ export interface CommandIo {
   /** Headers for that server's API (the API token when one is configured); never the human's session token. */
   serverHeaders: Record<string, string>;
   env: NodeJS.ProcessEnv;
+  /**
+   * With `DATABASE_URL` (team mode): that PostgreSQL database, opened with `entities` for the
+   * command's own statements (`atomically`, the store kit); close it when done. `null` on the
+   * embedded SQLite file (`<home>/muster.db`), which a command opens itself.
+   */
+  openPostgres(entities: EntitySchema<any, any>[]): Promise<(Database & { close(): Promise<void> }) | null>;
   /** A client of the running server of this MUSTER_HOME (its url from the instance lock, the API token when configured). */
   server(): ServerClient;
   stdin: NodeJS.ReadStream;

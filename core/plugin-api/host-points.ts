@@ -3,7 +3,8 @@
 // contributions are plain values (`contribute`, not `contributeWith`): `muster doctor` and
 // `muster mcp` read them from the plugin definitions without starting a server.
 import { extensionPoint } from "./extension-points.ts";
-import type { HostCredential } from "./context.ts";
+import type { EntitySchema } from "@mikro-orm/core";
+import type { Database, HostCredential } from "./context.ts";
 
 /** Read tools work in every MCP session; write tools change the workspace and need the write scope. */
 export type McpScope = "read" | "write";
@@ -47,6 +48,8 @@ export interface DoctorContext {
   serverHeaders: Record<string, string>;
   /** A credential of the host configuration, or null when unset. */
   credential(name: HostCredential): string | null;
+  /** With `DATABASE_URL`: that PostgreSQL database, opened with `entities` (close it when done); null on the SQLite file (`databasePath`). */
+  openPostgres(entities: EntitySchema<any, any>[]): Promise<(Database & { close(): Promise<void> }) | null>;
   /** The agent ids the gateway's `agents.list` returned (empty when it was not reached). */
   gatewayAgentIds: readonly string[];
 }

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
 import { findPostgresTool } from "../../core/internal/postgres-tools.ts";
 import { removeHome, startTestHost, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { postgresUnavailable, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
+import { postgresUnavailable, psql, startPostgres, type PostgresCluster } from "../helpers/postgres-cluster.ts";
 import { runMuster } from "../cli/run-muster.ts";
 
 const t = suite("muster backup and restore on PostgreSQL");
@@ -79,13 +79,6 @@ async function theme(h: TestHost): Promise<unknown> {
 
 function assertNoPassword(...texts: string[]) {
   for (const text of texts) assert.not.ok(text.includes(PASSWORD), `the password is printed: ${text}`);
-}
-
-/** Runs SQL on the database as the cluster's superuser (psql of the same installation). */
-function psql(url: string, sql: string) {
-  const plain = new URL(url);
-  plain.password = "";
-  execFileSync(findPostgresTool("psql")!, ["--no-psqlrc", "-v", "ON_ERROR_STOP=1", "-c", sql, plain.toString()], { stdio: "pipe" });
 }
 
 test("an online backup restores the database and the home: the data written after it is gone, and a start serves the original", () =>

@@ -8,7 +8,7 @@
 // of the suite's group), the pipe closes, the watchdog stops the server (fast shutdown) and
 // removes the directory. `stop()` does the same on purpose and waits for it, bounded.
 import { suite } from "uvu";
-import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -22,6 +22,13 @@ function findBinDir(): string | null {
   const initdb = findPostgresTool("initdb");
   // Debian links some binaries into /usr/local/bin; the rest (createdb) sit next to the real one.
   return initdb ? dirname(realpathSync(initdb)) : null;
+}
+
+/** Runs SQL on the database at `url` as the cluster's superuser (psql of the same installation); its rows, `|`-separated, one a line. */
+export function psql(url: string, sql: string): string {
+  const plain = new URL(url);
+  plain.password = "";
+  return execFileSync(findPostgresTool("psql")!, ["--no-psqlrc", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql, plain.toString()], { encoding: "utf8", stdio: "pipe" }).trim();
 }
 
 /** PostgreSQL refuses to run as root: as root the cluster belongs to this system user. */

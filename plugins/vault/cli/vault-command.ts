@@ -1,7 +1,9 @@
 // The `muster vault` command line: argument parsing, reading the new passphrase, output.
 import { join } from "node:path";
 import type { PassphraseSource } from "../services/keyring.ts";
-import { MusterError } from "@muster/plugin";
+import { MusterError, type CommandIo } from "@muster/plugin";
+import { VaultMetaEntry } from "../entities/vault-meta.ts";
+import { VaultSecret } from "../entities/vault-secret.ts";
 import { vaultCommandErrors } from "../errors.ts";
 import { rotateVault } from "./rotate.ts";
 
@@ -10,6 +12,8 @@ export interface VaultCommandIo {
   vaultKey: string | null;
   gatewayToken: string | null;
   env: NodeJS.ProcessEnv;
+  /** DATABASE_URL's PostgreSQL database (null on the SQLite default): CommandIo.openPostgres. */
+  openPostgres: CommandIo["openPostgres"];
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -20,6 +24,7 @@ export const VAULT_USAGE = `Usage: muster vault rotate
 Re-encrypts every vault secret under a new passphrase, in one transaction.
   current passphrase: VAULT_KEY (else GATEWAY_TOKEN), as for the server
   new passphrase:     NEW_VAULT_KEY, else read from stdin (prompted, hidden, on a terminal)
+The database is MUSTER_HOME's, or DATABASE_URL's (PostgreSQL) when it is set.
 Stop the server first; afterwards start it with VAULT_KEY set to the new passphrase.`;
 
 /** Runs `muster vault <args>`; returns the exit code. */
@@ -35,7 +40,13 @@ export async function runVaultCommand(args: string[], io: VaultCommandIo): Promi
       : null;
   try {
     const next = io.env.NEW_VAULT_KEY ?? (await readNewPassphrase(io.stdin, io.stderr));
-    const { rotated } = await rotateVault({ dbPath: join(io.home, "muster.db"), current, next });
+    const postgres = await io.openPostgres([VaultSecret, VaultMetaEntry]);
+    let rotated: number;
+    try {
+      ({ rotated } = await rotateVault({ dbPath: join(io.home, "muster.db"), postgres, current, next }));
+    } finally {
+      await postgres?.close();
+    }
     io.stdout.write(`Re-encrypted ${rotated} secret(s) under the new passphrase. Start Muster with VAULT_KEY set to the new passphrase.\n`);
     return 0;
   } catch (error) {

@@ -23,8 +23,14 @@ async function checkVaultKey(context: DoctorContext): Promise<DoctorFinding> {
   const source = vaultKey ? "VAULT_KEY" : "GATEWAY_TOKEN";
   const via = vaultKey ? "VAULT_KEY is set" : "VAULT_KEY is not set; the vault uses GATEWAY_TOKEN as its passphrase";
   // Loaded on demand: only this check needs the key derivation and the database driver.
-  const { checkPassphrase } = await import("../crypto/passphrase-check.ts");
-  const verdict = await checkPassphrase(context.databasePath, passphrase);
+  const [{ checkPassphrase }, { VaultMetaEntry }, { VaultSecret }] = await Promise.all([import("../crypto/passphrase-check.ts"), import("../entities/vault-meta.ts"), import("../entities/vault-secret.ts")]);
+  const postgres = await context.openPostgres([VaultSecret, VaultMetaEntry]);
+  let verdict: Awaited<ReturnType<typeof checkPassphrase>>;
+  try {
+    verdict = await checkPassphrase(context.databasePath, passphrase, postgres);
+  } finally {
+    await postgres?.close();
+  }
   if (verdict === "match") return { status: "ok", detail: `${via} and matches the vault's key check` };
   if (verdict === "uninitialised") return { status: "ok", detail: `${via}; the vault has no key yet (the next start stores its key check)` };
   if (verdict === "damaged") return { status: "fail", detail: "the vault's key metadata (table vault_meta) is damaged", fix: "restore a backup (muster restore); stored secrets cannot be checked" };

@@ -1,8 +1,8 @@
 // Holds the vault key: derived once at start-up, checked against the stored key check
 // value, and re-validated against the stored key id on every use.
-import { defineStore, type Database, type HostInfo, type Logger, type MusterError } from "@muster/plugin";
+import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type HostInfo, type Logger, type MusterError } from "@muster/plugin";
 import { deriveKey, matchesKeyCheck } from "../crypto/kdf.ts";
-import { currentKeyId, freshKey, parseMeta, writeMeta } from "../crypto/meta.ts";
+import { currentKeyId, freshKey, keyIdStatement, parseMeta, writeMeta } from "../crypto/meta.ts";
 import { vaultErrors } from "../errors.ts";
 import { VaultMetaEntry } from "../entities/vault-meta.ts";
 import { VaultSecret } from "../entities/vault-secret.ts";
@@ -60,10 +60,16 @@ export class VaultKeyring {
       await this.tryUnlock();
     } catch (error) {
       // A database or scrypt failure here must not stop the rest of Muster from starting.
-      this.key = null;
-      this.lockError = vaultErrors.VAULT_UNAVAILABLE({}, { cause: error });
-      this.deps.logger.error({ err: error, code: "VAULT_UNAVAILABLE" }, "the vault could not be opened");
+      this.unavailable(error);
     }
+  }
+
+  /** Locks the vault as unavailable (503 VAULT_UNAVAILABLE until a restart), logging the cause. */
+  unavailable(error: unknown): void {
+    this.key?.fill(0);
+    this.key = null;
+    this.lockError = vaultErrors.VAULT_UNAVAILABLE({}, { cause: error });
+    this.deps.logger.error({ err: error, code: "VAULT_UNAVAILABLE" }, "the vault could not be opened");
   }
 
   private async tryUnlock(): Promise<void> {
@@ -84,9 +90,8 @@ export class VaultKeyring {
       }
       const { key, meta: fresh } = await freshKey(passphrase.value);
       this.derivations++;
-      // An upsert per row (ON CONFLICT), which the kit does not say; shared with the rotation.
-      const sql = this.deps.db().sql;
-      sql.transaction(() => writeMeta(sql, fresh))();
+      // An upsert per row (ON CONFLICT), shared with the rotation; the four rows in one step.
+      await atomically(this.deps.db(), (tx) => writeMeta(tx, fresh));
       this.open(key, fresh.keyId);
       this.deps.logger.info({ source: passphrase.source }, "vault initialised with a new key");
       // The fallback ties the secrets to the gateway's token: say so while changing it is still cheap.
@@ -105,13 +110,39 @@ export class VaultKeyring {
   }
 
   /**
-   * The key for one operation, or the lock error (503). The stored key id is compared on
-   * every use: if `muster vault rotate` re-keyed the database under a running server, the
-   * server locks its vault instead of mixing ciphertexts of two keys.
+   * The key for one operation, or the lock error (503), as statements of that operation's
+   * atomic step: the stored key id is read in the same transaction as the secret's write or
+   * read, so a rotation by `muster vault rotate` cannot commit in between. If it re-keyed the
+   * database under a running server, the server locks its vault instead of mixing
+   * ciphertexts of two keys.
+   */
+  *keyIn(tx: AtomicTx): AtomicStatementStep<Buffer> {
+    if (!this.key) throw this.lockError;
+    const stored = yield* tx.get<{ value: string }>(keyIdStatement(this.deps.db()));
+    return this.matching(stored?.value);
+  }
+
+  /** {@link keyIn} as a step of its own, for a read that is not itself a step (the metadata list). */
+  async checkedKey(): Promise<Buffer> {
+    if (this.deps.db().engine !== "postgresql") return this.requireKey();
+    return atomically(this.deps.db(), (tx) => this.keyIn(tx));
+  }
+
+  /**
+   * The key, synchronously. On SQLite the stored key id is compared on the shared connection
+   * (for the synchronous `VAULT_SECRETS.get`, `has` and the redaction's value list). On
+   * PostgreSQL nothing can be read synchronously: those members answer from the secret
+   * store's view, and a re-keying is noticed by the next atomic step (or the view's refresh).
    */
   requireKey(): Buffer {
     if (!this.key) throw this.lockError;
-    if (currentKeyId(this.deps.db().sql) !== this.keyId) {
+    return this.deps.db().engine === "postgresql" ? this.key : this.matching(currentKeyId(this.deps.db().sql));
+  }
+
+  /** The key, if `storedKeyId` is still the one it was unlocked under; otherwise the vault locks (503). */
+  private matching(storedKeyId: string | undefined): Buffer {
+    if (!this.key) throw this.lockError;
+    if (storedKeyId !== this.keyId) {
       this.refuse("it was re-keyed (muster vault rotate) after this server started; restart Muster with VAULT_KEY set to the new passphrase");
       throw this.lockError;
     }

@@ -1,19 +1,19 @@
-// Secret records: encrypted on write, decrypted on explicit reads only. What the rest of the
-// plugin calls is asynchronous and names no driver (issue 25 puts the same store on
-// PostgreSQL); the metadata list is the store kit's. Raw SQL stays where a step needs it:
-// every write and every plaintext read is a condition and its statements as one synchronous
-// SQLite transaction on the shared connection (no await inside), with the key id check
-// inside it, so two requests for the same name cannot interleave and a rotation by the CLI
-// cannot commit between checking the key id and writing (or reading) under that key. An
-// awaited ORM transaction would give that up on this shared connection.
+// Secret records: encrypted on write, decrypted on explicit reads only. Every write and every
+// plaintext read is one atomic step of the store kit (`atomically`, the same SQL on SQLite and
+// PostgreSQL) that reads the stored key id in the same transaction (VaultKeyring.keyIn), so a
+// rotation by `muster vault rotate` cannot commit between checking the key id and writing (or
+// reading) under that key. A save or a deletion first takes the kit's lock on the name
+// (`tx.lock`): the "is there one already" check and the insert are one step on PostgreSQL too.
+// On SQLite the step runs synchronously inside better-sqlite3's transaction, as before.
 //
-// Two members stay synchronous, for the synchronous interfaces other plugins call:
-// `readNow` (VaultSecretReader.get, read inside publishing's and terminal's synchronous
-// credential lookups) and `knownValues` (the host's redaction, called inside other plugins'
-// synchronous writes). Making those interfaces asynchronous changes their callers, not this
-// store (issue 25).
+// Three members stay synchronous, for the synchronous interfaces other plugins call: `readNow`
+// and `has` (VaultSecretReader.get/has, read inside publishing's, terminal's and the
+// messenger's credential lookups) and `knownValues` (the host's redaction, called inside other
+// plugins' synchronous writes). On SQLite they read the shared connection, the key id checked
+// in the same read; on PostgreSQL they answer from the in-memory view (secret-view.ts), which
+// the steps below keep current on this process.
 import { randomUUID } from "node:crypto";
-import { defineStore, type Database, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
+import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { ChildProcessEnvironment } from "../tokens.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
@@ -21,6 +21,7 @@ import { vaultErrors } from "../errors.ts";
 import { VaultSecret, type VaultSecretRow } from "../entities/vault-secret.ts";
 import type { VaultKeyring } from "./keyring.ts";
 import { isProtectedVariable } from "./protected-env.ts";
+import { SecretView, type SecretEntry } from "./secret-view.ts";
 
 /** A secret as the API shows it: metadata only, never the value. */
 export type SecretMetadata = Omit<VaultSecretRow, keyof Sealed>;
@@ -40,10 +41,22 @@ export interface SaveSecretInput {
 const FIELDS = Object.keys(VaultSecret.meta.properties) as (keyof VaultSecretRow)[];
 const SEAL: readonly string[] = ["ciphertext", "iv", "tag"] satisfies (keyof Sealed)[];
 const METADATA_FIELDS = FIELDS.filter((f): f is keyof SecretMetadata => !SEAL.includes(f));
-const METADATA = METADATA_FIELDS.join(", ");
+/** Column lists in double quotes: PostgreSQL folds unquoted camelCase names to lower case. */
+const quoted = (fields: readonly string[]) => fields.map((f) => `"${f}"`).join(", ");
+const ALL = quoted(FIELDS);
+const METADATA = quoted(METADATA_FIELDS);
 /** Reads through the kit return metadata only: the seal is read by the steps below, never listed. */
 const metadata = defineStore(VaultSecret, { fields: METADATA_FIELDS, orderBy: { name: "asc" } });
-const INSERT = `INSERT INTO vault_secrets (${FIELDS.join(", ")}) VALUES (${FIELDS.map((f) => `@${f}`).join(", ")})`;
+const INSERT = `INSERT INTO vault_secrets (${ALL}) VALUES (${FIELDS.map(() => "?").join(", ")})`;
+const UPDATE = `UPDATE vault_secrets SET ciphertext = ?, iv = ?, tag = ?, "updatedAt" = ?,
+    description = CASE WHEN ? THEN description ELSE ? END,
+    category = COALESCE(?, category)
+  WHERE id = ?`;
+const TOUCH = `UPDATE vault_secrets SET "lastAccessedAt" = ? WHERE id = ?`;
+const SEALS = `SELECT id, name, ciphertext, iv, tag FROM vault_secrets`;
+
+/** How often the PostgreSQL view reloads what other processes changed (secret-view.ts). */
+export const VIEW_REFRESH_MS = 2_000;
 
 export interface SecretStoreDeps {
   db: () => Database;
@@ -54,9 +67,15 @@ export interface SecretStoreDeps {
   logger: Logger;
 }
 
+type Audit = { actor: string; action: string; details?: string };
+
 export class SecretStore {
-  /** Decrypted values for redaction, rebuilt lazily after any write. */
+  /** SQLite: decrypted values for redaction, rebuilt lazily after any write. */
   private plainCache: { name: string; value: string }[] | null = null;
+  /** PostgreSQL: the synchronous members' view of every secret (secret-view.ts); null on SQLite. */
+  private readonly view: SecretView | null;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private reloading: Promise<void> | undefined;
 
   private readonly deps: SecretStoreDeps;
   private readonly rows: EntityStore<typeof VaultSecret>;
@@ -64,6 +83,7 @@ export class SecretStore {
   constructor(deps: SecretStoreDeps) {
     this.deps = deps;
     this.rows = metadata.on(deps.db);
+    this.view = deps.db().engine === "postgresql" ? new SecretView() : null;
   }
 
   private get sql() {
@@ -72,47 +92,20 @@ export class SecretStore {
 
   /** All secrets' metadata, by name. */
   async list(): Promise<SecretMetadata[]> {
-    this.deps.keyring.requireKey();
+    await this.deps.keyring.checkedKey();
     return (await this.rows.list()) as SecretMetadata[];
   }
 
   /** Creates the secret, or re-encrypts it under a fresh IV when the name exists. */
   async save(input: SaveSecretInput, actor: string): Promise<{ secret: SecretMetadata; created: boolean }> {
-    const sql = this.sql;
-    // IMMEDIATE, with the key check inside: a rotation by the CLI cannot commit between
-    // checking the key id and writing with this key.
-    const result = sql.transaction(() => {
-      const key = this.deps.keyring.requireKey();
-      const now = new Date().toISOString();
-      const existing = sql.prepare("SELECT id FROM vault_secrets WHERE name = ?").get(input.name) as { id: string } | undefined;
-      const id = existing?.id ?? randomUUID();
-      const sealed = seal(key, { id, name: input.name }, input.value);
-      if (existing) {
-        sql
-          .prepare(
-            `UPDATE vault_secrets SET ciphertext = @ciphertext, iv = @iv, tag = @tag, updatedAt = @now,
-               description = CASE WHEN @keepDescription = 1 THEN description ELSE @description END,
-               category = COALESCE(@category, category)
-             WHERE id = @id`,
-          )
-          .run({ ...sealed, id, now, keepDescription: input.description === undefined ? 1 : 0, description: input.description ?? null, category: input.category ?? null });
-      } else {
-        const row: VaultSecretRow = {
-          ...sealed,
-          id,
-          name: input.name,
-          description: input.description ?? null,
-          category: input.category ?? "api_key",
-          createdBy: input.createdBy,
-          createdAt: now,
-          updatedAt: now,
-          lastAccessedAt: null,
-        };
-        sql.prepare(INSERT).run(row);
-      }
-      this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
-      return { secret: sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`).get(id) as SecretMetadata, created: !existing };
-    }).immediate();
+    const undo: { view?: () => void } = {};
+    let result: { secret: SecretMetadata; created: boolean };
+    try {
+      result = await atomically(this.deps.db(), (tx) => this.saveSteps(tx, input, actor, undo));
+    } catch (error) {
+      undo.view?.(); // rolled back: the view holds what is stored again
+      throw error;
+    }
     this.plainCache = null;
     this.deps.environment.refresh(input.name, input.value);
     const { id, name, category, createdBy } = result.secret;
@@ -120,56 +113,112 @@ export class SecretStore {
     return result;
   }
 
+  private *saveSteps(tx: AtomicTx, input: SaveSecretInput, actor: string, undo: { view?: () => void }): AtomicStatementStep<{ secret: SecretMetadata; created: boolean }> {
+    yield* tx.lock(`vault_secrets:${input.name}`);
+    const key = yield* this.deps.keyring.keyIn(tx);
+    const now = new Date().toISOString();
+    const existing = yield* tx.get<{ id: string }>("SELECT id FROM vault_secrets WHERE name = ?", [input.name]);
+    const id = existing?.id ?? randomUUID();
+    const sealed = seal(key, { id, name: input.name }, input.value);
+    if (existing) {
+      const keepDescription = input.description === undefined;
+      yield* tx.run(UPDATE, [sealed.ciphertext, sealed.iv, sealed.tag, now, keepDescription, input.description ?? null, input.category ?? null, id]);
+    } else {
+      const row: VaultSecretRow = {
+        ...sealed,
+        id,
+        name: input.name,
+        description: input.description ?? null,
+        category: input.category ?? "api_key",
+        createdBy: input.createdBy,
+        createdAt: now,
+        updatedAt: now,
+        lastAccessedAt: null,
+      };
+      yield* tx.run(INSERT, FIELDS.map((f) => row[f]));
+    }
+    const secret = (yield* tx.get<SecretMetadata>(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`, [id]))!;
+    this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
+    // Last, before the commit: redaction on this process knows the value before anyone can read it stored.
+    undo.view = this.view?.put(input.name, { id, value: input.value });
+    return { secret, created: !existing };
+  }
+
   /** Deletes by name (404 when unknown) and drops variables injected from it. */
   async remove(name: string, actor: string): Promise<SecretMetadata> {
-    const sql = this.sql;
-    const removed = sql.transaction(() => {
-      this.deps.keyring.requireKey();
-      const row = sql.prepare(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`).get(name) as SecretMetadata | undefined;
-      if (!row) return undefined;
-      sql.prepare("DELETE FROM vault_secrets WHERE id = ?").run(row.id);
-      this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
-      return row;
-    }).immediate();
+    const removed = await atomically(this.deps.db(), (tx) => this.removeSteps(tx, name, actor));
     if (!removed) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
+    // After the commit: until then the value is stored, so redaction must still know it.
+    this.view?.forget(name, removed.generation);
     this.plainCache = null;
     this.deps.environment.forget(name);
-    this.deps.events.publish("vault.secret.deleted", { id: removed.id, name }, { public: true });
-    return removed;
+    this.deps.events.publish("vault.secret.deleted", { id: removed.row.id, name }, { public: true });
+    return removed.row;
+  }
+
+  private *removeSteps(tx: AtomicTx, name: string, actor: string): AtomicStatementStep<{ row: SecretMetadata; generation: number | undefined } | undefined> {
+    yield* tx.lock(`vault_secrets:${name}`);
+    yield* this.deps.keyring.keyIn(tx);
+    const row = yield* tx.get<SecretMetadata>(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`, [name]);
+    if (!row) return undefined;
+    yield* tx.run("DELETE FROM vault_secrets WHERE id = ?", [row.id]);
+    this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
+    return { row, generation: this.view?.generationOf(name) };
   }
 
   /**
-   * Decrypts one secret and sets its `lastAccessedAt`; with `audit`, the activity entry is
-   * written in the same transaction, so an access that cannot be audited does not happen.
-   * Returns null for an unknown name. A value that does not authenticate is reported as
-   * corrupted for this secret only.
+   * Decrypts one secret and sets its `lastAccessedAt`, in one step with the key id check;
+   * with `audit`, the activity entry is written in the same step, so an access that cannot be
+   * audited does not happen. Returns null for an unknown name. A value that does not
+   * authenticate is reported as corrupted for this secret only.
    */
-  async read(name: string, audit?: { actor: string; action: string; details?: string }): Promise<string | null> {
-    return this.readNow(name, audit);
+  async read(name: string, audit?: Audit): Promise<string | null> {
+    return atomically(this.deps.db(), (tx) => this.readSteps(tx, name, audit));
+  }
+
+  private *readSteps(tx: AtomicTx, name: string, audit: Audit | undefined): AtomicStatementStep<string | null> {
+    const key = yield* this.deps.keyring.keyIn(tx);
+    const row = yield* tx.get<VaultSecretRow>(`SELECT ${ALL} FROM vault_secrets WHERE name = ?`, [name]);
+    if (!row) return null;
+    const value = this.decrypt(key, row);
+    yield* tx.run(TOUCH, [new Date().toISOString(), row.id]);
+    if (audit) this.deps.activities.log({ agentId: audit.actor, action: audit.action, target: name, details: audit.details ?? null });
+    return value;
   }
 
   /** Whether `name` is stored (metadata only; the vault must be unlocked, as for every other read). */
   has(name: string): boolean {
     this.deps.keyring.requireKey();
+    if (this.view) return this.view.has(name);
     return this.sql.prepare("SELECT 1 FROM vault_secrets WHERE name = ?").get(name) !== undefined;
   }
 
-  /** {@link read} as one synchronous step, for the synchronous VaultSecretReader.get (see the top of this file). */
-  readNow(name: string, audit?: { actor: string; action: string; details?: string }): string | null {
+  /** {@link read} without an audit, synchronously, for VaultSecretReader.get (see the top of this file). */
+  readNow(name: string): string | null {
+    if (this.view) return this.readFromView(name);
     const sql = this.sql;
     // One read snapshot for the key id check and the row, so a concurrent rotation is seen
     // as "re-keyed" (503), never as a corrupted secret.
     const { key, row } = sql.transaction(() => ({
       key: this.deps.keyring.requireKey(),
-      row: sql.prepare(`SELECT ${FIELDS.join(", ")} FROM vault_secrets WHERE name = ?`).get(name) as VaultSecretRow | undefined,
+      row: sql.prepare(`SELECT ${ALL} FROM vault_secrets WHERE name = ?`).get(name) as VaultSecretRow | undefined,
     }))();
     if (!row) return null;
     const value = this.decrypt(key, row);
-    sql.transaction(() => {
-      sql.prepare("UPDATE vault_secrets SET lastAccessedAt = ? WHERE id = ?").run(new Date().toISOString(), row.id);
-      if (audit) this.deps.activities.log({ agentId: audit.actor, action: audit.action, target: name, details: audit.details ?? null });
-    })();
+    sql.prepare(TOUCH).run(new Date().toISOString(), row.id);
     return value;
+  }
+
+  /** PostgreSQL's `readNow`: the view's value; `lastAccessedAt` is stored just after (a failure is logged, the value still returned). */
+  private readFromView(name: string): string | null {
+    this.deps.keyring.requireKey();
+    const entry = this.view!.get(name);
+    if (!entry) return null;
+    if (entry.value === null) throw this.corrupted(name, entry.id);
+    this.rows
+      .update(entry.id, { lastAccessedAt: new Date().toISOString() })
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, secret: name }, "a secret's lastAccessedAt could not be stored"));
+    return entry.value;
   }
 
   /** Reveals a plaintext value to a human (404 when unknown). */
@@ -196,6 +245,12 @@ export class SecretStore {
     // with the values cached only the key id is checked, one statement, which needs no
     // transaction to be consistent with itself.
     if (!this.deps.keyring.holdsKey()) return [];
+    if (this.view) {
+      // Between the key's unlock and the view's first load (the vault's start hook), another
+      // plugin's background write must not be redacted against nothing: redaction fails closed.
+      if (!this.view.loaded) throw new Error("the vault's view of stored secrets is not loaded yet");
+      return this.view.values();
+    }
     if (this.plainCache) {
       try {
         this.deps.keyring.requireKey();
@@ -210,21 +265,77 @@ export class SecretStore {
     try {
       ({ key, rows } = sql.transaction(() => ({
         key: this.deps.keyring.requireKey(),
-        rows: sql.prepare(`SELECT id, name, ciphertext, iv, tag FROM vault_secrets`).all() as Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[],
+        rows: sql.prepare(SEALS).all() as Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[],
       }))());
     } catch {
       return [];
     }
     const values: { name: string; value: string }[] = [];
     for (const row of rows) {
-      try {
-        values.push({ name: row.name, value: open(key, row, row) });
-      } catch {
-        // A corrupted secret cannot leak through redaction either; it is reported when read.
-      }
+      const value = this.openOrNull(key, row);
+      // A corrupted secret cannot leak through redaction either; it is reported when read.
+      if (value !== null) values.push({ name: row.name, value });
     }
     this.plainCache = values;
     return values;
+  }
+
+  /**
+   * PostgreSQL: loads the view (secret-view.ts) once the key is unlocked, then reloads it
+   * every {@link VIEW_REFRESH_MS} for other processes' changes. Nothing on SQLite. A failed
+   * first load throws (the vault is then unavailable: redaction must not run on an empty view).
+   */
+  async startView(): Promise<void> {
+    if (!this.view || !this.deps.keyring.holdsKey()) return;
+    // A save cannot come before the routes serve; should one have, the next load applies.
+    while (!(await this.reloadView()) && this.deps.keyring.holdsKey());
+    const tick = () => {
+      this.refreshTimer = setTimeout(() => {
+        this.reloading = this.reloadView()
+          .then(() => undefined, (error: unknown) => this.deps.logger.warn({ err: error }, "the vault's view of stored secrets could not be reloaded; it keeps what it had"))
+          .finally(() => this.refreshTimer !== undefined && tick());
+      }, VIEW_REFRESH_MS);
+      this.refreshTimer.unref();
+    };
+    tick();
+  }
+
+  /** Stops the reloads (at shutdown, before the database closes) and forgets the view. */
+  async stopView(): Promise<void> {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    await this.reloading;
+    this.view?.clear();
+  }
+
+  /**
+   * Every secret read with the key id checked in the same step, then decrypted into the view;
+   * whether it was applied (not when this process changed a secret meanwhile, or the vault is locked).
+   */
+  private async reloadView(): Promise<boolean> {
+    const view = this.view!;
+    if (!this.deps.keyring.holdsKey()) {
+      view.clear();
+      return false;
+    }
+    const version = view.version();
+    const { key, rows } = await atomically(this.deps.db(), (tx) => this.sealsSteps(tx));
+    const entries = new Map<string, SecretEntry>();
+    for (const row of rows) entries.set(row.name, { id: row.id, value: this.openOrNull(key, row) });
+    return view.replace(entries, version);
+  }
+
+  private *sealsSteps(tx: AtomicTx): AtomicStatementStep<{ key: Buffer; rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[] }> {
+    const key = yield* this.deps.keyring.keyIn(tx);
+    return { key, rows: yield* tx.all<Pick<VaultSecretRow, "id" | "name" | keyof Sealed>>(SEALS) };
+  }
+
+  private openOrNull(key: Buffer, row: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>): string | null {
+    try {
+      return open(key, row, row);
+    } catch {
+      return null;
+    }
   }
 
   private decrypt(key: Buffer, row: VaultSecretRow): string {
@@ -232,11 +343,15 @@ export class SecretStore {
       return open(key, row, row);
     } catch (error) {
       if (!(error instanceof SealBrokenError)) throw error;
-      this.deps.logger.error({ code: "VAULT_SECRET_CORRUPTED", secret: row.name, id: row.id }, "a stored secret failed authentication");
-      throw vaultErrors.VAULT_SECRET_CORRUPTED({
-        name: row.name,
-        reason: "its stored ciphertext, IV or tag was altered or belongs to another secret. Other secrets are unaffected; store it again to replace it",
-      });
+      throw this.corrupted(row.name, row.id);
     }
+  }
+
+  private corrupted(name: string, id: string) {
+    this.deps.logger.error({ code: "VAULT_SECRET_CORRUPTED", secret: name, id }, "a stored secret failed authentication");
+    return vaultErrors.VAULT_SECRET_CORRUPTED({
+      name,
+      reason: "its stored ciphertext, IV or tag was altered or belongs to another secret. Other secrets are unaffected; store it again to replace it",
+    });
   }
 }
