@@ -59,11 +59,11 @@ function connectRaw(port: number): Promise<FanoutClient> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect(port, "127.0.0.1");
     const connected = Buffer.from('"type":"connected"');
-    let head = Buffer.alloc(0);
+    let head: Buffer = Buffer.alloc(0);
     let isOpen = false;
     let marker: Buffer | null = null;
     let onSeen: ((at: number) => void) | null = null;
-    let tail = Buffer.alloc(0);
+    let tail: Buffer = Buffer.alloc(0);
     const timer = setTimeout(() => socket.destroy(new Error("SSE connect timed out")), CONNECT_TIMEOUT_MS);
     socket.setNoDelay(true);
     socket.write(`GET /api/sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`);
