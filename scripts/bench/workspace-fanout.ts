@@ -107,8 +107,14 @@ function connectRaw(port: number): Promise<FanoutClient> {
   });
 }
 
-/** The previous client: node:http, the body decoded as UTF-8 and every frame parsed (`data:` JSON). */
-function connectSse(port: number, agent: Agent): Promise<FanoutClient> {
+/** A stream client over node:http that parses every frame (`data:` JSON) and hands it to `onFrame`. */
+export interface SseClient {
+  onFrame(handler: ((frame: any) => void) | undefined): void;
+  close(): void;
+}
+
+/** The body decoded as UTF-8 and split into frames; resolves once the `connected` frame has arrived. */
+export function connectSse(port: number, agent: Agent): Promise<SseClient> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, path: "/api/sse", agent, headers: { accept: "text/event-stream" } }, (res: IncomingMessage) => {
       if (res.statusCode !== 200) {
@@ -117,8 +123,7 @@ function connectSse(port: number, agent: Agent): Promise<FanoutClient> {
         return;
       }
       let buffer = "";
-      let marker: string | null = null;
-      let onSeen: ((at: number) => void) | null = null;
+      let handler: ((frame: any) => void) | undefined;
       let connected = false;
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
@@ -134,21 +139,31 @@ function connectSse(port: number, agent: Agent): Promise<FanoutClient> {
             connected = true;
             resolve(client);
           }
-          if (marker && frame.type === "event" && frame.payload?.target === marker) {
-            const seen = onSeen!;
-            marker = null;
-            onSeen = null;
-            seen(performance.now());
-          }
+          handler?.(frame);
         }
       });
       res.on("error", () => undefined);
-      const client: FanoutClient = { watch: (m, seen) => ((marker = m), (onSeen = seen)), close: () => req.destroy() };
+      const client: SseClient = { onFrame: (h) => void (handler = h), close: () => req.destroy() };
     });
     req.setTimeout(CONNECT_TIMEOUT_MS, () => req.destroy(new Error("SSE connect timed out")));
     req.on("error", reject);
     req.end();
   });
+}
+
+/** The previous fan-out client: a full SSE parser per client (`connectSse`), watching for the marker's event. */
+async function connectParsing(port: number, agent: Agent): Promise<FanoutClient> {
+  const client = await connectSse(port, agent);
+  return {
+    watch: (marker, seen) =>
+      client.onFrame((frame) => {
+        if (frame.type === "event" && frame.payload?.target === marker) {
+          client.onFrame(undefined);
+          seen(performance.now());
+        }
+      }),
+    close: () => client.close(),
+  };
 }
 
 /** The status of `method path` (a JSON body when given). */
@@ -179,7 +194,7 @@ export async function measureFanout(port: number, serverPid: number, options: { 
   const clients: FanoutClient[] = [];
   try {
     for (let i = 0; i < options.clients; i += 50) {
-      const batch = Array.from({ length: Math.min(50, options.clients - i) }, () => (kind === "raw" ? connectRaw(port) : connectSse(port, agent)));
+      const batch = Array.from({ length: Math.min(50, options.clients - i) }, () => (kind === "raw" ? connectRaw(port) : connectParsing(port, agent)));
       clients.push(...(await Promise.all(batch)));
     }
     options.onConnected?.();

@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { request as httpRequest, Agent, type IncomingMessage } from "node:http";
+import { request as httpRequest, Agent } from "node:http";
 import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,7 +23,7 @@ import { benchmarksFile, wroteTo } from "./output.ts";
 
 import { LEXICON, VOCABULARY, generateWorkspace, rng, zipf } from "./workspace-corpus.ts";
 import { measureStarts, renderStarts } from "./workspace-start.ts";
-import { describeRun, fanoutOnly, measureFanout, percentile as fanoutPercentile, type FanoutClientKind } from "./workspace-fanout.ts";
+import { connectSse, describeRun, fanoutOnly, measureFanout, percentile as fanoutPercentile, type FanoutClientKind } from "./workspace-fanout.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -168,51 +168,6 @@ async function apiLatencyWhile(until: Promise<unknown>): Promise<Latency> {
   return { p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times), count: times.length };
 }
 
-// ---------------------------------------------------------------- SSE clients
-
-interface SseClient {
-  res: IncomingMessage;
-  onFrame(handler: ((frame: any) => void) | undefined): void;
-  close(): void;
-}
-
-function connectSse(sseAgent: Agent): Promise<SseClient> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}/api/sse`, { agent: sseAgent, headers: { accept: "text/event-stream" } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        reject(new Error(`SSE answered ${res.statusCode}`));
-        return;
-      }
-      let buffer = "";
-      let handler: ((frame: any) => void) | undefined;
-      let connected = false;
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split("\n").find((l) => l.startsWith("data: "));
-          if (!data) continue;
-          const frame = JSON.parse(data.slice(6));
-          if (!connected && frame.type === "connected") {
-            connected = true;
-            resolve(client);
-          }
-          handler?.(frame);
-        }
-      });
-      res.on("error", () => undefined);
-      const client: SseClient = { res, onFrame: (h) => void (handler = h), close: () => req.destroy() };
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error("SSE connect timed out")));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 // ---------------------------------------------------------------- measurements
 
 interface Figures {
@@ -256,7 +211,7 @@ async function queryLatency(queries: string[]): Promise<{ p50: number; p99: numb
 
 async function writeToEvent(workspace: string): Promise<Figures["writeToEvent"]> {
   const sseAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
-  const client = await connectSse(sseAgent);
+  const client = await connectSse(Number(new URL(baseUrl).port), sseAgent);
   const delays: number[] = [];
   let missed = 0;
   try {
