@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort, mainThreadCpuSplitMs, removeTempDir, stopServer } from "./processes.ts";
+import { median } from "./report.ts";
 
 export type FanoutClientKind = "raw" | "sse";
 
@@ -248,11 +249,6 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-const median = (values: number[]) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  return sorted.length ? sorted[(sorted.length - 1) >> 1]! : NaN;
-};
-
 const fmt = (v: number) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms` : "n/a");
 
 /** `p50 / p99` of both spans of one run, for a log line. */
@@ -334,7 +330,7 @@ export async function fanoutOnly(options: FanoutOnlyOptions, log: (line: string)
     "|---|---:|---:|---:|---:|---:|",
   ];
   for (const [name, list] of runs) {
-    const of = (pick: (f: FanoutFigures) => number) => fmt(median(list.map(pick)));
+    const of = (pick: (f: FanoutFigures) => number) => fmt(median(list.map(pick).filter(Number.isFinite)));
     rows.push(
       `| ${name} | ${of((f) => percentile(f.firstToLast, 50))} / ${of((f) => percentile(f.firstToLast, 99))} | ${of((f) => percentile(f.postToLast, 50))} / ${of((f) => percentile(f.postToLast, 99))} | ${of((f) => f.serverCpuPerEventMs)} (${of((f) => f.serverSystemPerEventMs)}) | ${of((f) => f.clientCpuPerEventMs)} | ${list.length} × ${options.events} |`,
     );
