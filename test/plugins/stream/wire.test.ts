@@ -120,4 +120,26 @@ t("pipelining: a stream requested in the same write as another request opens onc
   await withTestHost({ extraPlugins: [probePlugin], config: { pluginConfig: { stream: { pingIntervalMs: 600_000 } } } }, (h) => afterAnotherResponse(h, true));
 });
 
+t("pipelining: the waiting stream holds its slot and gets what was broadcast while it waited", async () => {
+  await withTestHost({ extraPlugins: [probePlugin], config: { pluginConfig: { stream: { pingIntervalMs: 600_000, maxClients: 1 } } } }, async (h) => {
+    const host = new URL(h.url).host;
+    const c = await rawConnect(h.url, `GET /api/stream-probe/hold HTTP/1.1\r\nHost: ${host}\r\n\r\n${request(h)}`);
+    await waitUntil(async () => (await stats(h)).clients === 1, { label: "the pipelined stream counted" });
+    // Its slot is taken: the cap (1) refuses another stream meanwhile.
+    const refused = await rawConnect(h.url, request(h));
+    const [answer] = await refused.until((r) => r[0]?.complete === true, "the 503");
+    assert.is(answer!.status, 503);
+    assert.is(JSON.parse(Buffer.concat(answer!.chunks).toString("utf8")).error.code, "STREAM_TOO_MANY_CLIENTS");
+    refused.socket.destroy();
+    await publish(h, { name: "probe.while.waiting", count: 2 });
+    assert.equal((await h.json<{ held: boolean }>("/api/stream-probe/release", { method: "POST", body: {} })).body.held, true);
+    const got = await c.until((r) => probeValues(r, "probe.while.waiting").length === 2, "the frames broadcast while it waited");
+    assert.is(got[0]!.status, 200, "the held answer first");
+    assert.equal(streamFrames(got).map((f) => f.data.type), ["connected", "event", "event"]);
+    assert.equal(probeValues(got, "probe.while.waiting"), [0, 1]);
+    c.socket.destroy();
+    await waitUntil(async () => (await stats(h)).clients === 0, { label: "the stream released" });
+  });
+});
+
 t.run();
