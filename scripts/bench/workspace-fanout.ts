@@ -43,9 +43,15 @@ export interface FanoutFigures {
   windowUs: [number, number];
 }
 
-/** One connected stream client; `watch(marker, seen)` reports the time the marker's bytes first arrive. */
+/** An event's marker, as text and as the bytes a raw client looks for (made once per event, not per client). */
+interface Marker {
+  text: string;
+  bytes: Buffer;
+}
+
+/** One connected stream client; `watch(marker, seen)` reports the time the marker first arrives. */
 interface FanoutClient {
-  watch(marker: string, seen: (at: number) => void): void;
+  watch(marker: Marker, seen: (at: number) => void): void;
   close(): void;
 }
 
@@ -53,12 +59,18 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const EVENT_TIMEOUT_MS = 10_000;
 
 /**
+ * Where every raw client reads into: reads are handled one at a time on this thread, each
+ * before the next, so one buffer serves all (no Buffer and no 'data' event per read).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/**
  * A raw socket: the request by hand, then a byte scan for the marker (kept across two reads
- * by holding the previous read's tail). Resolves once the `connected` frame has arrived.
+ * by holding a copy of the previous read's tail). Resolves once the `connected` frame has arrived.
  */
 function connectRaw(port: number): Promise<FanoutClient> {
   return new Promise((resolve, reject) => {
-    const socket: Socket = connect(port, "127.0.0.1");
+    const socket: Socket = connect({ port, host: "127.0.0.1", onread: { buffer: READ_BUFFER, callback: (length, buffer) => void onBytes(buffer.subarray(0, length)) } });
     const connected = Buffer.from('"type":"connected"');
     let head: Buffer = Buffer.alloc(0);
     let isOpen = false;
@@ -68,7 +80,7 @@ function connectRaw(port: number): Promise<FanoutClient> {
     const timer = setTimeout(() => socket.destroy(new Error("SSE connect timed out")), CONNECT_TIMEOUT_MS);
     socket.setNoDelay(true);
     socket.write(`GET /api/sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`);
-    socket.on("data", (chunk: Buffer) => {
+    const onBytes = (chunk: Buffer) => {
       if (!isOpen) {
         head = Buffer.concat([head, chunk]);
         if (!head.subarray(0, 16).toString("latin1").startsWith("HTTP/1.1 200")) {
@@ -90,16 +102,16 @@ function connectRaw(port: number): Promise<FanoutClient> {
         onSeen = null;
         seen(performance.now());
       } else {
-        tail = chunk.subarray(Math.max(0, chunk.length - (marker.length - 1)));
+        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (marker.length - 1))));
       }
-    });
+    };
     socket.on("error", (error) => {
       clearTimeout(timer);
       if (!isOpen) reject(error);
     });
     const client: FanoutClient = {
       watch: (m, seen) => {
-        marker = Buffer.from(m);
+        marker = m.bytes;
         onSeen = seen;
         tail = Buffer.alloc(0);
       },
@@ -158,7 +170,7 @@ async function connectParsing(port: number, agent: Agent): Promise<FanoutClient>
   return {
     watch: (marker, seen) =>
       client.onFrame((frame) => {
-        if (frame.type === "event" && frame.payload?.target === marker) {
+        if (frame.type === "event" && frame.payload?.target === marker.text) {
           client.onFrame(undefined);
           seen(performance.now());
         }
@@ -204,7 +216,8 @@ export async function measureFanout(port: number, serverPid: number, options: { 
     const clientCpu0 = process.cpuUsage();
     figures.windowUs[0] = monotonicUs();
     for (let e = 0; e < options.events; e++) {
-      const marker = `fanout-${e}-${Date.now()}`;
+      const text = `fanout-${e}-${Date.now()}`;
+      const marker = { text, bytes: Buffer.from(text) };
       let first = Infinity;
       let last = 0;
       let remaining = clients.length;
@@ -223,7 +236,7 @@ export async function measureFanout(port: number, serverPid: number, options: { 
       });
       const t0 = performance.now();
       // A public bus event: the activity log publishes activities.activity.created.
-      const status = await send(port, "POST", "/api/activities", { agentId: "bench", action: "fanout", target: marker });
+      const status = await send(port, "POST", "/api/activities", { agentId: "bench", action: "fanout", target: text });
       if (status !== 201) throw new Error(`POST /api/activities answered ${status}`);
       if (await allSeen) {
         figures.postToLast.push(last - t0);
