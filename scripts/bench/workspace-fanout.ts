@@ -70,7 +70,7 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
  */
 function connectRaw(port: number): Promise<FanoutClient> {
   return new Promise((resolve, reject) => {
-    const socket: Socket = connect({ port, host: "127.0.0.1", onread: { buffer: READ_BUFFER, callback: (length, buffer) => void onBytes(buffer.subarray(0, length)) } });
+    const socket: Socket = connect({ port, host: "127.0.0.1", onread: { buffer: READ_BUFFER, callback: (length) => (onBytes(READ_BUFFER.subarray(0, length)), true) } });
     const connected = Buffer.from('"type":"connected"');
     let head: Buffer = Buffer.alloc(0);
     let isOpen = false;
