@@ -39,11 +39,17 @@ export function cpuSeconds(pid: number | undefined): number | null {
 
 /** User + system time of the process's main thread (the JavaScript thread), in ms (clock ticks of 10 ms); NaN when it is gone. */
 export function mainThreadCpuMs(pid: number): number {
+  const { user, system } = mainThreadCpuSplitMs(pid);
+  return user + system;
+}
+
+/** The main thread's user and system (kernel: syscalls such as socket writes) time apart, in ms; NaN when it is gone. */
+export function mainThreadCpuSplitMs(pid: number): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
 }
 

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { WORKSPACE_FILE_CHANGED, type EventBus, type Logger, type WorkspaceFileChange } from "@muster/plugin";
 import type { StreamConfig } from "../config.ts";
 import { streamErrors } from "../errors.ts";
 import { encodeFrame, encodeJsonFrame, formatId, parseLastEventId, type StreamMessage } from "./frames.ts";
+import { toWire, type WireFrame } from "./http-chunk.ts";
 import { ReplayRing } from "./replay-ring.ts";
 import type { EventStream } from "../tokens.ts";
 
@@ -27,15 +29,22 @@ export interface StreamStats {
   droppedSlowClients: number;
 }
 
-/** Per-client state: the timer that drops the client unless it catches up within `maxLagMs`. */
+/**
+ * Per-client state. Frames go straight to the socket (see `open`); `chunked` says whether the
+ * response uses chunked encoding (HTTP/1.1) or not (HTTP/1.0: the body ends with the
+ * connection). `lagTimer` drops the client unless it catches up within `maxLagMs`.
+ */
 interface ClientState {
+  socket: Socket;
+  chunked: boolean;
   lagTimer: NodeJS.Timeout | null;
+  onDrain: () => void;
 }
 
 /**
- * Fans frames out to every SSE client. Each frame is encoded once and the same buffer is
- * written to every socket without waiting for any of them. A client whose unsent bytes stay
- * above `maxBufferedBytes` for `maxLagMs` (or exceed `maxBufferedBytesHard` at once) is
+ * Fans frames out to every SSE client. Each frame is encoded once, framed once as an HTTP
+ * chunk, and the same buffer is written to every socket without waiting for any of them.
+ * A client whose unsent bytes stay above `maxBufferedBytes` for `maxLagMs` (or exceed `maxBufferedBytesHard` at once) is
  * disconnected, so a slow reader never delays the others nor holds memory; a fast reader
  * that merely received a large burst in one tick drains and is kept. The lag is timed per
  * client from the write that put it behind, so a reader that stops is dropped after
@@ -48,6 +57,8 @@ export class SseHub implements EventStream {
    */
   bootId = randomBytes(4).toString("hex");
   private readonly clients = new Map<ServerResponse, ClientState>();
+  /** Streams requested behind another response on their connection (HTTP/1.1 pipelining): they hold a slot until their turn. */
+  private readonly waiting = new Set<ServerResponse>();
   private readonly ring: ReplayRing;
   private seq = 0;
   private dropped = 0;
@@ -85,25 +96,55 @@ export class SseHub implements EventStream {
    * written yet, so the error envelope can still be sent).
    */
   open(res: ServerResponse, lastEventId: string | undefined): void {
-    if (this.closed || this.clients.size >= this.deps.config.maxClients) {
+    if (this.closed || this.clients.size + this.waiting.size >= this.deps.config.maxClients) {
       throw streamErrors.STREAM_TOO_MANY_CLIENTS({ limit: this.deps.config.maxClients }, { headers: { "Retry-After": "5" } });
     }
-    const socket = res.socket;
+    const connection = res.req.socket;
     // The client may have gone while the request went through the middleware: its close
     // event has fired already, so registering it now would hold a slot forever.
-    if (!socket || socket.destroyed || res.destroyed) return;
+    if (connection.destroyed || res.destroyed) return;
+    if (res.socket) this.start(res, res.socket, lastEventId);
+    else this.startInTurn(res, connection, lastEventId);
+  }
+
+  /**
+   * A request pipelined behind another on its connection: Node gives its response the socket
+   * once the earlier response has ended (until then writing would put the stream's bytes
+   * inside that response). The stream starts then, replaying what was broadcast meanwhile.
+   */
+  private startInTurn(res: ServerResponse, connection: Socket, lastEventId: string | undefined): void {
+    const since = parseLastEventId(lastEventId) ? lastEventId : formatId(this.bootId, this.seq);
+    this.waiting.add(res);
+    const gone = () => this.waiting.delete(res);
+    connection.once("close", gone);
+    res.once("socket", (socket: Socket) => {
+      connection.off("close", gone);
+      if (this.waiting.delete(res) && !socket.destroyed) this.start(res, socket, since);
+    });
+  }
+
+  private start(res: ServerResponse, socket: Socket, lastEventId: string | undefined): void {
     socket.setTimeout(0);
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
+    // The headers go out now, through the response, which decides the body's framing
+    // (chunked for HTTP/1.1). From here on the hub writes every frame to the socket itself,
+    // already framed (`toWire`), and the response writes nothing more until `end()` at
+    // shutdown appends the last chunk. A response has a socket only while it is the
+    // connection's current one (a pipelined response waits without), so nothing of an
+    // earlier response can come after these bytes.
+    // Corked: the headers, `connected` and the replay leave in one write.
+    socket.cork();
     res.writeHead(200, HEADERS);
-    const state: ClientState = { lagTimer: null };
+    res.flushHeaders();
+    const state: ClientState = { socket, chunked: res.chunkedEncoding, lagTimer: null, onDrain: () => this.caughtUp(state) };
     this.clients.set(res, state);
     res.once("close", () => this.release(res));
     res.on("error", () => this.release(res));
-    res.on("drain", () => this.caughtUp(state));
-
-    res.write(encodeFrame(formatId(this.bootId, this.seq), { type: "connected", timestamp: Date.now() }));
-    for (const frame of this.missed(lastEventId)) res.write(frame.bytes);
+    socket.on("drain", state.onDrain);
+    this.write(state, toWire(encodeFrame(formatId(this.bootId, this.seq), { type: "connected", timestamp: Date.now() })));
+    for (const frame of this.missed(lastEventId)) this.write(state, toWire(frame.bytes));
+    socket.uncork();
     this.watchLag(res, state);
     this.ping ??= setInterval(() => this.sendPing(), this.deps.config.pingIntervalMs).unref();
   }
@@ -111,16 +152,17 @@ export class SseHub implements EventStream {
   /** Encodes a message once, keeps it for replay and writes it to every client. */
   broadcast(message: StreamMessage): void {
     if (this.closed) return;
-    let bytes: Buffer;
+    let wire: WireFrame;
     try {
-      bytes = encodeFrame(formatId(this.bootId, this.seq + 1), message);
+      wire = toWire(encodeFrame(formatId(this.bootId, this.seq + 1), message));
     } catch (error) {
       this.deps.logger.warn({ err: error, type: message.type, name: message.type === "event" ? message.name : undefined }, "stream message not serialisable; skipped");
       return;
     }
     this.seq++;
-    this.ring.push({ seq: this.seq, bytes });
-    for (const [res, state] of this.clients) this.send(res, state, bytes);
+    // The ring keeps the frame alone (a view of the same memory); a replay frames it again.
+    this.ring.push({ seq: this.seq, bytes: wire.frame });
+    for (const [res, state] of this.clients) this.send(res, state, wire);
   }
 
   /**
@@ -138,14 +180,14 @@ export class SseHub implements EventStream {
    */
   relay(seq: number, json: string): void {
     if (this.closed || seq <= this.seq) return;
-    const bytes = encodeJsonFrame(formatId(this.bootId, seq), json);
+    const wire = toWire(encodeJsonFrame(formatId(this.bootId, seq), json));
     this.seq = seq;
-    this.ring.push({ seq, bytes });
-    for (const [res, state] of this.clients) this.send(res, state, bytes);
+    this.ring.push({ seq, bytes: wire.frame });
+    for (const [res, state] of this.clients) this.send(res, state, wire);
   }
 
   stats(): StreamStats {
-    return { clients: this.clients.size, lastSeq: this.seq, replayFrames: this.ring.size, droppedSlowClients: this.dropped };
+    return { clients: this.clients.size + this.waiting.size, lastSeq: this.seq, replayFrames: this.ring.size, droppedSlowClients: this.dropped };
   }
 
   /** Ends every stream (host shutdown) and refuses new ones. */
@@ -163,6 +205,13 @@ export class SseHub implements EventStream {
       res.end(() => socket?.end());
       setTimeout(() => socket?.destroy(), CLOSE_GRACE_MS).unref();
     }
+    // Still behind another response: the connection ends after it.
+    for (const res of this.waiting) {
+      const connection = res.req.socket;
+      connection.end();
+      setTimeout(() => connection.destroy(), CLOSE_GRACE_MS).unref();
+    }
+    this.waiting.clear();
   }
 
   private missed(lastEventId: string | undefined) {
@@ -175,23 +224,31 @@ export class SseHub implements EventStream {
 
   private sendPing(): void {
     if (this.clients.size === 0) return;
-    const bytes = encodeFrame(formatId(this.bootId, this.seq), { type: "ping", timestamp: Date.now() });
-    for (const [res, state] of this.clients) this.send(res, state, bytes);
+    const wire = toWire(encodeFrame(formatId(this.bootId, this.seq), { type: "ping", timestamp: Date.now() }));
+    for (const [res, state] of this.clients) this.send(res, state, wire);
   }
 
-  private send(res: ServerResponse, state: ClientState, bytes: Buffer): void {
-    if (res.writableLength > this.deps.config.maxBufferedBytesHard) {
+  private send(res: ServerResponse, state: ClientState, wire: WireFrame): void {
+    if (state.socket.writableLength > this.deps.config.maxBufferedBytesHard) {
       this.drop(res);
       return;
     }
-    res.write(bytes);
+    this.write(state, wire);
     this.watchLag(res, state);
   }
 
-  /** After a write: behind → the lag timer runs (once); caught up → it stops. */
+  /** The frame as this client's response frames its body; nothing once the socket is closing. */
+  private write(state: ClientState, wire: WireFrame): void {
+    if (state.socket.writable) state.socket.write(state.chunked ? wire.chunk : wire.frame);
+  }
+
+  /**
+   * After a write: behind → the lag timer runs (once); caught up → it stops. "Behind" is the
+   * socket's unsent bytes: the frames are written there, not through the response.
+   */
   private watchLag(res: ServerResponse, state: ClientState): void {
     const { maxBufferedBytes, maxLagMs } = this.deps.config;
-    if (res.writableLength <= maxBufferedBytes) {
+    if (state.socket.writableLength <= maxBufferedBytes) {
       this.caughtUp(state);
       return;
     }
@@ -199,7 +256,7 @@ export class SseHub implements EventStream {
       state.lagTimer = null;
       // Still behind after maxLagMs; a client that caught up in between is kept ('drain'
       // or a later write stopped the timer, or it is under the allowance now).
-      if (this.clients.has(res) && res.writableLength > maxBufferedBytes) this.drop(res);
+      if (this.clients.has(res) && state.socket.writableLength > maxBufferedBytes) this.drop(res);
     }, maxLagMs).unref();
   }
 
@@ -211,7 +268,7 @@ export class SseHub implements EventStream {
   private drop(res: ServerResponse): void {
     this.dropped++;
     this.release(res);
-    this.deps.logger.info({ buffered: res.writableLength }, "slow stream client disconnected");
+    this.deps.logger.info({ buffered: res.socket?.writableLength }, "slow stream client disconnected");
     // A reset frees the kernel buffers at once; a graceful close would wait for the reader.
     const socket = res.socket;
     if (socket && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
@@ -222,6 +279,7 @@ export class SseHub implements EventStream {
     const state = this.clients.get(res);
     if (!state) return;
     this.caughtUp(state);
+    state.socket.off("drain", state.onDrain);
     this.clients.delete(res);
     if (this.clients.size === 0 && this.ping) {
       clearInterval(this.ping);

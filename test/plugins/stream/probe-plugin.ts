@@ -42,6 +42,18 @@ export const probePlugin = definePlugin({
         },
       );
       router.get("/api/stream-probe/stats", { summary: "stream stats" }, () => ({ ok: true, ...stream.stats() }));
+      // A response that stays open until released: what a pipelined request waits behind.
+      let release: (() => void) | undefined;
+      router.get("/api/stream-probe/hold", { summary: "answers once released" }, async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return { ok: true };
+      });
+      router.post("/api/stream-probe/release", { summary: "releases the held answer" }, () => {
+        const held = release !== undefined;
+        release?.();
+        release = undefined;
+        return { ok: true, held };
+      });
     },
   }),
 });
