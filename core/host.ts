@@ -27,7 +27,8 @@ import { listenError, startErrors } from "./internal/start-errors.ts";
 import { summarizeDetails, zodIssueDetails } from "./plugin-api/zod-issues.ts";
 import { packageVersion } from "./internal/package-version.ts";
 import { ensurePrivateFiles } from "./internal/private-files.ts";
-import { createBrowserLogin, type LoginLink } from "./internal/http/browser-login.ts";
+import { createBrowserLogin, type BrowserLogin, type LoginLink } from "./internal/http/browser-login.ts";
+import { teamSessions } from "./internal/team-secrets.ts";
 import { clientErrorHandler } from "./internal/http/client-error.ts";
 import { originPolicy, sessionCheck } from "./internal/http/security.ts";
 import { createWorkspacePaths, resolveWorkspaceRoot } from "./internal/workspace/paths.ts";
@@ -148,7 +149,8 @@ export function createHost(options: HostOptions = {}): Host {
   let lock: InstanceLock | undefined;
   let instances: InstanceRegistry | undefined;
   let currentSession: SessionToken | undefined;
-  const login = createBrowserLogin();
+  // In team mode replaced at start by the deployment's (team-secrets.ts), before any route holds it.
+  let login: BrowserLogin = createBrowserLogin();
   const httpMetrics = createRequestMetrics();
   let stopping: Promise<void> | undefined;
   const url = () => `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
@@ -408,8 +410,6 @@ export function createHost(options: HostOptions = {}): Host {
     /** The boot phases in order; each is named in the "muster started" log line with its duration. */
     async start() {
       phases.mark("host created to start()");
-      const session = createSessionToken(config.home);
-      currentSession = session;
       const ordered = await collectAndOrder();
       phases.mark("plugins collected and ordered");
       // Gathered (and checked) once: the owner source is read from them before the plugins
@@ -422,6 +422,10 @@ export function createHost(options: HostOptions = {}): Host {
       const { opened } = await openAndMigrate(ordered);
       phases.mark("migrations");
       instances = await startInstanceRegistry(opened, logger);
+      const team = opened.engine === "postgresql" ? await teamSessions(opened) : undefined;
+      if (team) login = team.login;
+      const session = createSessionToken(config.home, team?.sessionToken);
+      currentSession = session;
       defineGatedActions(ordered);
       const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");

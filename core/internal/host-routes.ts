@@ -105,9 +105,9 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
       raw: true,
       tags: ["host"],
     },
-    ({ query, agentId, koa }) => {
+    async ({ query, agentId, koa }) => {
       if (agentId) throw hostErrors.AGENT_CANNOT_LOG_IN();
-      const issued = deps.login.redeem(query.code);
+      const issued = await deps.login.redeem(query.code);
       if (!issued) throw hostErrors.LOGIN_CODE_INVALID();
       // No Secure flag: the server speaks plain http on loopback, where browsers would drop it.
       koa.cookies.set(SESSION_COOKIE, issued.session, { httpOnly: true, sameSite: "strict", path: "/", secure: false, overwrite: true });

@@ -190,6 +190,9 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
     await run(`CREATE TABLE IF NOT EXISTS muster_migrations (id TEXT PRIMARY KEY, plugin TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
     // The host's own: which instances serve this database (instance-registry.ts).
     await run(`CREATE TABLE IF NOT EXISTS muster_instances (id TEXT PRIMARY KEY, "startedAt" TEXT NOT NULL, "heartbeatAt" BIGINT NOT NULL)`);
+    // The deployment's shared secrets and spent login codes (team-secrets.ts).
+    await run(`CREATE TABLE IF NOT EXISTS muster_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    await run(`CREATE TABLE IF NOT EXISTS muster_login_codes (nonce TEXT PRIMARY KEY, "expiresAt" BIGINT NOT NULL)`);
   });
   const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));

@@ -1,4 +1,5 @@
-// The per-process session token: new at every start, written with mode 0600 so local
+// The per-process session token: new at every start (in team mode the deployment's, kept in
+// the database: team-secrets.ts), written with mode 0600 so local
 // tools can read it (MUSTER_HOME 0700), required for destructive operations, compared in
 // constant time. No endpoint hands it out; browsers log in through a one-time link.
 import { randomBytes } from "node:crypto";
@@ -14,8 +15,12 @@ export interface SessionToken {
   matches(candidate: string | undefined | null): boolean;
 }
 
-export function createSessionToken(home: string): SessionToken {
-  const value = randomBytes(32).toString("hex");
+/**
+ * Writes this start's token to the home: a new one, or in team mode the deployment's
+ * (`value`, shared by every instance through the database, so a client's token works on
+ * whichever instance answers).
+ */
+export function createSessionToken(home: string, value = randomBytes(32).toString("hex")): SessionToken {
   ensurePrivateDir(home);
   const path = join(home, "session-token");
   // An existing file keeps its old mode on write: tighten it before the new token goes in.

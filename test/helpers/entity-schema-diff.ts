@@ -83,7 +83,7 @@ export async function entityMigrationMismatches(plugin: PluginDefinition, databa
 
     for (const table of Object.keys(diff.newTables)) problems.push(`${table}: entity ${entityOf.get(table) ?? "?"} declares it, no migration creates it`);
     for (const table of Object.keys(diff.removedTables)) {
-      if (table !== "muster_migrations" && table !== "muster_instances") problems.push(`${table}: a migration creates it, no entity declares it`);
+      if (!HOST_TABLES.has(table)) problems.push(`${table}: a migration creates it, no entity declares it`);
     }
     for (const [table, t] of Object.entries(diff.changedTables) as [string, any][]) {
       const implicitUnique = db.engine === "sqlite" ? implicitUniqueIndexes(db.sql, table) : new Set<string>();
@@ -143,3 +143,6 @@ function implicitUniqueIndexes(sql: import("better-sqlite3").Database, table: st
   }
   return found;
 }
+
+/** The host's own tables (postgres-database.ts creates them on PostgreSQL); no plugin declares them. */
+const HOST_TABLES = new Set(["muster_migrations", "muster_instances", "muster_secrets", "muster_login_codes"]);

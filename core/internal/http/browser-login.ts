@@ -34,8 +34,11 @@ export interface BrowserSession {
 export interface BrowserLogin {
   /** A new single-use code, as the link a human opens. */
   issue(baseUrl: string): LoginLink;
-  /** Consumes a code. Returns a new browser session's secrets, or null for an unknown, used or expired code. */
-  redeem(code: string): BrowserSession | null;
+  /**
+   * Consumes a code. Returns a new browser session's secrets, or null for an unknown, used or
+   * expired code (at once in one process; in team mode after the database spent it).
+   */
+  redeem(code: string): BrowserSession | null | Promise<BrowserSession | null>;
   sessionValid(secret: string): boolean;
   /** Whether `csrf` is the CSRF secret of the session whose cookie value is `secret` (not of any other). */
   csrfMatches(secret: string, csrf: string): boolean;
@@ -45,7 +48,8 @@ export interface BrowserLogin {
 // leaks nothing useful about the secret through its timing.
 const digest = (value: string) => createHash("sha256").update(value).digest("hex");
 
-export function createBrowserLogin(deps: { now?: () => number } = {}): BrowserLogin {
+/** One process's logins, kept in memory (team mode: team-browser-login.ts). */
+export function createBrowserLogin(deps: { now?: () => number } = {}): Omit<BrowserLogin, "redeem"> & { redeem(code: string): BrowserSession | null } {
   const now = deps.now ?? Date.now;
   const codes = new Map<string, number>(); // hash -> expiry (ms)
   const sessions = new Map<string, string>(); // session hash -> its CSRF secret's hash
