@@ -44,7 +44,7 @@ export const DEFAULT_GATEWAY_TIMINGS: GatewayTimings = Object.freeze({
   restartWindowMs: 120_000,
   pingIntervalMs: 15_000,
   pongTimeoutMs: 10_000,
-  readinessProbeMs: 1_000,
+  readinessProbeMs: 250,
 });
 
 /** The operator scopes Muster asks for; none are granted when omitted (reference §2.2). */
