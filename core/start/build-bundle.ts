@@ -21,7 +21,7 @@
 //   the bundle takes one copy per name and version, so it is evaluated once (each mime-db
 //   copy is a 200 kB table that mime-types indexes when it loads).
 import { builtinModules, createRequire } from "node:module";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_DIR, BUNDLE_LAYOUT, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
@@ -30,12 +30,17 @@ const DEDUPED = Symbol("resolved without the one-copy rule");
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const requireFromRoot = createRequire(join(root, "package.json"));
 const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
+/** The package a bare specifier or a path below node_modules/ names (`@scope/name` or `name`). */
+function packageName(specifier: string): string {
+  const [first, second] = specifier.split("/");
+  return first!.startsWith("@") ? `${first}/${second}` : first!;
+}
+
 /** A package's own directory in node_modules and its name, from a file inside it. */
 function packageOf(path: string): { dir: string; name: string } | null {
   const at = path.lastIndexOf("/node_modules/");
   if (at < 0) return null;
-  const [first, second] = path.slice(at + 14).split("/");
-  const name = first!.startsWith("@") ? `${first}/${second}` : first!;
+  const name = packageName(path.slice(at + 14));
   return { dir: path.slice(0, at + 14) + name, name };
 }
 
@@ -50,6 +55,29 @@ function versionOf(dir: string): string | null {
     }
   }
   return versions.get(dir)!;
+}
+
+/** Names of the packages that npm installed more than once (a copy nested under a dependant). */
+function nestedPackageNames(): Set<string> {
+  const names = new Set<string>();
+  const packagesIn = (modules: string): string[] =>
+    readdirSafe(modules).flatMap((entry) => (entry.startsWith("@") ? readdirSafe(join(modules, entry)).map((name) => `${entry}/${name}`) : entry.startsWith(".") ? [] : [entry]));
+  const walk = (modules: string, nested: boolean): void => {
+    for (const name of packagesIn(modules)) {
+      if (nested) names.add(name);
+      walk(join(modules, name, "node_modules"), true);
+    }
+  };
+  walk(join(root, "node_modules"), false);
+  return names;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
@@ -104,9 +132,12 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
           });
           // One copy per package name and version: a bare import that resolves into a second
           // directory of a package already taken is sent to the first one's file of the same path.
+          // Only names installed more than once can meet a second copy (resolving every bare
+          // import a second time made the build several times slower).
           const taken = new Map<string, string>();
+          const nested = nestedPackageNames();
           b.onResolve({ filter: /^[^./]/ }, async (args) => {
-            if (args.pluginData === DEDUPED || args.path.startsWith("@muster/")) return undefined;
+            if (args.pluginData === DEDUPED || !nested.has(packageName(args.path))) return undefined;
             const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, namespace: args.namespace, pluginData: DEDUPED });
             if (found.errors.length > 0) return undefined; // esbuild's own resolution reports it
             if (found.external || found.namespace !== "file") return found;
