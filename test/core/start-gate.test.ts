@@ -46,6 +46,8 @@ async function beginStart(plugin: ReturnType<typeof slowStarter>["plugin"]) {
   return { host, home, start };
 }
 
+const listening = (host: Host): Promise<string> => waitUntil(() => (host.url.endsWith(":0") ? null : host.url), { timeoutMs: 10_000, label: "the server listening" });
+
 const get = (url: string, token: string) => fetch(url, { headers: { "x-session-token": token, connection: "close" } });
 
 /**
@@ -73,7 +75,7 @@ t("health answers while a plugin's onStart still runs; a request to a plugin's r
   const { host, home, start } = await beginStart(slow.plugin);
   try {
     await slow.running;
-    const url = await waitUntil(() => !host.url.endsWith(":0") && host.url, { timeoutMs: 10_000, label: "the server listening" });
+    const url = await listening(host);
     const health = await get(`${url}/api/health`, host.sessionToken);
     assert.is(health.status, 200);
     assert.is(((await health.json()) as { status: string }).status, "ok");
@@ -101,7 +103,7 @@ t("a start that fails after listening answers the waiting requests 503 SERVICE_U
   const { host, home, start } = await beginStart(slow.plugin);
   try {
     await slow.running;
-    const url = await waitUntil(() => !host.url.endsWith(":0") && host.url, { timeoutMs: 10_000, label: "the server listening" });
+    const url = await listening(host);
     const pending = (await sentRequest(url, "/api/slow-start", host.sessionToken)).response;
     slow.release("fail");
     const res = await pending;
@@ -122,7 +124,7 @@ t("a stop during the start answers the waiting requests 503 at once", async () =
   const { host, home, start } = await beginStart(slow.plugin);
   try {
     await slow.running;
-    const url = await waitUntil(() => !host.url.endsWith(":0") && host.url, { timeoutMs: 10_000, label: "the server listening" });
+    const url = await listening(host);
     const pending = (await sentRequest(url, "/api/slow-start", host.sessionToken)).response;
     const stopped = host.stop();
     const res = await pending;
