@@ -342,6 +342,8 @@ export function createHost(options: HostOptions = {}): Host {
     // In the background: the host serves without the gateway, and plugins see its state change.
     gateway.start();
     for (const plugin of ordered) {
+      // A stop() while the plugins start (the server already listens): start no more of them.
+      if (stopping) throw new Error("The host was stopped during its start");
       await runHook(plugin, "onStart");
       started.push(plugin);
       if (plugin.onStart) phases.mark(`onStart ${plugin.id}`);
@@ -419,6 +421,7 @@ export function createHost(options: HostOptions = {}): Host {
       phases.mark("listen");
       try {
         await startPlugins(ordered);
+        if (stopping) throw new Error("The host was stopped during its start");
         // The watcher starts after every plugin's onStart, so each subscriber is in place before
         // the first change is published. Its initial scan runs while the server already
         // serves: a file changed meanwhile is published from the scan's stats (watcher.ts),
