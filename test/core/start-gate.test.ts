@@ -98,38 +98,42 @@ t("health answers while a plugin's onStart still runs; a request to a plugin's r
   }
 });
 
-t("a start that fails after listening answers the waiting requests 503 SERVICE_UNAVAILABLE", async () => {
+/** A start held in a plugin's onStart, with a request to that plugin sent and waiting at the gate; stopped and cleaned up after `fn`. */
+async function withHeldRequest(fn: (held: { host: Host; slow: ReturnType<typeof slowStarter>; start: Promise<void>; response: Promise<{ status: number; body: unknown }> }) => Promise<void>) {
   const slow = slowStarter();
   const { host, home, start } = await beginStart(slow.plugin);
   try {
     await slow.running;
     const url = await listening(host);
-    const pending = (await sentRequest(url, "/api/slow-start", host.sessionToken)).response;
+    const { response } = await sentRequest(url, "/api/slow-start", host.sessionToken);
+    await fn({ host, slow, start, response });
+  } finally {
+    slow.release("finish");
+    await host.stop();
+    removeHome(home);
+  }
+}
+
+function assertUnavailable(res: { status: number; body: unknown }) {
+  assert.is(res.status, 503);
+  assert.is((res.body as { error: { code: string } }).error.code, "SERVICE_UNAVAILABLE");
+}
+
+t("a start that fails after listening answers the waiting requests 503 SERVICE_UNAVAILABLE", () =>
+  withHeldRequest(async ({ slow, start, response }) => {
     slow.release("fail");
-    const res = await pending;
-    assert.is(res.status, 503);
-    assert.is((res.body as { error: { code: string } }).error.code, "SERVICE_UNAVAILABLE");
+    assertUnavailable(await response);
     await start.then(
       () => assert.unreachable("the start should fail"),
       (error: Error) => assert.match(error.message, /the slow start failed/),
     );
-  } finally {
-    await host.stop();
-    removeHome(home);
-  }
-});
+  }),
+);
 
-t("a stop during the start answers the waiting requests 503 at once and ends the start", async () => {
-  const slow = slowStarter();
-  const { host, home, start } = await beginStart(slow.plugin);
-  try {
-    await slow.running;
-    const url = await listening(host);
-    const pending = (await sentRequest(url, "/api/slow-start", host.sessionToken)).response;
+t("a stop during the start answers the waiting requests 503 at once and ends the start", () =>
+  withHeldRequest(async ({ host, slow, start, response }) => {
     const stopped = host.stop();
-    const res = await pending;
-    assert.is(res.status, 503);
-    assert.is((res.body as { error: { code: string } }).error.code, "SERVICE_UNAVAILABLE");
+    assertUnavailable(await response);
     slow.release("finish");
     await stopped;
     // The start ends there: no plugin after it starts, no watcher or server is left running.
@@ -137,11 +141,7 @@ t("a stop during the start answers the waiting requests 503 at once and ends the
       () => assert.unreachable("a start stopped half way should fail"),
       (error: Error) => assert.match(error.message, /stopped during its start/),
     );
-  } finally {
-    slow.release("finish");
-    await host.stop();
-    removeHome(home);
-  }
-});
+  }),
+);
 
 t.run();
