@@ -37,6 +37,7 @@ import { startWorkspaceWatcher, type WorkspaceWatcher } from "./internal/workspa
 import { migrate, openDatabase, type OpenedDatabase } from "./internal/database.ts";
 import { RouteTable } from "./internal/http/plugin-router.ts";
 import { storageGuard } from "./internal/http/storage-guard.ts";
+import { startGate, type StartGate } from "./internal/http/start-gate.ts";
 import { createApp } from "./internal/http/app.ts";
 import { createRequestMetrics } from "./internal/http/request-metrics.ts";
 import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
@@ -124,6 +125,8 @@ export function createHost(options: HostOptions = {}): Host {
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
   let watcher: WorkspaceWatcher | undefined;
+  /** Holds requests other than /api/health while the plugins start (listening begins before their onStart). */
+  let startup: StartGate | undefined;
   // What plugins see of the watcher (created in start(), after their onStart).
   let endScan: (done: boolean) => void = () => undefined;
   const scanEnded = new Promise<boolean>((resolve) => (endScan = resolve));
@@ -359,17 +362,20 @@ export function createHost(options: HostOptions = {}): Host {
     // In the background: the host serves without the gateway, and plugins see its state change.
     gateway.start();
     for (const plugin of ordered) {
+      // A stop() while the plugins start (the server already listens): start no more of them.
+      if (stopping) throw new Error("The host was stopped during its start");
       await runHook(plugin, "onStart");
       started.push(plugin);
       if (plugin.onStart) phases.mark(`onStart ${plugin.id}`);
     }
   }
 
-  /** The HTTP server, listening; from here on requests are served. */
-  async function listen(routes: RouteTable): Promise<void> {
+  /** The HTTP server, listening; from here on /api/health is served, other requests once `startGate` lets them through. */
+  async function listen(routes: RouteTable, waitForStart: StartGate["wait"]): Promise<void> {
     const app = createApp({
       logger,
       routes,
+      startGate: waitForStart,
       metrics: httpMetrics,
       security: {
         development: config.development,
@@ -429,23 +435,38 @@ export function createHost(options: HostOptions = {}): Host {
       defineGatedActions(ordered);
       const routes = mountRoutes({ session, ordered, workspace }, opened);
       phases.mark("routes mounted");
-      await startPlugins(ordered);
-      // The watcher starts after every plugin's onStart, so each subscriber is in place before
-      // the first change is published. Its initial scan runs while the server already
-      // serves: a file changed meanwhile is published from the scan's stats (watcher.ts),
-      // and the indexes walk the workspace only once `hostTokens.workspaceWatch` says it ended.
-      watcher = startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
-      void watcher.scanned.then(endScan);
-      phases.mark("workspace watcher started");
+      // Listening before the plugins' onStart: /api/health answers from here (it reads only
+      // the database's state and the host's), while every other request waits at the start
+      // gate until each onStart has run and the watcher has its mark, so nothing half-started
+      // is ever served (docs/benchmarks.md: ~150 ms of a cold start).
+      startup = startGate();
+      await listen(routes, startup.wait);
+      phases.mark("listen");
+      try {
+        await startPlugins(ordered);
+        if (stopping) throw new Error("The host was stopped during its start");
+        // The watcher starts after every plugin's onStart, so each subscriber is in place before
+        // the first change is published. Its initial scan runs while the server already
+        // serves: a file changed meanwhile is published from the scan's stats (watcher.ts),
+        // and the indexes walk the workspace only once `hostTokens.workspaceWatch` says it ended.
+        watcher = startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
+        void watcher.scanned.then(endScan);
+        phases.mark("workspace watcher started");
+      } catch (error) {
+        startup.fail();
+        throw error;
+      }
       // From here on requests are served: no statement may wait long for a lock.
       opened.startServing();
-      await listen(routes);
-      phases.mark("listen");
+      startup.open();
+      phases.mark("requests let through");
       const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for("muster.startBundle")] === true;
       logger.info({ url: url(), plugins: ordered.map((p) => p.id), startup: phases.list(), startBundle: bundled }, "muster started");
     },
 
     stop() {
+      // Requests still waiting for a start that will not end are answered 503 now.
+      startup?.fail();
       stopping ??= (async () => {
         await runSafely(() => watcher?.close(), "workspace watcher close");
         endScan(false); // also when the start failed before the watcher began

@@ -16,15 +16,70 @@
 // - Node's built-in modules are taken with require(), not import: an ES module import of a
 //   built-in builds a facade that reads every export, and `node:http`'s lazy `WebSocket`
 //   getter then loads all of undici (a tenth of the start in a profile) for nothing.
+// - npm nests a second copy of a package of the same version under each dependant that
+//   could not share the top one (koa's and type-is' mime-types 3.0.2 and mime-db 1.54.0):
+//   the bundle takes one copy per name and version, so it is evaluated once (each mime-db
+//   copy is a 200 kB table that mime-types indexes when it loads).
 import { builtinModules, createRequire } from "node:module";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUNDLE_DIR, BUNDLE_LAYOUT, fingerprint, MANIFEST_FILE, type BundleManifest } from "./bundle-manifest.js";
 
+const DEDUPED = Symbol("resolved without the one-copy rule");
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const requireFromRoot = createRequire(join(root, "package.json"));
 const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
+/** The package a bare specifier or a path below node_modules/ names (`@scope/name` or `name`). */
+function packageName(specifier: string): string {
+  const [first, second] = specifier.split("/");
+  return first!.startsWith("@") ? `${first}/${second}` : first!;
+}
+
+/** A package's own directory in node_modules and its name, from a file inside it. */
+function packageOf(path: string): { dir: string; name: string } | null {
+  const at = path.lastIndexOf("/node_modules/");
+  if (at < 0) return null;
+  const name = packageName(path.slice(at + 14));
+  return { dir: path.slice(0, at + 14) + name, name };
+}
+
+/** The version in a package's package.json, read once per directory. */
+const versions = new Map<string, string | null>();
+function versionOf(dir: string): string | null {
+  if (!versions.has(dir)) {
+    try {
+      versions.set(dir, (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: string }).version ?? null);
+    } catch {
+      versions.set(dir, null);
+    }
+  }
+  return versions.get(dir)!;
+}
+
+/** Names of the packages that npm installed more than once (a copy nested under a dependant). */
+function nestedPackageNames(): Set<string> {
+  const names = new Set<string>();
+  const packagesIn = (modules: string): string[] =>
+    readdirSafe(modules).flatMap((entry) => (entry.startsWith("@") ? readdirSafe(join(modules, entry)).map((name) => `${entry}/${name}`) : entry.startsWith(".") ? [] : [entry]));
+  const walk = (modules: string, nested: boolean): void => {
+    for (const name of packagesIn(modules)) {
+      if (nested) names.add(name);
+      walk(join(modules, name, "node_modules"), true);
+    }
+  };
+  walk(join(root, "node_modules"), false);
+  return names;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
 
 /** Each file's own location where it asks for it, so the bundle finds what sits beside the source. */
@@ -74,6 +129,24 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
             const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
             // The shim's own require() is the real built-in.
             return args.namespace === "builtin" ? { path, external: true } : { path, namespace: "builtin" };
+          });
+          // One copy per package name and version: a bare import that resolves into a second
+          // directory of a package already taken is sent to the first one's file of the same path.
+          // Only names installed more than once can meet a second copy (resolving every bare
+          // import a second time made the build several times slower).
+          const taken = new Map<string, string>();
+          const nested = nestedPackageNames();
+          b.onResolve({ filter: /^[^./]/ }, async (args) => {
+            if (args.pluginData === DEDUPED || !nested.has(packageName(args.path))) return undefined;
+            const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, namespace: args.namespace, pluginData: DEDUPED });
+            if (found.errors.length > 0) return undefined; // esbuild's own resolution reports it
+            if (found.external || found.namespace !== "file") return found;
+            const pkg = packageOf(found.path);
+            const version = pkg && versionOf(pkg.dir);
+            if (!pkg || !version) return found;
+            const key = `${pkg.name}@${version}`;
+            const first = taken.get(key) ?? (taken.set(key, pkg.dir), pkg.dir);
+            return { ...found, path: first + found.path.slice(pkg.dir.length) };
           });
           b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
           b.onLoad({ filter: SOURCE }, (args) => {

@@ -7,6 +7,8 @@
 // workspace, or one with a saved search index; timestamps kept). --search=<word>: also time
 // spawn to the first POST /api/search that finds something. Each checkout runs its own
 // start-up bundle (build it there first: node core/start/build-bundle.ts).
+// After health, also spawn to the first 200 of a plugin's route (GET /api/tasks): since the
+// server listens before the plugins' onStart, health can answer before the plugins serve.
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { request } from "node:http";
@@ -17,6 +19,8 @@ import { freePort, mainThreadCpuMs, removeTempDir } from "./processes.ts";
 interface Run {
   healthMs: number;
   cpuMs: number;
+  /** Spawn to the first 200 of GET /api/tasks (held at the start gate until the plugins have started). */
+  tasksMs: number;
   searchMs?: number;
   phases: { name: string; ms: number }[];
 }
@@ -34,7 +38,7 @@ const LIMIT_MS = 120_000;
 
 function call(port: number, path: string, body?: string, token?: string): Promise<{ status: number; body: string }> {
   return new Promise((done) => {
-    const headers: Record<string, string> = body ? { "content-type": "application/json", authorization: `Bearer ${token}` } : {};
+    const headers: Record<string, string> = { ...(body ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}`, "x-session-token": token } : {}) };
     const req = request({ host: "127.0.0.1", port, path, method: body ? "POST" : "GET", headers }, (res) => {
       let text = "";
       res.on("data", (chunk) => (text += chunk));
@@ -60,7 +64,7 @@ async function startOnce(dir: string): Promise<Run> {
   const exited = new Promise((r) => child.once("exit", r));
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
-  const run: Run = { healthMs: NaN, cpuMs: NaN, phases: [] };
+  const run: Run = { healthMs: NaN, cpuMs: NaN, tasksMs: NaN, phases: [] };
   try {
     while (performance.now() - began < LIMIT_MS) {
       if ((await call(port, "/api/health")).status === 200) {
@@ -70,8 +74,9 @@ async function startOnce(dir: string): Promise<Run> {
       }
       await pause(5);
     }
-    if (searchWord && !Number.isNaN(run.healthMs)) {
-      const token = readFileSync(join(home, "session-token"), "utf8").trim();
+    const token = Number.isNaN(run.healthMs) ? "" : readFileSync(join(home, "session-token"), "utf8").trim();
+    if (token && (await call(port, "/api/tasks", undefined, token)).status === 200) run.tasksMs = performance.now() - began;
+    if (searchWord && token) {
       while (performance.now() - began < LIMIT_MS) {
         const answer = await call(port, "/api/search", JSON.stringify({ query: searchWord }), token);
         if (answer.status === 200 && (JSON.parse(answer.body) as { results?: unknown[] }).results?.length) {
@@ -102,14 +107,14 @@ for (let round = 0; round < rounds; round++) {
   for (const [name, dir] of round % 2 ? [...trees].reverse() : trees) {
     const run = await startOnce(dir);
     results.get(name)!.push(run);
-    console.log(`${name}: health ${Math.round(run.healthMs)} ms, main-thread CPU ${run.cpuMs} ms${run.searchMs ? `, search ${Math.round(run.searchMs)} ms` : ""}`);
+    console.log(`${name}: health ${Math.round(run.healthMs)} ms, main-thread CPU ${run.cpuMs} ms, GET /api/tasks ${Math.round(run.tasksMs)} ms${run.searchMs ? `, search ${Math.round(run.searchMs)} ms` : ""}`);
   }
 }
 console.log(`\nload average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 for (const [name, runs] of results) {
   const phases = new Map<string, number[]>();
   for (const run of runs) for (const phase of run.phases) phases.set(phase.name, [...(phases.get(phase.name) ?? []), phase.ms]);
-  console.log(`${name}: health median ${median(runs.map((r) => r.healthMs))} ms, main-thread CPU median ${median(runs.map((r) => r.cpuMs))} ms${searchWord ? `, search median ${median(runs.map((r) => r.searchMs ?? NaN))} ms` : ""} (${runs.length} runs)`);
+  console.log(`${name}: health median ${median(runs.map((r) => r.healthMs))} ms, main-thread CPU median ${median(runs.map((r) => r.cpuMs))} ms, GET /api/tasks median ${median(runs.map((r) => r.tasksMs))} ms${searchWord ? `, search median ${median(runs.map((r) => r.searchMs ?? NaN))} ms` : ""} (${runs.length} runs)`);
   console.log(`  phases (median ms, 5 ms and over): ${[...phases].filter(([, v]) => median(v) >= 5).map(([k, v]) => `${k} ${median(v)}`).join(" | ")}`);
 }
 if (trees.length === 2) {

@@ -67,9 +67,11 @@ export interface AppOptions {
   routes: RouteTable;
   /** Counts every answered request (GET /metrics). */
   metrics?: RequestMetrics;
+  /** Holds requests until the plugins have started (start-gate.ts); after the access checks, so a refused request is refused at once. */
+  startGate?: (ctx: Context, next: Next) => Promise<unknown>;
 }
 
-export function createApp({ logger, security, routes, metrics }: AppOptions): Koa {
+export function createApp({ logger, security, routes, metrics, startGate }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the boundary, with the request id
   app.use(requestContext(logger));
@@ -78,6 +80,7 @@ export function createApp({ logger, security, routes, metrics }: AppOptions): Ko
   app.use(securityHeaders(security.development));
   app.use(errorBoundary(logger));
   app.use(accessChecks(security));
+  if (startGate) app.use(startGate);
   app.use(routes.router.routes());
   app.use(async (ctx) => {
     // Reached only when no route answered: tell a wrong method from an unknown path.

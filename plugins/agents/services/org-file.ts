@@ -24,16 +24,48 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object
 
 /** The raw organisation file as an editable YAML document (comments kept); an empty one when absent. */
 export async function readOrgDocument(path: string): Promise<Document> {
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+  const { doc, values } = parseOrgText(await readOrgText(path));
+  if (values.org === undefined) doc.set("org", doc.createNode({ agents: {} }));
+  return doc;
+}
+
+async function readOrgText(path: string): Promise<string> {
+  return readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return "";
     throw error;
   });
+}
+
+/** Parses and checks the file's text (an empty text is an organisation of no agents). */
+function parseOrgText(text: string): { doc: Document; values: Record<string, unknown> } {
   const doc = parseDocument(text || "org:\n  agents: {}\n", { uniqueKeys: true });
   if (doc.errors.length > 0) throw agentsErrors.AGENT_ORG_FILE_INVALID({ reason: doc.errors[0]!.message.split("\n")[0]! });
   const root: unknown = doc.toJS();
   if (!isMap(root) || (root.org !== undefined && !isMap(root.org))) throw agentsErrors.AGENT_ORG_FILE_INVALID({ reason: "its root must be a mapping with an `org` mapping" });
-  if (root.org === undefined) doc.set("org", doc.createNode({ agents: {} }));
-  return doc;
+  return { doc, values: root };
+}
+
+/**
+ * The organisation file's content as plain values, for reading only (never mutate it). The
+ * last text's parse is kept: a start reads the same file for the owner (before any plugin
+ * runs) and for the emojis of the first sync, and parsing it cold cost ~40 ms each time.
+ */
+export function orgValues(text: string): Record<string, unknown> {
+  if (lastParsed?.text !== text) {
+    try {
+      lastParsed = { text, values: parseOrgText(text).values };
+    } catch (error) {
+      lastParsed = { text, error };
+    }
+  }
+  if ("error" in lastParsed) throw lastParsed.error;
+  return lastParsed.values;
+}
+let lastParsed: { text: string; values: Record<string, unknown> } | { text: string; error: unknown } | undefined;
+
+/** The organisation file at `path` as plain values (orgValues); an organisation of no agents when absent. */
+export async function readOrgValues(path: string): Promise<Record<string, unknown>> {
+  return orgValues(await readOrgText(path));
 }
 
 /** Ids listed under `org.agents` (a mapping keyed by id, or a list of items with `id`). */
@@ -50,8 +82,8 @@ export async function organisationAgentIds(path: string): Promise<string[] | nul
 }
 
 /** Agent id → emoji as the file writes them (the memory plugin's parser does not read emojis). */
-export function orgEmojis(doc: Document): Map<string, string> {
-  const agents: unknown = (doc.toJS() as { org?: { agents?: unknown } }).org?.agents;
+export function orgEmojis(values: Record<string, unknown>): Map<string, string> {
+  const agents: unknown = (values as { org?: { agents?: unknown } }).org?.agents;
   const entries: [string, unknown][] = Array.isArray(agents)
     ? agents.flatMap((a) => (isMap(a) && a.id !== undefined ? [[String(a.id), a] as [string, unknown]] : []))
     : isMap(agents)

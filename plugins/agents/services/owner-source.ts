@@ -3,16 +3,16 @@
 // plugin runs. A malformed file is reported by the workspace readers; here it names no one.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { OwnerSource } from "@muster/plugin";
-import { ORG_FILE } from "./org-file.ts";
+import { ORG_FILE, orgValues } from "./org-file.ts";
 
 export const organisationOwner: OwnerSource = {
   owner(workspaceRoot) {
     const path = join(workspaceRoot, ORG_FILE);
     try {
       if (!existsSync(path)) return null;
-      const owner = (parseYaml(readFileSync(path, "utf8")) as { org?: { owner?: unknown } } | null)?.org?.owner;
+      // Parsed through orgValues, which keeps it for the first sync's emojis.
+      const owner = (orgValues(readFileSync(path, "utf8")) as { org?: { owner?: unknown } }).org?.owner;
       return typeof owner === "string" ? owner : null;
     } catch {
       return null;

@@ -9,7 +9,7 @@ import { AgentStore } from "./agent-store.ts";
 import { CrewRegistration } from "./crew-registration.ts";
 import { CrewWriter } from "./crew-writer.ts";
 import { Heartbeat } from "./heartbeat.ts";
-import { ORG_FILE, orgEmojis, readOrgDocument } from "./org-file.ts";
+import { ORG_FILE, orgEmojis, readOrgValues } from "./org-file.ts";
 import { PackService } from "./pack-service.ts";
 import { SessionSnapshot } from "./session-snapshot.ts";
 import { StuckEscalation } from "./stuck-escalation.ts";
@@ -46,7 +46,7 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
           ...deps,
           orgFile: workspace.resolve(ORG_FILE),
           refreshMs: config.agentsRefreshMs,
-          orgEmojis: async () => orgEmojis(await readOrgDocument(workspace.resolve(ORG_FILE))),
+          orgEmojis: async () => orgEmojis(await readOrgValues(workspace.resolve(ORG_FILE))),
         }),
     }),
   );

@@ -3,7 +3,9 @@
 // policy, and the connection is pinned to the checked address (a custom `lookup`), so a
 // second DNS answer (rebinding) is never used. Redirects are followed by hand, each one
 // checked the same way. A deadline covers the whole exchange; the body is size-capped.
-import { lookup as dnsLookup } from "node:dns/promises";
+// The callback `lookup` of node:dns, not node:dns/promises: that module is not loaded by
+// anything else at start, and loading it cost a cold start ~20 ms (docs/benchmarks.md).
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -47,7 +49,9 @@ async function checkedAddress(url: URL, policy: AddressPolicy): Promise<{ addres
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
-      addresses = await dnsLookup(host, { all: true, verbatim: true });
+      addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+        dnsLookup(host, { all: true, verbatim: true }, (error, found) => (error ? reject(error) : resolve(found))),
+      );
     } catch (cause) {
       throw skillsErrors.SKILLS_FETCH_FAILED({ reason: `the host ${host} could not be resolved` }, { cause });
     }
