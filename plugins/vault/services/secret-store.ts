@@ -13,7 +13,7 @@
 // in the same read; on PostgreSQL they answer from the in-memory view (secret-view.ts), which
 // the steps below keep current on this process.
 import { randomUUID } from "node:crypto";
-import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
+import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type DatabaseListener, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { ChildProcessEnvironment } from "../tokens.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
@@ -57,6 +57,9 @@ const SEALS = `SELECT id, name, ciphertext, iv, tag FROM vault_secrets`;
 
 /** How often the PostgreSQL view reloads what other processes changed (secret-view.ts). */
 export const VIEW_REFRESH_MS = 2_000;
+/** PostgreSQL: the channel on which a secret's save or deletion wakes every instance's view (delivered at the commit). */
+const VIEW_CHANNEL = "vault_secrets";
+const NOTIFY_CHANGED = `SELECT pg_notify('${VIEW_CHANNEL}', '')`;
 
 export interface SecretStoreDeps {
   db: () => Database;
@@ -75,6 +78,7 @@ export class SecretStore {
   /** PostgreSQL: the synchronous members' view of every secret (secret-view.ts); null on SQLite. */
   private readonly view: SecretView | null;
   private refreshTimer: NodeJS.Timeout | undefined;
+  private listener: DatabaseListener | undefined;
   private reloading: Promise<void> | undefined;
 
   private readonly deps: SecretStoreDeps;
@@ -139,6 +143,8 @@ export class SecretStore {
     }
     const secret = (yield* tx.get<SecretMetadata>(`SELECT ${METADATA} FROM vault_secrets WHERE id = ?`, [id]))!;
     this.deps.activities.log({ agentId: actor, action: existing ? "vault_secret_updated" : "vault_secret_created", target: input.name });
+    // Other instances reload their views at this step's commit (startView listens).
+    if (this.view) yield* tx.get(NOTIFY_CHANGED);
     // Last, before the commit: redaction on this process knows the value before anyone can read it stored.
     undo.view = this.view?.put(input.name, { id, value: input.value });
     return { secret, created: !existing };
@@ -162,6 +168,7 @@ export class SecretStore {
     const row = yield* tx.get<SecretMetadata>(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`, [name]);
     if (!row) return undefined;
     yield* tx.run("DELETE FROM vault_secrets WHERE id = ?", [row.id]);
+    if (this.view) yield* tx.get(NOTIFY_CHANGED);
     this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
     return { row, generation: this.view?.generationOf(name) };
   }
@@ -298,12 +305,21 @@ export class SecretStore {
       this.refreshTimer.unref();
     };
     tick();
+    // Another instance's save or deletion reloads this view at once, not at the next tick;
+    // the tick stays for what comes without a notification (`muster vault rotate`, a lost link).
+    this.listener = await this.deps.db().listen?.(VIEW_CHANNEL, () => {
+      if (this.refreshTimer === undefined) return;
+      this.reloading = Promise.resolve(this.reloading)
+        .then(() => this.reloadView())
+        .then(() => undefined, (error: unknown) => this.deps.logger.warn({ err: error }, "the vault's view of stored secrets could not be reloaded; it keeps what it had"));
+    });
   }
 
   /** Stops the reloads (at shutdown, before the database closes) and forgets the view. */
   async stopView(): Promise<void> {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
+    await this.listener?.close();
     await this.reloading;
     this.view?.clear();
   }
