@@ -19,24 +19,38 @@ export interface InstanceRegistry extends Instances {
 export async function startInstanceRegistry(db: OpenedDatabase, logger: Logger): Promise<InstanceRegistry> {
   const id = randomUUID();
   if (db.engine !== "postgresql") {
-    return { id, deadAfterMs: 0, shared: false, liveIds: async () => [id], stop: async () => {} };
+    return { id, deadAfterMs: 0, shared: false, liveIds: async () => [id], primary: () => true, stop: async () => {} };
   }
   const connection = db.orm.em.getConnection();
-  const execute = (sql: string, params: unknown[] = []) => connection.execute(sql, params) as Promise<unknown[]>;
-  await execute(`INSERT INTO muster_instances (id, "startedAt", "heartbeatAt") VALUES (?, ?, ${NOW_MS})`, [id, new Date().toISOString()]);
+  const execute = (sql: string, params: unknown[] = [], method: "all" | "run" = "all") => connection.execute(sql, params, method) as Promise<unknown[]>;
+  const startedAt = new Date().toISOString();
+  await execute(`INSERT INTO muster_instances (id, "startedAt", "heartbeatAt") VALUES (?, ?, ${NOW_MS})`, [id, startedAt]);
   let beating: Promise<unknown> = Promise.resolve();
+  // The live instance that started first (ties by id); read with each heartbeat.
+  const readPrimary = async () => {
+    const [first] = (await execute(`SELECT id FROM muster_instances WHERE "heartbeatAt" > ${NOW_MS} - ? ORDER BY "startedAt", id LIMIT 1`, [DEAD_AFTER_MS])) as { id: string }[];
+    isPrimary = first?.id === id;
+  };
+  let isPrimary = false;
+  await readPrimary();
   const timer = setInterval(() => {
-    beating = execute(`UPDATE muster_instances SET "heartbeatAt" = ${NOW_MS} WHERE id = ?`, [id])
-      .then(async (rows) => {
-        // Removed by another instance's sweep after a long stall: register again.
-        if ((rows as unknown as { affectedRows?: number }).affectedRows === 0) await execute(`INSERT INTO muster_instances (id, "startedAt", "heartbeatAt") VALUES (?, ?, ${NOW_MS}) ON CONFLICT (id) DO NOTHING`, [id, new Date().toISOString()]);
+    beating = execute(`UPDATE muster_instances SET "heartbeatAt" = ${NOW_MS} WHERE id = ?`, [id], "run")
+      .then(async (result) => {
+        // Removed by another instance's stop after a long stall: register again.
+        if ((result as unknown as { affectedRows?: number }).affectedRows === 0) await execute(`INSERT INTO muster_instances (id, "startedAt", "heartbeatAt") VALUES (?, ?, ${NOW_MS}) ON CONFLICT (id) DO NOTHING`, [id, startedAt]);
+        await readPrimary();
       })
-      .catch((error: unknown) => logger.warn({ err: error }, "instance heartbeat failed"));
+      .catch((error: unknown) => {
+        // A primary that cannot renew its heartbeat may already be replaced: it stops acting as one.
+        isPrimary = false;
+        logger.warn({ err: error }, "instance heartbeat failed");
+      });
   }, HEARTBEAT_MS).unref();
   return {
     id,
     deadAfterMs: DEAD_AFTER_MS,
     shared: true,
+    primary: () => isPrimary,
     async liveIds() {
       const rows = (await execute(`SELECT id FROM muster_instances WHERE "heartbeatAt" > ${NOW_MS} - ?`, [DEAD_AFTER_MS])) as { id: string }[];
       const ids = rows.map((r) => r.id);

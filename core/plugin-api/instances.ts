@@ -22,4 +22,12 @@ export interface Instances {
   readonly deadAfterMs: number;
   /** Several instances may serve this database (PostgreSQL): sweeps for dead owners should repeat, not only run at start. */
   readonly shared: boolean;
+  /**
+   * Whether this instance is the deployment's primary now: the live instance that started
+   * first. Work that every instance observes but that must happen once (logging a shared
+   * workspace's change, streaming it) is done by the primary only. Always true on SQLite;
+   * on PostgreSQL read from the registry with each heartbeat, so when the primary dies
+   * another takes over within about {@link Instances.deadAfterMs}.
+   */
+  primary(): boolean;
 }

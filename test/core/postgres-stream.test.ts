@@ -9,6 +9,10 @@ import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { probePlugin } from "../plugins/stream/probe-plugin.ts";
+import { activitiesPlugin } from "../../plugins/activities/index.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const { t, test, database } = postgresSuite("live stream across instances on PostgreSQL");
 
@@ -120,6 +124,32 @@ test("private events stay off the stream; the stream survives its listening conn
     assert.not.ok(probeEvents(client).some((f) => f.data.name === "probe.private"), "a private event was streamed");
   } finally {
     await stopAll(hosts, [client]);
+  }
+});
+
+test("a shared workspace's change is streamed and logged once, by the primary instance, though every instance watches it", async () => {
+  const url = await database();
+  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-ws-"));
+  const hosts: TestHost[] = [];
+  const clients: SseConnection[] = [];
+  try {
+    for (let i = 0; i < 2; i++) hosts.push(await startTestHost({ plugins: [streamPlugin, activitiesPlugin], env: { DATABASE_URL: url }, config: { workspaceDir, scaffoldWorkspace: false } }));
+    for (const h of hosts) await waitUntil(async () => (await h.json<{ watcher: string }>("/api/health")).body.watcher === "ready", { label: "the watcher's scan" });
+    const client = await openSse(hosts[1]!.url);
+    clients.push(client);
+    mkdirSync(join(workspaceDir, "memory"), { recursive: true });
+    writeFileSync(join(workspaceDir, "memory", "shared-note.md"), "# Seen once\n");
+    const changes = () => client.frames.filter((f) => f.data?.type === "file_change" && f.data.event.path === "memory/shared-note.md");
+    await waitUntil(() => changes().length >= 1, { label: "the change on the stream" });
+    const logged = async () => (await hosts[0]!.json<{ action: string; target: string }[]>("/api/activities?limit=50")).body.filter((a) => a.target === "memory/shared-note.md");
+    await waitUntil(async () => (await logged()).length >= 1, { label: "the change logged" });
+    // Both instances saw it (their watchers run); give a duplicate the time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.is(changes().length, 1, "streamed once");
+    assert.equal((await logged()).map((a) => a.action), ["file_created"], "logged once");
+  } finally {
+    await stopAll(hosts, clients);
+    rmSync(workspaceDir, { recursive: true, force: true });
   }
 });
 

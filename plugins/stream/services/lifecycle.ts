@@ -10,10 +10,10 @@ import type { StreamConfig } from "../config.ts";
  * events in one order (team-relay.ts).
  */
 export const startStream = defineHook({
-  deps: { stream: STREAM, db: hostTokens.db, logger: hostTokens.logger, config: configToken<StreamConfig>() },
-  run: async ({ stream, db, logger, config }, ctx) => {
+  deps: { stream: STREAM, db: hostTokens.db, instances: hostTokens.instances, logger: hostTokens.logger, config: configToken<StreamConfig>() },
+  run: async ({ stream, db, instances, logger, config }, ctx) => {
     if (db.engine === "postgresql" && db.listen && stream instanceof SseHub) {
-      const stop = await new TeamStreamRelay({ db, hub: stream, logger, config }).start(ctx.events);
+      const stop = await new TeamStreamRelay({ db, instances, hub: stream, logger, config }).start(ctx.events);
       ctx.lifecycle.onStop(stop);
       return;
     }

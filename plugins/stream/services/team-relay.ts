@@ -11,7 +11,7 @@
 // (a payload is limited to 8,000 bytes, a frame is not), and after a lost listening link the
 // listener reads from its last id again, so no wake-up is needed for correctness.
 import { randomBytes } from "node:crypto";
-import { atomically, type Database, type DatabaseListener, type EventBus, type Logger } from "@muster/plugin";
+import { atomically, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
 import type { StreamConfig } from "../config.ts";
 import { serialiseMessage, type StreamMessage } from "./frames.ts";
 import type { SseHub } from "./sse-hub.ts";
@@ -38,6 +38,7 @@ interface FrameRow {
 
 export interface TeamRelayDeps {
   db: Database;
+  instances: Instances;
   hub: SseHub;
   logger: Logger;
   config: StreamConfig;
@@ -88,7 +89,8 @@ export class TeamStreamRelay {
 
   /** Queues a message for the table; written in call order, a batch per transaction. */
   private publish(message: StreamMessage): void {
-    if (this.stopped) return;
+    // Every instance watches the shared workspace: the primary alone streams its changes.
+    if (this.stopped || (message.type === "file_change" && !this.deps.instances.primary())) return;
     try {
       this.pending.push(serialiseMessage(message));
     } catch (error) {
