@@ -23,6 +23,8 @@ import { createRedaction } from "./internal/redaction.ts";
 import { createSessionToken, type SessionToken } from "./internal/session-token.ts";
 import { acquireInstanceLock, type InstanceLock } from "./internal/instance-lock.ts";
 import { startInstanceRegistry, type InstanceRegistry } from "./internal/instance-registry.ts";
+import { createRateLimits } from "./internal/shared-rate-limits.ts";
+import type { RateLimits } from "./plugin-api/rate-limit.ts";
 import { listenError, startErrors } from "./internal/start-errors.ts";
 import { summarizeDetails, zodIssueDetails } from "./plugin-api/zod-issues.ts";
 import { packageVersion } from "./internal/package-version.ts";
@@ -151,6 +153,7 @@ export function createHost(options: HostOptions = {}): Host {
   // Both are taken in start(): the lock first, so a second start on this home changes nothing.
   let lock: InstanceLock | undefined;
   let instances: InstanceRegistry | undefined;
+  let rateLimits: RateLimits | undefined;
   let currentSession: SessionToken | undefined;
   // In team mode replaced at start by the deployment's (team-secrets.ts), before any route holds it.
   let login: BrowserLogin = createBrowserLogin();
@@ -519,6 +522,10 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.instances, () => {
       if (!instances) throw new Error("hostTokens.instances was used before the database was open (not allowed in register or a service constructor)");
       return instances;
+    });
+    services.provideHost(hostTokens.rateLimits, () => {
+      if (!instances || !db) throw new Error("hostTokens.rateLimits was used before the database was open (not allowed in register or a service constructor)");
+      return (rateLimits ??= createRateLimits(db, instances, logger));
     });
   }
 

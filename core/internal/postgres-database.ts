@@ -193,6 +193,8 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
     // The deployment's shared secrets and spent login codes (team-secrets.ts).
     await run(`CREATE TABLE IF NOT EXISTS muster_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     await run(`CREATE TABLE IF NOT EXISTS muster_login_codes (nonce TEXT PRIMARY KEY, "expiresAt" BIGINT NOT NULL)`);
+    // The crew's rate limits across instances (shared-rate-limits.ts).
+    await run(`CREATE TABLE IF NOT EXISTS muster_rate_slots (id TEXT PRIMARY KEY, feature TEXT NOT NULL, instance TEXT NOT NULL, "startedAt" BIGINT NOT NULL, "releasedAt" BIGINT)`);
   });
   const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));

@@ -77,7 +77,7 @@ export {
 export { atomically, type AtomicTx, type AtomicBody, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
 export { SerialQueue } from "./serial-queue.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
-export { createRateLimiter, type RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
+export { createRateLimiter, type RateLimiter, type RateLimitOptions, type RateLimits, type SharedRateLimiter } from "./rate-limit.ts";
 export { hostTokens, configToken } from "./tokens.ts";
 export { schemas } from "./schemas.ts";
 export { z } from "zod";

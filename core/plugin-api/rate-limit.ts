@@ -30,6 +30,22 @@ export interface RateLimiter {
 }
 
 /**
+ * A limiter whose caps hold across every instance serving the database
+ * (`hostTokens.rateLimits`): the crew's limits (the spec's chat, council and dispatch pairs)
+ * are about the crew, not about one process. On SQLite it is the in-memory limiter; in team
+ * mode (PostgreSQL) its slots are rows, so taking one is a database step: `acquire` is async.
+ */
+export interface SharedRateLimiter {
+  /** Takes a slot or rejects with 429 `RATE_LIMITED` and `Retry-After`; the release is idempotent. */
+  acquire(): Promise<() => void>;
+}
+
+/** Makes {@link SharedRateLimiter}s (`hostTokens.rateLimits`). */
+export interface RateLimits {
+  create(options: Omit<RateLimitOptions, "now">): SharedRateLimiter;
+}
+
+/**
  * In-memory limiter with a concurrency cap and a per-minute cap, as the spec's pairs
  * (`chat` 5 / 20). Memory is bounded: it keeps at most `perMinute` start times.
  */
@@ -81,7 +97,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   return limiter;
 }
 
-function rateLimited(feature: string, retryAfterSeconds: number): MusterError {
+export function rateLimited(feature: string, retryAfterSeconds: number): MusterError {
   return hostErrors.RATE_LIMITED({ feature, retryAfterSeconds }, {
     headers: { "Retry-After": String(retryAfterSeconds) },
     details: { feature, retryAfterSeconds },

@@ -7,6 +7,7 @@ import type { GatewayClient } from "./gateway.ts";
 import type { HttpMetrics } from "./http-metrics.ts";
 import type { TextRedactor } from "./redaction.ts";
 import type { Instances } from "./instances.ts";
+import type { RateLimits } from "./rate-limit.ts";
 
 /**
  * Services the host provides, resolved like any plugin's token: list them in a service's
@@ -38,6 +39,11 @@ export const hostTokens = {
    * another instance is doing (see {@link Instances}). Usable once the database is open.
    */
   instances: token<Instances>("host.instances"),
+  /**
+   * Rate limiters whose caps hold across every instance (the crew's limits: chat, council,
+   * dispatch); in-memory on SQLite, rows in team mode. Usable once the database is open.
+   */
+  rateLimits: token<RateLimits>("host.rateLimits"),
   /** Request counts and latencies by route template and status (what `GET /metrics` reports). */
   httpMetrics: token<HttpMetrics>("host.httpMetrics"),
   /** Provided by the approvals plugin; lets `ctx.gate.request` create approvals. */
