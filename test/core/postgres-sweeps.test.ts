@@ -95,7 +95,7 @@ const probePlugin = definePlugin({
 });
 
 /** Starts hosts on one database and stops every one still running at the end. */
-async function withInstances(body: (start: (options: StartOptions) => Promise<TestHost>, stop: (h: TestHost) => Promise<void>) => Promise<void>): Promise<void> {
+async function withInstances(body: (start: (options: StartOptions) => Promise<TestHost>, stop: (h: TestHost) => Promise<void>) => Promise<void>, beforeStop: () => void = () => undefined): Promise<void> {
   const hosts: TestHost[] = [];
   const stop = async (h: TestHost) => {
     hosts.splice(hosts.indexOf(h), 1);
@@ -109,6 +109,7 @@ async function withInstances(body: (start: (options: StartOptions) => Promise<Te
       return h;
     }, stop);
   } finally {
+    beforeStop();
     for (const h of [...hosts]) await stop(h);
   }
 }
@@ -215,12 +216,15 @@ test("council: a session deliberating on one instance survives another's start a
 test("approvals: an execution in flight on one instance survives another's start and sweeps and records its outcome; one of an instance that is gone is failed", async () => {
   const url = await database();
   const options: StartOptions = { plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, probePlugin] as PluginDefinition[], env: { DATABASE_URL: url } };
+  let onEnd = () => undefined as void;
   await withInstances(async (start) => {
     const a = await start(options);
     const requested = await a.json<{ approvalId: string }>("/api/sweeps-test/request", { method: "POST", body: { text: "hi" } });
     assert.is(requested.status, 201, JSON.stringify(requested.body));
     const id = requested.body.approvalId;
     const decided = decideApproval(a, id, "approved");
+    // However the test ends, the executor ends first (the decision's answer waits for it).
+    onEnd = () => finishExecution();
     await waitUntil(() => executions === 1, { label: "the executor started" });
     const read = async (h: TestHost) => (await h.json<ApiBody<"getApprovalsById">>(`/api/approvals/${id}`)).body.approval;
 
@@ -243,7 +247,7 @@ test("approvals: an execution in flight on one instance survives another's start
     assert.is(owned.body.started, "running");
     assert.is(owned.body.whileAlive, 0, "a live instance's execution was failed");
     assert.equal(owned.body.onceGone, [[true, "failed", false]]);
-  });
+  }, () => onEnd());
 });
 
 t.run();
