@@ -114,103 +114,95 @@ async function withInstances(body: (start: (options: StartOptions) => Promise<Te
   }
 }
 
-/** A fake gateway whose turns are held until the run is aborted (its host stops); `held` counts the turns it holds. */
-async function holdingGateway(): Promise<{ gw: FakeGateway; held: () => number }> {
+/**
+ * Hosts with `plugins` on one database, connected to a fake gateway whose turns are held until
+ * the run is aborted (its host stops); `held` counts the turns it holds.
+ */
+async function withHeldTurns(plugins: PluginDefinition[], body: (start: () => Promise<TestHost>, stop: (h: TestHost) => Promise<void>, held: () => number) => Promise<void>): Promise<void> {
+  const url = await database();
   const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS, tickIntervalMs: 5_000 });
+  const options: StartOptions = { plugins, env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } };
   let held = 0;
   gw.onChat((_agent, _message, _key, ctx) => {
     held++;
     return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("cut")));
   });
-  return { gw, held: () => held };
+  try {
+    await withInstances(async (start, stop) => {
+      const startConnected = async () => {
+        const h = await start(options);
+        await waitForGateway(h, "connected");
+        return h;
+      };
+      await body(startConnected, stop, () => held);
+    });
+  } finally {
+    await gw.stop();
+  }
 }
 
 test("dispatch: a dispatch in flight on one instance survives another's start and sweeps; once its instance is gone, the other marks it interrupted and moves its task back", async () => {
-  const url = await database();
-  const { gw, held } = await holdingGateway();
-  const options: StartOptions = {
-    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, chatPlugin, dispatchPlugin] as PluginDefinition[],
-    env: { DATABASE_URL: url },
-    config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST },
-  };
-  try {
-    await withInstances(async (start, stop) => {
-      const a = await start(options);
-      await waitForGateway(a, "connected");
-      const task = await a.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "main" } });
-      assert.is(task.status, 201, JSON.stringify(task.body));
-      const taskId = task.body.id;
-      const before = task.body.status;
-      const dispatched = await a.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId } });
-      assert.is(dispatched.status, 202, JSON.stringify(dispatched.body));
-      const id = dispatched.body.dispatch.id;
-      assert.not.ok("owner" in dispatched.body.dispatch, "the API shows the instance running it");
-      await waitUntil(() => held() === 1, { label: "the dispatch reached the gateway" });
-      const read = async (h: TestHost) => (await h.json<ApiBody<"getDispatchById">>(`/api/dispatch/${id}`)).body.dispatch;
+  await withHeldTurns([activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, chatPlugin, dispatchPlugin] as PluginDefinition[], async (start, stop, held) => {
+    const a = await start();
+    const task = await a.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Write the release notes", assignedTo: "main" } });
+    assert.is(task.status, 201, JSON.stringify(task.body));
+    const taskId = task.body.id;
+    const before = task.body.status;
+    const dispatched = await a.json<ApiBody<"postDispatch">>("/api/dispatch", { method: "POST", body: { taskId } });
+    assert.is(dispatched.status, 202, JSON.stringify(dispatched.body));
+    const id = dispatched.body.dispatch.id;
+    assert.not.ok("owner" in dispatched.body.dispatch, "the API shows the instance running it");
+    await waitUntil(() => held() === 1, { label: "the dispatch reached the gateway" });
+    const read = async (h: TestHost) => (await h.json<ApiBody<"getDispatchById">>(`/api/dispatch/${id}`)).body.dispatch;
 
-      // A second instance starts while the dispatch is in flight on the first: it leaves it alone
-      // (before, every start marked every running dispatch interrupted).
-      const b = await start(options);
-      assert.is((await read(b)).status, "running");
-      await sleep(PAST_A_SWEEP_MS);
-      assert.is((await read(b)).status, "running", "a live instance's dispatch was interrupted");
+    // A second instance starts while the dispatch is in flight on the first: it leaves it alone
+    // (before, every start marked every running dispatch interrupted).
+    const b = await start();
+    assert.is((await read(b)).status, "running");
+    await sleep(PAST_A_SWEEP_MS);
+    assert.is((await read(b)).status, "running", "a live instance's dispatch was interrupted");
 
-      // The first instance goes and leaves its dispatch running (its row leaves the registry; a
-      // killed one would stop its heartbeat instead): the second marks it interrupted and moves
-      // the task back, and nothing sends it again.
-      await stop(a);
-      const interrupted = await waitUntil(async () => ((await read(b)).status === "interrupted" ? read(b) : null), { timeoutMs: 15_000, label: "interrupted by the other instance" });
-      assert.match(interrupted.error ?? "", /not sent again/);
-      assert.not.ok("owner" in interrupted);
-      await waitUntil(async () => (await b.json<ApiBody<"getTasksById">>(`/api/tasks/${taskId}`)).body.status === before, { timeoutMs: 15_000, label: "the task moved back" });
-      assert.is(held(), 1, "the dispatch was sent again");
-    });
-  } finally {
-    await gw.stop();
-  }
+    // The first instance goes and leaves its dispatch running (its row leaves the registry; a
+    // killed one would stop its heartbeat instead): the second marks it interrupted and moves
+    // the task back, and nothing sends it again.
+    await stop(a);
+    const interrupted = await waitUntil(async () => ((await read(b)).status === "interrupted" ? read(b) : null), { timeoutMs: 15_000, label: "interrupted by the other instance" });
+    assert.match(interrupted.error ?? "", /not sent again/);
+    assert.not.ok("owner" in interrupted);
+    await waitUntil(async () => (await b.json<ApiBody<"getTasksById">>(`/api/tasks/${taskId}`)).body.status === before, { timeoutMs: 15_000, label: "the task moved back" });
+    assert.is(held(), 1, "the dispatch was sent again");
+  });
 });
 
 test("council: a session deliberating on one instance survives another's start and sweeps; a session of an instance that is gone is failed", async () => {
-  const url = await database();
-  const { gw, held } = await holdingGateway();
-  const options: StartOptions = {
-    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, chatPlugin, councilPlugin, probePlugin] as PluginDefinition[],
-    env: { DATABASE_URL: url },
-    config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST },
-  };
-  try {
-    await withInstances(async (start, stop) => {
-      const a = await start(options);
-      await waitForGateway(a, "connected");
-      const started = await a.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Ship on Friday?", agents: ["main", "helper"], rounds: 1 } });
-      assert.is(started.status, 202, JSON.stringify(started.body));
-      const id = started.body.session.id;
-      assert.not.ok("owner" in started.body.session, "the API shows the instance deliberating");
-      await waitUntil(() => held() > 0, { label: "the first turn reached the gateway" });
-      const read = async (h: TestHost) => (await h.json<ApiBody<"getCouncilSessionById">>(`/api/council/session/${id}`)).body.session;
+  await withHeldTurns([activitiesPlugin, notificationsPlugin, approvalsPlugin, chatPlugin, councilPlugin, probePlugin] as PluginDefinition[], async (start, stop, held) => {
+    const a = await start();
+    const started = await a.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Ship on Friday?", agents: ["main", "helper"], rounds: 1 } });
+    assert.is(started.status, 202, JSON.stringify(started.body));
+    const id = started.body.session.id;
+    assert.not.ok("owner" in started.body.session, "the API shows the instance deliberating");
+    await waitUntil(() => held() > 0, { label: "the first turn reached the gateway" });
+    const read = async (h: TestHost) => (await h.json<ApiBody<"getCouncilSessionById">>(`/api/council/session/${id}`)).body.session;
 
-      // Before, the second instance's start failed the first's session mid-deliberation.
-      const b = await start(options);
-      assert.is((await read(b)).status, "running");
-      await sleep(PAST_A_SWEEP_MS);
-      const still = await read(b);
-      assert.is(still.status, "running", `a live instance's session was failed: ${still.error}`);
-      // A clean stop ends its own sessions.
-      await stop(a);
-      assert.is((await read(b)).status, "cancelled");
+    // Before, the second instance's start failed the first's session mid-deliberation.
+    const b = await start();
+    assert.is((await read(b)).status, "running");
+    await sleep(PAST_A_SWEEP_MS);
+    const still = await read(b);
+    assert.is(still.status, "running", `a live instance's session was failed: ${still.error}`);
+    // A clean stop ends its own sessions.
+    await stop(a);
+    assert.is((await read(b)).status, "cancelled");
 
-      const liveIds = [`instance-of-${randomUUID()}`];
-      const owned = await b.json<{ whileAlive: number; onceGone: number; status: string; error: string; shown: string[] }>("/api/sweeps-test/council-owned", { method: "POST", body: { live: liveIds } });
-      assert.is(owned.status, 200, JSON.stringify(owned.body));
-      assert.is(owned.body.whileAlive, 0, "a live instance's session was failed");
-      assert.is(owned.body.onceGone, 1);
-      assert.is(owned.body.status, "failed");
-      assert.match(owned.body.error, /Muster stopped/);
-      assert.not.ok(owned.body.shown.includes("owner"), "the record carries the owner");
-    });
-  } finally {
-    await gw.stop();
-  }
+    const liveIds = [`instance-of-${randomUUID()}`];
+    const owned = await b.json<{ whileAlive: number; onceGone: number; status: string; error: string; shown: string[] }>("/api/sweeps-test/council-owned", { method: "POST", body: { live: liveIds } });
+    assert.is(owned.status, 200, JSON.stringify(owned.body));
+    assert.is(owned.body.whileAlive, 0, "a live instance's session was failed");
+    assert.is(owned.body.onceGone, 1);
+    assert.is(owned.body.status, "failed");
+    assert.match(owned.body.error, /Muster stopped/);
+    assert.not.ok(owned.body.shown.includes("owner"), "the record carries the owner");
+  });
 });
 
 test("approvals: an execution in flight on one instance survives another's start and sweeps and records its outcome; one of an instance that is gone is failed", async () => {
