@@ -41,4 +41,10 @@ export const migrations = [
       "CREATE INDEX approvals_requester_pending ON approvals_approvals (requesterKey, status)",
     ],
   }),
+  defineMigration({
+    // Team mode: the instance running an approved action, so another instance's start-up (or
+    // its sweep for dead instances) fails only executions no live instance is running.
+    name: "003-execution-owner",
+    up: ["ALTER TABLE approvals_approvals ADD COLUMN executionOwner TEXT"],
+  }),
 ];

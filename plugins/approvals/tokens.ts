@@ -25,7 +25,7 @@ export interface ApprovalQueue {
   closeExternally(id: string, outcome: ExternalOutcome): Promise<ApprovalRecord>;
   /** Moves expired pending approvals to history; returns how many. */
   sweepExpired(): Promise<number>;
-  /** Marks executions a previous process left unfinished as failed; returns how many. */
+  /** Marks executions a previous or dead process left unfinished (no live instance runs them) as failed; returns how many. */
   recoverInterrupted(): Promise<number>;
 }
 

@@ -25,4 +25,10 @@ export const migrations = [
       "CREATE INDEX council_sessions_by_creation ON council_sessions (createdAt DESC)",
     ],
   }),
+  defineMigration({
+    // Team mode: the instance running a session, so another instance's start-up (or its sweep
+    // for dead instances) fails only sessions no live instance is deliberating.
+    name: "002-session-owner",
+    up: ["ALTER TABLE council_sessions ADD COLUMN owner TEXT"],
+  }),
 ];

@@ -45,4 +45,10 @@ export const migrations = [
       "CREATE INDEX dispatch_dispatches_by_settled ON dispatch_dispatches (taskSettledAt)",
     ],
   }),
+  defineMigration({
+    // Team mode: the instance running a dispatch, so another instance's start-up (or its sweep
+    // for dead instances) interrupts only dispatches no live instance is running.
+    name: "003-dispatch-owner",
+    up: ["ALTER TABLE dispatch_dispatches ADD COLUMN owner TEXT"],
+  }),
 ];

@@ -1,8 +1,8 @@
 import { token } from "@muster/plugin";
 import type { DispatchRow } from "./entities/dispatch.ts";
 
-/** A dispatch as the API returns it. */
-export type DispatchRecord = DispatchRow;
+/** A dispatch as the API returns it: the instance running it (`owner`) is the store's own business. */
+export type DispatchRecord = Omit<DispatchRow, "owner">;
 
 /** Sending tasks to their assignees through the gateway (DESIGN §14.6). */
 export interface Dispatcher {

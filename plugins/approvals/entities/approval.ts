@@ -43,6 +43,8 @@ export const Approval = defineEntity({
     executionResult: p.text().nullable(),
     executionError: p.string().nullable(),
     executedAt: p.string().nullable(),
+    /** The instance running the executor while `running` (`hostTokens.instances`); never shown. */
+    executionOwner: p.string().nullable(),
   },
   checks: [{ name: "approvals_approvals_gated_check", expression: "gated IN (0, 1)" }],
   // The migration creates the first two with a descending second column; SQLite reports no

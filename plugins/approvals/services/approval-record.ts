@@ -5,8 +5,11 @@ export type { ApprovalRow };
 export type ApprovalStatus = ApprovalRow["status"];
 export type ExecutionStatus = ApprovalRow["executionStatus"];
 
-/** A stored approval as it is read: every column but the requester's comparison key, which is never shown. */
-export type StoredApproval = Omit<ApprovalRow, "requesterKey">;
+/** Columns the store keeps to itself: the requester's comparison key and the instance running the executor. */
+type Unshown = "requesterKey" | "executionOwner";
+
+/** A stored approval as it is read: every column but those never shown. */
+export type StoredApproval = Omit<ApprovalRow, Unshown>;
 
 /** An approval as the API returns it: the stored row with its JSON parsed, and whether it expired. */
 export type ApprovalRecord = Omit<StoredApproval, "payload" | "executionResult"> & {
@@ -22,7 +25,7 @@ export type ApprovalSummary = Omit<ApprovalRecord, "payload" | "executionResult"
 export type ApprovalSummaryRow = Omit<StoredApproval, "payload" | "executionResult">;
 
 /** The columns an approval is shown with, and those of a list entry; derived once from the entity. */
-export const APPROVAL_FIELDS = (Object.keys(Approval.meta.properties) as (keyof ApprovalRow)[]).filter((f): f is keyof StoredApproval => f !== "requesterKey");
+export const APPROVAL_FIELDS = (Object.keys(Approval.meta.properties) as (keyof ApprovalRow)[]).filter((f): f is keyof StoredApproval => f !== "requesterKey" && f !== "executionOwner");
 export const SUMMARY_FIELDS = APPROVAL_FIELDS.filter((f): f is keyof ApprovalSummaryRow => f !== "payload" && f !== "executionResult");
 
 /** SHA-256 hex of the exact stored payload text. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, hostErrors, retryWhileLocked, validationFailed, z, zodIssueDetails, type ApprovalGate, type GateRequestOptions, type GateRequestResult, type Logger } from "@muster/plugin";
+import { clip, hostErrors, retryWhileLocked, validationFailed, z, zodIssueDetails, type ApprovalGate, type GateRequestOptions, type GateRequestResult, type Instances, type Logger } from "@muster/plugin";
 import { approvalErrors } from "../errors.ts";
 import { asOf, hashPayload, isExpired, toApprovalRecord, toApprovalSummary, type ApprovalRecord, type ApprovalSummary, type StoredApproval } from "./approval-record.ts";
 import type { ApprovalReports } from "./approval-reports.ts";
@@ -57,6 +57,8 @@ export interface ApprovalServiceDeps {
   /** Replaces stored secret values in text (the vault's redaction when it is loaded). */
   redact: (text: string) => string;
   now?: () => Date;
+  /** Which instances are alive: only executions none of them runs are recovered (team mode). */
+  instances?: Instances;
 }
 
 const gateOptions = z.strictObject({
@@ -231,9 +233,10 @@ export class ApprovalService implements ApprovalQueue {
     return expired.length;
   }
 
-  /** At start-up: executions a previous process did not finish are marked failed and reported, never re-run. */
+  /** At start-up (and in team mode every few seconds): executions a previous or dead process did not finish are marked failed and reported, never re-run; those a live instance is running are left to it. */
   async recoverInterrupted(): Promise<number> {
-    const rows = await this.deps.store.failInterrupted(this.now());
+    const live = (await this.deps.instances?.liveIds()) ?? [];
+    const rows = await this.deps.store.failInterrupted(this.now(), live);
     for (const row of rows) this.deps.reports.executionFailed(toApprovalRecord(row));
     return rows.length;
   }

@@ -10,7 +10,7 @@ export interface Transition {
   reason: string | null;
   decidedBy: string;
   resolvedAt: string;
-  /** Set `executionStatus = 'running'` in the same statement (approving a gated action). */
+  /** Set `executionStatus = 'running'` (and this instance as the executor's) in the same statement (approving a gated action). */
   startExecution: boolean;
 }
 
@@ -19,7 +19,7 @@ const pendingAt = (now: string) => ({ status: "pending" as const, $or: [{ expire
 /** Pending but expired by `now`, and not yet swept. */
 const expiredBy = (now: string) => ({ status: "pending" as const, expiresAt: { $ne: null, $lte: now } });
 
-/** Every column but the requester's comparison key, which is never shown. */
+/** Every column but those never shown (the requester's comparison key, the executing instance). */
 const approvals = defineStore(Approval, { fields: APPROVAL_FIELDS });
 
 /** Newest first; rows created in the same millisecond newest-inserted first. */
@@ -47,9 +47,12 @@ const INTERRUPTED = "Muster stopped before the action finished; it was not retri
 export class ApprovalStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof Approval>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the executions it starts (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
     this.rows = approvals.on(db);
+    this.owner = owner;
   }
 
   private qb() {
@@ -81,7 +84,7 @@ export class ApprovalStore {
    * null when another decision (or the expiry) came first.
    */
   async transition(t: Transition, now: string): Promise<StoredApproval | null> {
-    const set = { status: t.status, reason: t.reason, approver: t.decidedBy, decidedBy: t.decidedBy, resolvedAt: t.resolvedAt, ...(t.startExecution ? { executionStatus: "running" as const } : {}) };
+    const set = { status: t.status, reason: t.reason, approver: t.decidedBy, decidedBy: t.decidedBy, resolvedAt: t.resolvedAt, ...(t.startExecution ? { executionStatus: "running" as const, executionOwner: this.owner() } : {}) };
     return this.rows.transition(t.id, { from: pendingAt(now), set });
   }
 
@@ -132,11 +135,15 @@ export class ApprovalStore {
     return (await this.rows.transition(id, { from: { executionStatus: "running" }, set })) !== null;
   }
 
-  /** Executions cut short by a stop or crash: marked failed, never retried. */
-  failInterrupted(now: string): Promise<StoredApproval[]> {
+  /**
+   * Executions cut short by a stop or crash: marked failed, never retried. Only those no
+   * instance in `live` is running (`hostTokens.instances.liveIds()`; empty: every one).
+   */
+  failInterrupted(now: string, live: readonly string[] = []): Promise<StoredApproval[]> {
+    const orphaned = live.length ? { executionStatus: "running" as const, $or: [{ executionOwner: null }, { executionOwner: { $nin: [...live] } }] } : { executionStatus: "running" as const };
     return this.qb()
       .update({ executionStatus: "failed", executedAt: now, executionError: INTERRUPTED })
-      .where({ executionStatus: "running" })
+      .where(orphaned)
       .returning(APPROVAL_FIELDS)
       .execute<StoredApproval[]>("all");
   }

@@ -17,6 +17,7 @@ export function registerApprovalServices(ctx: PluginContext<ApprovalsConfig>): v
         activities: ACTIVITIES,
         notifications: NOTIFICATIONS,
         db: hostTokens.db,
+        instances: hostTokens.instances,
         events: hostTokens.events,
         gate: hostTokens.gate,
         host: hostTokens.info,
@@ -25,9 +26,10 @@ export function registerApprovalServices(ctx: PluginContext<ApprovalsConfig>): v
       },
       // The vault is optional: without it there are no stored secrets to redact from executor errors.
       optionalDeps: { secrets: VAULT_SECRETS },
-      create: ({ activities, notifications, db, events, gate, host, logger, config, secrets }) =>
+      create: ({ activities, notifications, db, instances, events, gate, host, logger, config, secrets }) =>
         new ApprovalService({
-          store: new ApprovalStore(() => db),
+          store: new ApprovalStore(() => db, () => instances.id),
+          instances,
           reports: new ApprovalReports({ events, activities, notifications, logger }),
           gate,
           owner: host.owner,

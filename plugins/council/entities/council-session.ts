@@ -30,6 +30,8 @@ export const CouncilSession = defineEntity({
     /** When a human approved the decision (the `council.decision` approval), and who. */
     ratifiedAt: p.string().nullable(),
     ratifiedBy: p.string().nullable(),
+    /** The instance deliberating it (`hostTokens.instances`); null for sessions from before team mode. Not part of the API's record. */
+    owner: p.string().nullable(),
   },
   indexes: [{ name: "council_sessions_by_creation", properties: ["createdAt"] }],
 });

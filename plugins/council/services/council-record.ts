@@ -46,7 +46,7 @@ const parseArray = <T>(text: string): T[] => {
   }
 };
 
-export function toCouncilRecord(row: CouncilSessionRow): CouncilSessionRecord {
+export function toCouncilRecord({ owner: _owner, ...row }: CouncilSessionRow): CouncilSessionRecord {
   return {
     ...row,
     agents: parseArray<string>(row.agents),

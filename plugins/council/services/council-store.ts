@@ -21,14 +21,17 @@ const INTERRUPTED = "Muster stopped while the council was deliberating; start a 
 export class CouncilStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof CouncilSession>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the sessions it runs (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
     this.rows = sessions.on(db);
+    this.owner = owner;
   }
 
   async insert(session: CouncilSessionRecord): Promise<void> {
     const { id, topic, rounds, createdAt } = session;
-    await this.rows.insert({ id, topic, agents: JSON.stringify(session.agents), rounds, status: "running", positions: "[]", votes: "[]", createdAt });
+    await this.rows.insert({ id, topic, agents: JSON.stringify(session.agents), rounds, status: "running", positions: "[]", votes: "[]", createdAt, owner: this.owner() });
   }
 
   async get(id: string): Promise<CouncilSessionRecord | undefined> {
@@ -67,9 +70,14 @@ export class CouncilStore {
     return (await this.rows.transition(id, { from: { ratifiedAt: null }, set: { ratifiedAt: at, ratifiedBy: by } })) !== null;
   }
 
-  /** Sessions a previous process left running (it stopped or crashed mid-deliberation) are failed; resolves to how many. */
-  async failInterrupted(at: string): Promise<number> {
-    return (await this.rows.qb().update({ status: "failed", error: INTERRUPTED, completedAt: at }).where(RUNNING).execute("run")).affectedRows;
+  /**
+   * Sessions a previous or dead process left running (it stopped or crashed mid-deliberation)
+   * are failed: those no instance in `live` deliberates (`hostTokens.instances.liveIds()`;
+   * empty: every one). Resolves to how many.
+   */
+  async failInterrupted(at: string, live: readonly string[] = []): Promise<number> {
+    const orphaned = live.length ? { ...RUNNING, $or: [{ owner: null }, { owner: { $nin: [...live] } }] } : RUNNING;
+    return (await this.rows.qb().update({ status: "failed", error: INTERRUPTED, completedAt: at }).where(orphaned).execute("run")).affectedRows;
   }
 
   /**

@@ -10,7 +10,7 @@ import { COUNCIL_RUNNER, COUNCIL_STORE } from "./service-tokens.ts";
 
 /** Provides the council service. */
 export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void {
-  ctx.provide(defineService({ token: COUNCIL_STORE, deps: { db: hostTokens.db }, create: ({ db }) => new CouncilStore(() => db) }));
+  ctx.provide(defineService({ token: COUNCIL_STORE, deps: { db: hostTokens.db, instances: hostTokens.instances }, create: ({ db, instances }) => new CouncilStore(() => db, () => instances.id) }));
   ctx.provide(
     defineService({
       token: COUNCIL_RUNNER,

@@ -27,6 +27,8 @@ export const Dispatch = defineEntity({
     createdAt: p.string(),
     finishedAt: p.string().nullable(),
     taskSettledAt: p.string().nullable(),
+    /** The instance running it (`hostTokens.instances`); null for dispatches from before team mode. Not part of the API's record. */
+    owner: p.string().nullable(),
   },
   indexes: [
     { name: "dispatch_dispatches_by_task", properties: ["taskId", "status"] },

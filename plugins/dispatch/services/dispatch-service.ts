@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { createRateLimiter, type EventBus, type GatewayClient, type Logger, type RateLimiter } from "@muster/plugin";
+import { createRateLimiter, type EventBus, type GatewayClient, type Instances, type Logger, type RateLimiter } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { Crew } from "../../agents/tokens.ts";
 import type { AgentTurnRunner } from "../../chat/tokens.ts";
 import type { UsageLedger } from "../../usage/tokens.ts";
 import type { WorkRecord, WorkTracker } from "../../work/tokens.ts";
 import type { DispatchConfig } from "../config.ts";
-import type { DispatchRow } from "../entities/dispatch.ts";
 import { dispatchErrors } from "../errors.ts";
 import type { Dispatcher, DispatchRecord } from "../tokens.ts";
 import type { DispatchStore } from "./dispatch-store.ts";
@@ -28,6 +27,8 @@ export interface DispatchServiceDeps {
    * AGENT_NOT_FOUND), and cost events carry the agent's model. Without it the gateway decides.
    */
   crew?: Crew;
+  /** Which instances are alive: only dispatches none of them runs are recovered (team mode). */
+  instances?: Instances;
 }
 
 const INTERRUPTED = "Muster stopped while the dispatch was in flight: the agent's reply was not collected and the task was not sent again";
@@ -57,7 +58,7 @@ export class DispatchService implements Dispatcher {
     await this.deps.crew?.assertKnown([agentId]);
     await this.deps.usage?.checkBudget(agentId);
     await this.deps.gateway.ready(0);
-    const row: DispatchRow = {
+    const row: DispatchRecord = {
       id: randomUUID(),
       taskId,
       agentId,
@@ -109,13 +110,15 @@ export class DispatchService implements Dispatcher {
   }
 
   /**
-   * Marks what a previous process left running as interrupted (never re-sent), then moves the
-   * task of every ended dispatch whose task was not moved yet: those just interrupted, and
-   * those a kill cut off between recording their end and moving their task.
+   * Marks what a previous or dead process left running as interrupted (never re-sent), then
+   * moves the task of every ended dispatch whose task was not moved yet: those just
+   * interrupted, and those a kill cut off between recording their end and moving their task.
+   * In team mode only dispatches no live instance runs (or ran) are touched.
    */
   async recoverInterrupted(): Promise<number> {
-    const interrupted = await this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString());
-    for (const row of await this.deps.store.unsettled()) await this.settleTask(row);
+    const live = (await this.deps.instances?.liveIds()) ?? [];
+    const interrupted = await this.deps.store.interruptRunning(INTERRUPTED, new Date().toISOString(), live);
+    for (const row of await this.deps.store.unsettled(live)) await this.settleTask(row);
     for (const row of interrupted) this.publishUpdated(row.id);
     return interrupted.length;
   }
@@ -125,7 +128,7 @@ export class DispatchService implements Dispatcher {
     this.stopped = true;
   }
 
-  private async run(row: DispatchRow, task: WorkRecord<"task">, release: () => void): Promise<void> {
+  private async run(row: DispatchRecord, task: WorkRecord<"task">, release: () => void): Promise<void> {
     const { work, store, logger } = this.deps;
     try {
       const reply = await this.deps.turns.run({ agentId: row.agentId, sessionKey: row.sessionKey, message: taskMessage(task), timeoutMs: this.deps.config.runTimeoutMs });
@@ -153,7 +156,7 @@ export class DispatchService implements Dispatcher {
    * `in_progress` moves (a human who moved it meanwhile, blocked say, decided), and never while
    * a newer dispatch of it runs. A kill before the record is caught by the next start.
    */
-  private async settleTask(row: DispatchRow): Promise<void> {
+  private async settleTask(row: DispatchRecord): Promise<void> {
     const current = await this.deps.work.find("task", row.taskId);
     if (current?.status === "in_progress" && !(await this.deps.store.hasOtherRunning(row.taskId, row.id))) {
       if (row.status === "completed") await this.deps.work.update("task", row.taskId, { status: "review" });
@@ -162,7 +165,7 @@ export class DispatchService implements Dispatcher {
     await this.deps.store.markSettled(row.id, new Date().toISOString());
   }
 
-  private async recordCost(row: DispatchRow, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+  private async recordCost(row: DispatchRecord, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
     if (!this.deps.usage) return;
     try {
       // As chat does: the model the gateway session ran on, else the configured one.

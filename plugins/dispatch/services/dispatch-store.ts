@@ -1,14 +1,19 @@
 import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
-import { Dispatch, type DispatchRow, type DispatchStatus } from "../entities/dispatch.ts";
+import { Dispatch, type DispatchStatus } from "../entities/dispatch.ts";
+import type { DispatchRecord } from "../tokens.ts";
+
+/** The columns a dispatch is read with: every one but the instance running it (`owner`), which the API never shows. */
+const DISPATCH_COLUMNS = ["id", "taskId", "agentId", "status", "previousStatus", "sessionKey", "output", "error", "inputTokens", "outputTokens", "createdAt", "finishedAt", "taskSettledAt"] as const satisfies readonly (keyof DispatchRecord)[];
 
 /** Newest first; text and number columns only, so rows need no mapping. */
-const dispatches = defineStore(Dispatch, { orderBy: [{ createdAt: "desc" }, { id: "desc" }], mapRows: false });
-
-const DISPATCH_COLUMNS = ["id", "taskId", "agentId", "status", "previousStatus", "sessionKey", "output", "error", "inputTokens", "outputTokens", "createdAt", "finishedAt", "taskSettledAt"] as const satisfies readonly (keyof DispatchRow)[];
+const dispatches = defineStore(Dispatch, { fields: DISPATCH_COLUMNS, orderBy: [{ createdAt: "desc" }, { id: "desc" }], mapRows: false });
 
 // The statements of the start step, in SQL both engines read (quoted camelCase names, `?`).
 const RUNNING_OF_TASK = `SELECT id FROM dispatch_dispatches WHERE "taskId" = ? AND status = 'running' LIMIT 1`;
-const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${DISPATCH_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `"${c}"`).join(", ")}, owner) VALUES (${DISPATCH_COLUMNS.map(() => "?").join(", ")}, ?)`;
+
+/** Not running on any instance in `live` (`hostTokens.instances.liveIds()`; empty: any), or on none recorded. */
+const ownedByNoneOf = (live: readonly string[]) => (live.length ? { $or: [{ owner: null }, { owner: { $nin: [...live] } }] } : {});
 /**
  * The dispatch records over the store kit, on SQLite and PostgreSQL; ending one is the kit's
  * `transition` (only a running dispatch ends, once). Starting one reads and writes in one
@@ -18,9 +23,12 @@ const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `
 export class DispatchStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof Dispatch>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the dispatches it starts (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
     this.rows = dispatches.on(db);
+    this.owner = owner;
   }
 
   /**
@@ -30,13 +38,14 @@ export class DispatchStore {
    * no running dispatch before the other's insert commits, so the task's starts first queue on
    * a transaction advisory lock held until commit, and the check runs after it.
    */
-  start(row: DispatchRow): Promise<{ started: true } | { started: false; runningId: string }> {
+  start(row: DispatchRecord): Promise<{ started: true } | { started: false; runningId: string }> {
     const db = this.db();
+    const owner = this.owner();
     return atomically(db, function* (tx) {
       yield* tx.lock(`dispatch_dispatches:${row.taskId}`);
       const running = yield* tx.get<{ id: string }>(RUNNING_OF_TASK, [row.taskId]);
       if (running) return { started: false as const, runningId: running.id };
-      yield* tx.run(INSERT, DISPATCH_COLUMNS.map((c) => row[c]));
+      yield* tx.run(INSERT, [...DISPATCH_COLUMNS.map((c) => row[c]), owner]);
       return { started: true as const };
     });
   }
@@ -52,12 +61,13 @@ export class DispatchStore {
   }
 
   /**
-   * Every dispatch a previous process left running, marked `interrupted` with the reason;
-   * returns them. One conditional bulk update returning the rows it changed, so the rows
+   * Every dispatch a previous or dead process left running, marked `interrupted` with the
+   * reason: those no instance in `live` runs (`hostTokens.instances.liveIds()`; empty: every
+   * one). Returns them. One conditional bulk update returning the rows it changed, so the rows
    * returned are exactly the rows marked.
    */
-  interruptRunning(reason: string, now: string): Promise<DispatchRow[]> {
-    return this.rows.qb().update({ status: "interrupted", error: reason, finishedAt: now }).where({ status: "running" }).returning([...DISPATCH_COLUMNS]).execute<DispatchRow[]>("all");
+  interruptRunning(reason: string, now: string, live: readonly string[] = []): Promise<DispatchRecord[]> {
+    return this.rows.qb().update({ status: "interrupted", error: reason, finishedAt: now }).where({ status: "running", ...ownedByNoneOf(live) }).returning([...DISPATCH_COLUMNS]).execute<DispatchRecord[]>("all");
   }
 
   /** Records that the ended dispatch's task was moved (or needed no move). */
@@ -65,9 +75,12 @@ export class DispatchStore {
     await this.rows.transition(id, { from: { taskSettledAt: null }, set: { taskSettledAt: now } });
   }
 
-  /** Ended dispatches whose task was not moved yet: a process was killed between the two steps. */
-  unsettled(): Promise<DispatchRow[]> {
-    return this.rows.list({ where: { taskSettledAt: null, status: { $ne: "running" } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  /**
+   * Ended dispatches whose task was not moved yet: a process was killed between the two steps.
+   * Those a live instance in `live` ran are left to it (it is between the two steps now).
+   */
+  unsettled(live: readonly string[] = []): Promise<DispatchRecord[]> {
+    return this.rows.list({ where: { taskSettledAt: null, status: { $ne: "running" }, ...ownedByNoneOf(live) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   }
 
   /** Whether another dispatch of the task is running (then the task is that one's to move). */
@@ -75,12 +88,12 @@ export class DispatchStore {
     return (await this.rows.find({ taskId, status: "running", id: { $ne: exceptId } })) !== null;
   }
 
-  async get(id: string): Promise<DispatchRow | undefined> {
+  async get(id: string): Promise<DispatchRecord | undefined> {
     return (await this.rows.get(id)) ?? undefined;
   }
 
   /** Newest first. */
-  list(limit: number): Promise<DispatchRow[]> {
+  list(limit: number): Promise<DispatchRecord[]> {
     return this.rows.list({ limit });
   }
 }

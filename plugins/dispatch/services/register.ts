@@ -22,6 +22,7 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
       token: DISPATCH_SERVICE,
       deps: {
         db: hostTokens.db,
+        instances: hostTokens.instances,
         work: WORK,
         turns: AGENT_TURNS,
         gateway: hostTokens.gateway,
@@ -32,7 +33,7 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
       },
       // Budgets and cost events when the usage plugin is loaded; the assignee checked, and its model, by the crew capability.
       optionalDeps: { usage: USAGE, crew: CREW },
-      create: ({ db, ...deps }) => new DispatchService({ ...deps, store: new DispatchStore(() => db) }),
+      create: ({ db, ...deps }) => new DispatchService({ ...deps, store: new DispatchStore(() => db, () => deps.instances.id) }),
     }),
   );
   ctx.provide(defineService({ token: DISPATCH, deps: { service: DISPATCH_SERVICE }, create: ({ service }) => service }));
