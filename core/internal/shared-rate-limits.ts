@@ -19,7 +19,12 @@ export function createRateLimits(db: OpenedDatabase, instances: Instances, logge
     return {
       create(options) {
         const limiter = createRateLimiter(options);
-        return { acquire: async () => limiter.acquire() };
+        return {
+          async acquire() {
+            const release = limiter.acquire();
+            return async () => release();
+          },
+        };
       },
     };
   }
@@ -44,14 +49,11 @@ export function createRateLimits(db: OpenedDatabase, instances: Instances, logge
             return 0;
           });
           if (refusal > 0) throw rateLimited(feature, refusal);
-          let released = false;
-          return () => {
-            if (released) return;
-            released = true;
-            void atomically(db, function* (tx) {
+          let released: Promise<void> | undefined;
+          return () =>
+            (released ??= atomically(db, function* (tx) {
               yield* tx.run(`UPDATE muster_rate_slots SET "releasedAt" = ${NOW_MS} WHERE id = ?`, [id]);
-            }).catch((error: unknown) => logger.warn({ err: error, feature }, "a rate-limit slot could not be released; it frees itself when this instance stops"));
-          };
+            }).catch((error: unknown) => logger.warn({ err: error, feature }, "a rate-limit slot could not be released; it frees itself when this instance stops")));
         },
       };
     },

@@ -36,8 +36,12 @@ export interface RateLimiter {
  * mode (PostgreSQL) its slots are rows, so taking one is a database step: `acquire` is async.
  */
 export interface SharedRateLimiter {
-  /** Takes a slot or rejects with 429 `RATE_LIMITED` and `Retry-After`; the release is idempotent. */
-  acquire(): Promise<() => void>;
+  /**
+   * Takes a slot or rejects with 429 `RATE_LIMITED` and `Retry-After`. The release is
+   * idempotent; its promise says when the slot is free for every instance (callers that only
+   * give the slot back need not wait for it).
+   */
+  acquire(): Promise<() => Promise<void>>;
 }
 
 /** Makes {@link SharedRateLimiter}s (`hostTokens.rateLimits`). */

@@ -1,4 +1,4 @@
-import { configToken, createRateLimiter, defineRoutes, hostTokens, type z } from "@muster/plugin";
+import { configToken, defineRoutes, hostTokens, type z } from "@muster/plugin";
 import type { ChatConfig } from "../config.ts";
 import { CHAT_TURNS } from "../services/service-tokens.ts";
 import { CHAT, type ChatRequest } from "../tokens.ts";
@@ -27,11 +27,12 @@ const toRequest = (body: z.output<typeof chatBody>): ChatRequest =>
     : { message: body.message, mode: "single", agentIds: [body.agentId], rounds: 1, sessionId: body.sessionId };
 
 export const chatRoutes = defineRoutes({
-  deps: { chat: CHAT, turns: CHAT_TURNS, config: configToken<ChatConfig>(), logger: hostTokens.logger },
-  mount(router, { chat, turns, config, logger }) {
-    // One limiter per host: 5 running / 20 started per minute by default; a party counts once.
-    // A turn holds its slot until it ends, waited for or in the background.
-    const limiter = createRateLimiter({ feature: "chat", ...config.rateLimit });
+  deps: { chat: CHAT, turns: CHAT_TURNS, config: configToken<ChatConfig>(), logger: hostTokens.logger, rateLimits: hostTokens.rateLimits },
+  mount(router, { chat, turns, config, logger, rateLimits }) {
+    // One limiter per deployment (across instances in team mode): 5 running / 20 started per
+    // minute by default; a party counts once. A turn holds its slot until it ends, waited for
+    // or in the background.
+    const limiter = rateLimits.create({ feature: "chat", ...config.rateLimit });
 
     /**
      * Takes a slot, checks the chat and stores the human's message. The caller starts the turn
@@ -39,7 +40,7 @@ export const chatRoutes = defineRoutes({
      * same tick.
      */
     const prepare = async (body: z.output<typeof chatBody>) => {
-      const release = limiter.acquire();
+      const release = await limiter.acquire();
       try {
         return { prepared: await chat.prepare(toRequest(body)), release };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRateLimiter, MusterError, type EventBus, type GatewayClient, type Logger, type RateLimiter } from "@muster/plugin";
+import { MusterError, type EventBus, type GatewayClient, type Logger, type RateLimits, type SharedRateLimiter } from "@muster/plugin";
 import { councilErrors } from "../errors.ts";
 import type { Council, NewCouncilSession } from "../tokens.ts";
 import type { CouncilSessionRecord } from "./council-record.ts";
@@ -16,16 +16,17 @@ const STOPPED = "Muster stopped during the deliberation";
  * `cancelled`; one a crash left `running` is failed at the next start (lifecycle.ts).
  */
 export class CouncilService implements Council {
-  private readonly limiter: RateLimiter;
+  /** The spec's council pair, held across instances in team mode (`hostTokens.rateLimits`). */
+  private readonly limiter: SharedRateLimiter;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly deps: DeliberationDeps & { gateway: GatewayClient; logger: Logger; events: EventBus };
-  constructor(deps: DeliberationDeps & { gateway: GatewayClient; logger: Logger; events: EventBus }) {
+  constructor(deps: DeliberationDeps & { gateway: GatewayClient; logger: Logger; events: EventBus; rateLimits: RateLimits }) {
     this.deps = deps;
-    this.limiter = createRateLimiter({ feature: "council", ...deps.config.rateLimit });
+    this.limiter = deps.rateLimits.create({ feature: "council", ...deps.config.rateLimit });
   }
 
   async start(input: NewCouncilSession): Promise<CouncilSessionRecord> {
-    const release = this.limiter.acquire();
+    const release = await this.limiter.acquire();
     let session: CouncilSessionRecord;
     try {
       // Unknown members are 404 whether or not the gateway is up: the crew knows them locally.

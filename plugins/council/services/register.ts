@@ -22,6 +22,7 @@ export function registerCouncilServices(ctx: PluginContext<CouncilConfig>): void
         events: hostTokens.events,
         gateway: hostTokens.gateway,
         logger: hostTokens.logger,
+        rateLimits: hostTokens.rateLimits,
         config: configToken<CouncilConfig>(),
       },
       // Members and their roles come from the crew capability (the agents plugin); budgets and

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRateLimiter, type EventBus, type GatewayClient, type Instances, type Logger, type RateLimiter } from "@muster/plugin";
+import type { EventBus, GatewayClient, Instances, Logger, RateLimits, SharedRateLimiter } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { Crew } from "../../agents/tokens.ts";
 import type { AgentTurnRunner } from "../../chat/tokens.ts";
@@ -13,6 +13,7 @@ import { dispatchSessionKey, taskMessage } from "./task-message.ts";
 
 export interface DispatchServiceDeps {
   store: DispatchStore;
+  rateLimits: RateLimits;
   work: WorkTracker;
   turns: AgentTurnRunner;
   gateway: GatewayClient;
@@ -42,11 +43,12 @@ const INTERRUPTED = "Muster stopped while the dispatch was in flight: the agent'
  */
 export class DispatchService implements Dispatcher {
   private readonly deps: DispatchServiceDeps;
-  private readonly limiter: RateLimiter;
+  /** The spec's dispatch pair, held across instances in team mode (`hostTokens.rateLimits`). */
+  private readonly limiter: SharedRateLimiter;
   private stopped = false;
   constructor(deps: DispatchServiceDeps) {
     this.deps = deps;
-    this.limiter = createRateLimiter({ feature: "dispatch", ...deps.config.rateLimit });
+    this.limiter = deps.rateLimits.create({ feature: "dispatch", ...deps.config.rateLimit });
   }
 
   async dispatch(taskId: string): Promise<DispatchRecord> {
@@ -79,7 +81,7 @@ export class DispatchService implements Dispatcher {
     if (!started.started) throw dispatchErrors.DISPATCH_ALREADY_RUNNING({ taskId, dispatchId: started.runningId });
     let release: () => void;
     try {
-      release = this.limiter.acquire();
+      release = await this.limiter.acquire();
     } catch (error) {
       // Refused before anything changed: the claim is withdrawn, no record is left.
       await store.remove(row.id);

@@ -29,6 +29,7 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
         events: hostTokens.events,
         logger: hostTokens.logger,
         activities: ACTIVITIES,
+        rateLimits: hostTokens.rateLimits,
         config: configToken<DispatchConfig>(),
       },
       // Budgets and cost events when the usage plugin is loaded; the assignee checked, and its model, by the crew capability.

@@ -11,7 +11,8 @@
 // (a payload is limited to 8,000 bytes, a frame is not), and after a lost listening link the
 // listener reads from its last id again, so no wake-up is needed for correctness.
 import { randomBytes } from "node:crypto";
-import { atomically, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
+import { atomically, defineStore, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
+import { StreamFrame } from "../entities/stream-frame.ts";
 import type { StreamConfig } from "../config.ts";
 import { serialiseMessage, type StreamMessage } from "./frames.ts";
 import type { SseHub } from "./sse-hub.ts";
@@ -36,6 +37,9 @@ interface FrameRow {
   message: string;
 }
 
+/** Reads of `stream_frames` in the database's order; the ordered insert is an atomic step (below). */
+const frames = defineStore(StreamFrame, { orderBy: { id: "asc" }, mapRows: false });
+
 export interface TeamRelayDeps {
   db: Database;
   instances: Instances;
@@ -54,6 +58,7 @@ export class TeamStreamRelay {
   private stopped = false;
   private listener: DatabaseListener | undefined;
   private readonly deps: TeamRelayDeps;
+  private readonly frames = frames.on(() => this.deps.db);
 
   constructor(deps: TeamRelayDeps) {
     this.deps = deps;
@@ -146,10 +151,7 @@ export class TeamStreamRelay {
         this.readAgain = false;
         let rows: FrameRow[];
         do {
-          const after = this.lastRead;
-          rows = await atomically(this.deps.db, function* (tx) {
-            return yield* tx.all<FrameRow>(`SELECT id, message FROM stream_frames WHERE id > ? ORDER BY id LIMIT ?`, [after, READ_BATCH]);
-          });
+          rows = await this.frames.list({ fields: ["id", "message"], where: { id: { $gt: this.lastRead } }, limit: READ_BATCH });
           for (const row of rows) {
             this.lastRead = Number(row.id);
             this.deps.hub.relay(this.lastRead, row.message);
