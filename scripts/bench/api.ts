@@ -321,7 +321,7 @@ async function main(): Promise<void> {
     history,
     settings:
       `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint after a 1 s warm-up, run from the bench process; Muster (LOG_LEVEL=warn, fresh MUSTER_HOME) and the baseline ` +
-      "(`scripts/bench/baseline-server.ts`: node:http + better-sqlite3, the work plugin's table and pragmas, minimal title check) are separate child processes on 127.0.0.1, " +
+      "(`scripts/bench/baseline-server.ts`: node:http + better-sqlite3, the work plugin's table and pragmas, minimal title check, and the security work of every Muster answer: the same response headers, a request id and the Host check, as issue 26 sets the baseline's job) are separate child processes on 127.0.0.1, " +
       `measured alternately. ${SEED} tasks are stored before the GET runs; POST runs come last. ` +
       `The machine is shared with other work (1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} CPUs), so req/s and latency move between runs; ` +
       "server CPU per request (user + system time of the server process over the measured run, from /proc) is the steadiest figure.",

@@ -1,11 +1,15 @@
 // The baseline of `npm run bench:api`: a bare node:http + better-sqlite3 server doing the
 // same work as Muster's GET /api/health, GET /api/tasks and POST /api/tasks, on the same
 // table shape and pragmas, with none of the framework (no Koa, zod, ORM or logging).
+// It does the security work every Muster answer does, as issue 26 sets the baseline's job:
+// the same response headers (a request id, CSP and the other security headers, from
+// Muster's own list) and the Host check against DNS rebinding.
 //   PORT=<port> BASELINE_DB=<file> node --import tsx scripts/bench/baseline-server.ts
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "better-sqlite3";
 import { migrations } from "../../plugins/work/migrations.ts";
+import { securityHeaderValues } from "../../core/internal/http/security.ts";
 
 const port = Number(process.env.PORT ?? 0);
 const dbPath = process.env.BASELINE_DB;
@@ -21,6 +25,7 @@ db.pragma("synchronous = NORMAL");
 for (const migration of migrations) for (const statement of [migration.up].flat()) if (typeof statement === "string") db.exec(statement);
 
 const startedAt = Date.now();
+const startedAtIso = new Date(startedAt).toISOString();
 const ping = db.prepare("SELECT 1");
 const list = db.prepare("SELECT * FROM work_tasks ORDER BY updatedAt DESC, rowid DESC");
 const insert = db.prepare(`INSERT INTO work_tasks (id, title, description, status, priority, assignedTo, projectId, storyId, sprintId,
@@ -28,9 +33,17 @@ const insert = db.prepare(`INSERT INTO work_tasks (id, title, description, statu
   VALUES (@id, @title, @description, @status, @priority, @assignedTo, @projectId, @storyId, @sprintId,
   @estimatedHours, @actualHours, @tags, @notes, @createdAt, @updatedAt, @completedAt)`);
 
+const SECURITY_HEADERS = securityHeaderValues(false);
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "X-Request-Id": randomUUID(),
+    ...SECURITY_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -63,10 +76,15 @@ async function createTask(req: IncomingMessage, res: ServerResponse): Promise<vo
 }
 
 const server = createServer((req, res) => {
+  if (!LOOPBACK_HOST.test(req.headers.host ?? "")) return send(res, 403, { ok: false, error: { code: "HOST_NOT_ALLOWED" } });
   const path = (req.url ?? "/").split("?")[0];
   if (path === "/api/health" && req.method === "GET") {
     const database = ping.get() ? "ok" : "error";
-    return send(res, 200, { status: "ok", timestamp: new Date().toISOString(), version: "baseline", uptimeMs: Date.now() - startedAt, database });
+    // The same fields as Muster's answer (a gateway link's status, the watcher's state).
+    return send(res, 200, {
+      status: "ok", timestamp: new Date().toISOString(), version: "baseline", uptimeMs: Date.now() - startedAt, database,
+      gateway: { state: "disabled", url: null, since: startedAtIso }, watcher: "ready",
+    });
   }
   if (path === "/api/tasks" && req.method === "GET") return send(res, 200, list.all());
   if (path === "/api/tasks" && req.method === "POST") {
