@@ -59,6 +59,8 @@ export interface PostgresCluster {
   createDatabase(): Promise<string>;
   /** Stops the server and removes its directory (idempotent). */
   stop(): Promise<void>;
+  /** The directory of the server's Unix socket (`.s.PGSQL.<port>`), and its port. */
+  socket: { dir: string; port: number };
 }
 
 /** A port nothing listens on on 127.0.0.1 right now. */
@@ -165,6 +167,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
       return url(name);
     },
     stop,
+    socket: { dir: root, port },
   };
 }
 
@@ -179,8 +182,10 @@ export function postgresSuite(name: string) {
   if (unavailable) console.log(`${name}: skipped, ${unavailable}`);
   let cluster: PostgresCluster | undefined;
   const database = async () => (cluster ??= await startPostgres()).createDatabase();
+  /** The cluster's socket (the cluster started if it was not). */
+  const socket = async () => (cluster ??= await startPostgres()).socket;
   t.after(async () => {
     await cluster?.stop();
   });
-  return { t, test: unavailable ? t.skip : t, database };
+  return { t, test: unavailable ? t.skip : t, database, socket };
 }
