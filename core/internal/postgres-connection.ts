@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
-import type { ConnectionOptions } from "node:tls";
+import { checkServerIdentity, type ConnectionOptions } from "node:tls";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 
 export interface PgConnection {
@@ -57,7 +57,9 @@ function tlsOptions(target: PostgresTarget): ConnectionOptions {
   const ca = rootFile && rootFile !== "system" ? { ca: readPem("sslrootcert", rootFile) } : {};
   switch (target.sslMode) {
     case "verify-full":
-      return { ...client, ...ca };
+      // Checked against the URL's host itself: for an IP address `pg` names no server, and
+      // Node would then check the certificate against "localhost".
+      return { ...client, ...ca, checkServerIdentity: (_name, certificate) => checkServerIdentity(target.host, certificate) };
     case "verify-ca":
       return { ...client, ...ca, checkServerIdentity: () => undefined };
     case "require":

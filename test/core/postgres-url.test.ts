@@ -2,11 +2,16 @@
 // postgres-connection.ts): a Unix socket directory as the host, in the `host` parameter or
 // percent-encoded in the authority, and `sslmode` mapped to the driver's TLS options. Real
 // hosts on a real, throwaway cluster (which listens on 127.0.0.1 without TLS, and on a socket
-// in its directory); skipped, with the reason printed, where PostgreSQL's binaries are missing.
+// in its directory; one cluster of its own takes TLS with a test CA's certificate for
+// `localhost`); skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import * as assert from "uvu/assert";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { settingsPlugin } from "../../plugins/settings/index.ts";
 import { startTestHost, withTestHost } from "../helpers/start-test-host.ts";
-import { postgresSuite } from "../helpers/postgres-cluster.ts";
+import { postgresSuite, psql, startPostgres } from "../helpers/postgres-cluster.ts";
 
 const { t, test, database, socket } = postgresSuite("DATABASE_URL's socket host and sslmode");
 
@@ -58,6 +63,55 @@ test("sslmode: disable connects without TLS; prefer (libpq's default) falls back
   assert.is(error.code, "DATABASE_UNREACHABLE", error.message);
   assert.match(error.message, /SSL/);
   assert.not.match(error.message, /secret-password/);
+});
+
+/** A test CA and a server certificate it signed for `localhost` only (openssl), in `dir`. */
+function testCertificates(dir: string): { caFile: string; cert: string; key: string } {
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Muster test CA");
+  openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost");
+  writeFileSync(at("san.ext"), "subjectAltName=DNS:localhost\n");
+  openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "san.ext");
+  return { caFile: at("ca.crt"), cert: readFileSync(at("server.crt"), "utf8"), key: readFileSync(at("server.key"), "utf8") };
+}
+
+test("sslmode against a server with TLS: prefer and require use it, disable does not; verify-ca checks the chain, verify-full the host name too", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "muster-pg-tls-"));
+  const { caFile, cert, key } = testCertificates(dir);
+  const cluster = await startPostgres({ tls: { cert, key } });
+  try {
+    const url = await cluster.createDatabase();
+    const name = nameOf(url);
+    /** Of the host's connections to the database, how many use TLS, and how many there are (the server's own view). */
+    const tlsOf = (dbUrl: string) =>
+      withTestHost({ plugins: [settingsPlugin], env: { DATABASE_URL: dbUrl } }, async (h) => {
+        assert.is((await h.json("/api/settings")).status, 200);
+        const [withTls, all] = psql(url, `SELECT count(*) FILTER (WHERE s.ssl), count(*) FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.datname = '${name}' AND a.pid <> pg_backend_pid()`).split("|").map(Number);
+        assert.ok(all! > 0, "no connection of the host");
+        return withTls === all ? "tls" : withTls === 0 ? "plain" : "mixed";
+      });
+    const root = `sslrootcert=${encodeURIComponent(caFile)}`;
+    assert.is(await tlsOf(`${url}?sslmode=prefer`), "tls");
+    assert.is(await tlsOf(`${url}?sslmode=require`), "tls");
+    assert.is(await tlsOf(`${url}?sslmode=disable`), "plain");
+    assert.is(await tlsOf(`${url}?sslmode=allow`), "plain");
+    // The certificate names localhost, not 127.0.0.1: verify-ca does not check the name, verify-full does.
+    assert.is(await tlsOf(`${url}?sslmode=verify-ca&${root}`), "tls");
+    assert.is(await tlsOf(`${url.replace("127.0.0.1", "localhost")}?sslmode=verify-full&${root}`), "tls");
+    const wrongName = await startError(`${url}?sslmode=verify-full&${root}`);
+    assert.is(wrongName?.code, "DATABASE_UNREACHABLE", wrongName?.message);
+    assert.match(wrongName!.message, /127\.0\.0\.1/);
+    // Without the test CA the chain is not trusted (the system's roots do not have it).
+    const untrusted = await startError(`${url}?sslmode=verify-ca`);
+    assert.is(untrusted?.code, "DATABASE_UNREACHABLE", untrusted?.message);
+    const missing = await startError(`${url}?sslmode=verify-ca&sslrootcert=${encodeURIComponent(join(dir, "none.crt"))}`);
+    assert.is(missing?.code, "DATABASE_UNREACHABLE", missing?.message);
+    assert.match(missing!.message, /cannot read sslrootcert .*none\.crt: ENOENT/);
+  } finally {
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 t("an unknown sslmode stops start-up with CONFIG_INVALID naming DATABASE_URL and the modes libpq knows", async () => {
