@@ -86,8 +86,9 @@ async function probe(connection: PgConnection, connectTimeoutMs: number): Promis
 }
 
 /**
- * The driver's options for `url`. Throws an Error saying why (an unreadable certificate
- * file); a server that does not answer is left for the caller's first statement to report.
+ * The driver's options for `url`. Throws an Error saying why: an unreadable certificate
+ * file, or, for allow and prefer, the probe's failure other than the one the mode falls back
+ * on (a server that does not answer fails start-up once, within the connect bound, not twice).
  */
 export async function postgresConnection(url: string, connectTimeoutMs: number): Promise<PgConnection> {
   const target = parsePostgresUrl(url);
@@ -97,13 +98,15 @@ export async function postgresConnection(url: string, connectTimeoutMs: number):
   const withTls: PgConnection = { ...base, ssl: tlsOptions(target) };
   if (target.sslMode === "prefer") {
     const failed = await probe(withTls, connectTimeoutMs);
-    return failed && SERVER_WITHOUT_TLS.test(failed.message) ? { ...base, ssl: false } : withTls;
+    if (failed && !SERVER_WITHOUT_TLS.test(failed.message)) throw failed;
+    return failed ? { ...base, ssl: false } : withTls;
   }
   if (target.sslMode === "allow") {
     const plain: PgConnection = { ...base, ssl: false };
     const failed = await probe(plain, connectTimeoutMs);
     // A server that takes only TLS refuses the plain start-up with 28000 (pg_hba.conf has no entry for it).
-    return failed && (failed as { code?: string }).code === "28000" ? withTls : plain;
+    if (failed && (failed as { code?: string }).code !== "28000") throw failed;
+    return failed ? withTls : plain;
   }
   return withTls;
 }
