@@ -473,6 +473,8 @@ export function createHost(options: HostOptions = {}): Host {
       stopping ??= (async () => {
         await runSafely(() => watcher?.close(), "workspace watcher close");
         endScan(false); // also when the start failed before the watcher began
+        // The plugins' repeated sweeps end before any plugin stops what they sweep.
+        await runSafely(() => instances?.stopSweeps(), "team sweeps stop");
         if (server) {
           const closed = new Promise<void>((r) => server!.close(() => r()));
           server.closeIdleConnections();
@@ -519,9 +521,9 @@ export function createHost(options: HostOptions = {}): Host {
     services.provideHost(hostTokens.logger, host.logger);
     services.provideHost(hostTokens.config, host.config);
     services.provideHost(hostTokens.httpMetrics, () => httpMetrics);
-    services.provideHost(hostTokens.instances, () => {
+    services.provideHost(hostTokens.instances, (plugin) => {
       if (!instances) throw new Error("hostTokens.instances was used before the database was open (not allowed in register or a service constructor)");
-      return instances;
+      return instances.forPlugin(host.logger(plugin));
     });
     services.provideHost(hostTokens.rateLimits, () => {
       if (!instances || !db) throw new Error("hostTokens.rateLimits was used before the database was open (not allowed in register or a service constructor)");

@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { summarizeDetails, zodIssueDetails } from "../plugin-api/zod-issues.ts";
 import { startErrors } from "./start-errors.ts";
+import { parsePostgresUrl } from "./postgres-url.ts";
 import type { HostCredential } from "../plugin-api/context.ts";
 import { DEFAULT_GATEWAY_SCOPES, DEFAULT_GATEWAY_TIMINGS, type GatewayTimings } from "./gateway/timings.ts";
 
@@ -84,14 +85,15 @@ const csv = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim())
 
 const gatewayUrl = z.string().refine((v) => v === "off" || /^wss?:\/\/[^/?#\s]+/.test(v), "must be a ws:// or wss:// URL, or off");
 
-const databaseUrl = z.string().refine((v) => {
+// Read as libpq reads it (postgres-url.ts: a socket directory as the host, sslmode), so a URL
+// Muster would misread stops start-up here, saying what is wrong.
+const databaseUrl = z.string().superRefine((v, ctx) => {
   try {
-    const u = new URL(v);
-    return (u.protocol === "postgres:" || u.protocol === "postgresql:") && u.hostname !== "" && u.pathname.length > 1;
-  } catch {
-    return false;
+    parsePostgresUrl(v);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: `must be a PostgreSQL URL such as postgres://user:password@host:5432/database (unset for the embedded SQLite database), but ${(error as Error).message}` });
   }
-}, "must be a PostgreSQL URL such as postgres://user:password@host:5432/database (unset for the embedded SQLite database)");
+});
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),

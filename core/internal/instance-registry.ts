@@ -10,16 +10,72 @@ import type { OpenedDatabase } from "./database.ts";
 
 const HEARTBEAT_MS = 1_000;
 const DEAD_AFTER_MS = 5_000;
+/** Team mode: how often each plugin's sweep (`everyWhileShared`) runs. */
+const SWEEP_MS = 2_000;
 const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 export interface InstanceRegistry extends Instances {
+  /** What a plugin gets as `hostTokens.instances`: its sweeps' errors are logged with its logger. */
+  forPlugin(logger: Logger): Instances;
+  /** Stops every sweep and waits for the runs in progress (the host's stop, before the plugins' onStop). */
+  stopSweeps(): Promise<void>;
   stop(): Promise<void>;
+}
+
+type Registered = Omit<Instances, "everyWhileShared"> & { stop(): Promise<void> };
+
+/** The repeated sweeps of every plugin (`Instances.everyWhileShared`), run only when `shared`. */
+function withSweeps(instances: Registered, hostLogger: Logger): InstanceRegistry {
+  const sweeps = new Set<{ timer: NodeJS.Timeout; running?: Promise<void> }>();
+  let stopped = false;
+  const everyWhileShared = (logger: Logger) => (name: string, sweep: () => Promise<unknown>) => {
+    if (!instances.shared || stopped) return () => {};
+    const entry: { timer: NodeJS.Timeout; running?: Promise<void> } = {
+      timer: setInterval(() => {
+        if (entry.running) return;
+        entry.running = Promise.resolve()
+          .then(sweep)
+          .then(
+            () => {},
+            (error: unknown) => logger.warn({ err: error }, `${name} failed`),
+          )
+          .finally(() => (entry.running = undefined));
+      }, SWEEP_MS).unref(),
+    };
+    sweeps.add(entry);
+    return () => {
+      clearInterval(entry.timer);
+      sweeps.delete(entry);
+    };
+  };
+  const view = (logger: Logger): Instances => ({
+    id: instances.id,
+    deadAfterMs: instances.deadAfterMs,
+    shared: instances.shared,
+    liveIds: () => instances.liveIds(),
+    primary: () => instances.primary(),
+    everyWhileShared: everyWhileShared(logger),
+  });
+  return {
+    ...view(hostLogger),
+    forPlugin: view,
+    async stopSweeps() {
+      stopped = true;
+      const running = [...sweeps].map((entry) => (clearInterval(entry.timer), entry.running));
+      sweeps.clear();
+      await Promise.all(running);
+    },
+    async stop() {
+      await this.stopSweeps();
+      await instances.stop();
+    },
+  };
 }
 
 export async function startInstanceRegistry(db: OpenedDatabase, logger: Logger): Promise<InstanceRegistry> {
   const id = randomUUID();
   if (db.engine !== "postgresql") {
-    return { id, deadAfterMs: 0, shared: false, liveIds: async () => [id], primary: () => true, stop: async () => {} };
+    return withSweeps({ id, deadAfterMs: 0, shared: false, liveIds: async () => [id], primary: () => true, stop: async () => {} }, logger);
   }
   const connection = db.orm.em.getConnection();
   const execute = (sql: string, params: unknown[] = [], method: "all" | "run" = "all") => connection.execute(sql, params, method) as Promise<unknown[]>;
@@ -46,7 +102,7 @@ export async function startInstanceRegistry(db: OpenedDatabase, logger: Logger):
         logger.warn({ err: error }, "instance heartbeat failed");
       });
   }, HEARTBEAT_MS).unref();
-  return {
+  return withSweeps({
     id,
     deadAfterMs: DEAD_AFTER_MS,
     shared: true,
@@ -62,5 +118,5 @@ export async function startInstanceRegistry(db: OpenedDatabase, logger: Logger):
       // Rows of instances dead for a minute are removed by whoever stops next: the table stays small.
       await execute(`DELETE FROM muster_instances WHERE id = ? OR "heartbeatAt" < ${NOW_MS} - 60000`, [id]).catch((error: unknown) => logger.warn({ err: error }, "instance row not removed"));
     },
-  };
+  }, logger);
 }

@@ -22,6 +22,7 @@ import { watchPostgresLink, type PgPool, type PostgresLink } from "./postgres-li
 import { toPostgres, type BooleanColumns } from "./postgres-dialect.ts";
 import { redactedDatabaseUrl } from "./postgres-tools.ts";
 import { listenPostgres } from "./postgres-listener.ts";
+import { postgresConnection, type PgConnection } from "./postgres-connection.ts";
 import { engineNeutralOrmOptions, type DatabaseState, type OpenedDatabase, type PluginMigrations } from "./database.ts";
 
 /** How long start-up waits for the server before DATABASE_UNREACHABLE. */
@@ -64,12 +65,24 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
  */
 export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs = 5_000 }: OpenPostgresOptions): Promise<OpenedDatabase> {
   const shown = redactedDatabaseUrl(url);
+  let pg: PgConnection;
+  try {
+    // DATABASE_URL read as libpq reads it (a socket host, sslmode): MikroORM reads only host, port, user, password and database.
+    pg = await postgresConnection(url, CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    throw startErrors.DATABASE_UNREACHABLE({ url: shown, reason: (error as Error).message }, { cause: error });
+  }
   let link: PostgresLink | undefined;
   const orm = await MikroORM.init({
-    clientUrl: url,
+    host: pg.host,
+    port: pg.port,
+    user: pg.user,
+    password: pg.password,
+    dbName: pg.database,
     ...engineNeutralOrmOptions(entities),
     pool: { min: 0, max: 10 },
     driverOptions: {
+      ssl: pg.ssl,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // `pg` sends it as a start-up parameter: every pooled connection has it.
       lock_timeout: lockTimeoutMs(busyBudgetMs),
@@ -111,7 +124,7 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
     },
     migrate: (plugins) => migratePostgres(orm, plugins, booleanColumns(entities), logger),
     async listen(channel, onNotify) {
-      const listener = await listenPostgres({ url, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger }, channel, onNotify);
+      const listener = await listenPostgres({ connection: pg, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger }, channel, onNotify);
       listeners.add(listener);
       return { close: () => (listeners.delete(listener), listener.close()) };
     },

@@ -6,6 +6,7 @@
 // table instead (the stream relay reads every frame after the last one it saw).
 import type { Logger } from "pino";
 import type { DatabaseListener } from "../plugin-api/context.ts";
+import type { PgConnection } from "./postgres-connection.ts";
 
 /** The part of `pg`'s Client used here (`pg` ships no types). */
 interface PgListenClient {
@@ -21,7 +22,8 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 const RETRY_MS = { first: 250, max: 5_000 };
 
 export interface ListenOptions {
-  url: string;
+  /** DATABASE_URL's connection, as the pool's (postgres-connection.ts). */
+  connection: PgConnection;
   connectTimeoutMs: number;
   logger: Logger;
 }
@@ -37,7 +39,7 @@ export async function listenPostgres(options: ListenOptions, channel: string, on
   let retry: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.connectTimeoutMs });
+    const next = new pg.Client({ ...options.connection, connectionTimeoutMillis: options.connectTimeoutMs });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost || closed) return;

@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { databaseUrl } from "./postgres-url.ts";
 
 export const DEBIAN_POSTGRES_LIB = "/usr/lib/postgresql";
 
@@ -44,9 +45,9 @@ export function searchedFor(binDir: string | null): string {
 /** The URL as it may be printed: without its password. */
 export function redactedDatabaseUrl(url: string): string {
   try {
-    const parsed = new URL(url);
+    const { parsed, text } = databaseUrl(url);
     if (parsed.password) parsed.password = "***";
-    return parsed.toString();
+    return text();
   } catch {
     return "(not a URL)";
   }
@@ -57,14 +58,14 @@ export function redactedDatabaseUrl(url: string): string {
  * seen in the process list) and the password for the child's `PGPASSWORD` (seen only by it).
  */
 export function libpqConnection(url: string): { dbname: string; env: Record<string, string> } {
-  const parsed = new URL(url);
+  const { parsed, text } = databaseUrl(url);
   const password = parsed.password ? decodeURIComponent(parsed.password) : null;
   parsed.password = "";
   const env: Record<string, string> = {};
   if (password !== null) env.PGPASSWORD = password;
   // A server that does not answer: libpq waits forever by default.
   if (!process.env.PGCONNECT_TIMEOUT) env.PGCONNECT_TIMEOUT = "10";
-  return { dbname: parsed.toString(), env };
+  return { dbname: text(), env };
 }
 
 /** Runs a PostgreSQL program to its end; its exit status and what it wrote to stderr. */

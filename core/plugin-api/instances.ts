@@ -30,4 +30,19 @@ export interface Instances {
    * another takes over within about {@link Instances.deadAfterMs}.
    */
   primary(): boolean;
+  /**
+   * Team mode's repeated sweep: runs `sweep` every 2 s while the host runs and several
+   * instances may serve the database ({@link Instances.shared}); on SQLite never (one process:
+   * its start-up sweep settled all there is). A run never overlaps the previous one; an error
+   * is logged as a warning ("`name` failed") with the calling plugin's logger, and the next
+   * run comes as planned. The host stops every sweep when it stops, before any plugin's
+   * `onStop`, and waits for a run in progress; the returned function stops this one earlier.
+   *
+   * @example
+   * instances.everyWhileShared("cron sweep for dead instances", async () => {
+   *   const count = await store.markInterrupted(now(), await instances.liveIds());
+   *   if (count) logger.warn({ interrupted: count }, "runs of an instance that stopped answering were marked interrupted");
+   * });
+   */
+  everyWhileShared(name: string, sweep: () => Promise<unknown>): () => void;
 }

@@ -51,4 +51,11 @@ export const migrations = [
     name: "003-dispatch-owner",
     up: ["ALTER TABLE dispatch_dispatches ADD COLUMN owner TEXT"],
   }),
+  defineMigration({
+    // Team mode: the instance opening a review, so another instance's repair of reviews left
+    // unlinked (at its start, or its sweep for dead instances) never takes one that a live
+    // instance is still linking to its approval.
+    name: "004-dispatch-review-owner",
+    up: ["ALTER TABLE dispatch_task_reviews ADD COLUMN owner TEXT"],
+  }),
 ];

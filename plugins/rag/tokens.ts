@@ -9,11 +9,22 @@ export interface SemanticSearch {
   /** Loads the configuration and queues an incremental job when enabled (resume after a restart). */
   start(): Promise<void>;
   search(q: string, options: { agent: string; limit: number; mode: SearchMode }): Promise<RagAnswer>;
-  /** Queues an indexing job (or returns the running one); never waits for it. */
-  reindex(options: { agent: string; force: boolean }): IndexJob;
+  /**
+   * Queues an indexing job (or returns the queued one); never waits for it. In team mode only
+   * the primary instance indexes: another instance records the request for it.
+   */
+  reindex(options: { agent: string; force: boolean }): Promise<IndexJob>;
   /** The configuration, the index status per agent, the providers, and the running or last job (null before any). */
   config(): Promise<{ config: MemoryConfigView; agents: AgentMemoryStatus[]; providers: ProviderInfo[]; job: IndexJob | null }>;
   configure(change: { provider?: string; enabled?: boolean; agentModes?: Record<string, AgentMode> }): Promise<MemoryConfigView>;
+  /**
+   * Team mode, every 2 s on every instance: reads the configuration another instance may have
+   * changed; the primary runs the jobs others asked for, and one job when it has just become
+   * primary; the others notice vectors the primary stored.
+   */
+  followTeam(): Promise<void>;
+  /** A change in the workspace: the primary indexes it (every instance sees the change; one indexes it). */
+  changed(): Promise<void>;
   stop(): Promise<void>;
 }
 

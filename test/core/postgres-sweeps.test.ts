@@ -19,6 +19,7 @@ import { chatPlugin } from "../../plugins/chat/index.ts";
 import { councilPlugin } from "../../plugins/council/index.ts";
 import { CouncilStore } from "../../plugins/council/services/council-store.ts";
 import { dispatchPlugin } from "../../plugins/dispatch/index.ts";
+import { ReviewStore } from "../../plugins/dispatch/services/review-store.ts";
 import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { workPlugin } from "../../plugins/work/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
@@ -42,7 +43,7 @@ const probePlugin = definePlugin({
   version: "1.0.0",
   host: "^1.0.0",
   paths: ["/api/sweeps-test"],
-  optionalDependsOn: ["approvals", "council"],
+  optionalDependsOn: ["approvals", "council", "dispatch"],
   register(ctx) {
     ctx.provide(defineService({ token: DB, deps: { db: hostTokens.db }, create: ({ db }) => () => db as Database }));
   },
@@ -61,14 +62,18 @@ const probePlugin = definePlugin({
     }),
   ],
   routes: defineRoutes({
-    deps: { db: DB, gate: hostTokens.gate },
-    mount(router, { db, gate }) {
+    deps: { db: DB, gate: hostTokens.gate, instances: hostTokens.instances },
+    mount(router, { db, gate, instances }) {
       const now = () => new Date().toISOString();
       const live = z.object({ live: z.array(z.string()) });
       router.post("/api/sweeps-test/request", { summary: "Request the held gated action", status: 201, body: z.object({ text: z.string() }) }, async ({ body }) => ({
         ok: true,
         ...(await gate.request(HELD_KIND, { text: body.text }, { requestedBy: "odin", title: "Send" })),
       }));
+      router.post("/api/sweeps-test/review-opening", { summary: "A task's review this instance opened and is still linking to its approval (the moment a start or a sweep elsewhere could catch)", body: z.object({ taskId: z.string() }) }, async ({ body }) => {
+        const review = await new ReviewStore(db, () => instances.id).open(body.taskId, now());
+        return { ok: true, opened: review !== null };
+      });
       router.post("/api/sweeps-test/council-owned", { summary: "A session another instance deliberates: left alone while it lives, failed once it is gone", body: live }, async ({ body }) => {
         const other = new CouncilStore(db, () => "instance-b");
         const id = randomUUID();
@@ -171,6 +176,38 @@ test("dispatch: a dispatch in flight on one instance survives another's start an
     assert.not.ok("owner" in interrupted);
     await waitUntil(async () => (await b.json<ApiBody<"getTasksById">>(`/api/tasks/${taskId}`)).body.status === before, { timeoutMs: 15_000, label: "the task moved back" });
     assert.is(held(), 1, "the dispatch was sent again");
+  });
+});
+
+test("dispatch: a task review another live instance is linking survives a start and sweeps; once its instance is gone, the sweep repairs it with exactly one approval", async () => {
+  const url = await database();
+  const options: StartOptions = { plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, workPlugin, chatPlugin, dispatchPlugin, probePlugin] as PluginDefinition[], env: { DATABASE_URL: url } };
+  await withInstances(async (start, stop) => {
+    const a = await start(options);
+    const task = await a.json<ApiBody<"postTasks">>("/api/tasks", { method: "POST", body: { title: "Check the invoices" } });
+    assert.is(task.status, 201, JSON.stringify(task.body));
+    const taskId = task.body.id;
+    // A is between opening the task's review and linking its approval (the approval not created yet)
+    // when the task enters review; its own review request then finds the review pending.
+    const opening = await a.json<{ opened: boolean }>("/api/sweeps-test/review-opening", { method: "POST", body: { taskId } });
+    assert.equal([opening.status, opening.body.opened], [200, true], JSON.stringify(opening.body));
+    const moved = await a.json<ApiBody<"patchTasksById">>(`/api/tasks/${taskId}`, { method: "PATCH", body: { status: "review" } });
+    assert.is(moved.status, 200, JSON.stringify(moved.body));
+    const reviewApprovals = async (h: TestHost) => (await h.json<ApiBody<"getApprovals">>("/api/approvals?limit=500&pendingLimit=500")).body.pending.filter((p) => p.taskId === taskId && p.command === "task.review").length;
+    assert.is(await reviewApprovals(a), 0);
+
+    // Before, B's start dropped A's review as left half-made by a dead process and opened one
+    // of its own: the task got a second approval once A linked its own.
+    const b = await start(options);
+    assert.is(await reviewApprovals(b), 0, "a live instance's review was repaired by another's start");
+    await sleep(PAST_A_SWEEP_MS);
+    assert.is(await reviewApprovals(b), 0, "a live instance's review was repaired by another's sweep");
+
+    // A goes without linking it: B's sweep drops the half-made review and opens the task's one review.
+    await stop(a);
+    await waitUntil(async () => ((await reviewApprovals(b)) > 0 ? true : null), { timeoutMs: 15_000, label: "the review repaired by the other instance" });
+    await sleep(PAST_A_SWEEP_MS);
+    assert.is(await reviewApprovals(b), 1, "exactly one approval for the task's review");
   });
 });
 

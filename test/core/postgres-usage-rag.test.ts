@@ -7,14 +7,15 @@
 // Their SQLite suites stay under test/plugins/usage and test/plugins/rag. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import * as assert from "uvu/assert";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiBody } from "@muster/plugin/testing";
 import { memoryPlugin } from "../../plugins/memory/index.ts";
 import { ragPlugin } from "../../plugins/rag/index.ts";
 import { usagePlugin } from "../../plugins/usage/index.ts";
-import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { waitUntil } from "../helpers/wait.ts";
+import { removeHome, startTestHost, withTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import { sleep, waitUntil } from "../helpers/wait.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { corpus, writeCorpus } from "../plugins/rag/helpers.ts";
 
@@ -142,6 +143,60 @@ test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced
     await waitUntil(async () => (!(await search("kite festival dyneema")).body.results.some((r: { path: string }) => r.path === "memory/kites.md") ? true : null), { timeoutMs: 30_000, label: "the deleted file forgotten" });
     assert.is((await agent()).chunks, indexed.chunks);
   });
+});
+
+test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
+  const url = await database();
+  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-"));
+  writeCorpus(workspaceDir);
+  const options = { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } } };
+  const hosts: TestHost[] = [];
+  const stop = async (h: TestHost) => {
+    hosts.splice(hosts.indexOf(h), 1);
+    await h.stop();
+    removeHome(h.home);
+  };
+  const search = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+  const memory = async (h: TestHost) => (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body;
+  const finds = (h: TestHost, q: string, path: string, label: string) => waitUntil(async () => ((await search(h, q)) === path ? true : null), { timeoutMs: 30_000, label });
+  try {
+    const a = await startTestHost(options);
+    hosts.push(a);
+    const enabled = await a.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    await waitUntil(async () => { const { agents, job } = await memory(a); return job?.status === "done" && !agents[0]!.dirty ? true : null; }, { timeoutMs: 30_000, label: "the corpus indexed by the first instance" });
+    const chunks = (await memory(a)).agents[0]!.chunks;
+
+    // The second instance (not the primary) runs no job of its own, at start or later, and
+    // answers from the vectors the primary stored. Before, it indexed everything again.
+    const b = await startTestHost(options);
+    hosts.push(b);
+    assert.is((await memory(b)).job, null, "the second instance ran an indexing job at start");
+    for (const h of [a, b]) assert.is(await search(h, "invoice worker timeout"), "memory/2026-11-20.md");
+
+    // A change in the shared workspace: both instances see it, the primary indexes it, both find it.
+    writeFileSync(join(workspaceDir, "memory/kites.md"), "# Kite festival\n\nThe kite festival is on the northern beach; bring spools of dyneema line.\n");
+    await finds(a, "kite festival dyneema", "memory/kites.md", "the new file found on the primary");
+    await finds(b, "kite festival dyneema", "memory/kites.md", "the new file found on the other instance");
+    await sleep(500);
+    assert.is((await memory(b)).job, null, "the second instance indexed the change too");
+
+    // A forced job asked of the second instance is run by the primary, under the id it answered with.
+    const asked = await b.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: { force: true } });
+    assert.is(asked.status, 202, JSON.stringify(asked.body));
+    await waitUntil(async () => { const { job } = await memory(a); return job?.id === asked.body.job.id && job.status === "done" ? true : null; }, { timeoutMs: 30_000, label: "the asked job run by the primary" });
+    assert.is((await memory(b)).job, null);
+    assert.is((await memory(b)).agents[0]!.chunks, chunks + 1, "the forced job replaced chunks whole");
+
+    // The primary goes: the second becomes primary, runs one job, and indexes what changed meanwhile.
+    await stop(a);
+    writeFileSync(join(workspaceDir, "memory/tides.md"), "# Tide tables\n\nSpring tides flood the harbour slipway at dawn; moor the dinghy high.\n");
+    await finds(b, "spring tides harbour slipway", "memory/tides.md", "a file written after the primary went found by the next one");
+    assert.ok((await memory(b)).job, "the next primary ran a job");
+  } finally {
+    for (const h of [...hosts]) await stop(h);
+    rmSync(workspaceDir, { recursive: true, force: true });
+  }
 });
 
 t.run();

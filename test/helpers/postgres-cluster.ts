@@ -10,7 +10,7 @@
 import { suite } from "uvu";
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -59,6 +59,8 @@ export interface PostgresCluster {
   createDatabase(): Promise<string>;
   /** Stops the server and removes its directory (idempotent). */
   stop(): Promise<void>;
+  /** The directory of the server's Unix socket (`.s.PGSQL.<port>`), and its port. */
+  socket: { dir: string; port: number };
 }
 
 /** A port nothing listens on on 127.0.0.1 right now. */
@@ -90,9 +92,10 @@ kill -INT "$server" 2>/dev/null; wait "$server"; rm -rf "$dir"`;
 
 /**
  * Starts a throwaway cluster: `initdb` (trust authentication, superuser `postgres`), then the
- * server, waiting (bounded, scaled to the load) until it accepts connections.
+ * server, waiting (bounded, scaled to the load) until it accepts connections. With `tls`
+ * (PEM texts) the server also takes TLS connections (`ssl=on`); without, it has no TLS.
  */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(options: { tls?: { cert: string; key: string } } = {}): Promise<PostgresCluster> {
   const reason = postgresUnavailable();
   if (reason) throw new Error(`PostgreSQL unavailable: ${reason}`);
   const bin = findBinDir()!;
@@ -113,9 +116,18 @@ export async function startPostgres(): Promise<PostgresCluster> {
     throw new Error(`initdb failed (${init.status ?? init.signal}): ${init.stderr || init.error?.message}`);
   }
   const port = await freePort();
+  const tlsArgs: string[] = [];
+  if (options.tls) {
+    // The server refuses a key file others can read.
+    for (const [name, text] of [["server.crt", options.tls.cert], ["server.key", options.tls.key]] as const) {
+      writeFileSync(join(root, name), text, { mode: 0o600 });
+      if (user) chownSync(join(root, name), user.uid, user.gid);
+    }
+    tlsArgs.push("-c", "ssl=on", "-c", `ssl_cert_file=${join(root, "server.crt")}`, "-c", `ssl_key_file=${join(root, "server.key")}`);
+  }
   const server = spawn(
     "bash",
-    ["-c", WATCHDOG, "pg-watchdog", root, join(bin, "postgres"), "-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+    ["-c", WATCHDOG, "pg-watchdog", root, join(bin, "postgres"), "-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200", ...tlsArgs],
     { ...asServer, detached: true, stdio: ["pipe", "ignore", "pipe"] },
   );
   let log = "";
@@ -165,6 +177,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
       return url(name);
     },
     stop,
+    socket: { dir: root, port },
   };
 }
 
@@ -179,8 +192,10 @@ export function postgresSuite(name: string) {
   if (unavailable) console.log(`${name}: skipped, ${unavailable}`);
   let cluster: PostgresCluster | undefined;
   const database = async () => (cluster ??= await startPostgres()).createDatabase();
+  /** The cluster's socket (the cluster started if it was not). */
+  const socket = async () => (cluster ??= await startPostgres()).socket;
   t.after(async () => {
     await cluster?.stop();
   });
-  return { t, test: unavailable ? t.skip : t, database };
+  return { t, test: unavailable ? t.skip : t, database, socket };
 }

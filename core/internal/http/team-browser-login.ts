@@ -30,12 +30,13 @@ export interface TeamBrowserLoginDeps {
 export function createTeamBrowserLogin(deps: TeamBrowserLoginDeps): BrowserLogin {
   const now = deps.now ?? Date.now;
   const mac = (purpose: string, ...parts: string[]) => createHmac("sha256", deps.key).update([purpose, ...parts].join("|")).digest("base64url");
-  /** `<id>.<expiry ms>.<mac>`, checked in constant time; the id when valid and unexpired. */
-  const open = (purpose: string, token: string): string | null => {
+  /** `<id>.<expiry ms>.<mac>`, parsed once and checked in constant time; its id and expiry when valid and unexpired. */
+  const open = (purpose: string, token: string): { id: string; expiresAtMs: number } | null => {
     const [id, expires, signature, extra] = token.split(".");
     if (!id || !expires || !signature || extra !== undefined || !/^\d{1,15}$/.test(expires)) return null;
     if (!constantTimeEqual(signature, mac(purpose, id, expires))) return null;
-    return Number(expires) > now() ? id : null;
+    const expiresAtMs = Number(expires);
+    return expiresAtMs > now() ? { id, expiresAtMs } : null;
   };
   const sign = (purpose: string, id: string, expires: number) => `${id}.${expires}.${mac(purpose, id, String(expires))}`;
   const csrfOf = (sessionId: string) => mac("csrf", sessionId);
@@ -47,8 +48,8 @@ export function createTeamBrowserLogin(deps: TeamBrowserLoginDeps): BrowserLogin
       return { url: `${baseUrl}/login?code=${code}`, expiresAt: new Date(expires).toISOString() };
     },
     async redeem(code): Promise<BrowserSession | null> {
-      const nonce = open("code", code);
-      if (!nonce || !(await deps.spend(nonce, Number(code.split(".")[1])))) return null;
+      const opened = open("code", code);
+      if (!opened || !(await deps.spend(opened.id, opened.expiresAtMs))) return null;
       const sessionId = randomBytes(24).toString("base64url");
       return { session: sign("session", sessionId, now() + SESSION_TTL_MS), csrf: csrfOf(sessionId) };
     },
@@ -56,8 +57,8 @@ export function createTeamBrowserLogin(deps: TeamBrowserLoginDeps): BrowserLogin
       return open("session", secret) !== null;
     },
     csrfMatches(secret, csrf) {
-      const sessionId = open("session", secret);
-      return sessionId !== null && typeof csrf === "string" && constantTimeEqual(csrf, csrfOf(sessionId));
+      const session = open("session", secret);
+      return session !== null && typeof csrf === "string" && constantTimeEqual(csrf, csrfOf(session.id));
     },
   };
 }

@@ -2,14 +2,12 @@ import { defineHook, hostTokens } from "@muster/plugin";
 import { CRON_PARTS } from "./service-tokens.ts";
 
 const INTERRUPTED = "INTERRUPTED: Muster stopped while this run was in flight; it was not re-run";
-/** Team mode: how often the runs of instances that died are looked for. */
-const SWEEP_MS = 2_000;
 
 /**
  * Start-up: runs a previous process left in flight are recorded `interrupted` (never re-run),
  * then every job's timer is rebuilt; a fire time missed while Muster was down runs once.
  * In team mode only runs no live instance owns are interrupted, at start and then every
- * {@link SWEEP_MS} (an instance killed mid-run is noticed within seconds of its heartbeat
+ * 2 s (`instances.everyWhileShared`) (an instance killed mid-run is noticed within seconds of its heartbeat
  * stopping); every instance keeps timers for every job, and a fire time's claim picks one.
  */
 export const startCrons = defineHook({
@@ -20,17 +18,11 @@ export const startCrons = defineHook({
     const jobs = await store.listJobs();
     await scheduler.rebuild(jobs);
     logger.info({ jobs: jobs.length, interrupted, rebuildMs: Math.round(performance.now() - started) }, "cron schedules rebuilt");
-    const sweep = instances.shared ? setInterval(() => void sweepDead(), SWEEP_MS).unref() : undefined;
-    async function sweepDead() {
-      try {
-        const count = await store.markInterrupted(new Date().toISOString(), INTERRUPTED, await instances.liveIds());
-        if (count) logger.warn({ interrupted: count }, "cron runs of an instance that stopped answering were marked interrupted");
-      } catch (error) {
-        logger.warn({ err: error }, "cron sweep for dead instances failed");
-      }
-    }
+    instances.everyWhileShared("cron sweep for dead instances", async () => {
+      const count = await store.markInterrupted(new Date().toISOString(), INTERRUPTED, await instances.liveIds());
+      if (count) logger.warn({ interrupted: count }, "cron runs of an instance that stopped answering were marked interrupted");
+    });
     ctx.lifecycle.onStop(() => {
-      clearInterval(sweep);
       scheduler.stop();
       runner.stop();
     });

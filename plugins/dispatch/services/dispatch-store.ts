@@ -12,8 +12,8 @@ const dispatches = defineStore(Dispatch, { fields: DISPATCH_COLUMNS, orderBy: [{
 const RUNNING_OF_TASK = `SELECT id FROM dispatch_dispatches WHERE "taskId" = ? AND status = 'running' LIMIT 1`;
 const INSERT = `INSERT INTO dispatch_dispatches (${DISPATCH_COLUMNS.map((c) => `"${c}"`).join(", ")}, owner) VALUES (${DISPATCH_COLUMNS.map(() => "?").join(", ")}, ?)`;
 
-/** Not running on any instance in `live` (`hostTokens.instances.liveIds()`; empty: any), or on none recorded. */
-const ownedByNoneOf = (live: readonly string[]) => (live.length ? { $or: [{ owner: null }, { owner: { $nin: [...live] } }] } : {});
+/** Not owned (running a dispatch, linking a review) by any instance in `live` (`hostTokens.instances.liveIds()`; empty: any), or by none recorded. */
+export const ownedByNoneOf = (live: readonly string[]) => (live.length ? { $or: [{ owner: null }, { owner: { $nin: [...live] } }] } : {});
 /**
  * The dispatch records over the store kit, on SQLite and PostgreSQL; ending one is the kit's
  * `transition` (only a running dispatch ends, once). Starting one reads and writes in one

@@ -41,10 +41,10 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
   ctx.provide(
     defineService({
       token: REVIEW_FLOW,
-      deps: { db: hostTokens.db, work: WORK, gate: hostTokens.gate, approvals: APPROVALS, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
+      deps: { db: hostTokens.db, instances: hostTokens.instances, work: WORK, gate: hostTokens.gate, approvals: APPROVALS, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
       // The escalation chain comes from the crew capability, else from the organisation file; without either a blocked task goes to the owner.
       optionalDeps: { crew: CREW, memory: MEMORY_READER },
-      create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, owner: host.owner, store: new ReviewStore(() => db) }),
+      create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, owner: host.owner, store: new ReviewStore(() => db, () => deps.instances.id) }),
     }),
   );
 }

@@ -1,4 +1,4 @@
-import type { ApprovalGate, EventBus, GatedAction, Logger } from "@muster/plugin";
+import type { ApprovalGate, EventBus, GatedAction, Instances, Logger } from "@muster/plugin";
 import type { ApprovalEventPayload } from "../../approvals/events.ts";
 import type { ApprovalQueue } from "../../approvals/tokens.ts";
 import type { Crew } from "../../agents/tokens.ts";
@@ -24,6 +24,8 @@ export interface ReviewFlowDeps {
   approvals: ApprovalQueue;
   events: EventBus;
   store: ReviewStore;
+  /** Which instances are alive: a review one of them opened and is linking is not repaired (team mode). */
+  instances: Instances;
   notifications: Notifier;
   logger: Logger;
   owner: string;
@@ -71,16 +73,21 @@ export class ReviewFlow {
   }
 
   /**
-   * Start-up, after start(): repairs what a kill between a task entering `review` and its
-   * approval being linked left behind, so no task waits in review without a decidable
-   * approval. A review opened but never linked gets its approval if one was created (no
-   * duplicate), else is dropped; then every task in `review` without a pending review gets
-   * one. Returns how many were repaired.
+   * Repairs what a kill between a task entering `review` and its approval being linked left
+   * behind, so no task waits in review without a decidable approval. A review opened but never
+   * linked gets its approval if one was created (no duplicate), else is dropped; then every
+   * task in `review` without a pending review gets one. Returns how many were repaired.
+   *
+   * Owner-aware, like the dispatches' recovery: a review another live instance opened is one
+   * it is linking right now (its approval may not exist yet), so it is left alone; dropping it
+   * would give the task a second approval. At start-up (after start()) every task in `review`
+   * is checked; in team mode's sweep for dead instances (every 2 s) only the tasks of the
+   * reviews a dead instance left unlinked.
    */
-  async recover(): Promise<number> {
-    const { store, work } = this.deps;
+  async recover({ startUp }: { startUp: boolean }): Promise<number> {
+    const { store, work, instances } = this.deps;
     let repaired = 0;
-    const unlinked = await store.unlinked();
+    const unlinked = await store.unlinked(await instances.liveIds());
     const approvalOf = unlinked.length > 0 ? await this.pendingReviewApprovals() : new Map<string, string>();
     for (const review of unlinked) {
       const approvalId = approvalOf.get(review.taskId);
@@ -88,7 +95,9 @@ export class ReviewFlow {
       else await store.discard(review.id);
       repaired++;
     }
-    const { items } = await work.listTasks({ status: "review" }, { limit: null, offset: 0 });
+    const items = startUp
+      ? (await work.listTasks({ status: "review" }, { limit: null, offset: 0 })).items
+      : (await Promise.all(unlinked.map((review) => work.find("task", review.taskId)))).filter((task) => task?.status === "review") as WorkRecord<"task">[];
     for (const task of items) {
       if (await store.hasPending(task.id)) continue;
       await this.requestReview(task);

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
 import { BlockedEpisode } from "../entities/blocked-episode.ts";
 import { TaskReview, type TaskReviewRow } from "../entities/task-review.ts";
+import { ownedByNoneOf } from "./dispatch-store.ts";
 
 const reviews = defineStore(TaskReview, { mapRows: false });
 const episodes = defineStore(BlockedEpisode, { mapRows: false });
 
-const REVIEW_COLUMNS = ["id", "taskId", "approvalId", "status", "createdAt", "resolvedAt"] as const satisfies readonly (keyof TaskReviewRow)[];
+const REVIEW_COLUMNS = ["id", "taskId", "approvalId", "status", "createdAt", "resolvedAt", "owner"] as const satisfies readonly (keyof TaskReviewRow)[];
 
 // The statements of the atomic steps, in SQL both engines read (quoted camelCase names, `?`).
 // The two that run on every task write are prepared once per connection on SQLite (`atomically`).
@@ -23,8 +24,11 @@ export class ReviewStore {
   private readonly db: () => Database;
   private readonly rows: EntityStore<typeof TaskReview>;
   private readonly episodes: EntityStore<typeof BlockedEpisode>;
-  constructor(db: () => Database) {
+  /** This instance's id, recorded on the reviews it opens (team mode); null in a store without one. */
+  private readonly owner: () => string | null;
+  constructor(db: () => Database, owner: () => string | null = () => null) {
     this.db = db;
+    this.owner = owner;
     this.rows = reviews.on(db);
     this.episodes = episodes.on(db);
   }
@@ -37,10 +41,11 @@ export class ReviewStore {
    */
   open(taskId: string, now: string): Promise<TaskReviewRow | null> {
     const db = this.db();
+    const owner = this.owner();
     return atomically(db, function* (tx) {
       yield* tx.lock(`dispatch_task_reviews:${taskId}`);
       if (yield* tx.get(PENDING_OF_TASK, [taskId])) return null;
-      const row: TaskReviewRow = { id: randomUUID(), taskId, approvalId: null, status: "pending", createdAt: now, resolvedAt: null };
+      const row: TaskReviewRow = { id: randomUUID(), taskId, approvalId: null, status: "pending", createdAt: now, resolvedAt: null, owner };
       yield* tx.run(INSERT_REVIEW, REVIEW_COLUMNS.map((c) => row[c]));
       return row;
     });
@@ -65,9 +70,13 @@ export class ReviewStore {
     return row ?? null;
   }
 
-  /** Pending reviews never linked to their approval (a kill during the approval's creation). */
-  unlinked(): Promise<TaskReviewRow[]> {
-    return this.rows.list({ where: { status: "pending", approvalId: null } });
+  /**
+   * Pending reviews never linked to their approval by an instance no longer alive (a kill
+   * during the approval's creation); `live` empty: every unlinked one. A live instance's
+   * unlinked review is one it is linking right now.
+   */
+  unlinked(live: readonly string[] = []): Promise<TaskReviewRow[]> {
+    return this.rows.list({ where: { status: "pending", approvalId: null, ...ownedByNoneOf(live) } });
   }
 
   /** Runs on every task update that moves a task to `done` (the review guard). */

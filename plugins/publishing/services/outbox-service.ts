@@ -33,9 +33,6 @@ export interface OutboxServiceDeps {
   instances?: Instances;
 }
 
-/** Team mode: how often sends of instances that died are looked for. */
-const SWEEP_MS = 2_000;
-
 /** A credential read; a locked vault fails the entry as not sent (adapters read credentials before any request). */
 function vaultRead(secrets: SecretSource, name: string): string | null {
   try {
@@ -60,7 +57,7 @@ export class OutboxService implements Outbox {
   private readonly deps: OutboxServiceDeps;
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private sweep: NodeJS.Timeout | undefined;
+  private stopSweep: () => void = () => {};
   private stopped = true;
   constructor(deps: OutboxServiceDeps) {
     this.deps = deps;
@@ -106,7 +103,7 @@ export class OutboxService implements Outbox {
     this.stopped = false;
     await this.settleInterrupted();
     // Team mode: an instance killed mid-send stops its heartbeat; another settles its sends.
-    if (this.deps.instances?.shared) this.sweep = setInterval(() => void this.settleInterrupted().catch((error: unknown) => this.deps.logger.warn({ err: error }, "outbox sweep for dead instances failed")), SWEEP_MS).unref();
+    this.stopSweep = this.deps.instances?.everyWhileShared("outbox sweep for dead instances", () => this.settleInterrupted()) ?? (() => {});
     await this.tick();
   }
 
@@ -123,7 +120,7 @@ export class OutboxService implements Outbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.sweep);
+    this.stopSweep();
     clearTimeout(this.timer);
     // A send in flight ends within the request timeout; its outcome is recorded before the database closes.
     await Promise.allSettled([...this.inFlight.values()]);

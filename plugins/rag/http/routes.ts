@@ -21,7 +21,7 @@ function mountRagRoutes(router: PluginRouter, rag: SemanticSearch): void {  rout
   router.post(
     "/api/memory/rag",
     { summary: "Queues incremental re-indexing (force: every file); answers at once with the job", body: reindexBody, response: reindexResponse, status: 202, tags: ["rag"] },
-    ({ body }) => ({ ok: true, job: rag.reindex({ agent: body.agent, force: body.force }) }),
+    async ({ body }) => ({ ok: true, job: await rag.reindex({ agent: body.agent, force: body.force }) }),
   );
   router.get(
     "/api/memory/config",

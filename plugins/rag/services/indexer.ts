@@ -46,17 +46,18 @@ export class Indexer {
    * Starts a job, or, while one runs, queues the next one (one at most: later requests join
    * it) and returns that queued job, so its id is the one the finished event will carry.
    */
-  request(force: boolean): IndexJob {
+  request(force: boolean, jobId?: string): IndexJob {
     if (this.current) {
-      this.rerun ??= { force: false, job: this.newJob() };
+      this.rerun ??= { force: false, job: this.newJob(jobId) };
       this.rerun.force ||= force;
       return { ...this.rerun.job };
     }
-    return this.begin(this.newJob(), force);
+    return this.begin(this.newJob(jobId), force);
   }
 
-  private newJob(): IndexJob {
-    return { id: randomUUID(), status: "queued", done: 0, total: 0, provider: this.deps.activeProvider().id };
+  /** A queued job; `id` the one promised by another instance's request (team mode). */
+  newJob(id: string = randomUUID()): IndexJob {
+    return { id, status: "queued", done: 0, total: 0, provider: this.deps.activeProvider().id };
   }
 
   private begin(job: IndexJob, force: boolean): IndexJob {

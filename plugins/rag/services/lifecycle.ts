@@ -1,21 +1,24 @@
-import { configToken, defineHook, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_FILE_CHANGED, type MusterEvent, type WorkspaceFileChange } from "@muster/plugin";
+import { configToken, defineHook, hostTokens, WORKSPACE_DOCUMENT_CHANGED, WORKSPACE_FILE_CHANGED, type MusterEvent, type WorkspaceFileChange } from "@muster/plugin";
 import type { RagConfig } from "../config.ts";
 import { RAG } from "../tokens.ts";
 import { isIndexable } from "./workspace-files.ts";
 
-/** Loads the configuration, resumes indexing, and re-indexes (debounced) on markdown changes. */
+/**
+ * Loads the configuration, resumes indexing, and re-indexes (debounced) on markdown changes.
+ * In team mode only the primary instance indexes; every instance follows the others every 2 s
+ * (the configuration, the jobs asked of the primary, the vectors it stored: rag-service.ts).
+ */
 export const startRag = defineHook({
-  deps: { rag: RAG, config: configToken<RagConfig>() },
-  run: async ({ rag, config }, ctx) => {
+  deps: { rag: RAG, config: configToken<RagConfig>(), instances: hostTokens.instances },
+  run: async ({ rag, config, instances }, ctx) => {
     await rag.start();
+    instances.everyWhileShared("rag's team sweep", () => rag.followTeam());
     let timer: NodeJS.Timeout | undefined;
     const changed = (event: MusterEvent<WorkspaceFileChange>) => {
       if (!isIndexable(event.payload.path)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
-        rag.config().then(({ config }) => {
-          if (config.enabled) rag.reindex({ agent: "main", force: false });
-        }).catch((error: unknown) => ctx.logger.warn({ err: String(error) }, "re-index after a change failed"));
+        rag.changed().catch((error: unknown) => ctx.logger.warn({ err: String(error) }, "re-index after a change failed"));
       }, config.watchDebounceMs);
     };
     // The watched locations come as file changes, markdown elsewhere as document changes.

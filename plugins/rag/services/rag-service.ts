@@ -1,14 +1,16 @@
-import { clip, MusterError, type Logger } from "@muster/plugin";
+import { clip, MusterError, type Instances, type Logger } from "@muster/plugin";
 import type { WorkspaceSearch } from "../../search/tokens.ts";
 import { ragErrors } from "../errors.ts";
 import { PROVIDER_IDS, providerKey, type EmbeddingProvider, type ProviderId } from "../providers/provider.ts";
 import type { SemanticSearch } from "../tokens.ts";
+import type { IndexJob } from "./index-job.ts";
 import type { Indexer } from "./indexer.ts";
 import type { AgentMemoryStatus, AgentMode, MemoryConfigView, ProviderInfo, RagAnswer, SearchMode } from "./rag-types.ts";
 import { fuse, rowsById, vectorRanking } from "./ranking.ts";
 import type { VectorMatrix, VectorStore } from "./vector-store.ts";
 
 const CONFIG_KEY = "config";
+const DEFAULT_SETTINGS: MemoryConfigView = { provider: "hash", enabled: false, agentModes: {} };
 /** Candidates taken from each ranker before fusion. */
 const CANDIDATES = 50;
 const EXCERPT_CHARS = 300;
@@ -21,12 +23,27 @@ export interface RagServiceDeps {
   indexer: () => Indexer;
   fulltext?: WorkspaceSearch;
   logger: Logger;
+  /** Team mode: only the primary instance indexes; the others read what it stores. */
+  instances: Pick<Instances, "primary">;
 }
 
+/**
+ * Semantic search and its configuration. In team mode (several instances on one PostgreSQL
+ * database, where the vectors live) the deployment's primary instance alone runs indexing
+ * jobs, those asked of it and those asked of any other instance (`reindex`, a `configure`
+ * that enables or switches the provider: the request waits in `rag_settings` and the primary
+ * takes it within its next 2 s sweep, `followTeam`). Every instance answers searches from the
+ * stored vectors, reloaded when the primary changed them, and reads the configuration again
+ * every 2 s. An instance that becomes primary runs one incremental job (changes made while no
+ * live primary watched are indexed then). On SQLite the one process is the primary: as before.
+ */
 export class RagService implements SemanticSearch {
-  private settings: MemoryConfigView = { provider: "hash", enabled: false, agentModes: {} };
+  private settings: MemoryConfigView = { ...DEFAULT_SETTINGS };
   private cache?: { matrix: VectorMatrix; loadedAt: number };
   private stale = true;
+  private wasPrimary = false;
+  /** The stored vectors' version last seen by a non-primary instance (`followTeam`). */
+  private vectorsSeen?: string;
   private readonly deps: RagServiceDeps;
   constructor(deps: RagServiceDeps) {
     this.deps = deps;
@@ -42,10 +59,51 @@ export class RagService implements SemanticSearch {
   }
 
   async start(): Promise<void> {
+    await this.loadSettings();
+    this.wasPrimary = this.deps.instances.primary();
+    if (this.settings.enabled && this.wasPrimary) this.deps.indexer().request(false);
+  }
+
+  /** The stored configuration (another instance may have changed it, team mode). */
+  private async loadSettings(): Promise<void> {
     const saved = await this.deps.store.setting(CONFIG_KEY);
-    if (saved) this.settings = { ...this.settings, ...(JSON.parse(saved) as Partial<MemoryConfigView>) };
+    const before = this.settings.provider;
+    if (saved) this.settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(saved) as Partial<MemoryConfigView>) };
     if (!(PROVIDER_IDS as readonly string[]).includes(this.settings.provider)) this.settings.provider = "hash";
-    if (this.settings.enabled) this.deps.indexer().request(false);
+    if (this.settings.provider !== before) this.invalidate();
+  }
+
+  /** An indexing job: run here on the primary; elsewhere asked of the primary, with the id its job will carry. */
+  private async index(force: boolean): Promise<IndexJob> {
+    const indexer = this.deps.indexer();
+    if (this.deps.instances.primary()) return indexer.request(force);
+    const job = indexer.newJob();
+    return { ...job, id: await this.deps.store.requestIndex(job.id, force) };
+  }
+
+  async changed(): Promise<void> {
+    // Every instance sees a shared workspace's change; the primary indexes it.
+    if (!this.settings.enabled || this.settings.agentModes.main === "md" || !this.deps.instances.primary()) return;
+    this.deps.indexer().request(false);
+  }
+
+  async followTeam(): Promise<void> {
+    await this.loadSettings();
+    const primary = this.deps.instances.primary();
+    const becamePrimary = primary && !this.wasPrimary;
+    this.wasPrimary = primary;
+    if (primary) {
+      const asked = await this.deps.store.takeIndexRequest();
+      if (!this.settings.enabled) return;
+      if (asked) this.deps.indexer().request(asked.force, asked.jobId);
+      else if (becamePrimary) this.deps.indexer().request(false);
+      return;
+    }
+    const version = await this.deps.store.vectorsVersion(providerKey(this.active()));
+    if (version !== this.vectorsSeen) {
+      this.vectorsSeen = version;
+      this.invalidate();
+    }
   }
 
   async stop(): Promise<void> {
@@ -135,9 +193,9 @@ export class RagService implements SemanticSearch {
     return matrix;
   }
 
-  reindex(options: { agent: string; force: boolean }) {
+  async reindex(options: { agent: string; force: boolean }): Promise<IndexJob> {
     this.checkAgent(options.agent);
-    return this.deps.indexer().request(options.force);
+    return this.index(options.force);
   }
 
   providerList(): ProviderInfo[] {
@@ -186,7 +244,7 @@ export class RagService implements SemanticSearch {
     this.settings = next;
     if (providerChanged) this.invalidate();
     // A switch re-indexes under the new key; a running job notices and cancels at its next commit.
-    if (next.enabled && (providerChanged || change.enabled)) this.deps.indexer().request(false);
+    if (next.enabled && (providerChanged || change.enabled)) await this.index(false);
     return this.view();
   }
 

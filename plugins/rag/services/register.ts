@@ -19,10 +19,10 @@ export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagS
   ctx.provide(
     defineService({
       token: RAG,
-      deps: { db: hostTokens.db, events: hostTokens.events, workspace: hostTokens.workspace, watch: hostTokens.workspaceWatch, logger: hostTokens.logger, info: hostTokens.info, config: configToken<RagConfig>() },
+      deps: { db: hostTokens.db, instances: hostTokens.instances, events: hostTokens.events, workspace: hostTokens.workspace, watch: hostTokens.workspaceWatch, logger: hostTokens.logger, info: hostTokens.info, config: configToken<RagConfig>() },
       // Without search, ranking is by vector only; without the vault, `openai` has no key.
       optionalDeps: { fulltext: SEARCH, secrets: VAULT_SECRETS },
-      create: ({ db, events, workspace, watch, logger, info, config, fulltext, secrets }) => {
+      create: ({ db, instances, events, workspace, watch, logger, info, config, fulltext, secrets }) => {
         const store = new VectorStore(() => db);
         // A locked vault (no VAULT_KEY) means no key: `openai` is then unavailable, nothing else fails.
         const openaiKey = () => {
@@ -34,7 +34,7 @@ export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagS
         };
         const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve, localWorkerUrl: options.localWorkerUrl });
         let indexer: Indexer;
-        const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger });
+        const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger, instances });
         indexer = new Indexer({ store, workspace, watch, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate() });
         return Object.assign(service, { indexer });
       },

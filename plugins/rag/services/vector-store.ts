@@ -26,6 +26,14 @@ const RECORD_FILE = `INSERT INTO rag_files (path, "contentHash", "providerKey", 
   ON CONFLICT (path) DO UPDATE SET "contentHash" = excluded."contentHash", "providerKey" = excluded."providerKey", chunks = excluded.chunks, "indexedAt" = excluded."indexedAt"`;
 const DELETE_FILE = "DELETE FROM rag_files WHERE path = ?";
 const FIRST_CHUNK = `SELECT path, "startLine", "endLine", "text" FROM rag_chunks WHERE path = ? ORDER BY "startLine", id LIMIT 1`;
+// Team mode: a job asked of an instance that is not the primary waits here for the primary (rag-service.ts).
+const REQUEST_KEY = "index-request";
+const FORCE_KEY = "index-request-force";
+const REQUEST = "INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING";
+const READ_SETTING = "SELECT value FROM rag_settings WHERE key = ?";
+const TAKE_REQUEST = "DELETE FROM rag_settings WHERE key IN (?, ?) RETURNING key, value";
+// Every commit inserts chunks with new ids and every removal deletes some: the pair changes with the vectors.
+const VECTORS_VERSION = `SELECT count(*) AS n, max(id) AS top FROM rag_chunks WHERE "providerKey" = ?`;
 
 /** Thrown inside a file's step to roll it back when the file is no longer wanted at commit time. */
 const NOT_WANTED = Symbol("rag: file no longer wanted");
@@ -133,6 +141,36 @@ export class VectorStore {
 
   async setting(key: string): Promise<string | null> {
     return (await this.settings.get(key))?.value ?? null;
+  }
+
+  /**
+   * Asks the primary instance for a job (team mode): the waiting request's job id, this one's
+   * when none waited (later requests join it); `force` is kept once any request asked for it.
+   */
+  requestIndex(jobId: string, force: boolean): Promise<string> {
+    return atomically(this.db(), function* (tx) {
+      // A concurrent first request waits on the key's unique index, then finds this row committed.
+      yield* tx.run(REQUEST, [REQUEST_KEY, jobId]);
+      if (force) yield* tx.run(REQUEST, [FORCE_KEY, "1"]);
+      return (yield* tx.get<{ value: string }>(READ_SETTING, [REQUEST_KEY]))?.value ?? jobId;
+    });
+  }
+
+  /** The primary takes the waiting request, if any (one statement: a request made meanwhile waits for the next take). */
+  async takeIndexRequest(): Promise<{ jobId: string; force: boolean } | null> {
+    const rows = await atomically(this.db(), function* (tx) {
+      return yield* tx.all<{ key: string; value: string }>(TAKE_REQUEST, [REQUEST_KEY, FORCE_KEY]);
+    });
+    const jobId = rows.find((r) => r.key === REQUEST_KEY)?.value;
+    return jobId ? { jobId, force: rows.some((r) => r.key === FORCE_KEY) } : null;
+  }
+
+  /** What changes whenever the vectors stored under `key` change (another instance's job). */
+  async vectorsVersion(key: string): Promise<string> {
+    const row = await atomically(this.db(), function* (tx) {
+      return yield* tx.get<{ n: number | string; top: number | string | null }>(VECTORS_VERSION, [key]);
+    });
+    return `${row?.n ?? 0}:${row?.top ?? ""}`;
   }
 
   /** One upsert (`ON CONFLICT DO UPDATE`) through the query builder, on every engine. */
