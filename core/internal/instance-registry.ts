@@ -10,7 +10,8 @@ import type { OpenedDatabase } from "./database.ts";
 
 const HEARTBEAT_MS = 1_000;
 const DEAD_AFTER_MS = 5_000;
-const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+/** Now in milliseconds by the database's clock (instances on machines whose clocks differ agree). */
+export const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 export interface InstanceRegistry extends Instances {
   stop(): Promise<void>;

@@ -22,6 +22,7 @@ import { EventStreams } from "./event-streams.ts";
 import { HARD_FRAME_CAP_BYTES, parseFrame } from "./frames.ts";
 import { classifyRefusal, connectParams, missingScopes, readHello, wantsDevice } from "./handshake.ts";
 import { PendingCalls } from "./pending-calls.ts";
+import { notConnectedError } from "./not-connected.ts";
 import { failureForRefusal, failureFromClose, type Failure } from "./outcomes.ts";
 import { Keepalive } from "./keepalive.ts";
 import { GATEWAY_PROTOCOL, type GatewayTimings } from "./timings.ts";
@@ -46,6 +47,8 @@ export interface HostGatewayClient extends GatewayClient {
   start(): void;
   /** Closes the connection and stops reconnecting; waiting calls fail with GATEWAY_UNAVAILABLE. */
   stop(): Promise<void>;
+  /** Every gateway event, whatever its name (what the leased link relays to other instances). */
+  onAny(listener: (event: string, payload: unknown) => void): () => void;
 }
 
 /** ws refuses (close 1009) anything above this before our own, smaller cap applies. */
@@ -209,12 +212,7 @@ class GatewayConnection implements HostGatewayClient {
   }
 
   private notConnectedError() {
-    if (this.current.state === "unauthorized") return hostErrors.GATEWAY_UNAUTHORIZED();
-    const reason =
-      this.current.state === "disabled"
-        ? "GATEWAY_URL is off"
-        : `state ${this.current.state}${this.current.lastError ? `: ${this.current.lastError}` : ""}`;
-    return hostErrors.GATEWAY_UNAVAILABLE({ reason });
+    return notConnectedError(this.current);
   }
 
   // ---- calls -----------------------------------------------------------------------------
@@ -261,6 +259,10 @@ class GatewayConnection implements HostGatewayClient {
 
   events(event: string, options?: { signal?: AbortSignal; bufferLimit?: number }): AsyncIterable<any> {
     return this.streams.events(event, options);
+  }
+
+  onAny(listener: (event: string, payload: unknown) => void): () => void {
+    return this.streams.onAny(listener);
   }
 
   // ---- connection ------------------------------------------------------------------------
