@@ -1,0 +1,162 @@
+// Team mode (issue 25): one gateway link per deployment. Two instances on one PostgreSQL
+// database, one fake gateway on 127.0.0.1: the gateway sees one operator connection; the
+// instance without it forwards calls, chats and cron runs to the one holding it and receives
+// its events and state; the link moves to the other instance when its holder stops, or dies
+// (SIGKILL of a child process: its heartbeat stops, nothing is released), and a call to a
+// dead holder fails 503 instead of hanging.
+import * as assert from "uvu/assert";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ApiBody } from "@muster/plugin/testing";
+import { chatPlugin } from "../../plugins/chat/index.ts";
+import { cronsPlugin } from "../../plugins/crons/index.ts";
+import { gatewayPlugin } from "../../plugins/gateway/index.ts";
+import { streamPlugin } from "../../plugins/stream/index.ts";
+import { FakeGateway } from "../helpers/fake-gateway.ts";
+import { startMusterChild, type MusterChild } from "../helpers/muster-child.ts";
+import { openSse } from "../helpers/sse-client.ts";
+import { removeHome, startTestHost, type StartOptions, type TestHost } from "../helpers/start-test-host.ts";
+import { postgresSuite } from "../helpers/postgres-cluster.ts";
+import { sleep, waitUntil } from "../helpers/wait.ts";
+import { AGENTS, FAST, TOKEN, chatStream, waitForGateway } from "../plugins/chat/chat-helpers.ts";
+
+const { t, test, database } = postgresSuite("one gateway link per deployment on PostgreSQL");
+
+const PLUGINS = [chatPlugin, cronsPlugin, gatewayPlugin, streamPlugin];
+const authenticated = (gw: FakeGateway) => [...gw.connections].filter((c) => c.authenticated).length;
+const health = async (h: { json: TestHost["json"] }) => (await h.json<ApiBody<"getHealth">>("/api/health")).body.gateway;
+
+async function withGateway(body: (gw: FakeGateway, options: StartOptions, url: string) => Promise<void>): Promise<void> {
+  const url = await database();
+  const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS, tickIntervalMs: 5_000 });
+  const options: StartOptions = { plugins: PLUGINS as never, env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { gateway: { callTimeoutMs: 20_000 } } } };
+  try {
+    await body(gw, options, url);
+  } finally {
+    await gw.stop();
+  }
+}
+
+test("two instances, one operator connection: the other instance's calls, chat (and its streams) and cron runs go through the holder; both report the link's state", async () => {
+  await withGateway(async (gw, options) => {
+    const hosts: TestHost[] = [];
+    try {
+      const a = await startTestHost(options);
+      hosts.push(a);
+      await waitForGateway(a, "connected");
+      const b = await startTestHost(options);
+      hosts.push(b);
+      await waitForGateway(b, "connected");
+      await sleep(2_500); // more than two lease checks of B
+      assert.is(authenticated(gw), 1, "the gateway sees one operator client for the deployment");
+      assert.is(gw.opened, 1, "the instance without the lease opened a socket too");
+      for (const h of [a, b]) {
+        const state = await health(h);
+        assert.is(state.state, "connected");
+        assert.is(state.url, gw.url);
+      }
+
+      // Plain calls through B: forwarded, answered as on A.
+      gw.setSessions([{ key: "agent:main:main", agentId: "main", updatedAt: 1 }]);
+      const sessions = await b.json<ApiBody<"getGatewaySessions">>("/api/gateway/sessions");
+      assert.is(sessions.status, 200, JSON.stringify(sessions.body));
+      assert.equal(sessions.body.sessions.map((s) => s.key), ["agent:main:main"]);
+      // The gateway's refusal: the same 502 GATEWAY_ERROR with its code and message in details.
+      gw.failWith("cron.list", { code: "INVALID_REQUEST", message: "no crons today" });
+      const [onA, onB] = [await a.json<{ error: { code: string; details: unknown } }>("/api/gateway/crons"), await b.json<{ error: { code: string; details: unknown } }>("/api/gateway/crons")];
+      assert.is(onB.status, 502);
+      assert.is(onB.body.error.code, "GATEWAY_ERROR");
+      assert.equal(onB.body.error, onA.body.error);
+      gw.override("cron.list", undefined);
+
+      // A chat through B: chat.send is forwarded, the reply streams back from the holder's chat
+      // events, and B's live stream carries the turn's events.
+      const live = await openSse(b.url);
+      try {
+        gw.onChat(() => ({ deltas: ["one ", "two ", "three"] }));
+        const answer = await chatStream(b, { message: "Count", agentId: "main" });
+        assert.is(answer.status, 200);
+        await answer.ended;
+        assert.equal(answer.frames.map((f) => f.type), ["start", "agent_start", "delta", "delta", "delta", "agent_done", "done"]);
+        assert.is(answer.frames.at(-1).reply.text, "one two three");
+        await live.next((f) => f.data?.type === "event" && f.data.name === "chat.turn.finished", 10_000, "the chat's finish on B's live stream");
+      } finally {
+        live.close();
+      }
+
+      // A cron run started through B: the two-stage agent call is forwarded and its run recorded.
+      gw.onChat((_agent, message) => `done: ${message}`);
+      const job = await b.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body: { name: "Report", agentId: "main", cron: "0 9 * * *", message: "the report" } });
+      assert.is(job.status, 201, JSON.stringify(job.body));
+      assert.is((await b.json("/api/crons", { method: "PATCH", body: { id: job.body.job.id, action: "run" } })).status, 202);
+      await waitUntil(async () => (await b.json<ApiBody<"getCronsRuns">>(`/api/crons/runs?id=${job.body.job.id}`)).body.runs[0]?.status === "ok", { timeoutMs: 15_000, label: "the cron run through B" });
+      assert.is(authenticated(gw), 1);
+      assert.is(gw.opened, 1);
+
+      // The holder stops: the other instance takes the link within seconds, and the gateway
+      // still sees one client.
+      await a.stop();
+      removeHome(a.home);
+      hosts.shift();
+      await waitForGateway(b, "connected", 10_000);
+      await waitUntil(() => authenticated(gw) === 1 && gw.opened === 2, { timeoutMs: 10_000, label: "B's own connection" });
+      assert.is((await b.json("/api/gateway/sessions")).status, 200);
+    } finally {
+      for (const h of hosts) {
+        await h.stop();
+        removeHome(h.home);
+      }
+    }
+  });
+});
+
+test("the holder killed (its heartbeat stops, nothing released): a call in flight through it fails 503 within its timeout, and the other instance takes the link within seconds", async () => {
+  await withGateway(async (gw, options, url) => {
+    const home = mkdtempSync(join(tmpdir(), "muster-gw-lease-"));
+    mkdirSync(join(home, "workspace"));
+    let child: MusterChild | undefined;
+    let b: TestHost | undefined;
+    try {
+      // The child starts first, so it holds the lease; B forwards through it.
+      child = await startMusterChild({ home, workspace: join(home, "workspace"), gatewayUrl: gw.url, gatewayToken: TOKEN, env: { DATABASE_URL: url, MUSTER_START_BUNDLE: "off" } });
+      await waitUntil(async () => (await health(child!)).state === "connected", { timeoutMs: 20_000, label: "the child connected" });
+      b = await startTestHost(options);
+      await waitForGateway(b, "connected");
+      await sleep(2_500);
+      assert.is(authenticated(gw), 1);
+
+      // A call the gateway holds forever, through B to the child; then the child is killed.
+      gw.neverAnswer("cron.list");
+      const started = Date.now();
+      const inFlight = b.json<{ error: { code: string } }>("/api/gateway/crons");
+      await waitUntil(() => gw.requests("cron.list").length === 1, { label: "the call reached the gateway" });
+      await child.kill();
+      // A call made now goes to the dead holder too: nobody takes it, and it fails 503 as well.
+      const fresh = await b.json<{ error: { code: string } }>("/api/gateway/sessions");
+      const failed = await inFlight;
+      assert.is(failed.status, 503, JSON.stringify(failed.body));
+      assert.is(failed.body.error.code, "GATEWAY_UNAVAILABLE");
+      assert.ok(Date.now() - started < 20_000, "it waited past its timeout");
+      if (fresh.status !== 200) {
+        // (200 only if B had already taken the link over when it was made.)
+        assert.is(fresh.status, 503, JSON.stringify(fresh.body));
+        assert.is(fresh.body.error.code, "GATEWAY_UNAVAILABLE");
+      }
+
+      // B takes the link once the registry counts the child dead (5 s) and connects itself.
+      await waitForGateway(b, "connected", 15_000);
+      await waitUntil(() => authenticated(gw) === 1 && gw.opened === 2, { timeoutMs: 15_000, label: "B connected on its own" });
+      gw.override("cron.list", undefined);
+      gw.setSessions([]);
+      assert.is((await b.json("/api/gateway/sessions")).status, 200);
+    } finally {
+      await child?.kill();
+      await b?.stop();
+      if (b) removeHome(b.home);
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+t.run();
