@@ -9,9 +9,13 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiBody } from "@muster/plugin/testing";
+import { activitiesPlugin } from "../../plugins/activities/index.ts";
+import { approvalsPlugin } from "../../plugins/approvals/index.ts";
 import { chatPlugin } from "../../plugins/chat/index.ts";
 import { cronsPlugin } from "../../plugins/crons/index.ts";
 import { gatewayPlugin } from "../../plugins/gateway/index.ts";
+import { gatewayApprovalsPlugin } from "../../plugins/gateway-approvals/index.ts";
+import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { streamPlugin } from "../../plugins/stream/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { startMusterChild, type MusterChild } from "../helpers/muster-child.ts";
@@ -20,6 +24,7 @@ import { removeHome, startTestHost, type StartOptions, type TestHost } from "../
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
 import { AGENTS, FAST, TOKEN, chatStream, waitForGateway } from "../plugins/chat/chat-helpers.ts";
+import { EXEC_REQUEST, approvalFor, approvalsFor } from "../plugins/gateway-approvals/rig.ts";
 
 const { t, test, database } = postgresSuite("one gateway link per deployment on PostgreSQL");
 
@@ -155,6 +160,37 @@ test("the holder killed (its heartbeat stops, nothing released): a call in fligh
       await b?.stop();
       if (b) removeHome(b.home);
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+test("gateway approvals on two instances: every instance sees the relayed events, yet a request becomes one approval, and the reconciliation on connect runs once per deployment", async () => {
+  await withGateway(async (gw, options) => {
+    const inbox = { ...options, plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, gatewayApprovalsPlugin] as never };
+    const hosts: TestHost[] = [];
+    try {
+      // Pending in the gateway before any instance connects: the reconciliation admits it.
+      gw.raiseApproval("exec", EXEC_REQUEST, { id: "before" });
+      const a = await startTestHost(inbox);
+      hosts.push(a);
+      await waitForGateway(a, "connected");
+      await approvalFor(a, "before");
+      const b = await startTestHost(inbox);
+      hosts.push(b);
+      await waitForGateway(b, "connected");
+      // Raised while both listen: each instance gets the event, one claim wins.
+      gw.raiseApproval("exec", { ...EXEC_REQUEST, command: "touch later.txt" }, { id: "later" });
+      await approvalFor(b, "later");
+      await sleep(2_500);
+      for (const id of ["before", "later"]) assert.is((await approvalsFor(b, id)).length, 1, `approvals for ${id}`);
+      // B's link came up connected too, but only the primary instance reconciled (before, each
+      // instance listed the pending requests on its own connect).
+      assert.is(gw.requests("exec.approval.list").length, 1, "exec.approval.list calls");
+    } finally {
+      for (const h of hosts) {
+        await h.stop();
+        removeHome(h.home);
+      }
     }
   });
 });
