@@ -22,6 +22,8 @@ import { EventRelay } from "./relayed-events.ts";
 
 /** How often each instance checks the lease (and takes it from a dead holder). */
 const CHECK_MS = 1_000;
+/** The holder removes forwarded calls left behind (their callers gone) every this many checks (10 minutes). */
+const PRUNE_CALLS_EVERY = 600;
 /** How long a stopping holder waits for the answers of calls it was making for others. */
 const DRAIN_MS = 2_000;
 
@@ -76,6 +78,7 @@ class LeasedGatewayLink implements HostGatewayClient {
   private checking: Promise<void> | undefined;
   private checkAgain = false;
   private lastChecked = Date.now();
+  private checksHolding = 0;
   private started = false;
   private stopped = false;
 
@@ -92,7 +95,12 @@ class LeasedGatewayLink implements HostGatewayClient {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    void this.begin().catch((error: unknown) => this.logger.error({ err: error }, "the gateway link's lease could not be set up; retried every second"));
+    const attempt = () =>
+      void this.begin().catch((error: unknown) => {
+        this.logger.error({ err: error }, "the gateway link's lease could not be set up; retried in a second");
+        if (!this.stopped) setTimeout(attempt, CHECK_MS).unref();
+      });
+    attempt();
   }
 
   private async begin(): Promise<void> {
@@ -187,7 +195,7 @@ class LeasedGatewayLink implements HostGatewayClient {
     }
     this.holder = lease.holder;
     team.forwarder.checkHolder(lease.holder);
-    if (this.holding && Math.random() < CHECK_MS / 600_000) void team.tables.pruneCalls().catch(() => undefined);
+    if (this.holding && ++this.checksHolding % PRUNE_CALLS_EVERY === 0) void team.tables.pruneCalls().catch((error: unknown) => this.logger.debug({ err: error }, "old forwarded calls not pruned"));
   }
 
   /** This instance took the lease: it connects, relays its events and state, and serves forwarded calls. */
