@@ -30,12 +30,12 @@ const { t, test, database } = postgresSuite("one gateway link per deployment on 
 
 const PLUGINS = [chatPlugin, cronsPlugin, gatewayPlugin, streamPlugin];
 const authenticated = (gw: FakeGateway) => [...gw.connections].filter((c) => c.authenticated).length;
-const health = async (h: { json: TestHost["json"] }) => (await h.json<ApiBody<"getHealth">>("/api/health")).body.gateway;
+const health = async (h: TestHost | MusterChild) => (await (h as TestHost).json<ApiBody<"getHealth">>("/api/health")).body.gateway;
 
-async function withGateway(body: (gw: FakeGateway, options: StartOptions, url: string) => Promise<void>): Promise<void> {
+async function withGateway(body: (gw: FakeGateway, options: StartOptions, url: string) => Promise<void>, callTimeoutMs = 20_000): Promise<void> {
   const url = await database();
   const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS, tickIntervalMs: 5_000 });
-  const options: StartOptions = { plugins: PLUGINS as never, env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { gateway: { callTimeoutMs: 20_000 } } } };
+  const options: StartOptions = { plugins: PLUGINS as never, env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST, pluginConfig: { gateway: { callTimeoutMs } } } };
   try {
     await body(gw, options, url);
   } finally {
@@ -73,6 +73,11 @@ test("two instances, one operator connection: the other instance's calls, chat (
       assert.is(onB.status, 502);
       assert.is(onB.body.error.code, "GATEWAY_ERROR");
       assert.equal(onB.body.error, onA.body.error);
+      // No answer within the call's timeout: 504 GATEWAY_TIMEOUT, as on A.
+      gw.neverAnswer("cron.list");
+      const timedOut = await b.json<{ error: { code: string } }>("/api/gateway/crons");
+      assert.is(timedOut.status, 504, JSON.stringify(timedOut.body));
+      assert.is(timedOut.body.error.code, "GATEWAY_TIMEOUT");
       gw.override("cron.list", undefined);
 
       // A chat through B: chat.send is forwarded, the reply streams back from the holder's chat
@@ -113,7 +118,7 @@ test("two instances, one operator connection: the other instance's calls, chat (
         removeHome(h.home);
       }
     }
-  });
+  }, 3_000);
 });
 
 test("the holder killed (its heartbeat stops, nothing released): a call in flight through it fails 503 within its timeout, and the other instance takes the link within seconds", async () => {

@@ -14,7 +14,7 @@ import type { GatewayAgentAccepted, GatewayAgentFinal, GatewayClient, GatewayHel
 import type { Instances } from "../../plugin-api/instances.ts";
 import type { OpenedDatabase } from "../database.ts";
 import type { HostGatewayClient } from "./client.ts";
-import { EventStreams } from "./event-streams.ts";
+import { LinkListeners } from "./link-listeners.ts";
 import { CallForwarder, CallServer } from "./forwarded-calls.ts";
 import { LINK_CHANNEL, LinkTables, STATE_EVENT, type LeaseRow } from "./lease-tables.ts";
 import { notConnectedError } from "./not-connected.ts";
@@ -60,11 +60,9 @@ interface RelayedState {
   hello: GatewayHello | null;
 }
 
-class LeasedGatewayLink implements HostGatewayClient {
+class LeasedGatewayLink extends LinkListeners implements HostGatewayClient {
   private readonly options: LeasedLinkOptions;
   private readonly logger: Logger;
-  private readonly streams: EventStreams;
-  private readonly stateListeners = new Set<(status: GatewayStatus) => void>();
   private current: GatewayStatus;
   private relayedHello: GatewayHello | null = null;
   /** The next client to start (unstarted; also where the status's URL comes from). */
@@ -83,9 +81,10 @@ class LeasedGatewayLink implements HostGatewayClient {
   private stopped = false;
 
   constructor(options: LeasedLinkOptions, first: HostGatewayClient) {
+    const logger = options.logger.child({ link: options.name });
+    super(logger);
     this.options = options;
-    this.logger = options.logger.child({ link: options.name });
-    this.streams = new EventStreams(this.logger);
+    this.logger = logger;
     this.spare = first;
     this.current = { ...first.status(), state: "connecting" };
   }
@@ -258,16 +257,7 @@ class LeasedGatewayLink implements HostGatewayClient {
     const changed = status.state !== this.current.state;
     this.current = { ...status };
     this.relayedHello = hello;
-    if (!changed) return;
-    for (const listener of [...this.stateListeners]) this.notify(listener);
-  }
-
-  private notify(listener: (status: GatewayStatus) => void): void {
-    try {
-      listener(this.status());
-    } catch (error) {
-      this.logger.warn({ err: error }, "a gateway state listener threw; ignored");
-    }
+    if (changed) this.notifyAll();
   }
 
   // ---- the GatewayClient contract --------------------------------------------------------
@@ -281,27 +271,8 @@ class LeasedGatewayLink implements HostGatewayClient {
     return this.current.state === "connected" && this.relayedHello ? { ...this.relayedHello } : null;
   }
 
-  onState(listener: (status: GatewayStatus) => void): () => void {
-    this.stateListeners.add(listener);
-    this.notify(listener);
-    return () => this.stateListeners.delete(listener);
-  }
-
-  ready(timeoutMs = 0): Promise<void> {
-    if (this.status().state === "connected") return Promise.resolve();
-    if (timeoutMs <= 0 || this.stopped) return Promise.reject(notConnectedError(this.status()));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(notConnectedError(this.status()));
-      }, timeoutMs);
-      const off = this.onState((status) => {
-        if (status.state !== "connected") return;
-        clearTimeout(timer);
-        queueMicrotask(() => off());
-        resolve();
-      });
-    });
+  protected mayConnect(): boolean {
+    return !this.stopped;
   }
 
   call<M extends keyof GatewayMethods>(method: M, params: GatewayMethods[M]["params"], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<GatewayMethods[M]["result"]> {
@@ -324,17 +295,5 @@ class LeasedGatewayLink implements HostGatewayClient {
     if (this.current.state !== "connected" || !this.holder || !this.team) return Promise.reject(notConnectedError(this.status()));
     if (typeof method !== "string" || method.length === 0) return Promise.reject(new TypeError("gateway method must be a non-empty string"));
     return this.team.forwarder.send(this.holder, method, params, { ...options, timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs }, twoStage, onAccepted);
-  }
-
-  on(event: string, listener: (payload: any) => void): () => void {
-    return this.streams.on(event, listener);
-  }
-
-  events(event: string, options?: { signal?: AbortSignal; bufferLimit?: number }): AsyncIterable<any> {
-    return this.streams.events(event, options);
-  }
-
-  onAny(listener: (event: string, payload: unknown) => void): () => void {
-    return this.streams.onAny(listener);
   }
 }
