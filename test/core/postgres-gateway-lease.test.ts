@@ -8,6 +8,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { definePlugin, defineRoutes, hostTokens, z } from "@muster/plugin";
 import type { ApiBody } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../plugins/approvals/index.ts";
@@ -28,9 +29,37 @@ import { EXEC_REQUEST, approvalFor, approvalsFor } from "../plugins/gateway-appr
 
 const { t, test, database } = postgresSuite("one gateway link per deployment on PostgreSQL");
 
-const PLUGINS = [chatPlugin, cronsPlugin, gatewayPlugin, streamPlugin];
 const authenticated = (gw: FakeGateway) => [...gw.connections].filter((c) => c.authenticated).length;
 const health = async (h: TestHost | MusterChild) => (await (h as TestHost).json<ApiBody<"getHealth">>("/api/health")).body.gateway;
+
+/** Calls the gateway as a plugin does (`hostTokens.gateway`): the two-stage `agent` with `onAccepted`, and a call aborted by its signal. */
+const gatewayProbe = definePlugin({
+  id: "gw-probe",
+  version: "1.0.0",
+  host: "^1.0.0",
+  paths: ["/api/gw-probe"],
+  routes: defineRoutes({
+    deps: { gateway: hostTokens.gateway },
+    mount(router, { gateway }) {
+      router.post("/api/gw-probe/agent", { summary: "agent with onAccepted", body: z.object({ message: z.string() }) }, async ({ body }) => {
+        const accepted: unknown[] = [];
+        const final = await gateway.agent({ message: body.message, agentId: "main", idempotencyKey: `probe-${Date.now()}` }, { timeoutMs: 20_000, onAccepted: (a) => accepted.push(a.status) });
+        return { accepted, status: final.status, text: final.result?.payloads?.map((p) => p.text).join("") ?? null };
+      });
+      router.post("/api/gw-probe/abort", { summary: "a call aborted after 200 ms", body: z.object({}) }, async () => {
+        const started = Date.now();
+        try {
+          await gateway.call("cron.list", {}, { timeoutMs: 20_000, signal: AbortSignal.timeout(200) });
+          return { outcome: "answered", ms: Date.now() - started };
+        } catch (error) {
+          return { outcome: (error as Error).name, ms: Date.now() - started };
+        }
+      });
+    },
+  }),
+});
+
+const PLUGINS = [chatPlugin, cronsPlugin, gatewayPlugin, streamPlugin, gatewayProbe];
 
 async function withGateway(body: (gw: FakeGateway, options: StartOptions, url: string) => Promise<void>, callTimeoutMs = 20_000): Promise<void> {
   const url = await database();
@@ -78,6 +107,19 @@ test("two instances, one operator connection: the other instance's calls, chat (
       const timedOut = await b.json<{ error: { code: string } }>("/api/gateway/crons");
       assert.is(timedOut.status, 504, JSON.stringify(timedOut.body));
       assert.is(timedOut.body.error.code, "GATEWAY_TIMEOUT");
+      gw.override("cron.list", undefined);
+
+      // The two-stage agent call through B: the accepted answer, then the final one; a call
+      // aborted by its signal rejects at once with the signal's reason.
+      gw.onChat((_agent, message) => `agent says ${message}`);
+      const agent = await b.json<{ accepted: string[]; status: string; text: string }>("/api/gw-probe/agent", { method: "POST", body: { message: "hello" } });
+      assert.is(agent.status, 200, JSON.stringify(agent.body));
+      assert.equal(agent.body.accepted, ["accepted"]);
+      assert.is(agent.body.status, "ok");
+      assert.is(agent.body.text, "agent says hello");
+      gw.neverAnswer("cron.list");
+      const aborted = await b.json<{ outcome: string; ms: number }>("/api/gw-probe/abort", { method: "POST", body: {} });
+      assert.is(aborted.body.outcome, "TimeoutError");
       gw.override("cron.list", undefined);
 
       // A chat through B: chat.send is forwarded, the reply streams back from the holder's chat
