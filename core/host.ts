@@ -47,6 +47,7 @@ import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
 import { checkServedTools } from "./internal/mcp/tools.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
+import { gatewayLink } from "./internal/gateway/leased-link.ts";
 import { createStartupPhases } from "./internal/startup-phases.ts";
 
 export interface HostOptions {
@@ -112,17 +113,22 @@ export function createHost(options: HostOptions = {}): Host {
   const phases = createStartupPhases("process start to host (modules, configuration)");
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const gateway = createGatewayClient({
-    url: config.gatewayUrl,
-    token: config.gatewayToken,
-    scopes: config.gatewayScopes,
-    requestTimeoutMs: config.gatewayRequestTimeoutMs,
-    deviceIdentity: config.gatewayDeviceIdentity,
-    home: config.home,
-    version: packageVersion,
-    timings: config.gatewayTimings,
-    logger: logger.child({ component: "gateway" }),
-  });
+  const gatewayLogger = logger.child({ component: "gateway" });
+  const connectGateway = () =>
+    createGatewayClient({
+      url: config.gatewayUrl,
+      token: config.gatewayToken,
+      scopes: config.gatewayScopes,
+      requestTimeoutMs: config.gatewayRequestTimeoutMs,
+      deviceIdentity: config.gatewayDeviceIdentity,
+      home: config.home,
+      version: packageVersion,
+      timings: config.gatewayTimings,
+      logger: gatewayLogger,
+    });
+  // In team mode (DATABASE_URL) one instance holds the link and the others go through it (leased-link.ts).
+  const team = config.databaseUrl ? () => ({ db: db!, instances: instances! }) : null;
+  const gateway = gatewayLink({ name: "default", connect: connectGateway, team, requestTimeoutMs: config.gatewayRequestTimeoutMs, logger: gatewayLogger });
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;

@@ -12,7 +12,8 @@ const HEARTBEAT_MS = 1_000;
 const DEAD_AFTER_MS = 5_000;
 /** Team mode: how often each plugin's sweep (`everyWhileShared`) runs. */
 const SWEEP_MS = 2_000;
-const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+/** Now in milliseconds by the database's clock (instances on machines whose clocks differ agree). */
+export const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 export interface InstanceRegistry extends Instances {
   /** What a plugin gets as `hostTokens.instances`: its sweeps' errors are logged with its logger. */

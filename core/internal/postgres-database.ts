@@ -208,6 +208,10 @@ export async function migratePostgres(orm: MikroORM, plugins: PluginMigrations[]
     await run(`CREATE TABLE IF NOT EXISTS muster_login_codes (nonce TEXT PRIMARY KEY, "expiresAt" BIGINT NOT NULL)`);
     // The crew's rate limits across instances (shared-rate-limits.ts).
     await run(`CREATE TABLE IF NOT EXISTS muster_rate_slots (id TEXT PRIMARY KEY, feature TEXT NOT NULL, instance TEXT NOT NULL, "startedAt" BIGINT NOT NULL, "releasedAt" BIGINT)`);
+    // One instance holds each gateway link; the others forward calls and read its events (gateway/lease-tables.ts).
+    await run(`CREATE TABLE IF NOT EXISTS muster_gateway_leases (link TEXT PRIMARY KEY, "instanceId" TEXT NOT NULL, since BIGINT NOT NULL, state TEXT)`);
+    await run(`CREATE TABLE IF NOT EXISTS muster_gateway_calls (id TEXT PRIMARY KEY, link TEXT NOT NULL, holder TEXT NOT NULL, method TEXT NOT NULL, params TEXT NOT NULL, "twoStage" BOOLEAN NOT NULL, "timeoutMs" INTEGER NOT NULL, "createdAt" BIGINT NOT NULL, state TEXT NOT NULL, accepted TEXT, outcome TEXT)`);
+    await run(`CREATE TABLE IF NOT EXISTS muster_gateway_events (id BIGSERIAL PRIMARY KEY, link TEXT NOT NULL, event TEXT NOT NULL, payload TEXT NOT NULL, "createdAt" BIGINT NOT NULL)`);
   });
   const rows = (await connection.execute("SELECT id, plugin FROM muster_migrations")) as { id: string; plugin: string }[];
   const applied = new Set(rows.map((r) => r.id));

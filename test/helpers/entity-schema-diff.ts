@@ -145,4 +145,4 @@ function implicitUniqueIndexes(sql: import("better-sqlite3").Database, table: st
 }
 
 /** The host's own tables (postgres-database.ts creates them on PostgreSQL); no plugin declares them. */
-const HOST_TABLES = new Set(["muster_migrations", "muster_instances", "muster_secrets", "muster_login_codes", "muster_rate_slots"]);
+const HOST_TABLES = new Set(["muster_migrations", "muster_instances", "muster_secrets", "muster_login_codes", "muster_rate_slots", "muster_gateway_leases", "muster_gateway_calls", "muster_gateway_events"]);

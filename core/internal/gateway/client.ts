@@ -18,10 +18,11 @@ import { hostErrors } from "../../plugin-api/errors.ts";
 import { createBackoff } from "./backoff.ts";
 import { watchReadiness, type ReadinessWatch } from "./readiness-watch.ts";
 import { loadDeviceIdentity, type DeviceIdentity } from "./device-identity.ts";
-import { EventStreams } from "./event-streams.ts";
+import { LinkListeners } from "./link-listeners.ts";
 import { HARD_FRAME_CAP_BYTES, parseFrame } from "./frames.ts";
 import { classifyRefusal, connectParams, missingScopes, readHello, wantsDevice } from "./handshake.ts";
 import { PendingCalls } from "./pending-calls.ts";
+import { notConnectedError } from "./not-connected.ts";
 import { failureForRefusal, failureFromClose, type Failure } from "./outcomes.ts";
 import { Keepalive } from "./keepalive.ts";
 import { GATEWAY_PROTOCOL, type GatewayTimings } from "./timings.ts";
@@ -46,6 +47,8 @@ export interface HostGatewayClient extends GatewayClient {
   start(): void;
   /** Closes the connection and stops reconnecting; waiting calls fail with GATEWAY_UNAVAILABLE. */
   stop(): Promise<void>;
+  /** Every gateway event, whatever its name (what the leased link relays to other instances). */
+  onAny(listener: (event: string, payload: unknown) => void): () => void;
 }
 
 /** ws refuses (close 1009) anything above this before our own, smaller cap applies. */
@@ -83,12 +86,10 @@ function displayUrl(url: string): string {
   }
 }
 
-class GatewayConnection implements HostGatewayClient {
+class GatewayConnection extends LinkListeners implements HostGatewayClient {
   private readonly options: GatewayClientOptions;
   private readonly logger: Logger;
-  private readonly streams: EventStreams;
   private readonly pending: PendingCalls;
-  private readonly stateListeners = new Set<(status: GatewayStatus) => void>();
   private readonly backoff;
   private readonly disabled: boolean;
   private current: GatewayStatus;
@@ -105,9 +106,9 @@ class GatewayConnection implements HostGatewayClient {
   private restartUntil = 0;
 
   constructor(options: GatewayClientOptions) {
+    super(options.logger);
     this.options = options;
     this.logger = options.logger;
-    this.streams = new EventStreams(options.logger);
     this.pending = new PendingCalls(options.logger);
     this.backoff = createBackoff(options.timings.backoffInitialMs, options.timings.backoffMaxMs);
     this.disabled = options.url === "off";
@@ -161,27 +162,8 @@ class GatewayConnection implements HostGatewayClient {
     return this.current.state === "connected" && this.attempt?.hello ? { ...this.attempt.hello } : null;
   }
 
-  onState(listener: (status: GatewayStatus) => void): () => void {
-    this.stateListeners.add(listener);
-    this.notify(listener);
-    return () => this.stateListeners.delete(listener);
-  }
-
-  ready(timeoutMs = 0): Promise<void> {
-    if (this.current.state === "connected") return Promise.resolve();
-    if (timeoutMs <= 0 || this.disabled || this.stopped) return Promise.reject(this.notConnectedError());
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(this.notConnectedError());
-      }, timeoutMs);
-      const off = this.onState((status) => {
-        if (status.state !== "connected") return;
-        clearTimeout(timer);
-        queueMicrotask(() => off());
-        resolve();
-      });
-    });
+  protected mayConnect(): boolean {
+    return !this.disabled && !this.stopped;
   }
 
   private setState(state: GatewayState, lastError?: string): void {
@@ -197,24 +179,11 @@ class GatewayConnection implements HostGatewayClient {
     if (state === "connected") this.logger.info(log, "gateway connected");
     else if (state === "connecting") this.logger.info(log, "gateway connecting");
     else this.logger.warn(log, `gateway ${state}`);
-    for (const listener of [...this.stateListeners]) this.notify(listener);
-  }
-
-  private notify(listener: (status: GatewayStatus) => void): void {
-    try {
-      listener(this.status());
-    } catch (error) {
-      this.logger.warn({ err: error }, "a gateway state listener threw; ignored");
-    }
+    this.notifyAll();
   }
 
   private notConnectedError() {
-    if (this.current.state === "unauthorized") return hostErrors.GATEWAY_UNAUTHORIZED();
-    const reason =
-      this.current.state === "disabled"
-        ? "GATEWAY_URL is off"
-        : `state ${this.current.state}${this.current.lastError ? `: ${this.current.lastError}` : ""}`;
-    return hostErrors.GATEWAY_UNAVAILABLE({ reason });
+    return notConnectedError(this.current);
   }
 
   // ---- calls -----------------------------------------------------------------------------
@@ -251,16 +220,6 @@ class GatewayConnection implements HostGatewayClient {
     // A failed send means the socket is going away; its close rejects the call.
     attempt.ws.send(frame, (error) => error && this.logger.debug({ err: error, method }, "gateway send failed"));
     return result;
-  }
-
-  // ---- events ----------------------------------------------------------------------------
-
-  on(event: string, listener: (payload: any) => void): () => void {
-    return this.streams.on(event, listener);
-  }
-
-  events(event: string, options?: { signal?: AbortSignal; bufferLimit?: number }): AsyncIterable<any> {
-    return this.streams.events(event, options);
   }
 
   // ---- connection ------------------------------------------------------------------------

@@ -8,6 +8,8 @@ type Listener = (payload: unknown) => void;
 
 export class EventStreams {
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Listeners of every event (the leased link relays them all to the other instances). */
+  private readonly everyEvent = new Set<(event: string, payload: unknown) => void>();
   private readonly logger: Logger;
 
   constructor(logger: Logger) {
@@ -23,7 +25,19 @@ export class EventStreams {
     };
   }
 
+  onAny(listener: (event: string, payload: unknown) => void): () => void {
+    this.everyEvent.add(listener);
+    return () => this.everyEvent.delete(listener);
+  }
+
   emit(event: string, payload: unknown): void {
+    for (const listener of [...this.everyEvent]) {
+      try {
+        listener(event, payload);
+      } catch (error) {
+        this.logger.warn({ err: error, event }, "a gateway event relay threw; ignored");
+      }
+    }
     const set = this.listeners.get(event);
     if (!set) return;
     for (const listener of [...set]) {

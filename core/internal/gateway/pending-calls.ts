@@ -109,6 +109,19 @@ export class PendingCalls {
     pending.resolve(frame.payload);
   }
 
+  /** Whether a call waits under `id`. */
+  has(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  /** Rejects one waiting call with `error` (an answer relayed from another instance, or its loss). */
+  fail(id: string, error: unknown): void {
+    const pending = this.calls.get(id);
+    if (!pending) return;
+    pending.cleanup();
+    pending.reject(error);
+  }
+
   /** Rejects every waiting call (the connection is gone). */
   rejectAll(error: () => unknown): void {
     for (const pending of [...this.calls.values()]) {
