@@ -47,6 +47,8 @@ import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
 import { checkServedTools } from "./internal/mcp/tools.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
+import { createGatewayLinks } from "./internal/gateway/links.ts";
+import { createGatewayRouter } from "./internal/gateway/router.ts";
 import { createStartupPhases } from "./internal/startup-phases.ts";
 
 export interface HostOptions {
@@ -112,17 +114,22 @@ export function createHost(options: HostOptions = {}): Host {
   const phases = createStartupPhases("process start to host (modules, configuration)");
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const gateway = createGatewayClient({
-    url: config.gatewayUrl,
-    token: config.gatewayToken,
-    scopes: config.gatewayScopes,
-    requestTimeoutMs: config.gatewayRequestTimeoutMs,
-    deviceIdentity: config.gatewayDeviceIdentity,
-    home: config.home,
-    version: packageVersion,
-    timings: config.gatewayTimings,
-    logger: logger.child({ component: "gateway" }),
-  });
+  // One link per configured gateway; with one, the router is that link itself (DESIGN §16).
+  const gatewayLinks = createGatewayLinks(config, (link) =>
+    createGatewayClient({
+      name: link.name,
+      url: link.url,
+      token: link.token,
+      scopes: link.scopes,
+      requestTimeoutMs: config.gatewayRequestTimeoutMs,
+      deviceIdentity: link.deviceIdentity,
+      home: config.home,
+      version: packageVersion,
+      timings: config.gatewayTimings,
+      logger: logger.child(config.gateways.length > 1 ? { component: "gateway", gateway: link.name } : { component: "gateway" }),
+    }),
+  );
+  const gateway = createGatewayRouter(gatewayLinks, logger.child({ component: "gateway" }));
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
@@ -337,6 +344,7 @@ export function createHost(options: HostOptions = {}): Host {
       routes: () => routes.routes,
       plugins: summaries,
       gateway: () => gateway.status(),
+      gateways: () => gateway.links?.() ?? [],
       watcher: () => workspaceWatch.state,
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
