@@ -17,6 +17,7 @@ import type {
 } from "../../plugin-api/gateway.ts";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { createBackoff } from "./backoff.ts";
+import { waitForConnected } from "./wait-connected.ts";
 import { watchReadiness, type ReadinessWatch } from "./readiness-watch.ts";
 import { loadDeviceIdentity, type DeviceIdentity } from "./device-identity.ts";
 import { EventStreams } from "./event-streams.ts";
@@ -177,18 +178,7 @@ class GatewayConnection implements HostGatewayClient {
   ready(timeoutMs = 0): Promise<void> {
     if (this.current.state === "connected") return Promise.resolve();
     if (timeoutMs <= 0 || this.disabled || this.stopped) return Promise.reject(this.notConnectedError());
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(this.notConnectedError());
-      }, timeoutMs);
-      const off = this.onState((status) => {
-        if (status.state !== "connected") return;
-        clearTimeout(timer);
-        queueMicrotask(() => off());
-        resolve();
-      });
-    });
+    return waitForConnected((listener) => this.onState(listener), timeoutMs, () => Promise.reject(this.notConnectedError()));
   }
 
   private setState(state: GatewayState, lastError?: string): void {

@@ -12,6 +12,7 @@ import type { GatewayAgentAccepted, GatewayAgentFinal, GatewayClient, GatewayHel
 import { hostErrors } from "../../plugin-api/errors.ts";
 import type { HostGatewayClient } from "./client.ts";
 import { EventStreams } from "./event-streams.ts";
+import { waitForConnected } from "./wait-connected.ts";
 import { isApprovalList, isFanOut, mergeAgents, mergeApprovalLists, mergeHealth, mergeStatus, pageOf, PAGED_LISTS, readAllPages, type LinkAnswer } from "./fan-out.ts";
 import { agentOfParams, agentOfSessionKey, idsIn, RouteMemory } from "./route-memory.ts";
 
@@ -108,18 +109,7 @@ class GatewayRouter implements HostGatewayClient {
     // The default link's refusal says why (unavailable or unauthorized) in the usual words.
     const refusal = () => this.all[0]!.client.ready(0);
     if (timeoutMs <= 0) return refusal();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        refusal().then(resolve, reject);
-      }, timeoutMs);
-      const off = this.onState((status) => {
-        if (status.state !== "connected") return;
-        clearTimeout(timer);
-        queueMicrotask(() => off());
-        resolve();
-      });
-    });
+    return waitForConnected((listener) => this.onState(listener), timeoutMs, refusal);
   }
 
   private onLinkState(): void {
