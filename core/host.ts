@@ -48,6 +48,8 @@ import { checkServedTools } from "./internal/mcp/tools.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
 import { createGatewayClient } from "./internal/gateway/client.ts";
 import { gatewayLink } from "./internal/gateway/leased-link.ts";
+import { createGatewayLinks } from "./internal/gateway/links.ts";
+import { createGatewayRouter } from "./internal/gateway/router.ts";
 import { createStartupPhases } from "./internal/startup-phases.ts";
 
 export interface HostOptions {
@@ -113,22 +115,28 @@ export function createHost(options: HostOptions = {}): Host {
   const phases = createStartupPhases("process start to host (modules, configuration)");
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const gatewayLogger = logger.child({ component: "gateway" });
-  const connectGateway = () =>
-    createGatewayClient({
-      url: config.gatewayUrl,
-      token: config.gatewayToken,
-      scopes: config.gatewayScopes,
-      requestTimeoutMs: config.gatewayRequestTimeoutMs,
-      deviceIdentity: config.gatewayDeviceIdentity,
-      home: config.home,
-      version: packageVersion,
-      timings: config.gatewayTimings,
-      logger: gatewayLogger,
-    });
-  // In team mode (DATABASE_URL) one instance holds the link and the others go through it (leased-link.ts).
+  // In team mode (DATABASE_URL) one instance holds each link and the others go through it
+  // (leased-link.ts); one link per configured gateway, and with one the router is that link
+  // itself (DESIGN §16).
   const team = config.databaseUrl ? () => ({ db: db!, instances: instances! }) : null;
-  const gateway = gatewayLink({ name: "default", connect: connectGateway, team, requestTimeoutMs: config.gatewayRequestTimeoutMs, logger: gatewayLogger });
+  const gatewayLinks = createGatewayLinks(config, (link) => {
+    const linkLogger = logger.child(config.gateways.length > 1 ? { component: "gateway", gateway: link.name } : { component: "gateway" });
+    const connect = () =>
+      createGatewayClient({
+        name: link.name,
+        url: link.url,
+        token: link.token,
+        scopes: link.scopes,
+        requestTimeoutMs: config.gatewayRequestTimeoutMs,
+        deviceIdentity: link.deviceIdentity,
+        home: config.home,
+        version: packageVersion,
+        timings: config.gatewayTimings,
+        logger: linkLogger,
+      });
+    return gatewayLink({ name: link.name, connect, team, requestTimeoutMs: config.gatewayRequestTimeoutMs, logger: linkLogger });
+  });
+  const gateway = createGatewayRouter(gatewayLinks, logger.child({ component: "gateway" }));
   const startedAt = Date.now();
   let server: Server | undefined;
   let db: OpenedDatabase | undefined;
@@ -343,6 +351,7 @@ export function createHost(options: HostOptions = {}): Host {
       routes: () => routes.routes,
       plugins: summaries,
       gateway: () => gateway.status(),
+      gateways: () => gateway.links?.() ?? [],
       watcher: () => workspaceWatch.state,
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.

@@ -8,6 +8,7 @@ import { startErrors } from "./start-errors.ts";
 import { parsePostgresUrl } from "./postgres-url.ts";
 import type { HostCredential } from "../plugin-api/context.ts";
 import { DEFAULT_GATEWAY_SCOPES, DEFAULT_GATEWAY_TIMINGS, type GatewayTimings } from "./gateway/timings.ts";
+import { DEFAULT_LINK, gatewayEntrySchema, gatewayUrlSchema, parseGatewayUrlList, resolveGatewayLinks, type GatewayLinkConfig } from "./gateway/link-config.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -18,12 +19,18 @@ export interface MusterConfig {
   home: string;
   /** Explicit `WORKSPACE_DIR`, or null to use the default resolution (DESIGN §10). */
   workspaceDir: string | null;
-  /** The OpenClaw gateway's WebSocket URL, or `off` (no gateway: state `disabled`). */
+  /** The OpenClaw gateway's WebSocket URL, or `off` (no gateway: state `disabled`); with several gateways, the first one's. */
   gatewayUrl: string;
+  /**
+   * Every gateway link (DESIGN §16), in order; the first is the default one. One gateway is
+   * one link named "default" built from gatewayUrl/gatewayToken/gatewayScopes (link-config.ts).
+   */
+  gateways: readonly GatewayLinkConfig[];
   /** `DATABASE_URL`: a PostgreSQL database (team mode, DESIGN §16); null for the embedded SQLite file. */
   databaseUrl: string | null;
   /** `POSTGRES_BIN_DIR`: where `muster backup`/`restore` take pg_dump and pg_restore from; null to search PATH and Debian's directories. */
   postgresBinDir: string | null;
+  /** The first gateway's token (the vault passphrase falls back to it). */
   gatewayToken: string | null;
   /** Default timeout of one gateway call (`GATEWAY_REQUEST_TIMEOUT_MS`). */
   gatewayRequestTimeoutMs: number;
@@ -83,7 +90,9 @@ const origin = z.string().refine((v) => {
 
 const csv = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 
-const gatewayUrl = z.string().refine((v) => v === "off" || /^wss?:\/\/[^/?#\s]+/.test(v), "must be a ws:// or wss:// URL, or off");
+/** One URL is checked here (its message unchanged); a list (`a,b` or `name=url`) entry by entry in {@link parseGatewayUrlList}. */
+const isGatewayList = (v: string) => v.includes(",") || /^[a-z][a-z0-9-]*=/.test(v);
+const gatewayUrl = z.string().refine((v) => isGatewayList(v) || gatewayUrlSchema.safeParse(v).success, "must be a ws:// or wss:// URL, or off");
 
 // Read as libpq reads it (postgres-url.ts: a socket directory as the host, sslmode), so a URL
 // Muster would misread stops start-up here, saying what is wrong.
@@ -122,7 +131,9 @@ const fileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   workspaceDir: z.string().min(1).optional(),
-  gatewayUrl: gatewayUrl.optional(),
+  gatewayUrl: gatewayUrlSchema.optional(),
+  /** Several gateways (DESIGN §16): their tokens come from the environment, never from this file. */
+  gateways: z.array(gatewayEntrySchema).min(1).optional(),
   gatewayRequestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
   gatewayScopes: z.array(z.string().regex(/^operator\.[a-z.]+$/)).optional(),
   gatewayDeviceIdentity: z.enum(["auto", "on", "off"]).optional(),
@@ -146,7 +157,11 @@ export type MusterConfigFile = z.input<typeof fileSchema>;
 const describe = (error: z.ZodError) => summarizeDetails(zodIssueDetails(error, undefined, "(root)"));
 
 /** Overrides tests and embedders pass to `createHost`, on top of env and file. */
-export type ConfigOverrides = Partial<Omit<MusterConfig, "gatewayTimings">> & { gatewayTimings?: Partial<GatewayTimings> };
+export type ConfigOverrides = Partial<Omit<MusterConfig, "gatewayTimings" | "gateways">> & {
+  gatewayTimings?: Partial<GatewayTimings>;
+  /** Several gateways, as muster.config.json's `gateways` with their tokens (each link's scopes and device identity default to the config's). */
+  gateways?: readonly (Pick<GatewayLinkConfig, "name" | "url"> & Partial<GatewayLinkConfig>)[];
+};
 
 /**
  * For a schema parsed once per process (configuration at start): zod's compiled fast path
@@ -182,16 +197,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     file = parsedFile.data;
   }
 
+  const gateways = gatewayLinks(e, file, overrides, env, filePath);
   const workspace = overrides.workspaceDir !== undefined ? overrides.workspaceDir : e.WORKSPACE_DIR ?? file.workspaceDir ?? null;
   const config: MusterConfig = {
     port: overrides.port ?? e.PORT ?? file.port ?? 3333,
     host: overrides.host ?? e.HOST ?? file.host ?? "127.0.0.1",
     home,
     workspaceDir: workspace === null ? null : isAbsolute(workspace) ? workspace : resolve(workspace),
-    gatewayUrl: overrides.gatewayUrl ?? e.GATEWAY_URL ?? file.gatewayUrl ?? "ws://127.0.0.1:18789",
+    gatewayUrl: gateways[0]!.url,
+    gateways,
     databaseUrl: overrides.databaseUrl !== undefined ? overrides.databaseUrl : e.DATABASE_URL ?? null,
     postgresBinDir: overrides.postgresBinDir !== undefined ? overrides.postgresBinDir : e.POSTGRES_BIN_DIR ? resolve(e.POSTGRES_BIN_DIR) : null,
-    gatewayToken: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
+    gatewayToken: gateways[0]!.token,
     gatewayRequestTimeoutMs: overrides.gatewayRequestTimeoutMs ?? e.GATEWAY_REQUEST_TIMEOUT_MS ?? file.gatewayRequestTimeoutMs ?? 30_000,
     gatewayScopes: overrides.gatewayScopes ?? e.GATEWAY_SCOPES ?? file.gatewayScopes ?? [...DEFAULT_GATEWAY_SCOPES],
     gatewayDeviceIdentity: overrides.gatewayDeviceIdentity ?? e.GATEWAY_DEVICE_IDENTITY ?? file.gatewayDeviceIdentity ?? "auto",
@@ -223,6 +240,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     });
   }
   return Object.freeze(config);
+}
+
+/**
+ * The gateway links: overrides (tests, embedders) first, then GATEWAY_URL, then the file's
+ * `gateways`, then its `gatewayUrl`. Refused lists (repeated names, a bad entry, a token
+ * count that does not match) are CONFIG_INVALID naming the variable.
+ */
+function gatewayLinks(e: z.output<typeof envSchema>, file: z.output<typeof fileSchema>, overrides: ConfigOverrides, env: NodeJS.ProcessEnv, filePath: string): GatewayLinkConfig[] {
+  const defaults = {
+    scopes: overrides.gatewayScopes ?? e.GATEWAY_SCOPES ?? file.gatewayScopes ?? [...DEFAULT_GATEWAY_SCOPES],
+    deviceIdentity: overrides.gatewayDeviceIdentity ?? e.GATEWAY_DEVICE_IDENTITY ?? file.gatewayDeviceIdentity ?? "auto",
+    token: overrides.gatewayToken !== undefined ? overrides.gatewayToken : e.GATEWAY_TOKEN ?? null,
+  };
+  let entries: { name: string; url: string; scopes?: string[] | undefined; deviceIdentity?: "auto" | "on" | "off" | undefined }[];
+  let source = "configuration";
+  if (overrides.gateways) {
+    return overrides.gateways.map((g) => ({ name: g.name, url: g.url, token: g.token ?? null, scopes: g.scopes ?? defaults.scopes, deviceIdentity: g.deviceIdentity ?? defaults.deviceIdentity }));
+  } else if (overrides.gatewayUrl !== undefined) entries = [{ name: DEFAULT_LINK, url: overrides.gatewayUrl }];
+  else if (e.GATEWAY_URL !== undefined) {
+    const parsed = parseGatewayUrlList(e.GATEWAY_URL);
+    if ("problem" in parsed) throw startErrors.CONFIG_INVALID({ source: "environment", problems: parsed.problem });
+    entries = parsed.entries;
+    source = "environment";
+  } else if (file.gateways) {
+    entries = file.gateways;
+    source = filePath;
+  } else entries = [{ name: DEFAULT_LINK, url: file.gatewayUrl ?? "ws://127.0.0.1:18789" }];
+  const resolved = resolveGatewayLinks(entries, env, defaults, source === "environment" ? "GATEWAY_URL" : "gateways");
+  if ("problem" in resolved) throw startErrors.CONFIG_INVALID({ source, problems: resolved.problem });
+  return resolved.links;
 }
 
 /** Whether an address or host name is loopback-only. */

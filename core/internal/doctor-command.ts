@@ -13,7 +13,8 @@ import { resolveWorkspaceRoot } from "./workspace/paths.ts";
 import { staticContributions } from "./contributions.ts";
 import { hostPoints, type DoctorCheck, type DoctorContext } from "../plugin-api/host-points.ts";
 import type { PluginDefinition } from "../plugin-api/define-plugin.ts";
-import { loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identity.ts";
+import { deviceFile, loadDeviceIdentity, type DeviceIdentity } from "./gateway/device-identity.ts";
+import type { GatewayLinkConfig } from "./gateway/link-config.ts";
 import { wantsDevice } from "./gateway/handshake.ts";
 import { probeGateway, type ProbeResult, type ProbeStep } from "./gateway/probe.ts";
 import { EXIT, parseCommandArgs, runCommand, type CliCommand, type CommandStreams } from "./cli/command.ts";
@@ -89,7 +90,15 @@ type Check = Omit<CheckResult, "id" | "name">;
 
 async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  const passed = (id: string) => ["ok", "warn"].includes(results.find((r) => r.id === id)?.status ?? "");
+  const ok = (r: CheckResult | undefined) => ["ok", "warn"].includes(r?.status ?? "");
+  // With several gateways a check needing `gateway.<step>` needs that step on every link (`gateway.<name>.<step>`).
+  const perLink = (id: string) => (id.startsWith("gateway.") ? results.filter((r) => r.id.startsWith("gateway.") && r.id.endsWith(`.${id.slice(8)}`) && r.id.split(".").length === 3) : []);
+  const passed = (id: string) => {
+    const exact = results.find((r) => r.id === id);
+    if (exact) return ok(exact);
+    const links = perLink(id);
+    return links.length > 0 && links.every(ok);
+  };
   /** Runs a check unless one it needs did not pass: an unrelated failure never hides a diagnosis. */
   const add = async (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => {
     const blocker = needs.find((n) => !passed(n));
@@ -112,7 +121,8 @@ async function runChecks(deps: DoctorOptions): Promise<CheckResult[]> {
       if (!isStartError(error)) throw error;
       return { status: "fail", detail: error.message, fix: "fix the named environment variable or muster.config.json field (README: Configuration)" };
     }
-    return { status: "ok", detail: `MUSTER_HOME ${config.home}, GATEWAY_URL ${config.gatewayUrl}` };
+    const gateways = config.gateways.length > 1 ? config.gateways.map((g) => `${g.name}=${g.url}`).join(",") : config.gatewayUrl;
+    return { status: "ok", detail: `MUSTER_HOME ${config.home}, GATEWAY_URL ${gateways}` };
   });
   await add("home", "MUSTER_HOME writable", ["config"], () => homeWritable(config!.home));
   await add("database", "database and migrations", ["home"], () => checkDatabase(config!, deps.migrations));
@@ -136,30 +146,52 @@ async function contributedChecks(plugins: readonly PluginDefinition[], config: M
   }
 }
 
-/** The gateway steps in order; a step needs the one before. Returns the ids agents.list named. */
+/**
+ * The gateway steps of each link in order; a step needs the one before. One gateway keeps the
+ * ids `gateway.<step>`; several are `gateway.<name>.<step>`, named `<check> (gateway <name>)`.
+ * Returns the ids every link's agents.list named.
+ */
 async function gatewayChecks(config: MusterConfig | undefined, results: CheckResult[], add: (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => Promise<void>): Promise<string[]> {
-  if (config?.gatewayUrl === "off") {
-    for (const c of GATEWAY_CHECKS) results.push({ id: `gateway.${c.step}`, name: c.name, status: "disabled", detail: "GATEWAY_URL=off" });
+  const links: readonly GatewayLinkConfig[] = config?.gateways ?? [{ name: "default", url: "", token: null, scopes: [], deviceIdentity: "auto" }];
+  const agentIds = new Set<string>();
+  for (const link of links) {
+    const several = links.length > 1;
+    const id = (step: string) => (several ? `gateway.${link.name}.${step}` : `gateway.${step}`);
+    const name = (check: string) => (several ? `${check} (gateway ${link.name})` : check);
+    for (const agent of await linkChecks(config, link, { id, name }, results, add)) agentIds.add(agent);
+  }
+  return [...agentIds];
+}
+
+async function linkChecks(
+  config: MusterConfig | undefined,
+  link: GatewayLinkConfig,
+  label: { id: (step: string) => string; name: (check: string) => string },
+  results: CheckResult[],
+  add: (id: string, name: string, needs: string[], run: () => Check | Promise<Check>) => Promise<void>,
+): Promise<string[]> {
+  if (config && link.url === "off") {
+    for (const c of GATEWAY_CHECKS) results.push({ id: label.id(c.step), name: label.name(c.name), status: "disabled", detail: "GATEWAY_URL=off" });
     return [];
   }
   let probed: ProbeResult[] = [];
-  await add("gateway.tcp", GATEWAY_CHECKS[0]!.name, ["config"], async () => {
+  await add(label.id("tcp"), label.name(GATEWAY_CHECKS[0]!.name), ["config"], async () => {
     let device: DeviceIdentity | null = null;
-    if (wantsDevice(config!.gatewayDeviceIdentity, config!.gatewayUrl)) {
+    if (wantsDevice(link.deviceIdentity, link.url)) {
       try {
-        device = loadDeviceIdentity(config!.home);
+        device = loadDeviceIdentity(config!.home, link.name);
       } catch (error) {
-        return { status: "fail", detail: `the gateway device identity cannot be loaded: ${(error as Error).message}`, fix: "remove $MUSTER_HOME/gateway-device.json to create a new one (it must be paired again)" };
+        return { status: "fail", detail: `the gateway device identity cannot be loaded: ${(error as Error).message}`, fix: `remove ${deviceFile(config!.home, link.name)} to create a new one (it must be paired again)` };
       }
     }
-    probed = await probeGateway({ url: config!.gatewayUrl, token: config!.gatewayToken, scopes: config!.gatewayScopes, version: packageVersion, device });
+    probed = await probeGateway({ url: link.url, token: link.token, scopes: link.scopes, version: packageVersion, device });
     return probeCheck(probed, "tcp");
   });
   // The probe walks the steps in order and stops at the first broken one (the rest are not in its answer).
   for (const c of GATEWAY_CHECKS.slice(1)) {
     const found = probed.find((p) => p.step === c.step);
-    if (found) results.push({ id: `gateway.${c.step}`, name: c.name, status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) });
-    else results.push({ id: `gateway.${c.step}`, name: c.name, status: "skipped", detail: "not checked (an earlier gateway check failed)" });
+    if (found) results.push({ id: label.id(c.step), name: label.name(c.name), status: found.status, detail: found.detail, ...(found.fix ? { fix: found.fix } : {}) });
+    else results.push({ id: label.id(c.step), name: label.name(c.name), status: "skipped", detail: "not checked (an earlier gateway check failed)" });
   }
   return probed.find((p) => p.step === "agents")?.agentIds ?? [];
 }

@@ -7,7 +7,7 @@ import { SESSION_COOKIE, type BrowserLogin } from "./http/browser-login.ts";
 import { buildOpenApi } from "./http/openapi.ts";
 import type { RouteRecord } from "./http/plugin-router.ts";
 import type { DatabaseState } from "./database.ts";
-import type { GatewayStatus } from "../plugin-api/gateway.ts";
+import type { GatewayLinkStatus, GatewayStatus } from "../plugin-api/gateway.ts";
 
 export const HOST_PATHS = ["/api/health", "/api/auth", "/api/openapi.json", "/api/plugins", "/login", "/mcp"];
 
@@ -30,8 +30,12 @@ export interface HostRouteDeps {
   routes: () => RouteRecord[];
   plugins: () => PluginSummary[];
   gateway: () => GatewayStatus;
+  /** Each gateway link (DESIGN §16), in configured order. */
+  gateways: () => GatewayLinkStatus[];
   watcher: () => "scanning" | "ready";
 }
+
+const gatewayState = z.enum(["connecting", "connected", "down", "unauthorized", "disabled"]);
 
 const healthResponse = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -43,11 +47,16 @@ const healthResponse = z.object({
   databaseFault: z.object({ code: z.string(), since: z.string(), lastAt: z.string() }).optional(),
   /** The OpenClaw gateway link (DESIGN §14.1); its being down leaves `status` ok (Muster works without it). */
   gateway: z.object({
-    state: z.enum(["connecting", "connected", "down", "unauthorized", "disabled"]),
+    state: gatewayState,
     url: z.string().nullable(),
     since: z.string(),
     lastError: z.string().optional(),
   }),
+  /**
+   * Each gateway link by name (several gateways, DESIGN §16; one entry, `default`, with one
+   * gateway). `gateway` above is their aggregate: `connected` while any link is.
+   */
+  gateways: z.array(z.object({ name: z.string(), state: gatewayState, url: z.string().nullable(), since: z.string(), lastError: z.string().optional() })),
   /**
    * The workspace watcher's initial scan: `scanning` while it runs after the start (changes
    * meanwhile are still reported, from the scan), `ready` once every directory is watched.
@@ -69,6 +78,7 @@ export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void
       database,
       ...(fault ? { databaseFault: fault } : {}),
       gateway: deps.gateway(),
+      gateways: deps.gateways(),
       watcher: deps.watcher(),
     };
   });

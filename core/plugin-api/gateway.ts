@@ -21,6 +21,11 @@ export interface GatewayStatus {
   lastError?: string;
 }
 
+/** One gateway link's status (several gateways, DESIGN §16): the link's name beside its state. */
+export interface GatewayLinkStatus extends GatewayStatus {
+  name: string;
+}
+
 /** The `error` of a `res` frame with `ok: false` (reference §2.3). */
 export interface GatewayErrorShape {
   code: string;
@@ -231,6 +236,18 @@ export interface GatewayClient {
    * the consumer reads are buffered up to `bufferLimit` (default 10,000), then the oldest dropped.
    */
   events<E extends GatewayEventName>(event: E, options?: { signal?: AbortSignal; bufferLimit?: number }): AsyncIterable<GatewayEventPayload<E>>;
-  /** Called on every state change, and once at once with the current state. Returns the unsubscribe function. */
+  /**
+   * Called on every state change, and once at once with the current state. Returns the
+   * unsubscribe function. With several gateways: called on every link's change, with the
+   * aggregate status (connected while any link is), so a listener re-reads on each reconnect.
+   */
   onState(listener: (status: GatewayStatus) => void): () => void;
+  /** Each gateway link's status, in configured order (several gateways, DESIGN §16; one entry for one gateway). */
+  links?(): GatewayLinkStatus[];
+  /**
+   * The name of the gateway link an agent's calls go to, learnt from each link's
+   * `agents.list` (the first link wins an id two gateways share), or null when no link names it.
+   * Only a client of several gateways has it.
+   */
+  gatewayOf?(agentId: string): string | null;
 }

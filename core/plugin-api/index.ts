@@ -41,6 +41,7 @@ export type {
   GatewayClient,
   GatewayState,
   GatewayStatus,
+  GatewayLinkStatus,
   GatewayHello,
   GatewayErrorShape,
   GatewayCallOptions,

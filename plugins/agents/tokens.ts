@@ -45,6 +45,8 @@ export interface AgentHealthEntry {
    * Null while the gateway's list has never been read (the gateway never connected).
    */
   registered: boolean | null;
+  /** With several gateways (DESIGN §16): the gateway the agent is on; its link's state decides `offline`. */
+  gateway?: string;
 }
 
 /** Who hears about an agent's or a task's trouble next (DESIGN §14.7). */

@@ -83,4 +83,58 @@ t("refused values are named", () => {
   assert.throws(() => loadConfig({ MUSTER_HOME: dir }), /gatewayUrl/);
 });
 
+/** CONFIG_INVALID's message for a configuration that is refused. */
+function refusal(env: Record<string, string>, file?: unknown): string {
+  const dir = home();
+  if (file !== undefined) writeFileSync(join(dir, "muster.config.json"), JSON.stringify(file));
+  try {
+    loadConfig({ MUSTER_HOME: dir, ...env });
+  } catch (error) {
+    assert.instance(error, MusterError);
+    assert.is((error as MusterError).code, "CONFIG_INVALID");
+    return (error as Error).message;
+  }
+  throw new Error(`accepted: ${JSON.stringify({ env, file })}`);
+}
+
+const linksOf = (c: ReturnType<typeof loadConfig>) => c.gateways.map((g) => [g.name, g.url, g.token]);
+
+t("one gateway is one link named default, with the token whole (a comma in it included)", () => {
+  const c = loadConfig({ MUSTER_HOME: home(), GATEWAY_URL: "ws://127.0.0.1:1", GATEWAY_TOKEN: "a,b" });
+  assert.equal(linksOf(c), [["default", "ws://127.0.0.1:1", "a,b"]]);
+  assert.equal([c.gatewayUrl, c.gatewayToken], ["ws://127.0.0.1:1", "a,b"]);
+  assert.equal(linksOf(loadConfig({ MUSTER_HOME: home() })), [["default", "ws://127.0.0.1:18789", null]]);
+});
+
+t("GATEWAY_URL lists several gateways: unnamed by position, name=url named; tokens by position, GATEWAY_TOKEN_<NAME> over them", () => {
+  const c = loadConfig({ MUSTER_HOME: home(), GATEWAY_URL: "ws://a:1, ws://b:2", GATEWAY_TOKEN: "ta,tb" });
+  assert.equal(linksOf(c), [["default", "ws://a:1", "ta"], ["gateway-2", "ws://b:2", "tb"]]);
+  assert.equal([c.gatewayUrl, c.gatewayToken], ["ws://a:1", "ta"], "the first link is the default one");
+  const named = loadConfig({ MUSTER_HOME: home(), GATEWAY_URL: "east=ws://a:1,west-2=wss://b:2", GATEWAY_TOKEN: "ta,", GATEWAY_TOKEN_WEST_2: "tw", GATEWAY_SCOPES: "operator.read" });
+  assert.equal(linksOf(named), [["east", "ws://a:1", "ta"], ["west-2", "wss://b:2", "tw"]]);
+  assert.equal(named.gateways[1]!.scopes, ["operator.read"]);
+  const byName = loadConfig({ MUSTER_HOME: home(), GATEWAY_URL: "east=ws://a:1,west=ws://b:2", GATEWAY_TOKEN_EAST: "te" });
+  assert.equal(linksOf(byName), [["east", "ws://a:1", "te"], ["west", "ws://b:2", null]]);
+});
+
+t("muster.config.json's gateways, each with its own scopes and device identity; GATEWAY_URL wins over it", () => {
+  const dir = home();
+  writeFileSync(join(dir, "muster.config.json"), JSON.stringify({ gateways: [{ name: "east", url: "ws://a:1" }, { name: "far", url: "wss://far:443", scopes: ["operator.read"], deviceIdentity: "on" }] }));
+  const c = loadConfig({ MUSTER_HOME: dir, GATEWAY_TOKEN_FAR: "tf" });
+  assert.equal(linksOf(c), [["east", "ws://a:1", null], ["far", "wss://far:443", "tf"]]);
+  assert.equal([c.gateways[1]!.scopes, c.gateways[1]!.deviceIdentity, c.gateways[0]!.deviceIdentity], [["operator.read"], "on", "auto"]);
+  assert.equal(linksOf(loadConfig({ MUSTER_HOME: dir, GATEWAY_URL: "ws://c:3" })), [["default", "ws://c:3", null]]);
+});
+
+t("several gateways refused at start with the reason: repeated names, a bad entry, a token count that does not match, a token in the file", () => {
+  assert.match(refusal({ GATEWAY_URL: "a=ws://a:1,a=ws://b:2" }), /GATEWAY_URL: the gateway name "a" is used twice/);
+  assert.match(refusal({ GATEWAY_URL: "ws://a:1,http://b:2" }), /GATEWAY_URL: "http:\/\/b:2" \(gateway "gateway-2"\) must be a ws:\/\/ or wss:\/\/ URL/);
+  assert.match(refusal({ GATEWAY_URL: "ws://a:1,,ws://b:2" }), /an entry of the comma-separated list is empty/);
+  assert.match(refusal({ GATEWAY_URL: "Bad_Name=ws://a:1,ws://b:2" }), /gateway name "Bad_Name" must be a lower-case name/);
+  assert.match(refusal({ GATEWAY_URL: "ws://a:1,ws://b:2", GATEWAY_TOKEN: "only-one" }), /GATEWAY_TOKEN lists 1 token\(s\) for 2 gateways \(default, gateway-2\).*GATEWAY_TOKEN_DEFAULT \/ GATEWAY_TOKEN_GATEWAY_2/);
+  assert.match(refusal({}, { gateways: [{ name: "x", url: "ws://a:1" }, { name: "x", url: "ws://b:2" }] }), /muster\.config\.json: gateways: the gateway name "x" is used twice/);
+  assert.match(refusal({}, { gateways: [{ name: "x", url: "ws://a:1", token: "secret" }] }), /gateways\.0.*token/);
+  assert.match(refusal({}, { gateways: [] }), /gateways/);
+});
+
 t.run();

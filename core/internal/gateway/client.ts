@@ -10,6 +10,7 @@ import type {
   GatewayAgentFinal,
   GatewayClient,
   GatewayHello,
+  GatewayLinkStatus,
   GatewayMethods,
   GatewayState,
   GatewayStatus,
@@ -28,6 +29,8 @@ import { Keepalive } from "./keepalive.ts";
 import { GATEWAY_PROTOCOL, type GatewayTimings } from "./timings.ts";
 
 export interface GatewayClientOptions {
+  /** The link's name (several gateways, DESIGN §16): its device identity file and its log lines. */
+  name?: string;
   /** The WebSocket URL, or `off`. */
   url: string;
   token: string | null;
@@ -122,7 +125,7 @@ class GatewayConnection extends LinkListeners implements HostGatewayClient {
     this.started = true;
     if (wantsDevice(this.options.deviceIdentity, this.options.url)) {
       try {
-        this.device = loadDeviceIdentity(this.options.home);
+        this.device = loadDeviceIdentity(this.options.home, this.options.name);
         this.logger.info({ deviceId: this.device.id }, "gateway device identity loaded (pair it once on the gateway: openclaw devices approve <id>)");
       } catch (error) {
         this.logger.error({ err: error }, "gateway device identity could not be loaded; connecting without one");
@@ -156,6 +159,10 @@ class GatewayConnection extends LinkListeners implements HostGatewayClient {
 
   status(): GatewayStatus {
     return { ...this.current };
+  }
+
+  links(): GatewayLinkStatus[] {
+    return [{ name: this.options.name ?? "default", ...this.current }];
   }
 
   hello(): GatewayHello | null {

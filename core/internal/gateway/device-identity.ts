@@ -33,7 +33,8 @@ export interface DeviceSignatureInput {
   deviceFamily?: string;
 }
 
-export const deviceFile = (home: string) => join(home, "gateway-device.json");
+/** One identity per gateway link: the default link keeps the file it always had, another link `gateway-device-<name>.json`. */
+export const deviceFile = (home: string, link = "default") => join(home, link === "default" ? "gateway-device.json" : `gateway-device-${link}.json`);
 
 interface StoredIdentity {
   version: 1;
@@ -44,8 +45,8 @@ interface StoredIdentity {
 }
 
 /** Loads the identity from MUSTER_HOME, creating it (0600) on first use. */
-export function loadDeviceIdentity(home: string): DeviceIdentity {
-  const path = deviceFile(home);
+export function loadDeviceIdentity(home: string, link = "default"): DeviceIdentity {
+  const path = deviceFile(home, link);
   let stored: StoredIdentity;
   if (existsSync(path)) {
     stored = JSON.parse(readFileSync(path, "utf8")) as StoredIdentity;

@@ -10,7 +10,7 @@
 // On SQLite (one process) or with GATEWAY_URL=off there is no lease: the plain client.
 import type { Logger } from "pino";
 import type { DatabaseListener } from "../../plugin-api/context.ts";
-import type { GatewayAgentAccepted, GatewayAgentFinal, GatewayClient, GatewayHello, GatewayMethods, GatewayStatus } from "../../plugin-api/gateway.ts";
+import type { GatewayAgentAccepted, GatewayAgentFinal, GatewayClient, GatewayHello, GatewayLinkStatus, GatewayMethods, GatewayStatus } from "../../plugin-api/gateway.ts";
 import type { Instances } from "../../plugin-api/instances.ts";
 import type { OpenedDatabase } from "../database.ts";
 import type { HostGatewayClient } from "./client.ts";
@@ -264,6 +264,10 @@ class LeasedGatewayLink extends LinkListeners implements HostGatewayClient {
 
   status(): GatewayStatus {
     return this.holding ? this.holding.client.status() : { ...this.current };
+  }
+
+  links(): GatewayLinkStatus[] {
+    return [{ name: this.options.name, ...this.status() }];
   }
 
   hello(): GatewayHello | null {

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { GatewayStatus } from "../../plugin-api/gateway.ts";
 import { EventStreams } from "./event-streams.ts";
 import { notConnectedError } from "./not-connected.ts";
+import { waitForConnected } from "./wait-connected.ts";
 
 export abstract class LinkListeners {
   protected readonly streams: EventStreams;
@@ -30,18 +31,7 @@ export abstract class LinkListeners {
   ready(timeoutMs = 0): Promise<void> {
     if (this.status().state === "connected") return Promise.resolve();
     if (timeoutMs <= 0 || !this.mayConnect()) return Promise.reject(notConnectedError(this.status()));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(notConnectedError(this.status()));
-      }, timeoutMs);
-      const off = this.onState((status) => {
-        if (status.state !== "connected") return;
-        clearTimeout(timer);
-        queueMicrotask(() => off());
-        resolve();
-      });
-    });
+    return waitForConnected((listener) => this.onState(listener), timeoutMs, () => Promise.reject(notConnectedError(this.status())));
   }
 
   on(event: string, listener: (payload: any) => void): () => void {

@@ -85,13 +85,13 @@ export const agentRoutes = defineRoutes({
 
     router.get("/api/agents", { summary: "Agent records mirrored from the organisation file, with runtime fields", query: emptyQuery, response: listAgentsResponse }, async () => ({
       ok: true,
-      agents: await directory.list(),
+      agents: await directory.listWithGateways(),
     }));
 
     router.get("/api/agents/:id", { summary: "One agent record (404 AGENT_NOT_FOUND)", params: agentParams, response: agentResponse }, async ({ params }) => {
       const agent = await directory.get(params.id);
       if (!agent) throw agentsErrors.AGENT_NOT_FOUND({ agentId: params.id });
-      return { ok: true, agent };
+      return { ok: true, agent: directory.withGateway(agent) };
     });
 
     router.patch(

@@ -32,6 +32,8 @@ export const agentRecord = z.object({
   sandbox: z.enum(["off", "container"]),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** With several gateways (DESIGN §16): the gateway the agent's calls go to (absent while no gateway lists it). */
+  gateway: z.string().optional(),
 });
 export const listAgentsResponse = z.object({ ok: z.literal(true), agents: z.array(agentRecord) });
 export const agentResponse = z.object({ ok: z.literal(true), agent: agentRecord });
@@ -73,6 +75,8 @@ const healthEntry = z.object({
   model: z.string().nullable(),
   sessionCount: z.number().int(),
   registered: z.boolean().nullable(),
+  /** With several gateways: the gateway the agent is on (its state decides `offline`). */
+  gateway: z.string().optional(),
 });
 const gatewayStatus = z.object({ state: z.string(), url: z.string().nullable(), since: z.string(), lastError: z.string().optional() });
 export const healthResponse = z.object({ ok: z.literal(true), gateway: gatewayStatus, agents: z.array(healthEntry) });

@@ -188,9 +188,42 @@ export class AgentDirectoryService implements Crew {
     return this.deps.gateway.status();
   }
 
+  /** The gateway an agent's calls go to, with several gateways (DESIGN §16); undefined with one. */
+  gatewayOf(id: string): string | undefined {
+    return this.deps.gateway.gatewayOf?.(id) ?? undefined;
+  }
+
+  /** Records with their gateway's name (an extra field, only with several gateways). */
+  async listWithGateways(): Promise<(AgentRecord & { gateway?: string })[]> {
+    const records = await this.list();
+    if (!this.deps.gateway.gatewayOf) return records;
+    return records.map((r) => this.withGateway(r));
+  }
+
+  withGateway<T extends { id: string }>(record: T): T & { gateway?: string } {
+    const gateway = this.gatewayOf(record.id);
+    return gateway === undefined ? record : { ...record, gateway };
+  }
+
+  /**
+   * Whether the gateway link an agent is on is connected: with several gateways the link
+   * that serves it (an agent no link names: any link), with one the gateway.
+   */
+  private connectedFor(): (id: string) => boolean {
+    const links = this.deps.gateway.links?.();
+    const any = this.deps.gateway.status().state === "connected";
+    if (!links || links.length < 2 || !this.deps.gateway.gatewayOf) return () => any;
+    const up = new Set(links.filter((l) => l.state === "connected").map((l) => l.name));
+    return (id) => {
+      const name = this.deps.gateway.gatewayOf!(id);
+      return name === null ? any : up.has(name);
+    };
+  }
+
   /** Health of every known agent (table and gateway), in the spec's order. Never calls the gateway. */
   async healthAll(now = Date.now()): Promise<AgentHealthEntry[]> {
-    const key = `${this.deps.gateway.status().state}/${this.deps.sessions.version}/${this.recordsVersion}/${this.gatewayAgentsVersion}`;
+    const states = this.deps.gateway.links?.().map((l) => l.state).join(",") ?? this.deps.gateway.status().state;
+    const key = `${states}/${this.deps.sessions.version}/${this.recordsVersion}/${this.gatewayAgentsVersion}`;
     const cached = this.healthCache;
     if (cached && cached.key === key && now - cached.at >= 0 && now - cached.at < HEALTH_REUSE_MS) return cached.entries;
     const entries = await this.computeHealth(now);
@@ -200,10 +233,11 @@ export class AgentDirectoryService implements Crew {
 
   private async computeHealth(now: number): Promise<AgentHealthEntry[]> {
     const records = await this.list();
-    const entries = records.map((r) => this.entry(r.id, r.name, r.model, now));
+    const connected = this.connectedFor();
+    const entries = records.map((r) => this.entry(r.id, r.name, r.model, now, connected));
     const seen = new Set(records.map((r) => r.id));
-    for (const [id, a] of this.gatewayAgents) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, a.name ?? id, a.model, now)));
-    for (const id of this.deps.sessions.agentIds()) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, id, null, now)));
+    for (const [id, a] of this.gatewayAgents) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, a.name ?? id, a.model, now, connected)));
+    for (const id of this.deps.sessions.agentIds()) if (!seen.has(id)) (seen.add(id), entries.push(this.entry(id, id, null, now, connected)));
     return entries.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -231,15 +265,14 @@ export class AgentDirectoryService implements Crew {
     return escalationFor(record, this.org, await this.list());
   }
 
-  private entry(id: string, name: string, model: string | null, now: number): AgentHealthEntry {
+  private entry(id: string, name: string, model: string | null, now: number, connected = this.connectedFor()): AgentHealthEntry {
     const sessions = this.deps.sessions.get(id);
     const last = sessions?.lastActivityMs ?? null;
     const idleMs = last === null ? null : Math.max(0, now - last);
-    const connected = this.deps.gateway.status().state === "connected";
     return {
-      id,
+      ...this.withGateway({ id }),
       name,
-      state: healthState(idleMs, connected),
+      state: healthState(idleMs, connected(id)),
       lastActivityMs: last,
       idleMinutes: idleMs === null ? null : Math.floor(idleMs / 60_000),
       model: sessions?.model ?? model,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { hostErrors, type GatewayChatEvent, type GatewayClient, type Logger } from "@muster/plugin";
+import { hostErrors, type GatewayChatEvent, type GatewayClient, type GatewayStatus, type Logger } from "@muster/plugin";
 import { chatErrors } from "../errors.ts";
 import type { AgentReply, AgentTurn, AgentTurnRunner } from "../tokens.ts";
 import { readReplyMessage, readUsage } from "./reply-content.ts";
@@ -36,7 +36,9 @@ export class TurnRunner implements AgentTurnRunner {
     if (this.detach) return;
     const offChat = this.deps.gateway.on("chat", (event) => this.onChatEvent(event));
     const offState = this.deps.gateway.onState((status) => {
-      if (status.state !== "connected" && this.pending.size > 0) void this.failAll();
+      if (this.pending.size === 0) return;
+      const lost = this.turnsOnLostLinks(status);
+      if (lost.length > 0) void this.failAll(lost);
     });
     this.detach = () => {
       offChat();
@@ -135,12 +137,27 @@ export class TurnRunner implements AgentTurnRunner {
   }
 
   /** The connection is gone: every turn in flight fails with the client's own answer (503). */
-  private async failAll(): Promise<void> {
+  /**
+   * The running turns whose gateway is no longer connected: all of them when the gateway is
+   * down; with several gateways (DESIGN §16), those of agents on a link that went away.
+   */
+  private turnsOnLostLinks(status: GatewayStatus): PendingTurn[] {
+    const { gateway } = this.deps;
+    const links = gateway.links?.();
+    if (!links || links.length < 2 || !gateway.gatewayOf) return status.state === "connected" ? [] : [...this.pending.values()];
+    const up = new Set(links.filter((l) => l.state === "connected").map((l) => l.name));
+    return [...this.pending.values()].filter((p) => {
+      const name = gateway.gatewayOf!(p.turn.agentId);
+      return name === null ? status.state !== "connected" : !up.has(name);
+    });
+  }
+
+  private async failAll(turns: PendingTurn[]): Promise<void> {
     const error = await this.deps.gateway.ready(0).then(
       () => hostErrors.SERVICE_UNAVAILABLE({ reason: "the gateway connection was lost during the run" }),
       (cause: unknown) => cause,
     );
-    for (const turn of [...this.pending.values()]) turn.settle({ error, abortRun: false });
+    for (const turn of turns) turn.settle({ error, abortRun: false });
   }
 
   private abortRun(turn: AgentTurn, runId: string): void {

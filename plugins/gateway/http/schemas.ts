@@ -4,7 +4,7 @@ export const emptyQuery = z.strictObject({});
 
 export const sessionsResponse = z.object({
   ok: z.literal(true),
-  sessions: z.array(z.object({ key: z.string(), agentId: z.string().nullable(), lastActivity: z.number().int().nullable(), model: z.string().nullable() })),
+  sessions: z.array(z.object({ key: z.string(), agentId: z.string().nullable(), lastActivity: z.number().int().nullable(), model: z.string().nullable(), gateway: z.string().optional() })),
   /** True when the gateway had more sessions than the configured cap (`gateway.maxRows`). */
   truncated: z.boolean(),
 });

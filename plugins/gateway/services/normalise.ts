@@ -9,6 +9,8 @@ export interface GatewaySessionSummary {
   agentId: string | null;
   lastActivity: number | null;
   model: string | null;
+  /** With several gateways (DESIGN §16): the gateway the session is on. */
+  gateway?: string;
 }
 
 /** The gateway's job as it returned it, with Muster's normalised fields added (DESIGN §14.1). */
@@ -51,6 +53,7 @@ export function toSessionSummary(row: GatewaySessionRow): GatewaySessionSummary 
     // updatedAt is always present on the real gateway; the others are optional (reference §2.7).
     lastActivity: epochMs(row.updatedAt) ?? epochMs(row.lastActivityAt) ?? epochMs(row.lastInteractionAt),
     model: str(row.model),
+    ...(typeof row.gateway === "string" ? { gateway: row.gateway } : {}),
   };
 }
 

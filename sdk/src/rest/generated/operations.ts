@@ -234,6 +234,7 @@ export interface Operations {
         sandbox: "off" | "container";
         createdAt: string;
         updatedAt: string;
+        gateway?: string;
       }>);
     };
   };
@@ -263,6 +264,7 @@ export interface Operations {
         sandbox: "off" | "container";
         createdAt: string;
         updatedAt: string;
+        gateway?: string;
       };
     };
   };
@@ -299,6 +301,7 @@ export interface Operations {
         sandbox: "off" | "container";
         createdAt: string;
         updatedAt: string;
+        gateway?: string;
       };
       requested: {
         tools: {
@@ -411,6 +414,7 @@ export interface Operations {
         sandbox: "off" | "container";
         createdAt: string;
         updatedAt: string;
+        gateway?: string;
       };
       files: Array<string>;
       approval: {
@@ -461,6 +465,7 @@ export interface Operations {
         model: string | null;
         sessionCount: number;
         registered: boolean | null;
+        gateway?: string;
       }>);
     };
   };
@@ -2673,6 +2678,7 @@ export interface Operations {
         agentId: string | null;
         lastActivity: number | null;
         model: string | null;
+        gateway?: string;
       }>);
       truncated: boolean;
     };
@@ -2781,6 +2787,13 @@ export interface Operations {
         since: string;
         lastError?: string;
       };
+      gateways: (Array<{
+        name: string;
+        state: "connecting" | "connected" | "down" | "unauthorized" | "disabled";
+        url: string | null;
+        since: string;
+        lastError?: string;
+      }>);
       watcher: "scanning" | "ready";
     };
   };
@@ -2804,6 +2817,7 @@ export interface Operations {
         model: string | null;
         sessionCount: number;
         registered: boolean | null;
+        gateway?: string;
       };
       checkedAt: string;
       nudged: boolean;
@@ -3262,6 +3276,7 @@ export interface Operations {
         sandbox: "off" | "container";
         createdAt: string;
         updatedAt: string;
+        gateway?: string;
       }>);
       directories: Array<string>;
       orgEntries: Array<string>;
