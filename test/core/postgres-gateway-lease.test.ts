@@ -243,3 +243,45 @@ test("gateway approvals on two instances: every instance sees the relayed events
 });
 
 t.run();
+
+test("several gateways on two instances: each link is leased on its own (one operator connection per gateway), and the other instance's chat reaches each agent's own gateway through the holders", async () => {
+  const url = await database();
+  const east = await FakeGateway.start({ token: "east-token", agents: [{ id: "odin" }], tickIntervalMs: 5_000 });
+  const west = await FakeGateway.start({ token: "west-token", agents: [{ id: "loki" }], tickIntervalMs: 5_000 });
+  east.onChat((agentId) => ({ text: `east ${agentId}` }));
+  west.onChat((agentId) => ({ text: `west ${agentId}` }));
+  const options: StartOptions = {
+    plugins: PLUGINS as never,
+    env: { DATABASE_URL: url, GATEWAY_URL: `east=${east.url},west=${west.url}`, GATEWAY_TOKEN_EAST: "east-token", GATEWAY_TOKEN_WEST: "west-token" },
+    config: { gatewayUrl: undefined, gatewayTimings: FAST },
+  };
+  const hosts: TestHost[] = [];
+  const links = async (h: TestHost) => (await h.json<ApiBody<"getHealth">>("/api/health")).body.gateways;
+  try {
+    for (let i = 0; i < 2; i++) {
+      const h = await startTestHost(options);
+      hosts.push(h);
+      await waitUntil(async () => (await links(h)).every((l) => l.state === "connected"), { timeoutMs: 20_000, label: `both links connected on instance ${i + 1}` });
+    }
+    await sleep(2_500); // more than two lease checks of the second instance
+    assert.is(authenticated(east), 1, "east sees one operator client for the deployment");
+    assert.is(authenticated(west), 1, "west sees one operator client for the deployment");
+    for (const h of hosts) assert.equal((await links(h)).map((l) => [l.name, l.state]), [["east", "connected"], ["west", "connected"]]);
+    // Through each instance, each agent's chat goes to its own gateway, whichever instance holds it.
+    for (const h of hosts) {
+      for (const [agentId, gw] of [["odin", east], ["loki", west]] as const) {
+        const before = gw.requests("chat.send").length + gw.requests("agent").length;
+        const reply = await h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body: { agentId, message: `hello ${agentId}` } });
+        assert.is(reply.status, 200, JSON.stringify(reply.body));
+        assert.ok(gw.requests("chat.send").length + gw.requests("agent").length > before, `${agentId}'s chat reached its gateway`);
+      }
+    }
+  } finally {
+    for (const h of hosts.reverse()) {
+      await h.stop();
+      removeHome(h.home);
+    }
+    await east.stop();
+    await west.stop();
+  }
+});
