@@ -106,8 +106,22 @@ export class OutboxService implements Outbox {
     this.stopped = false;
     await this.settleInterrupted();
     // Team mode: an instance killed mid-send stops its heartbeat; another settles its sends.
-    if (this.deps.instances?.shared) this.sweep = setInterval(() => void this.settleInterrupted().catch((error: unknown) => this.deps.logger.warn({ err: error }, "outbox sweep for dead instances failed")), SWEEP_MS).unref();
+    // An entry queued (or re-queued for a retry) by another instance is armed only there: if
+    // that instance dies, its timer dies with it, so each sweep also sends what is overdue.
+    if (this.deps.instances?.shared) this.sweep = setInterval(() => void this.sweepShared().catch((error: unknown) => this.deps.logger.warn({ err: error }, "outbox sweep for dead instances failed")), SWEEP_MS).unref();
     await this.tick();
+  }
+
+  /**
+   * Team mode, every {@link SWEEP_MS}: settles dead instances' sends, then sends entries
+   * overdue by a sweep interval. The instance that queued an entry claims it on time; one
+   * that has been due that long was left by an instance that died (its claim still picks one
+   * sender). Without this, a scheduled or retried entry of a dead instance waited until
+   * another instance restarted.
+   */
+  private async sweepShared(): Promise<void> {
+    await this.settleInterrupted();
+    if (!this.stopped) await this.sendDue(new Date(Date.now() - SWEEP_MS).toISOString());
   }
 
   /** Sends a previous or dead process left in flight become `unknown` (never re-sent), each reported. */
@@ -136,14 +150,19 @@ export class OutboxService implements Outbox {
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    for (const id of await this.deps.store.dueIds(this.now())) {
+    await this.sendDue(this.now());
+    await this.arm();
+  }
+
+  /** Starts a send of every entry due by `upTo` (each only if its claim wins), off the caller's path. */
+  private async sendDue(upTo: string): Promise<void> {
+    for (const id of await this.deps.store.dueIds(upTo)) {
       if (this.inFlight.has(id)) continue;
       const run = this.send(id)
         .catch((error: unknown) => this.deps.logger.error({ err: error, outboxId: id }, "outbox send failed unexpectedly"))
         .finally(() => this.inFlight.delete(id));
       this.inFlight.set(id, run);
     }
-    await this.arm();
   }
 
   /** One timer, for the earliest queued entry. */
