@@ -38,7 +38,6 @@ const FAILOVER_MS = 10_000;
 interface Deployment {
   a: MusterChild;
   b: MusterChild;
-  url: string;
   gw: FakeGateway;
   blog: BlogFake;
   /** crons.clockOffsetMs of both instances: the crons clock is `Date.now() + offset`. */
@@ -105,7 +104,7 @@ async function start(): Promise<Deployment> {
   assert.is((await b.json("/api/crons")).status, 200);
   const created = await a.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body: { name: "Tick", agentId: "main", cron: "* * * * *", message: TICK } });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  return { a, b, url, gw, blog, offset, jobId: created.body.job.id };
+  return { a, b, gw, blog, offset, jobId: created.body.job.id };
 }
 
 const team = () => (deployment ??= start());
