@@ -9,7 +9,7 @@ import { nextFire } from "./next-fire.ts";
 const MAX_DELAY_MS = 2_147_000_000;
 
 /** What a timer was armed from: a job whose schedule, zone or state differs needs arming again. */
-const armedFrom = (job: Pick<CronJobRow, "cron" | "timezone" | "enabled">) => `${job.enabled}\n${job.timezone}\n${job.cron}`;
+const armedFrom = (job: Pick<CronJobRow, "cron" | "timezone" | "enabled">) => `${Boolean(job.enabled)}\n${job.timezone}\n${job.cron}`;
 
 /**
  * One timer per enabled job, armed for its next fire time in its time zone. When a timer
@@ -69,11 +69,15 @@ export class CronScheduler {
    * so every instance keeps a timer for every job, and when the instance a job was made on
    * dies, its next fire time still runs (the claim picks one instance per fire time).
    */
-  async sync(jobs: CronJobRow[]): Promise<void> {
+  async sync(schedules: Pick<CronJobRow, "id" | "cron" | "timezone" | "enabled">[]): Promise<void> {
     if (this.stopped) return;
-    const present = new Set(jobs.map((job) => job.id));
+    const present = new Set(schedules.map((job) => job.id));
     for (const id of [...this.armed.keys()]) if (!present.has(id)) this.disarm(id);
-    for (const job of jobs) if (this.armed.get(job.id) !== armedFrom(job)) await this.arm(job);
+    for (const schedule of schedules) {
+      if (this.armed.get(schedule.id) === armedFrom(schedule)) continue;
+      const job = await this.deps.store.getJob(schedule.id);
+      if (job && !this.stopped) await this.arm(job);
+    }
   }
 
   stop(): void {

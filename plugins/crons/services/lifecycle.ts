@@ -27,7 +27,7 @@ export const startCrons = defineHook({
         const count = await store.markInterrupted(new Date().toISOString(), INTERRUPTED, await instances.liveIds());
         if (count) logger.warn({ interrupted: count }, "cron runs of an instance that stopped answering were marked interrupted");
         // Jobs other instances created or changed since: this instance's timers follow them.
-        await scheduler.sync(await store.listJobs());
+        await scheduler.sync(await store.listSchedules());
       } catch (error) {
         logger.warn({ err: error }, "cron sweep for dead instances failed");
       }
