@@ -161,6 +161,7 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
   const manifest: BundleManifest = {
     node: process.version,
     layout: BUNDLE_LAYOUT,
+    root,
     entries: { cli: "cli.js", pluginApi: "plugin-api.js" },
     inputs: inputs.flatMap((path) => {
       const now = readAt.has(path) ? readAt.get(path)! : fingerprint(path);

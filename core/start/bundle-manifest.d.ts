@@ -8,6 +8,8 @@ export interface BundleManifest {
   node: string;
   /** {@link BUNDLE_LAYOUT} at build time: what else the directory holds (its package.json). */
   layout: number;
+  /** The checkout it was built from (absolute, no trailing slash): another checkout rebuilds. */
+  root: string;
   /** The bundle's entry files, relative to the bundle directory. */
   entries: { cli: string; pluginApi: string };
   /** Every input file (absolute path) with its size and mtimeMs when it was read. */
@@ -15,4 +17,4 @@ export interface BundleManifest {
 }
 
 export declare function fingerprint(path: string): [number, number] | null;
-export declare function freshBundle(dir: string): { dir: string; manifest: BundleManifest } | null;
+export declare function freshBundle(dir: string, root?: string): { dir: string; manifest: BundleManifest } | null;

@@ -5,7 +5,7 @@
 // Plain JavaScript, as everything `muster` loads before the bundle: the first TypeScript
 // file a process loads costs it Node's type stripper (~100 ms, more on a loaded machine).
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** Where `npm install` (postinstall) and a stale start write the bundle: wiped by every `npm ci`. */
 export const BUNDLE_DIR = "node_modules/.cache/muster-start";
@@ -35,11 +35,15 @@ export function fingerprint(path) {
 /**
  * The manifest of the bundle in `dir` when it matches the sources and this Node, or null
  * (no bundle, a different runtime, or any input changed or removed). A new file that no
- * input imports cannot change what the bundle does, so only inputs count.
+ * input imports cannot change what the bundle does, so only inputs count. With `root`, a
+ * bundle built from another checkout is stale too: a checkout copied with its node_modules
+ * (a git worktree, a copied install) would otherwise run the other checkout's code for as
+ * long as that one's files stay unchanged, whatever is edited here.
  * @param {string} dir
+ * @param {string} [root] the checkout that runs it
  * @returns {{ dir: string; manifest: import("./bundle-manifest.d.ts").BundleManifest } | null}
  */
-export function freshBundle(dir) {
+export function freshBundle(dir, root) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8"));
@@ -47,6 +51,7 @@ export function freshBundle(dir) {
     return null;
   }
   if (manifest.node !== process.version || manifest.layout !== BUNDLE_LAYOUT || !Array.isArray(manifest.inputs)) return null;
+  if (root !== undefined && manifest.root !== resolve(root)) return null;
   for (const [path, size, mtimeMs] of manifest.inputs) {
     const now = fingerprint(path);
     if (!now || now[0] !== size || now[1] !== mtimeMs) return null;

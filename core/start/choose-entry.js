@@ -23,7 +23,7 @@ const LOCK_STALE_MS = 120_000;
 export function chooseEntry(root, env) {
   const dir = env.MUSTER_START_BUNDLE_DIR || join(root, BUNDLE_DIR);
   if (env.MUSTER_START_BUNDLE !== "off") {
-    const bundle = freshBundle(dir);
+    const bundle = freshBundle(dir, root);
     if (bundle) {
       return {
         cli: pathToFileURL(join(bundle.dir, bundle.manifest.entries.cli)).href,

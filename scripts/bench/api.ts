@@ -6,8 +6,10 @@
 //                                 BENCH_BOARD_CARDS=<n> seeds a smaller board,
 //                                 BENCH_USAGE_EVENTS=<n> / BENCH_CRON_JOBS=<n> seed fewer
 //                                 cost events / cron jobs)
-import { readdirSync, readFileSync } from "node:fs";
-import { availableParallelism, loadavg, platform, release, totalmem } from "node:os";
+//   npm run bench:api -- --postgres   issue 25's PostgreSQL column alone: SQLite against
+//                                 PostgreSQL, two instances behind haproxy (scripts/bench/team.ts)
+import { readdirSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
 import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
@@ -16,7 +18,7 @@ import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, ty
 import { analysis } from "./analysis.ts";
 import { readHistory, renderHistory } from "./history.ts";
 import { benchmarksFile, wroteTo } from "./output.ts";
-import { execFileSync } from "node:child_process";
+import { commit, machine } from "./machine.ts";
 import { benchAgentHealth } from "./agents-health.ts";
 import { benchCronRebuild, benchUsageSummary, CRON_JOBS, USAGE_EVENTS } from "./usage-crons.ts";
 
@@ -201,22 +203,6 @@ async function profile(): Promise<{ label: string; summary: ProfileSummary; note
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
-/** The commit being measured, "+" when Muster's code or the bench has local changes. */
-function commit(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "core", "plugins", "scripts/bench", "package.json"], { cwd: ROOT, encoding: "utf8" }).trim();
-    return dirty ? `${head}+` : head;
-  } catch {
-    return "unknown";
-  }
-}
-
-function machine(): string {
-  const model = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown CPU";
-  return `${platform()} ${release()}, ${availableParallelism()} × ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = loadavg()[0]!;
@@ -338,7 +324,9 @@ async function main(): Promise<void> {
 }
 
 try {
-  await main();
+  // `--postgres`: issue 25's PostgreSQL column alone (scripts/bench/team.ts says why apart).
+  if (process.argv.includes("--postgres")) await (await import("./team.ts")).benchTeam();
+  else await main();
 } catch (error) {
   console.error(`bench:api failed: ${(error as Error).stack ?? error}`);
   process.exitCode = 1;

@@ -67,6 +67,27 @@ t("the bundle declares its chunks ES modules (Node then parses each once), and a
   assert.is(freshBundle(older), null, "a bundle of the older layout is rebuilt, whatever its inputs say");
 });
 
+t("a bundle built from another checkout is not run here, though that checkout's files are unchanged: the sources answer", async () => {
+  // A checkout copied with its node_modules (a git worktree made from another, a copied
+  // install): before, the copy ran the other checkout's code whatever was edited in it.
+  assert.ok(freshBundle(built, root), "this checkout's bundle matches here");
+  const foreign = join(work, "other-checkout");
+  cpSync(built, foreign, { recursive: true });
+  const manifestFile = join(foreign, "manifest.json");
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, unknown>;
+  manifest.root = join(work, "elsewhere", "muster");
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+  assert.is(freshBundle(foreign, root), null);
+  const s = await start({ MUSTER_START_BUNDLE_DIR: foreign, MUSTER_START_BUNDLE: "no-rebuild" });
+  try {
+    assert.not.ok(s.bundled, `the other checkout's bundle ran:\n${s.server.output()}`);
+    assert.is((await fetch(`${s.url}/api/tasks`)).status, 200);
+  } finally {
+    await stopServer(s.server.child);
+    removeHome(s.home);
+  }
+});
+
 t("a bundle older than one of its inputs is not run: the sources answer, and a rebuild in the background makes it match again", async () => {
   const stale = join(work, "stale");
   cpSync(built, stale, { recursive: true });

@@ -8,6 +8,9 @@ import { nextFire } from "./next-fire.ts";
 /** setTimeout's largest delay; longer waits re-arm. */
 const MAX_DELAY_MS = 2_147_000_000;
 
+/** What a timer was armed from: a job whose schedule, zone or state differs needs arming again. */
+const armedFrom = (job: Pick<CronJobRow, "cron" | "timezone" | "enabled">) => `${Boolean(job.enabled)}\n${job.timezone}\n${job.cron}`;
+
 /**
  * One timer per enabled job, armed for its next fire time in its time zone. When a timer
  * fires, the fire time is claimed in the database before anything runs (CronRunner.start),
@@ -15,6 +18,8 @@ const MAX_DELAY_MS = 2_147_000_000;
  */
 export class CronScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Per job, what its current timer (or its absence, when disabled) was armed from. */
+  private readonly armed = new Map<string, string>();
   private readonly deps: { store: CronStore; runner: CronRunner; logger: Logger; now: () => number };
   private stopped = false;
   constructor(deps: { store: CronStore; runner: CronRunner; logger: Logger; now: () => number }) {
@@ -48,12 +53,31 @@ export class CronScheduler {
     const nextFireAt = at === null ? null : new Date(at).toISOString();
     if (nextFireAt !== job.nextFireAt) await this.deps.store.updateJob(job.id, { nextFireAt });
     if (at !== null && !this.stopped) this.setTimer(job.id, at);
+    this.armed.set(job.id, armedFrom(job));
     return at;
   }
 
   disarm(jobId: string): void {
     clearTimeout(this.timers.get(jobId));
     this.timers.delete(jobId);
+    this.armed.delete(jobId);
+  }
+
+  /**
+   * Team mode: timers follow the jobs as the database holds them. A job another instance
+   * created, rescheduled, enabled or disabled is armed again here, a deleted one disarmed;
+   * so every instance keeps a timer for every job, and when the instance a job was made on
+   * dies, its next fire time still runs (the claim picks one instance per fire time).
+   */
+  async sync(schedules: Pick<CronJobRow, "id" | "cron" | "timezone" | "enabled">[]): Promise<void> {
+    if (this.stopped) return;
+    const present = new Set(schedules.map((job) => job.id));
+    for (const id of [...this.armed.keys()]) if (!present.has(id)) this.disarm(id);
+    for (const schedule of schedules) {
+      if (this.armed.get(schedule.id) === armedFrom(schedule)) continue;
+      const job = await this.deps.store.getJob(schedule.id);
+      if (job && !this.stopped) await this.arm(job);
+    }
   }
 
   stop(): void {

@@ -41,6 +41,11 @@ export class CronStore {
     return this.jobRows.list();
   }
 
+  /** What a timer is armed from, for every job: a light read for the team-mode sweep. */
+  listSchedules(): Promise<Pick<CronJobRow, "id" | "cron" | "timezone" | "enabled">[]> {
+    return this.jobRows.list({ fields: ["id", "cron", "timezone", "enabled"] });
+  }
+
   async getJob(id: string): Promise<CronJobRow | undefined> {
     return (await this.jobRows.get(id)) ?? undefined;
   }

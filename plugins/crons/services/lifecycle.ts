@@ -8,7 +8,8 @@ const INTERRUPTED = "INTERRUPTED: Muster stopped while this run was in flight; i
  * then every job's timer is rebuilt; a fire time missed while Muster was down runs once.
  * In team mode only runs no live instance owns are interrupted, at start and then every
  * 2 s (`instances.everyWhileShared`) (an instance killed mid-run is noticed within seconds of its heartbeat
- * stopping); every instance keeps timers for every job, and a fire time's claim picks one.
+ * stopping); every instance keeps timers for every job (the sweep re-arms those other
+ * instances created or changed), and a fire time's claim picks one.
  */
 export const startCrons = defineHook({
   deps: { parts: CRON_PARTS, logger: hostTokens.logger, instances: hostTokens.instances },
@@ -21,6 +22,8 @@ export const startCrons = defineHook({
     instances.everyWhileShared("cron sweep for dead instances", async () => {
       const count = await store.markInterrupted(new Date().toISOString(), INTERRUPTED, await instances.liveIds());
       if (count) logger.warn({ interrupted: count }, "cron runs of an instance that stopped answering were marked interrupted");
+      // Jobs other instances created or changed since: this instance's timers follow them.
+      await scheduler.sync(await store.listSchedules());
     });
     ctx.lifecycle.onStop(() => {
       scheduler.stop();

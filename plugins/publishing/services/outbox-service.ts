@@ -44,6 +44,8 @@ function vaultRead(secrets: SecretSource, name: string): string | null {
 
 /** Timers are re-armed at least this often, so a far schedule never overflows setTimeout's 2^31-1 ms. */
 const MAX_TIMER_MS = 60 * 60_000;
+/** An entry due this long ago was left by an instance that died: one team-mode sweep interval (2 s). */
+const OVERDUE_MS = 2_000;
 
 /**
  * The outbox (DESIGN §14.10): an approved publish becomes one entry per platform, sent by
@@ -103,8 +105,22 @@ export class OutboxService implements Outbox {
     this.stopped = false;
     await this.settleInterrupted();
     // Team mode: an instance killed mid-send stops its heartbeat; another settles its sends.
-    this.stopSweep = this.deps.instances?.everyWhileShared("outbox sweep for dead instances", () => this.settleInterrupted()) ?? (() => {});
+    // An entry queued (or re-queued for a retry) by another instance is armed only there: if
+    // that instance dies, its timer dies with it, so each sweep also sends what is overdue.
+    this.stopSweep = this.deps.instances?.everyWhileShared("outbox sweep for dead instances", () => this.sweepShared()) ?? (() => {});
     await this.tick();
+  }
+
+  /**
+   * Team mode, every 2 s (`instances.everyWhileShared`): settles dead instances' sends, then sends entries
+   * overdue by a sweep interval. The instance that queued an entry claims it on time; one
+   * that has been due that long was left by an instance that died (its claim still picks one
+   * sender). Without this, a scheduled or retried entry of a dead instance waited until
+   * another instance restarted.
+   */
+  private async sweepShared(): Promise<void> {
+    await this.settleInterrupted();
+    if (!this.stopped) await this.sendDue(new Date(Date.now() - OVERDUE_MS).toISOString());
   }
 
   /** Sends a previous or dead process left in flight become `unknown` (never re-sent), each reported. */
@@ -133,14 +149,19 @@ export class OutboxService implements Outbox {
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    for (const id of await this.deps.store.dueIds(this.now())) {
+    await this.sendDue(this.now());
+    await this.arm();
+  }
+
+  /** Starts a send of every entry due by `upTo` (each only if its claim wins), off the caller's path. */
+  private async sendDue(upTo: string): Promise<void> {
+    for (const id of await this.deps.store.dueIds(upTo)) {
       if (this.inFlight.has(id)) continue;
       const run = this.send(id)
         .catch((error: unknown) => this.deps.logger.error({ err: error, outboxId: id }, "outbox send failed unexpectedly"))
         .finally(() => this.inFlight.delete(id));
       this.inFlight.set(id, run);
     }
-    await this.arm();
   }
 
   /** One timer, for the earliest queued entry. */
