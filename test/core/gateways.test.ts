@@ -7,6 +7,8 @@ import * as assert from "uvu/assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
+import { chatPlugin } from "../../plugins/chat/index.ts";
+import { gatewayPlugin } from "../../plugins/gateway/index.ts";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { FAST } from "../plugins/chat/chat-helpers.ts";
@@ -188,3 +190,33 @@ one("one link named default: /api/health lists it beside the unchanged gateway; 
 });
 
 one.run();
+
+const relearn = suite("several gateways: an agent no link is known to serve");
+
+relearn("when a link's agents.list failed on connect, a call naming one of its agents asks the links again and reaches that gateway, not the default one", async () => {
+  const east = await FakeGateway.start({ token: TOKEN_A, agents: [{ id: "odin" }], tickIntervalMs: 5_000 });
+  const west = await FakeGateway.start({ token: TOKEN_B, agents: [{ id: "loki" }], tickIntervalMs: 5_000 });
+  west.failWith("agents.list", { code: "UNAVAILABLE", message: "not yet" });
+  // Chat without the agents plugin: the crew is not checked locally, so the router alone decides where loki's chat goes.
+  const h = await startTestHost({
+    plugins: [chatPlugin, gatewayPlugin] as never,
+    env: { GATEWAY_URL: `east=${east.url},west=${west.url}`, GATEWAY_TOKEN_EAST: TOKEN_A, GATEWAY_TOKEN_WEST: TOKEN_B },
+    config: { gatewayUrl: undefined, gatewayTimings: FAST },
+  });
+  try {
+    await waitUntil(async () => (await health(h)).gateways.every((g) => g.state === "connected"), { timeoutMs: 10_000, label: "both gateways connected" });
+    await waitUntil(() => west.requests("agents.list").length > 0, { timeoutMs: 10_000, label: "west asked for its agents on connect" });
+    west.override("agents.list", undefined);
+    const loki = await chat(h, "loki");
+    assert.is(loki.status, 200, JSON.stringify(loki.body));
+    assert.ok(west.requests("chat.send").some((r) => r.params?.agentId === "loki"), "loki's chat reached west");
+    assert.not.ok(east.requests("chat.send").some((r) => r.params?.agentId === "loki"), "nothing for loki went to east");
+  } finally {
+    await h.stop();
+    removeHome(h.home);
+    await east.stop();
+    await west.stop();
+  }
+});
+
+relearn.run();

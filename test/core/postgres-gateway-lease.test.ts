@@ -242,7 +242,6 @@ test("gateway approvals on two instances: every instance sees the relayed events
   });
 });
 
-t.run();
 
 test("several gateways on two instances: each link is leased on its own (one operator connection per gateway), and the other instance's chat reaches each agent's own gateway through the holders", async () => {
   const url = await database();
@@ -285,3 +284,5 @@ test("several gateways on two instances: each link is leased on its own (one ope
     await west.stop();
   }
 });
+
+t.run();

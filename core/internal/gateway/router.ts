@@ -26,6 +26,8 @@ type Options = { timeoutMs?: number; signal?: AbortSignal };
 
 /** How long a merged paged list is reused by the calls that walk its later pages. */
 const PAGE_WALK_MS = 5_000;
+/** An agent no link serves sends the links a new agents.list at most this often. */
+const RELEARN_EVERY_MS = 1_000;
 /** Which state the aggregate shows when no link is connected: the most hopeful first. */
 const WHEN_NONE_CONNECTED: GatewayState[] = ["connecting", "down", "unauthorized", "disabled"];
 
@@ -48,6 +50,8 @@ class GatewayRouter implements HostGatewayClient {
   /** Each link's latest agents.list answer: a link that is away keeps its agents known (offline), not forgotten. */
   private readonly lastAgents = new Map<string, unknown>();
   private aggregate: GatewayStatus;
+  private relearning: Promise<void> | null = null;
+  private lastRelearnAt = 0;
 
   constructor(links: NamedGatewayLink[], logger: Logger) {
     this.all = links;
@@ -148,8 +152,8 @@ class GatewayRouter implements HostGatewayClient {
     return this.route(method, params, options);
   }
 
-  agent(params: GatewayMethods["agent"]["params"], options: Parameters<GatewayClient["agent"]>[1] = {}): Promise<GatewayAgentFinal> {
-    const link = this.linkFor(params as unknown as Record<string, unknown>);
+  async agent(params: GatewayMethods["agent"]["params"], options: Parameters<GatewayClient["agent"]>[1] = {}): Promise<GatewayAgentFinal> {
+    const link = await this.linkForCall(params as unknown as Record<string, unknown>);
     const onAccepted = (accepted: GatewayAgentAccepted) => {
       this.memory.remember(link.name, accepted?.runId);
       options.onAccepted?.(accepted);
@@ -160,8 +164,32 @@ class GatewayRouter implements HostGatewayClient {
   private async route(method: string, params: unknown, options?: Options): Promise<unknown> {
     const p = params && typeof params === "object" ? (params as Record<string, unknown>) : {};
     if (isFanOut(method) && !agentOfParams(p)) return this.fanOut(method, p, options);
-    const link = this.linkFor(p);
+    const link = await this.linkForCall(p);
     return this.learnFrom(link.name, await link.client.request(method, params, options));
+  }
+
+  /**
+   * {@link linkFor}, after asking the connected links for their agents again when the call
+   * names an agent no link is known to serve: the list asked on a link's connect may have
+   * failed (in team mode the instance holding the link may still be taking it) or predate the
+   * agent. Once at a time and at most once a second, so an agent no gateway has costs calls
+   * nothing more than before (it goes to the default link, whose answer says so).
+   */
+  private async linkForCall(p: Record<string, unknown>): Promise<NamedGatewayLink> {
+    const agent = agentOfParams(p);
+    if (agent !== null && this.memory.gatewayOf(agent) === null) await this.relearnAgents();
+    return this.linkFor(p);
+  }
+
+  private relearnAgents(): Promise<void> {
+    if (this.relearning) return this.relearning;
+    if (Date.now() - this.lastRelearnAt < RELEARN_EVERY_MS) return Promise.resolve();
+    this.lastRelearnAt = Date.now();
+    const connected = this.all.filter((l) => l.client.status().state === "connected");
+    this.relearning = Promise.all(connected.map((l) => this.learnAgentsOf(l))).then(() => {
+      this.relearning = null;
+    });
+    return this.relearning;
   }
 
   /** The link a call goes to: its agent's, else the one that produced the id it names, else the default. */
