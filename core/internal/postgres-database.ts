@@ -73,6 +73,7 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
     throw startErrors.DATABASE_UNREACHABLE({ url: shown, reason: (error as Error).message }, { cause: error });
   }
   let link: PostgresLink | undefined;
+  let pool: PgPool | undefined;
   const orm = await MikroORM.init({
     host: pg.host,
     port: pg.port,
@@ -86,7 +87,7 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // `pg` sends it as a start-up parameter: every pooled connection has it.
       lock_timeout: lockTimeoutMs(busyBudgetMs),
-      onPoolCreated: (pool: PgPool) => void (link = watchPostgresLink(pool)),
+      onPoolCreated: (created: PgPool) => void ((pool = created), (link = watchPostgresLink(created))),
     },
   });
   const connection = orm.em.getConnection();
@@ -122,6 +123,20 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
         return { database: "error" };
       }
     },
+    // Straight to `pg`, past MikroORM's and kysely's layers (which also send every statement as
+    // new SQL text with its values inlined): a hot statement is parsed once per connection.
+    // Through the pool's `connect` and the client's promise `query`, which the link watcher
+    // wraps, so a lost link and the rows changed are seen as for every other statement.
+    async runPrepared(statement) {
+      if (!pool) throw new Error("runPrepared: the pool is not created yet");
+      const client = (await pool.connect()) as PgPooledClient;
+      try {
+        const result = (await client.query(statement)) as { rows: Record<string, unknown>[]; rowCount: number | null };
+        return { rows: result.rows, changes: result.rowCount ?? 0 };
+      } finally {
+        client.release();
+      }
+    },
     migrate: (plugins) => migratePostgres(orm, plugins, booleanColumns(entities), logger),
     async listen(channel, onNotify) {
       const listener = await listenPostgres({ connection: pg, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger }, channel, onNotify);
@@ -136,6 +151,12 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
     },
   };
   return database;
+}
+
+/** The part of `pg`'s pooled client that {@link Database.runPrepared} uses. */
+interface PgPooledClient {
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<unknown>;
+  release(): void;
 }
 
 /** The boolean columns the entities declare, by table (SQLite keeps them as INTEGER 0/1). */

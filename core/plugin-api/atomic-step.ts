@@ -82,13 +82,17 @@ const transactionBySql = new WeakMap<BetterSqlite3.Database, (steps: () => unkno
 /** Prepared once per connection and SQL text: the cron claim is a hot path. */
 const preparedBySql = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
+/** Parameters as better-sqlite3 binds them: it binds no booleans (1/0 instead). */
+export function sqliteParams(params: readonly unknown[]): readonly unknown[] {
+  return params.some((p) => typeof p === "boolean") ? params.map((p) => (typeof p === "boolean" ? Number(p) : p)) : params;
+}
+
 function runOnSqlite(sql: BetterSqlite3.Database, s: AtomicStatement): unknown {
   if (s.method === "lock") return undefined;
   const cache = preparedBySql.get(sql) ?? preparedBySql.set(sql, new Map()).get(sql)!;
   let stmt = cache.get(s.sql);
   if (!stmt) cache.set(s.sql, (stmt = sql.prepare(s.sql)));
-  // better-sqlite3 binds no booleans.
-  const params = s.params.some((p) => typeof p === "boolean") ? s.params.map((p) => (typeof p === "boolean" ? Number(p) : p)) : s.params;
+  const params = sqliteParams(s.params);
   if (s.method === "run") return { changes: stmt.run(...params).changes };
   return s.method === "get" ? stmt.get(...params) : stmt.all(...params);
 }

@@ -44,6 +44,14 @@ export interface Database {
    * identifier, prefixed with the plugin's id.
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<DatabaseListener>;
+  /**
+   * PostgreSQL only (absent on SQLite, where `sql` prepares statements): runs one statement
+   * on a pooled connection as a named, server-side prepared statement (`$1`… placeholders),
+   * parsed and planned once per connection and name, its rows as the driver reads them.
+   * Stores do not call it: they use the kit's `preparedStatement` (prepared-statement.ts),
+   * which runs the same statement on either engine.
+   */
+  runPrepared?(statement: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: Record<string, unknown>[]; changes: number }>;
 }
 
 /** A {@link Database.listen} subscription. */

@@ -75,6 +75,7 @@ export {
   type NewRow,
   type Transition,
 } from "./store-kit.ts";
+export { preparedStatement, type PreparedStatement } from "./prepared-statement.ts";
 export { atomically, type AtomicTx, type AtomicBody, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
 export { SerialQueue } from "./serial-queue.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";

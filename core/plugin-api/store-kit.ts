@@ -9,7 +9,9 @@ import type { Database, EntityRow } from "./context.ts";
  * Every method is asynchronous and goes through MikroORM's query builder: no driver is named,
  * so the same store runs on any database MikroORM supports (issue 25 puts them on
  * PostgreSQL). Reads return plain rows typed {@link EntityRow} (`execute("all")`), never
- * entities: hydration cost ~12x on list reads.
+ * entities: hydration cost ~12x on list reads. A statement that runs on every request (a hot
+ * list, a create) may instead be a `preparedStatement` (prepared-statement.ts): prepared once
+ * per connection on either engine, without the query builder's work per call.
  *
  * @example
  * const notes = defineStore(Note, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")] });

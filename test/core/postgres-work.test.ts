@@ -97,6 +97,30 @@ test("tasks: create with the spec defaults, get, update, the list newest first, 
   });
 });
 
+test("pages of the whole list and of filters keep the list's order, ties of one millisecond included, creates with and without references mixed", async () => {
+  await onPostgres(async (h) => {
+    const project = (await post(h, "/api/projects", { name: "paged" })).body.id;
+    const created: string[] = [];
+    const inProject = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const id = (await postTask(h, { title: `paged ${i}`, ...(i % 2 ? { projectId: project } : {}) })).body.id;
+      created.push(id);
+      if (i % 2) inProject.add(id);
+    }
+    const moved = created[3]!;
+    assert.is((await h.json(`/api/tasks/${moved}`, { method: "PATCH", body: { notes: "moves it first" } })).status, 200);
+    const all = (await taskIds(h, "")).ids;
+    assert.equal(all, [moved, ...[...created].reverse().filter((id) => id !== moved)], "most recently updated first, then the latest created");
+    assert.equal(await taskIds(h, "limit=5"), { ids: all.slice(0, 5), total: 12 });
+    assert.equal(await taskIds(h, "offset=7"), { ids: all.slice(7), total: 12 }, "an offset alone");
+    assert.equal(await taskIds(h, "limit=4&offset=8"), { ids: all.slice(8), total: 12 });
+    const projectIds = all.filter((id) => inProject.has(id));
+    assert.equal(await taskIds(h, `projectId=${project}&offset=2`), { ids: projectIds.slice(2), total: 6 });
+    assert.equal(await taskIds(h, `projectId=${project}&status=backlog&limit=3`), { ids: projectIds.slice(0, 3), total: 6 });
+    assert.equal(await taskIds(h, `projectId=${project}&status=done`), { ids: [], total: 0 });
+  });
+});
+
 test("bad input answers the codes it answers on SQLite", async () => {
   await onPostgres(async (h) => {
     const task = (await postTask(h, { title: "t" })).body;

@@ -14,6 +14,7 @@ import {
   hostTokens,
   insertionOrder,
   p,
+  preparedStatement,
   token,
   z,
   type Database,
@@ -43,6 +44,10 @@ type NoteRow = EntityRow<typeof Note>;
 
 /** Newest first; notes created in the same millisecond in reverse insertion order. */
 const notes = defineStore(Note, { orderBy: [{ createdAt: "desc" }, insertionOrder("desc")] });
+
+/** The kit's prepared statements: a `?` inside a literal is text, not a parameter; a boolean parameter binds on both engines. */
+const PINNED_TITLES = preparedStatement<{ id: string; mark: string }>(`SELECT id, '?' AS mark FROM kit_notes_notes WHERE pinned = ? AND title <> ? ORDER BY id`);
+const RETITLE = preparedStatement(`UPDATE kit_notes_notes SET title = ? WHERE title = ?`);
 
 const errors = defineErrors({
   KIT_NOTES_NOT_FOUND: { status: 404, message: "No note {id}" },
@@ -126,6 +131,14 @@ const kitNotesPlugin = definePlugin({
         });
         return { ok: true, inserted };
       });
+      router.get("/api/kit-notes/prepared", { summary: "Pinned or not, by a prepared statement", query: z.object({ pinned: z.enum(["0", "1"]) }) }, async ({ query }) => ({
+        ok: true,
+        notes: await PINNED_TITLES.all(db(), [query.pinned === "1", "no such title"]),
+      }));
+      router.post("/api/kit-notes/prepared-retitle", { summary: "Rename by a prepared statement", body: z.object({ from: z.string(), to: z.string() }) }, async ({ body }) => ({
+        ok: true,
+        ...(await RETITLE.run(db(), [body.to, body.from])),
+      }));
       router.get("/api/kit-notes/first-draft", { summary: "The newest draft" }, async () => ({ ok: true, note: await store.find({ status: "draft" }) }));
       router.get("/api/kit-notes/:id", { summary: "One", params: idParams }, async ({ params }) => found(await store.get(params.id), params.id));
       router.patch("/api/kit-notes/:id", { summary: "Change", params: idParams, body: z.object({ title: z.string().optional(), pinned: z.boolean().optional() }) }, async ({ params, body }) => {
@@ -194,6 +207,17 @@ t("several rows insert in one call; list uses the default order with insertion o
   assert.is(body.total, 4);
   const oldest = (await h.json<NotesAnswer>("/api/kit-notes?oldest=1")).body.notes.map((n) => n.id);
   assert.equal(oldest, ["a", "b", "c", "d"]);
+});
+
+t("a prepared statement reads and writes on the engine: `?` placeholders, a boolean parameter, a literal `?` kept; re-run with new values", async () => {
+  const ids = async (pinned: "0" | "1") => (await h.json<Answer<{ notes: { id: string; mark: string }[] }>>(`/api/kit-notes/prepared?pinned=${pinned}`)).body.notes;
+  assert.equal(await ids("1"), [{ id: "a", mark: "?" }]);
+  assert.equal((await ids("0")).map((n) => n.id), ["b", "c", "d"]);
+  const retitle = (from: string, to: string) => h.json<Answer<{ changes: number }>>("/api/kit-notes/prepared-retitle", { session: true, method: "POST", body: { from, to } });
+  assert.is((await retitle("title b", "renamed b")).body.changes, 1);
+  assert.is((await retitle("title b", "renamed again")).body.changes, 0, "nothing matches any more");
+  assert.is((await h.json<NoteAnswer>("/api/kit-notes/b")).body.note.title, "renamed b");
+  assert.is((await retitle("renamed b", "title b")).body.changes, 1);
 });
 
 t("pages by limit and offset, an offset alone included; fields narrow the row", async () => {

@@ -1,6 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { DriverException } from "@mikro-orm/core";
-import { atomically, defineStore, insertionOrder, raw, type AtomicStatement, type AtomicTx, type Database, type EntityStore, type StoreDefinition } from "@muster/plugin";
+import { atomically, defineStore, insertionOrder, preparedStatement, type AtomicStatement, type AtomicTx, type Database, type EntityStore, type PreparedStatement, type StoreDefinition } from "@muster/plugin";
 import { KINDS, referencesTo, type WorkKind, type WorkRecord } from "./kinds.ts";
 
 /** The task list's exact-match filters (GET /api/tasks query parameters). */
@@ -20,63 +19,74 @@ const STORES = Object.fromEntries(
 ) as unknown as Record<WorkKind, StoreDefinition<(typeof KINDS)[WorkKind]["entity"], "id">>;
 
 type Row = Record<string, unknown>;
+type Engine = "sqlite" | "postgresql";
+
+const columns = (kind: WorkKind) => FIELDS[kind].map((f) => `"${f}"`).join(", ");
 
 /**
- * The stores' order on PostgreSQL, which has no `rowid`: most recently updated first, then
- * the latest written first (`xmin`, the id of the transaction that wrote the row's version:
- * they increase, so rows inserted in the same millisecond come newest first, as on SQLite),
- * then the id (the rows one transaction wrote, such as a delete's cleared references). A
- * row inserted and another updated in the same millisecond come in write order, where
- * SQLite puts the later inserted first.
+ * The stores' order as SQL. On PostgreSQL, which has no `rowid`: most recently updated first,
+ * then the latest written first (`xmin`, the id of the transaction that wrote the row's
+ * version: they increase, so rows inserted in the same millisecond come newest first, as on
+ * SQLite), then the id (the rows one transaction wrote, such as a delete's cleared
+ * references). A row inserted and another updated in the same millisecond come in write
+ * order, where SQLite puts the later inserted first.
  */
-const POSTGRES_ORDER = [{ updatedAt: "desc" }, { [raw("(xmin::text::bigint)")]: "desc" }, { id: "desc" }] as const;
+const ORDER: Record<Engine, string> = {
+  sqlite: `"updatedAt" DESC, rowid DESC`,
+  postgresql: `"updatedAt" DESC, (xmin::text::bigint) DESC, id DESC`,
+};
 
-/** Each kind's INSERT of a whole row, with a named parameter per column. */
-const INSERTS = Object.fromEntries(
-  Object.values(KINDS).map((spec) => [spec.kind, `INSERT INTO ${spec.table} (${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")}) VALUES (${FIELDS[spec.kind].map((f) => `@${f}`).join(", ")})`]),
-) as Record<WorkKind, string>;
+const byKind = <T>(make: (kind: WorkKind) => T) => Object.fromEntries(Object.keys(KINDS).map((kind) => [kind, make(kind as WorkKind)])) as Record<WorkKind, T>;
 
-/** Each kind's unfiltered list, most recently updated first (the stores' order as SQL). */
-const LISTS = Object.fromEntries(
-  Object.values(KINDS).map((spec) => [spec.kind, `SELECT ${FIELDS[spec.kind].map((f) => `"${f}"`).join(", ")} FROM ${spec.table} ORDER BY "updatedAt" DESC, rowid DESC`]),
-) as Record<WorkKind, string>;
+/** Each kind's INSERT of a whole row, a parameter per column in FIELDS order (the same text on both engines). */
+const INSERT_SQL = byKind((kind) => `INSERT INTO ${KINDS[kind].table} (${columns(kind)}) VALUES (${FIELDS[kind].map(() => "?").join(", ")})`);
+const INSERTS = byKind((kind) => preparedStatement(INSERT_SQL[kind]));
 
-type Statement<P extends unknown[] | {}> = BetterSqlite3.Statement<P>;
+/** Each kind's unfiltered list, most recently updated first, per engine. */
+const LISTS: Record<Engine, Record<WorkKind, PreparedStatement<Row>>> = {
+  sqlite: byKind((kind) => preparedStatement(`SELECT ${columns(kind)} FROM ${KINDS[kind].table} ORDER BY ${ORDER.sqlite}`)),
+  postgresql: byKind((kind) => preparedStatement(`SELECT ${columns(kind)} FROM ${KINDS[kind].table} ORDER BY ${ORDER.postgresql}`)),
+};
+
+/**
+ * On PostgreSQL, a page of the tasks matching the filters named in `filtered` (TASK_FILTERS
+ * order), parameters: their values, then LIMIT (null: all) and OFFSET. One statement per
+ * combination of filters, made on first use (at most 32).
+ */
+const TASK_PAGES = new Map<string, PreparedStatement<Row>>();
+function taskPage(filtered: readonly string[]): PreparedStatement<Row> {
+  const key = filtered.join(",");
+  let statement = TASK_PAGES.get(key);
+  if (!statement) {
+    const where = filtered.length > 0 ? ` WHERE ${filtered.map((c) => `"${c}" = ?`).join(" AND ")}` : "";
+    TASK_PAGES.set(key, (statement = preparedStatement(`SELECT ${columns("task")} FROM ${KINDS.task.table}${where} ORDER BY ${ORDER.postgresql} LIMIT ? OFFSET ?`)));
+  }
+  return statement;
+}
 
 /**
  * The five work tables. Reads go over the store kit and return plain rows, unmapped.
  *
- * On SQLite the two hottest statements, a create's INSERT and the unfiltered list of a kind
- * (DESIGN §1: hot reads return raw rows), run as statements prepared once on the connection
- * (`db.sql`): the query builder put each create's values into its SQL text, so every create
- * compiled a new statement (issue 26: a create's ORM work was a quarter of its server CPU),
- * and its layers cost a list more than the statement they end in. PostgreSQL has no `db.sql`
- * (docs/team.md): there both go through the kit, like every other read and write here.
+ * The two hottest statements, a create's INSERT and the unfiltered list of a kind (DESIGN §1:
+ * hot reads return raw rows), and on PostgreSQL a page of tasks, are the kit's prepared
+ * statements (prepared once per connection, re-run per request), not the query builder: it
+ * put each create's values into its SQL text, so every create compiled a new statement
+ * (issue 26: a create's ORM work was a quarter of its server CPU), and its layers cost a list
+ * more than the statement they end in (issue 25: on PostgreSQL, 2.7 ms of server CPU per
+ * list of 100 tasks, most of it MikroORM's and kysely's work and the SQL parsed anew).
  */
 export class WorkStore {
   private readonly db: () => Database;
-  /** Prepared once per kind (and connection), re-run per request. */
-  private readonly inserts = new Map<WorkKind, Statement<[Row]>>();
-  private readonly lists = new Map<WorkKind, Statement<[]>>();
   private readonly rows: Record<WorkKind, EntityStore<(typeof KINDS)[WorkKind]["entity"]>>;
   constructor(db: () => Database) {
     this.db = db;
     this.rows = Object.fromEntries(Object.entries(STORES).map(([kind, store]) => [kind, store.on(db)])) as WorkStore["rows"];
   }
 
-  private prepared<P extends unknown[] | {}>(cache: Map<WorkKind, Statement<P>>, kind: WorkKind, text: () => string): Statement<P> {
-    let statement = cache.get(kind);
-    if (!statement) {
-      statement = this.db().sql.prepare<P>(text());
-      cache.set(kind, statement);
-    }
-    return statement;
-  }
-
   /** Every record of a kind, most recently updated first. */
   async list<K extends WorkKind>(kind: K): Promise<WorkRecord<K>[]> {
-    if (this.db().engine === "postgresql") return (await this.rows[kind].list({ orderBy: [...POSTGRES_ORDER] })) as unknown as WorkRecord<K>[];
-    return this.prepared(this.lists, kind, () => LISTS[kind]).all() as WorkRecord<K>[];
+    const db = this.db();
+    return (await LISTS[db.engine ?? "sqlite"][kind].all(db)) as WorkRecord<K>[];
   }
 
   /**
@@ -86,11 +96,14 @@ export class WorkStore {
   async tasks(filter: TaskFilter, page: { limit: number | null; offset: number }): Promise<{ items: WorkRecord<"task">[]; total: number }> {
     const where: TaskFilter = {};
     for (const column of TASK_FILTERS) if (filter[column] !== undefined) where[column] = filter[column];
-    const filtered = Object.keys(where).length > 0;
+    const filtered = Object.keys(where);
+    const db = this.db();
     const items = (
-      !filtered && page.limit === null && page.offset === 0
+      filtered.length === 0 && page.limit === null && page.offset === 0
         ? await this.list("task")
-        : await this.rows.task.list({ where, limit: page.limit ?? undefined, offset: page.offset, ...(this.db().engine === "postgresql" ? { orderBy: [...POSTGRES_ORDER] } : {}) })
+        : db.engine === "postgresql"
+          ? await taskPage(filtered).all(db, [...filtered.map((c) => where[c as keyof TaskFilter]), page.limit, page.offset])
+          : await this.rows.task.list({ where, limit: page.limit ?? undefined, offset: page.offset })
     ) as WorkRecord<"task">[];
     // A page that ends before its limit holds the last matching task, unless it is empty
     // because the offset is past the end.
@@ -113,24 +126,26 @@ export class WorkStore {
    * schemas already did; the driver error is converted as the entity manager would.
    */
   async insert(kind: WorkKind, row: Row, references: WorkReference[]): Promise<"inserted" | "taken" | WorkReference> {
+    const values = FIELDS[kind].map((f) => row[f]);
     try {
       const db = this.db();
-      if (db.engine !== "postgresql") {
-        // The caller checked the references just before, with no I/O turn in between (the
-        // ORM's SQLite driver is synchronous underneath): nothing could delete one since.
-        this.prepared(this.inserts, kind, () => INSERTS[kind]).run(row);
+      // On SQLite the caller checked the references just before, with no I/O turn in between
+      // (the ORM's SQLite driver is synchronous underneath, and so is the prepared INSERT):
+      // nothing could delete one since. On PostgreSQL a row without references is one
+      // statement, atomic by itself; one with references locks them in the same transaction.
+      if (db.engine !== "postgresql" || references.length === 0) {
+        await INSERTS[kind].run(db, values);
         return "inserted";
       }
-      const columns = FIELDS[kind];
-      const sql = `INSERT INTO ${KINDS[kind].table} (${columns.map((f) => `"${f}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+      const sql = INSERT_SQL[kind];
       return await atomically(db, function* (tx) {
         const missing = yield* lockReferences(tx, db, references);
         if (missing) return missing;
-        yield* tx.run(sql, columns.map((f) => row[f]));
+        yield* tx.run(sql, values);
         return "inserted" as const;
       });
     } catch (error) {
-      // The kit's insert throws the converted error already; the prepared statement, SQLite's own.
+      // The driver's own error (SQLite's or PostgreSQL's), converted as the entity manager would.
       const converted = error instanceof DriverException ? error : this.db().em().getDriver().convertException(error as Error);
       if (converted.name === "UniqueConstraintViolationException") return "taken";
       throw error;
