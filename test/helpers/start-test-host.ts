@@ -27,7 +27,7 @@ const bind = (options: StartOptions): kit.TestHostOptions<typeof createHost> => 
 // database on one throwaway cluster, started on the first host of the test process and stopped
 // when the process ends (postgres-cluster.ts's watchdog). A restart keeps the host's options,
 // so its database; a host started again on a home it already used gets that home's database.
-const onPostgres = process.env.MUSTER_TEST_POSTGRES === "1";
+export const onPostgres = process.env.MUSTER_TEST_POSTGRES === "1";
 let cluster: Promise<PostgresCluster> | undefined;
 const databaseOfHome = new Map<string, string>();
 
