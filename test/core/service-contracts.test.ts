@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pluginCommands } from "../../core/commands.ts";
 import { configToken, defineHook, definePlugin, defineService, hostTokens, token, z, type EventBus, type Logger, type PluginCommand, type PluginContext, type PluginDefinition } from "@muster/plugin";
 import { withTestHost } from "../helpers/start-test-host.ts";
+import { sqliteFileTest } from "../helpers/database-file.ts";
 import { startOutcome } from "../helpers/start-error.ts";
 import { ACTIVITIES, type ActivityLog } from "../../plugins/activities/tokens.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
@@ -57,7 +58,7 @@ t("declared (dependsOn or optionalDependsOn), own and host tokens resolve", asyn
   }
 });
 
-t("a service receives host services through deps only: its plugin's logger and config, the bus, a database usable after migrate", async () => {
+sqliteFileTest(t, "its test plugin uses db.sql, the synchronous SQLite connection, which a host on PostgreSQL does not have (docs/team.md)")("a service receives host services through deps only: its plugin's logger and config, the bus, a database usable after migrate", async () => {
   interface Probe { logger: Logger; config: Readonly<{ greeting: string }>; events: EventBus; tables(): number }
   const PROBE = token<Probe>("probe.service");
   let started: Probe | undefined;

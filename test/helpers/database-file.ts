@@ -3,6 +3,20 @@
 // (rows at rest). docs/testing.md lists each suite's use and why.
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import type { Callback, Test } from "uvu";
+import { onPostgres } from "./start-test-host.ts";
+
+/**
+ * The suite's `test` for a test that opens `muster.db` itself: skipped, saying why, when the
+ * suites run on PostgreSQL (`MUSTER_TEST_POSTGRES=1`), where the host has no such file.
+ */
+export function sqliteFileTest<T>(t: Test<T>, why: string): (name: string, fn: Callback<T>) => void {
+  if (!onPostgres) return t;
+  return (name, fn) => {
+    console.log(`skipped on PostgreSQL: "${name}": ${why}`);
+    t.skip(name, fn);
+  };
+}
 
 /** Runs `fn` on `<home>/muster.db` and closes it; WAL lets it run beside a running host. */
 export function withDatabaseFile<T>(home: string, fn: (db: BetterSqlite3.Database) => T, options: { readonly?: boolean } = {}): T {

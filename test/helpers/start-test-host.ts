@@ -7,6 +7,7 @@ import * as kit from "@muster/plugin/testing";
 import { createHost, type Host } from "../../core/host.ts";
 import type { ConfigOverrides } from "../../core/internal/config.ts";
 import { builtInPlugins } from "../../plugins/built-in.ts";
+import { startPostgres, type PostgresCluster } from "./postgres-cluster.ts";
 
 export type { RequestInitJson } from "@muster/plugin/testing";
 
@@ -22,12 +23,34 @@ export interface TestHost extends Omit<kit.TestHost<Host, ConfigOverrides>, "sto
 /** The suites' host: the built-ins unless told otherwise, as the CLI assembles Muster. */
 const bind = (options: StartOptions): kit.TestHostOptions<typeof createHost> => ({ ...options, createHost, plugins: options.plugins ?? builtInPlugins });
 
+// `MUSTER_TEST_POSTGRES=1` runs any suite on PostgreSQL (issue 25): each host gets a fresh
+// database on one throwaway cluster, started on the first host of the test process and stopped
+// when the process ends (postgres-cluster.ts's watchdog). A restart keeps the host's options,
+// so its database; a host started again on a home it already used gets that home's database.
+export const onPostgres = process.env.MUSTER_TEST_POSTGRES === "1";
+let cluster: Promise<PostgresCluster> | undefined;
+const databaseOfHome = new Map<string, string>();
+
+/** The options with a PostgreSQL database under the switch, unless they already name one. */
+async function onEngine(options: StartOptions): Promise<StartOptions> {
+  if (!onPostgres || options.env?.DATABASE_URL || options.config?.databaseUrl !== undefined) return options;
+  const url = (options.home && databaseOfHome.get(options.home)) || (await (await (cluster ??= startPostgres())).createDatabase());
+  return { ...options, env: { ...options.env, DATABASE_URL: url } };
+}
+
+/** Remembers the database of a host's home, for a later host on that home. */
+function remember<H extends { home: string }>(h: H, options: StartOptions): H {
+  if (onPostgres && options.env?.DATABASE_URL) databaseOfHome.set(h.home, options.env.DATABASE_URL);
+  return h;
+}
+
 function adapt(t: kit.TestHost<Host, ConfigOverrides>): TestHost {
   return { ...t, stop: () => t.stop({ keepHome: true }), restart: async (overrides) => adapt(await t.restart(overrides)) };
 }
 
 export async function startTestHost(options: StartOptions = {}): Promise<TestHost> {
-  return adapt(await kit.startTestHost(bind(options)));
+  const engine = await onEngine(options);
+  return adapt(remember(await kit.startTestHost(bind(engine)), engine));
 }
 
 /**
@@ -38,7 +61,8 @@ export async function withTestHost<T>(options: StartOptions, fn: (h: TestHost) =
 export async function withTestHost<T>(fn: (h: TestHost) => Promise<T> | T): Promise<T>;
 export async function withTestHost<T>(a: StartOptions | ((h: TestHost) => Promise<T> | T), b?: (h: TestHost) => Promise<T> | T): Promise<T> {
   const [options, fn] = typeof a === "function" ? [{}, a] : [a, b!];
-  return kit.withTestHost(bind(options), (h) => fn(adapt(h)));
+  const engine = await onEngine(options);
+  return kit.withTestHost(bind(engine), (h) => fn(adapt(remember(h, engine))));
 }
 
 /** Removes a temporary home after a suite. */

@@ -3,7 +3,8 @@
 import { existsSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { withTestHost, type TestHost } from "./start-test-host.ts";
+import { onPostgres, removeHome, startTestHost, withTestHost, type TestHost } from "./start-test-host.ts";
+import { workPlugin } from "../../plugins/work/index.ts";
 import { eventRecorder, waitUntil } from "./wait.ts";
 
 const t = suite("test helpers");
@@ -26,6 +27,29 @@ t("withTestHost stops the host and removes its home when the body throws, and af
   assert.is(answer, 200);
   assert.ok(await fetch(`${restarted!.url}/api/health`).then(() => false, () => true), "the restarted host is stopped too");
   assert.not.ok(existsSync(restarted!.home));
+});
+
+t("MUSTER_TEST_POSTGRES=1: each host on its own PostgreSQL database, kept by a restart and by a host on the same home; without it, SQLite", async () => {
+  const first = await startTestHost({ plugins: [workPlugin] });
+  const other = await startTestHost({ plugins: [workPlugin] });
+  try {
+    const url = first.host.config.databaseUrl;
+    if (!onPostgres) return assert.is(url, null);
+    assert.ok(url?.startsWith("postgres://"), String(url));
+    assert.is.not(other.host.config.databaseUrl, url, "a fresh database per host");
+    assert.is((await first.json("/api/tasks", { method: "POST", body: { title: "kept" } })).status, 201);
+    const restarted = await first.restart();
+    assert.is(restarted.host.config.databaseUrl, url);
+    await restarted.stop();
+    const again = await startTestHost({ plugins: [workPlugin], home: first.home });
+    assert.is(again.host.config.databaseUrl, url, "the home's database");
+    assert.equal((await again.client.getTasks()).map((task) => task.title), ["kept"]);
+    await again.stop();
+  } finally {
+    await Promise.allSettled([first.stop(), other.stop()]);
+    removeHome(first.home);
+    removeHome(other.home);
+  }
 });
 
 t("waitUntil returns the first truthy answer and times out naming what it awaited", async () => {

@@ -101,7 +101,9 @@ export class BoardService implements Boards {
     const { title, column, position, comment, ...rest } = input;
     const fields = await this.fields(rest);
     const write = await this.deps.cards.create({ boardId, title, column, position, comment, fields, createdBy: by }, new Date().toISOString());
-    return this.publishCard("created", write);
+    const record = this.publishCard("created", write);
+    await this.clearLinksDeletedMeanwhile(rest);
+    return record;
   }
 
   async getCard(id: string): Promise<{ card: CardRecord; history: HistoryEntry[] }> {
@@ -170,7 +172,22 @@ export class BoardService implements Boards {
       });
       return { approval: await this.deps.approvals.get(approvalId) };
     }
-    return { card: this.publishWrite(result) };
+    const card = this.publishWrite(result);
+    await this.clearLinksDeletedMeanwhile(rest);
+    return { card };
+  }
+
+  /**
+   * A link checked by `fields` whose story, epic or sprint was deleted before the card's write
+   * committed: the deletion's event may have cleared links before this card had one (on
+   * PostgreSQL the check and the write are separate I/O turns), so look again now that the
+   * write is committed and clear it. A deletion committing after this look clears it itself.
+   */
+  private async clearLinksDeletedMeanwhile(input: CardInput): Promise<void> {
+    for (const [field, kind] of LINKS) {
+      const value = input[field];
+      if (typeof value === "string" && !(await this.deps.work.exists(kind, value))) await this.clearLink(field, value);
+    }
   }
 
   /** API field values to stored ones; links to stories, epics and sprints must exist. */

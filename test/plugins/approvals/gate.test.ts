@@ -12,7 +12,7 @@ import { openSse } from "../../helpers/sse-client.ts";
 import { startTestHost, removeHome, withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
-import { withDatabaseFile } from "../../helpers/database-file.ts";
+import { sqliteFileTest, withDatabaseFile } from "../../helpers/database-file.ts";
 
 const KIND = "gate-test.send";
 type SendPayload = { text: string; fail?: boolean; delayMs?: number };
@@ -317,7 +317,7 @@ t("an executor that throws: recorded as failed, urgent notification, execution_f
   assert.is(runsOf(id).length, 1);
 });
 
-t("a payload changed in the database after the request is refused, never executed", async ({ h }) => {
+sqliteFileTest(t, "tampers with the stored payload in muster.db")("a payload changed in the database after the request is refused, never executed", async ({ h }) => {
   const id = await request(h, { text: "original" });
   // Fault injection: the stored payload is tampered with behind the server's back.
   withDb(h, (db) => db.prepare("UPDATE approvals_approvals SET payload = ? WHERE id = ?").run(JSON.stringify({ text: "tampered" }), id));
@@ -336,7 +336,7 @@ t("a payload changed in the database after the request is refused, never execute
   assert.is(runsOf(id2).length, 0);
 });
 
-t("a database failure during the decision fails closed: 500, nothing runs, still pending", async ({ h }) => {
+sqliteFileTest(t, "injects the fault with a SQLite trigger in muster.db")("a database failure during the decision fails closed: 500, nothing runs, still pending", async ({ h }) => {
   const id = await request(h, { text: "db down" });
   // Fault injection: every update of the row fails inside SQLite.
   withDb(h, (db) => db.exec("CREATE TRIGGER fault BEFORE UPDATE ON approvals_approvals BEGIN SELECT RAISE(ABORT, 'injected fault'); END"));
@@ -352,7 +352,7 @@ t("a database failure during the decision fails closed: 500, nothing runs, still
   assert.is(runsOf(id).length, 0);
 });
 
-t("pending approvals survive a restart and nothing runs at start-up; interrupted executions become failed", async (ctx) => {
+sqliteFileTest(t, "leaves an execution interrupted by writing muster.db")("pending approvals survive a restart and nothing runs at start-up; interrupted executions become failed", async (ctx) => {
   const pendingId = await request(ctx.h, { text: "after restart" });
   const interruptedId = await request(ctx.h, { text: "interrupted" });
   // Simulate a crash in the middle of an execution.

@@ -13,7 +13,7 @@ import { approvalsPlugin } from "../../../plugins/approvals/index.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { decideApproval } from "@muster/plugin/testing";
 import type { ApiBody } from "@muster/plugin/testing";
-import { withDatabaseFile } from "../../helpers/database-file.ts";
+import { sqliteFileTest, withDatabaseFile } from "../../helpers/database-file.ts";
 
 const KIND = "limits-test.send";
 const MAX_PENDING = 3;
@@ -132,7 +132,7 @@ t("a payload over the cap is refused with 413 APPROVAL_PAYLOAD_TOO_LARGE through
   await drain(h);
 });
 
-t("a requester may have at most maxPendingPerRequester pending, however its name is spelled: 429 APPROVAL_PENDING_LIMIT", async ({ h }) => {
+sqliteFileTest(t, "moves an expiry into the past in muster.db")("a requester may have at most maxPendingPerRequester pending, however its name is spelled: 429 APPROVAL_PENDING_LIMIT", async ({ h }) => {
   for (let i = 0; i < MAX_PENDING; i++) assert.is((await (i % 2 ? gated(h, "scribe") : post(h, "scribe"))).status, 201);
   for (const spelling of ["scribe", "SCRIBE", "scribe\u200b", "ｓｃｒｉｂｅ", " s c r i b e "]) {
     const viaPost = await post(h, spelling);
@@ -164,7 +164,7 @@ t("concurrent requests cannot slip past the cap: exactly maxPendingPerRequester 
   await drain(h);
 });
 
-t("reads never write: an expired approval reads as rejected/expired while the database is locked by another process", async ({ h }) => {
+sqliteFileTest(t, "holds the lock of muster.db")("reads never write: an expired approval reads as rejected/expired while the database is locked by another process", async ({ h }) => {
   const created = await post(h, "late", { expiresAt: new Date(Date.now() + 60_000).toISOString() });
   assert.is(created.status, 201);
   const id = created.body.approval.id;

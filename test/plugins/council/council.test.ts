@@ -4,6 +4,7 @@
 // limit, failures mid-way, bad inputs, and sessions cut short by a stop.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -335,7 +336,7 @@ t("a memo directory linked out of the workspace: the session fails PATH_OUTSIDE_
   }
 });
 
-t("a stop cancels a running council; a session a crash left running is failed at the next start", async () => {
+sqliteFileTest(t, "leaves a session running by writing muster.db (crash simulation)")("a stop cancels a running council; a session a crash left running is failed at the next start", async () => {
   const rig = await startRig();
   let h = rig.h;
   const at = { ...rig, get h() { return h; } } as Rig;

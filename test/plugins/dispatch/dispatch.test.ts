@@ -4,6 +4,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { costEvents, createTask, decide, sends, dispatch, getTask, hold, reviewApprovals, startDispatchRig, waitForDispatch, type DispatchRig } from "./dispatch-rig.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -129,7 +130,7 @@ t("over its daily budget: 409 BUDGET_EXCEEDED before anything changes; a raise l
   await waitForDispatch(h, allowed.body.dispatch.id, "completed");
 });
 
-t("a completed dispatch is a cost event priced with the model its gateway session ran on, not only the configured one", async ({ rig }) => {
+sqliteFileTest(t, "reads each cost event in muster.db (GET /api/usage shows totals only)")("a completed dispatch is a cost event priced with the model its gateway session ran on, not only the configured one", async ({ rig }) => {
   const { h } = rig;
   const task = await createTask(h, { assignedTo: "loki" });
   const res = await dispatch(h, task.id);

@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { withTestHost } from "../../helpers/start-test-host.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -15,7 +16,7 @@ const LOCKER = fileURLToPath(new URL("./fixtures/lock-when-rows.mjs", import.met
 const TASKS = 2_000;
 const t = suite("legacy-board: import meets a lock");
 
-t("the report counts every task this request inserted", async () => {
+sqliteFileTest(t, "another process holds the lock of muster.db")("the report counts every task this request inserted", async () => {
   await withTestHost({ config: { scaffoldWorkspace: false, databaseBusyBudgetMs: 20_000 } }, async (h) => {
     const dir = join(h.workspace, "projects/big/board");
     mkdirSync(dir, { recursive: true });

@@ -4,6 +4,7 @@
 // the HTTP API's rules, /status, media limits, and new approvals pushed with buttons.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -228,7 +229,7 @@ t("media: an accepted photo is stored under MUSTER_HOME/media; wrong types, over
   assert.not.ok(getFiles.includes("zip"), "a refused type is not even fetched");
 });
 
-t("the seen-update table stays bounded, and an id older than everything kept counts as seen", async ({ h }) => {
+sqliteFileTest(t, "counts the seen-update rows in muster.db")("the seen-update table stays bounded, and an id older than everything kept counts as seen", async ({ h }) => {
   const oldest = updateId();
   await deliver(h, message({ text: "hello" }, { update: oldest }));
   for (let i = 0; i < 25; i++) await deliver(h, message({ text: "hello" }));

@@ -6,6 +6,7 @@ import { suite } from "uvu";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import * as assert from "uvu/assert";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { BLOG_TOKEN, startBlogFake, type BlogFake } from "../../helpers/platform-fakes/blog.ts";
 import { LINKEDIN_TOKEN_VALUE, startLinkedInFake, type LinkedInFake } from "../../helpers/platform-fakes/linkedin.ts";
@@ -169,7 +170,7 @@ t("a rejected publish approval rejects the draft and sends nothing", async ({ h,
   assert.is((await patch(h, draft.id, { status: "draft" })).body.draft.status, "draft");
 });
 
-t("content changed in the database after the request (TOCTOU) is never published; the draft becomes failed", async ({ h, li }) => {
+sqliteFileTest(t, "changes the approved text in muster.db (TOCTOU)")("content changed in the database after the request (TOCTOU) is never published; the draft becomes failed", async ({ h, li }) => {
   const draft = await createDraft(h, { text: "The approved words", platforms: ["linkedin"] });
   const res = await publish(h, { draftId: draft.id });
   const id = String(res.body.approval.id);

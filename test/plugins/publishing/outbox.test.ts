@@ -5,6 +5,7 @@
 // and a platform error echoing the credential is stored redacted.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { definePlugin, type PluginContext } from "@muster/plugin";
@@ -119,7 +120,7 @@ t("executing the same approval again queues and sends nothing", async ({ h, li }
   assert.is(li.posts.length, posts);
 });
 
-t("a send cut short by a crash is found `publishing` at start and becomes unknown, never re-sent", async (ctx) => {
+sqliteFileTest(t, "leaves an entry publishing by writing muster.db (crash simulation)")("a send cut short by a crash is found `publishing` at start and becomes unknown, never re-sent", async (ctx) => {
   const { li } = ctx;
   // Scheduled an hour ahead, so nothing sends it before the simulated crash.
   const draft = await ctx.h.json<ApiBody<"postContentDrafts">>("/api/content/drafts", { method: "POST", body: { text: "Crash test", platforms: ["linkedin"] } });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { startEmbeddingFake } from "../../helpers/embedding-fakes/server.ts";
 import { startRagHost, storedKeys } from "./helpers.ts";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 32;
@@ -14,7 +15,7 @@ const t = suite("rag interruptions");
 const many: Record<string, string> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`memory/notes-${i}.md`, `# Note ${i}\n\nTopic number ${i} about subject${i} and more words.\n`]));
 type Job = { id: string; status: string; done: number; total: number; provider: string; error?: { code: string } };
 
-t("a provider switch mid-index cancels the job (RAG_PROVIDER_SWITCHED); the new provider re-indexes; keys never mix", async () => {
+sqliteFileTest(t, "reads the vector keys stored in muster.db")("a provider switch mid-index cancels the job (RAG_PROVIDER_SWITCHED); the new provider re-indexes; keys never mix", async () => {
   const fake = await startEmbeddingFake({ dimensions: DIMS, behaviour: { kind: "slow", delayMs: 150 } });
   const { h, rec } = await startRagHost({ files: many, rag: { batchSize: 1, timeoutMs: 5_000, ollamaUrl: fake.url, ollamaDimensions: DIMS } });
   try {
@@ -39,7 +40,7 @@ t("a provider switch mid-index cancels the job (RAG_PROVIDER_SWITCHED); the new 
   }
 });
 
-t("a server stopped mid-index resumes on restart with only the unfinished files; each file is whole", async () => {
+sqliteFileTest(t, "reads the vector keys stored in muster.db")("a server stopped mid-index resumes on restart with only the unfinished files; each file is whole", async () => {
   const fake = await startEmbeddingFake({ dimensions: DIMS, behaviour: { kind: "slow", delayMs: 100 } });
   const rag = { batchSize: 1, timeoutMs: 5_000, ollamaUrl: fake.url, ollamaDimensions: DIMS };
   const { h, rec } = await startRagHost({ files: many, rag });

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
+import { onPostgres, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
 import { startEmbeddingFake, type EmbeddingFake, type FakeBehaviour } from "../../helpers/embedding-fakes/server.ts";
 import { type RagSearchBody, finished, startRagHost } from "./helpers.ts";
@@ -29,7 +30,11 @@ function storedVectors(home: string): { hex: string[]; allFinite: boolean } {
   }
 }
 
+/** Every test here, and the setup, compare the vectors stored in muster.db. */
+const fileTest = sqliteFileTest(t, "compares the vectors stored in muster.db");
+
 t.before(async (ctx) => {
+  if (onPostgres) return;
   ctx.fake = await startEmbeddingFake({ dimensions: DIMS });
   Object.assign(ctx, await startRagHost({ rag: { timeoutMs: 5_000, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS } }));
   const on = await ctx.h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "ollama", enabled: true } });
@@ -40,6 +45,7 @@ t.before(async (ctx) => {
   ctx.before = stored.hex;
 });
 t.after(async (ctx) => {
+  if (onPostgres) return;
   await ctx.h.stop();
   await ctx.fake.close();
   removeHome(ctx.h.home);
@@ -54,7 +60,7 @@ const poisons: [string, FakeBehaviour][] = [
 ];
 
 for (const [name, behaviour] of poisons) {
-  t(`${name}: the job fails with RAG_PROVIDER_BAD_RESPONSE in its status, the stored vectors stay as they were`, async ({ h, rec, fake, before }) => {
+  fileTest(`${name}: the job fails with RAG_PROVIDER_BAD_RESPONSE in its status, the stored vectors stay as they were`, async ({ h, rec, fake, before }) => {
     fake.behaviour = behaviour;
     const queued = await h.json<ApiBody<"postMemoryRag">>("/api/memory/rag", { method: "POST", body: { force: true } });
     assert.is(queued.status, 202);

@@ -4,6 +4,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
 import { startEmbeddingFake, type EmbeddingFake } from "../../helpers/embedding-fakes/server.ts";
 import { type RagSearchBody, finished, startRagHost, storedKeys } from "./helpers.ts";
@@ -11,6 +12,9 @@ import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 64;
 const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake }>("rag providers");
+
+/** Every test here reads the stored vector keys in muster.db. */
+const fileTest = sqliteFileTest(t, "reads the vector keys stored in muster.db");
 
 t.before(async (ctx) => {
   ctx.fake = await startEmbeddingFake({ dimensions: DIMS });
@@ -38,7 +42,7 @@ for (const [name, behaviour, code] of [
   ["one vector short", { kind: "wrong-count" }, "RAG_PROVIDER_BAD_RESPONSE"],
   ["not JSON", { kind: "not-json" }, "RAG_PROVIDER_BAD_RESPONSE"],
 ] as const) {
-  t(`ollama ${name}: the job fails with ${code}, nothing is stored under ollama, search falls back to full text`, async ({ h, rec, fake }) => {
+  fileTest(`ollama ${name}: the job fails with ${code}, nothing is stored under ollama, search falls back to full text`, async ({ h, rec, fake }) => {
     fake.behaviour = behaviour;
     assert.is((await switchTo(h, "ollama")).status, 200);
     const job = await reindex(h, rec);
@@ -60,7 +64,7 @@ for (const [name, behaviour, code] of [
   });
 }
 
-t("ollama answering well: vectors stored under ollama:model:dims only, vector search works", async ({ h, rec, fake }) => {
+fileTest("ollama answering well: vectors stored under ollama:model:dims only, vector search works", async ({ h, rec, fake }) => {
   fake.behaviour = { kind: "ok" };
   fake.received.length = 0;
   assert.is((await switchTo(h, "ollama")).status, 200);
@@ -73,7 +77,7 @@ t("ollama answering well: vectors stored under ollama:model:dims only, vector se
   assert.equal({ provider: res.body.provider, fallback: res.body.fallback, top: res.body.results[0]?.path }, { provider: "ollama", fallback: undefined, top: "projects/garden.md" });
 });
 
-t("openai: refused 503 without the vault key; with it, the key goes as a bearer token", async ({ h, rec, fake }) => {
+fileTest("openai: refused 503 without the vault key; with it, the key goes as a bearer token", async ({ h, rec, fake }) => {
   const refused = await switchTo(h, "openai");
   assert.is(refused.status, 503);
   assert.is(refused.body.error?.code, "RAG_PROVIDER_UNAVAILABLE");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
@@ -77,7 +78,7 @@ t("a restart re-reads exactly the changed and new files and drops deleted ones",
   assert.is((await search(ctx.h, { q: "lemur" })).body.total, 10);
 });
 
-t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
+sqliteFileTest(t, "corrupts the index stored in muster.db")("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   await ctx.h.stop();
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(join(ctx.h.home, "muster.db"));
@@ -91,7 +92,7 @@ t("a corrupt persisted index is rebuilt from the files", async (ctx) => {
   assert.is(res.body.stats.lastRefresh?.kind, "build");
 });
 
-t("the index is saved as blob parts of one generation; a missing part or a bad manifest rebuilds, an index saved in one blob still loads", async (ctx) => {
+sqliteFileTest(t, "reads and damages the index parts in muster.db")("the index is saved as blob parts of one generation; a missing part or a bad manifest rebuilds, an index saved in one blob still loads", async (ctx) => {
   const Database = (await import("better-sqlite3")).default;
   const withDb = <T>(fn: (db: InstanceType<typeof Database>) => T): T => {
     const db = new Database(join(ctx.h.home, "muster.db"));
@@ -157,7 +158,7 @@ t("event paths outside the workspace, hidden or non-searchable are ignored", asy
   assert.is(after.totalFiles, before.totalFiles);
 });
 
-t("an event only invalidates the file's row (no whole-index write); shutdown saves everything", async (ctx) => {
+sqliteFileTest(t, "reads the index rows in muster.db")("an event only invalidates the file's row (no whole-index write); shutdown saves everything", async (ctx) => {
   const Database = (await import("better-sqlite3")).default;
   // The per-file row is the storage behaviour under test; the API shows only stats.lastSave.
   const rowOf = (path: string) => {

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { storedCostEvents } from "../../helpers/database-file.ts";
+import { sqliteFileTest, storedCostEvents } from "../../helpers/database-file.ts";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { waitUntil } from "../../helpers/wait.ts";
@@ -64,7 +64,7 @@ t.before.each(({ rig }) => {
   });
 });
 
-t("a chat turn is a cost event with the session's model (provider/model) and its price; the summary counts it", async ({ rig }) => {
+sqliteFileTest(t, "reads each cost event in muster.db (GET /api/usage shows totals only)")("a chat turn is a cost event with the session's model (provider/model) and its price; the summary counts it", async ({ rig }) => {
   const before = await todayCost(rig.h, "helper");
   const res = await chat(rig.h, { message: "price me", agentId: "helper" });
   assert.is(res.status, 200, JSON.stringify(res.body));
@@ -73,7 +73,7 @@ t("a chat turn is a cost event with the session's model (provider/model) and its
   assert.is(await todayCost(rig.h, "helper"), before + 100);
 });
 
-t("the session's model wins over the agent's configured one (main runs fake-model on the gateway)", async ({ rig }) => {
+sqliteFileTest(t, "reads each cost event in muster.db (GET /api/usage shows totals only)")("the session's model wins over the agent's configured one (main runs fake-model on the gateway)", async ({ rig }) => {
   const res = await chat(rig.h, { message: "which model", agentId: "main" });
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.equal(costEvents(rig.h, "main").at(-1)?.model, "fake/fake-model");
@@ -96,7 +96,7 @@ t("the price table matches with and without the provider/ prefix (POST /api/usag
   }
 });
 
-t("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing stored, nothing sent; a raise lets chat through", async ({ rig }) => {
+sqliteFileTest(t, "reads each cost event in muster.db (GET /api/usage shows totals only)")("chat counts toward the daily budget; over it: 409 BUDGET_EXCEEDED, nothing stored, nothing sent; a raise lets chat through", async ({ rig }) => {
   assert.is((await setBudget(rig.h, "scout", 100)).status, 200);
   const first = await chat(rig.h, { message: "spend it", agentId: "scout" });
   assert.is(first.status, 200, JSON.stringify(first.body));
@@ -138,7 +138,7 @@ t("a party member that reaches its budget mid-party is refused before its next t
   assert.is((await setBudget(rig.h, "scout", 1_000_000)).status, 200);
 });
 
-t("a council records a priced cost event per turn, each with the session's model", async ({ rig }) => {
+sqliteFileTest(t, "reads each cost event in muster.db (GET /api/usage shows totals only)")("a council records a priced cost event per turn, each with the session's model", async ({ rig }) => {
   const before = { main: costEvents(rig.h, "main").length, helper: costEvents(rig.h, "helper").length };
   const res = await rig.h.json<ApiBody<"postCouncilSession">>("/api/council/session", { method: "POST", body: { topic: "Price the council", agents: ["main", "helper"], rounds: 1 } });
   assert.is(res.status, 202, JSON.stringify(res.body));
@@ -212,13 +212,13 @@ f.after(async ({ gw, h }) => {
   removeHome(h.home);
 });
 
-f("no session row: the agent's configured model prices the turn", async ({ h }) => {
+sqliteFileTest(f, "reads each cost event in muster.db (GET /api/usage shows totals only)")("no session row: the agent's configured model prices the turn", async ({ h }) => {
   const res = await chat(h, { message: "fallback", agentId: "main" });
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.equal(costEvents(h, "main").at(-1), { model: "acme/house-model", estimatedCostCents: 300, priced: 1, action: "session" });
 });
 
-f("nothing known about the model: recorded as unknown, unpriced (and the chat still answers)", async ({ h }) => {
+sqliteFileTest(f, "reads each cost event in muster.db (GET /api/usage shows totals only)")("nothing known about the model: recorded as unknown, unpriced (and the chat still answers)", async ({ h }) => {
   const res = await chat(h, { message: "no model", agentId: "scout" });
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.equal(costEvents(h, "scout").at(-1), { model: "unknown", estimatedCostCents: 0, priced: 0, action: "session" });

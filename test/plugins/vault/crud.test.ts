@@ -1,5 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { sleep } from "../../helpers/wait.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
@@ -109,7 +110,7 @@ t("DELETE needs the session token, 404 for unknown names, then the secret is gon
   assert.is(again.status, 404);
 });
 
-t("bad input: 400 VALIDATION_FAILED and nothing stored or changed", async ({ h }) => {
+sqliteFileTest(t, "compares the rows of muster.db at rest")("bad input: 400 VALIDATION_FAILED and nothing stored or changed", async ({ h }) => {
   const before = rawRows(h.home);
   const bigValue = "x".repeat(64 * 1024 + 1);
   const multiByte = "é".repeat(32 * 1024 + 1); // 65538 bytes in UTF-8

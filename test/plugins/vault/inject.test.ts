@@ -2,6 +2,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { redactValues } from "../../../plugins/vault/services/redact.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
@@ -23,6 +24,8 @@ t.after(async (ctx) => {
 });
 
 const env = (probe: ReturnType<typeof createProbe>) => probe.environment!;
+/** A secret's lastAccessedAt as the API lists it. */
+const lastAccessedAt = async (h: TestHost, name: string) => (await h.json<ApiBody<"getVault">>("/api/vault")).body.secrets.find((s) => s.name === name)!.lastAccessedAt;
 const inject = (h: TestHost, body: unknown, init: { session?: boolean; headers?: Record<string, string> } = { session: true }) =>
   post(h, "/api/vault/inject", body, init);
 
@@ -35,7 +38,7 @@ t("inject needs the session token; unknown secrets are 404; nothing injected on 
   assert.equal(env(probe).variables(), []);
 });
 
-t("protected variables are refused with 403 and leave secret and environment unchanged", async ({ h, probe }) => {
+sqliteFileTest(t, "compares the rows of muster.db at rest")("protected variables are refused with 403 and leave secret and environment unchanged", async ({ h, probe }) => {
   const before = rawRows(h.home);
   for (const envVar of [
     "PATH", "NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "VAULT_KEY", "NEW_VAULT_KEY",
@@ -63,7 +66,7 @@ t("inject puts the value into childEnv only: not process.env, not the response, 
   const activity = (await h.json<ApiBody<"getActivities">>("/api/activities?action=vault_secret_injected")).body[0];
   assert.ok(activity);
   assert.equal([activity.agentId, activity.target, activity.details], ["thor", "OPENAI_API_KEY", "envVar=OPENAI_API_KEY"]);
-  assert.ok(rawRows(h.home).find((r) => r.name === "OPENAI_API_KEY")!.lastAccessedAt);
+  assert.ok(await lastAccessedAt(h, "OPENAI_API_KEY"));
 });
 
 t("childEnv drops Muster's credentials, keeps the rest, adds injected secrets; a child process sees them", ({ probe }) => {
@@ -92,11 +95,11 @@ t("updating a secret updates its injection; deleting it removes the injection", 
   assert.equal(env(probe).variables(), []);
 });
 
-t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", ({ h, probe }) => {
+t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", async ({ h, probe }) => {
   const secrets = probe.secrets!;
-  assert.is(rawRows(h.home).find((r) => r.name === "SMTP_CONNECTION")!.lastAccessedAt, null);
+  assert.is(await lastAccessedAt(h, "SMTP_CONNECTION"), null);
   assert.is(secrets.get("SMTP_CONNECTION"), '{"host":"smtp.example","pass":"p@ss\\"word"}');
-  assert.ok(rawRows(h.home).find((r) => r.name === "SMTP_CONNECTION")!.lastAccessedAt);
+  assert.ok(await lastAccessedAt(h, "SMTP_CONNECTION"));
   assert.is(secrets.get("OPENAI_API_KEY"), null);
   assert.equal(secrets.status(), { state: "unlocked", source: "VAULT_KEY", keyDerivations: 1 });
 });

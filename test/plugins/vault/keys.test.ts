@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { captureLogger, KEY, openRaw, post, type RawSecret, startVaultHost } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 
 const t = suite<{ home: string }>("vault passphrase states");
 
@@ -44,7 +45,7 @@ async function otherFeaturesRun(h: TestHost) {
   assert.is((await h.json<ApiBody<"getActivities">>("/api/activities")).status, 200);
 }
 
-t("no passphrase: every endpoint answers 503 VAULT_LOCKED naming VAULT_KEY; nothing is written", async ({ home }) => {
+sqliteFileTest(t, "compares the rows of muster.db at rest")("no passphrase: every endpoint answers 503 VAULT_LOCKED naming VAULT_KEY; nothing is written", async ({ home }) => {
   const logs = captureLogger();
   const h = await startVaultHost({ home, vaultKey: null, gatewayToken: null, logger: logs.logger });
   try {
@@ -61,7 +62,7 @@ t("no passphrase: every endpoint answers 503 VAULT_LOCKED naming VAULT_KEY; noth
   }
 });
 
-t("first start with a passphrase initialises the key; a wrong one locks the vault without touching rows", async ({ home }) => {
+sqliteFileTest(t, "compares the rows of muster.db at rest")("first start with a passphrase initialises the key; a wrong one locks the vault without touching rows", async ({ home }) => {
   let h = await startVaultHost({ home });
   assert.is((await post(h, "/api/vault", { name: "STORED", value: "stored-secret-value" })).status, 201);
   await h.stop();
@@ -94,7 +95,7 @@ t("first start with a passphrase initialises the key; a wrong one locks the vaul
   }
 });
 
-t("GATEWAY_TOKEN is the fallback passphrase; VAULT_KEY wins when both are set", async ({ home }) => {
+sqliteFileTest(t, "reads the secret the tests before it stored, which read muster.db")("GATEWAY_TOKEN is the fallback passphrase; VAULT_KEY wins when both are set", async ({ home }) => {
   let h = await startVaultHost({ home, vaultKey: null, gatewayToken: KEY });
   try {
     assert.is((await post(h, "/api/vault/reveal", { name: "STORED" }, { session: true })).body.value, "stored-secret-value");
@@ -117,7 +118,7 @@ t("GATEWAY_TOKEN is the fallback passphrase; VAULT_KEY wins when both are set", 
   }
 });
 
-t("damaged or missing key metadata locks the vault instead of re-keying over existing secrets", async ({ home }) => {
+sqliteFileTest(t, "damages the key metadata in muster.db")("damaged or missing key metadata locks the vault instead of re-keying over existing secrets", async ({ home }) => {
   const before = snapshot(home);
   let db = openRaw(home);
   db.prepare("UPDATE vault_meta SET value = 'zz' WHERE key = 'salt'").run();
@@ -143,7 +144,7 @@ t("damaged or missing key metadata locks the vault instead of re-keying over exi
   assert.equal(snapshot(home).meta, []);
 });
 
-t("an unexpected failure while opening the vault locks it (VAULT_UNAVAILABLE) and Muster still starts", async ({ home }) => {
+sqliteFileTest(t, "breaks vault_meta in muster.db")("an unexpected failure while opening the vault locks it (VAULT_UNAVAILABLE) and Muster still starts", async ({ home }) => {
   const db = openRaw(home);
   db.exec("DROP TABLE vault_meta");
   db.close();

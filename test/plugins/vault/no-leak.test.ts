@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { captureLogger, createProbe, flipHex, KEY, openRaw, post, rawRows, startVaultHost } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 
 const VALUES: Record<string, string> = {
   LINKEDIN_ACCESS_TOKEN: "AQX-linkedin-plaintext-7f3a9c",
@@ -42,7 +43,7 @@ function assertAbsent(haystack: string | Buffer, where: string) {
   }
 }
 
-t("every operation, then: list and error responses, logs, events and the database files hold no value", async (ctx) => {
+sqliteFileTest(t, "reads the database files (muster.db and its WAL) for values at rest")("every operation, then: list and error responses, logs, events and the database files hold no value", async (ctx) => {
   const { h } = ctx;
   const keep = <R extends { status: number; body: unknown; headers: Headers }>(res: R): R => {
     ctx.responses.push(JSON.stringify(res.body) + JSON.stringify([...res.headers]));

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { removeHome } from "../../helpers/start-test-host.ts";
 import { flipHex, KEY, openRaw, post, rawRows, type RawSecret, startVaultHost } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const NEW_KEY = "a brand new passphrase for the vault";
@@ -81,7 +82,7 @@ t.before(async (ctx) => {
 });
 t.after((ctx) => removeHome(ctx.home));
 
-t("refuses without the right current passphrase and changes nothing", async ({ home }) => {
+sqliteFileTest(t, "checks the rows of muster.db are unchanged")("refuses without the right current passphrase and changes nothing", async ({ home }) => {
   const before = snapshot(home);
   const wrong = await muster(["vault", "rotate"], { MUSTER_HOME: home, VAULT_KEY: "wrong passphrase", NEW_VAULT_KEY: NEW_KEY });
   assert.is(wrong.code, 1);
@@ -102,7 +103,7 @@ t("refuses without the right current passphrase and changes nothing", async ({ h
   assert.equal(snapshot(home), before);
 });
 
-t("a corrupted secret aborts the whole rotation: rows re-encrypted before it are rolled back", async ({ home }) => {
+sqliteFileTest(t, "corrupts a row in muster.db")("a corrupted secret aborts the whole rotation: rows re-encrypted before it are rolled back", async ({ home }) => {
   const before = snapshot(home);
   const last = rawRows(home).find((r) => r.name === "THIRD_SECRET")!; // inserted last, rotated last
   let db = openRaw(home);
@@ -119,7 +120,7 @@ t("a corrupted secret aborts the whole rotation: rows re-encrypted before it are
   assert.equal(await revealAll(home, KEY), VALUES);
 });
 
-t("re-encrypts every secret under NEW_VAULT_KEY with a new salt, key check and IVs", async ({ home }) => {
+sqliteFileTest(t, "reads the re-encrypted rows in muster.db")("re-encrypts every secret under NEW_VAULT_KEY with a new salt, key check and IVs", async ({ home }) => {
   const before = snapshot(home);
   const res = await muster(["vault", "rotate"], { MUSTER_HOME: home, VAULT_KEY: KEY, NEW_VAULT_KEY: NEW_KEY });
   assert.is(res.code, 0, res.stderr);
@@ -146,14 +147,14 @@ t("re-encrypts every secret under NEW_VAULT_KEY with a new salt, key check and I
   assert.equal(await revealAll(home, NEW_KEY), VALUES);
 });
 
-t("reads the new passphrase from stdin when NEW_VAULT_KEY is unset", async ({ home }) => {
+sqliteFileTest(t, "reads the re-encrypted rows in muster.db")("reads the new passphrase from stdin when NEW_VAULT_KEY is unset", async ({ home }) => {
   const res = await muster(["vault", "rotate"], { MUSTER_HOME: home, VAULT_KEY: NEW_KEY }, `${KEY}\n`);
   assert.is(res.code, 0, res.stderr);
   noLeak(res);
   assert.equal(await revealAll(home, KEY), VALUES);
 });
 
-t("a server still running on the home locks its vault after a rotation instead of mixing keys", async ({ home }) => {
+sqliteFileTest(t, "reads the re-encrypted rows in muster.db")("a server still running on the home locks its vault after a rotation instead of mixing keys", async ({ home }) => {
   const h = await startVaultHost({ home, vaultKey: KEY });
   try {
     assert.is((await h.json<ApiBody<"getVault">>("/api/vault")).status, 200);

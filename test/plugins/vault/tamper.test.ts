@@ -7,6 +7,7 @@ import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { open, seal } from "../../../plugins/vault/crypto/cipher.ts";
 import { createProbe, flipHex, openRaw, post, rawRows, startVaultHost, type RawSecret } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { sqliteFileTest } from "../../helpers/database-file.ts";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault tamper and IVs");
 
@@ -34,7 +35,7 @@ t.after(async (ctx) => {
 
 const reveal = (h: TestHost, name: string) => post(h, "/api/vault/reveal", { name }, { session: true });
 
-t("stored rows hold a 16-byte IV, a 16-byte tag and no plaintext", ({ h }) => {
+sqliteFileTest(t, "reads the sealed rows in muster.db")("stored rows hold a 16-byte IV, a 16-byte tag and no plaintext", ({ h }) => {
   for (const row of rawRows(h.home)) {
     assert.match(row.iv, /^[0-9a-f]{32}$/);
     assert.match(row.tag, /^[0-9a-f]{32}$/);
@@ -43,7 +44,7 @@ t("stored rows hold a 16-byte IV, a 16-byte tag and no plaintext", ({ h }) => {
   }
 });
 
-t("bit flips, truncation, a moved ciphertext and a renamed row are each reported as corrupted", async ({ h, probe }) => {
+sqliteFileTest(t, "tampers with rows in muster.db")("bit flips, truncation, a moved ciphertext and a renamed row are each reported as corrupted", async ({ h, probe }) => {
   const rows = new Map(rawRows(h.home).map((r) => [r.name, r]));
   const row = (name: string) => rows.get(name)!;
   const db = openRaw(h.home);
@@ -80,7 +81,7 @@ t("bit flips, truncation, a moved ciphertext and a renamed row are each reported
   assert.equal(probe.environment!.variables(), []);
 });
 
-t("the vault.secrets service reports corruption per secret and still redacts the others", ({ probe }) => {
+sqliteFileTest(t, "tampers with rows in muster.db")("the vault.secrets service reports corruption per secret and still redacts the others", ({ probe }) => {
   const secrets = probe.secrets!;
   assert.throws(() => secrets.get("CT_FLIP"), (e: unknown) => (e as { code?: string }).code === "VAULT_SECRET_CORRUPTED");
   assert.is(secrets.get("INTACT"), VALUES.INTACT);
@@ -94,7 +95,7 @@ t("storing a corrupted secret again replaces it", async ({ h }) => {
   assert.is((await reveal(h, "CT_FLIP")).body.value, "fresh-value-after-repair");
 });
 
-t("every encryption uses a fresh IV: the same value stored 200 times never repeats IV or ciphertext", async ({ h }) => {
+sqliteFileTest(t, "reads the sealed rows in muster.db")("every encryption uses a fresh IV: the same value stored 200 times never repeats IV or ciphertext", async ({ h }) => {
   const ivs = new Set<string>();
   const ciphertexts = new Set<string>();
   for (let i = 0; i < 200; i++) {
