@@ -6,11 +6,15 @@ import * as assert from "uvu/assert";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { sqliteFileTest } from "../../helpers/database-file.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
+import { scaled } from "../../helpers/time-scale.ts";
 import { startEmbeddingFake, type EmbeddingFake } from "../../helpers/embedding-fakes/server.ts";
 import { type RagSearchBody, finished, startRagHost, storedKeys } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 64;
+// The provider timeout stretches with the run's load (a loaded machine answered a fake's 500
+// after 400 ms once, failing "down" with a timeout), and "slow" stays well beyond it.
+const PROVIDER_TIMEOUT_MS = scaled(400);
 const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake }>("rag providers");
 
 /** Every test here reads the stored vector keys in muster.db. */
@@ -18,7 +22,7 @@ const fileTest = sqliteFileTest(t, "reads the vector keys stored in muster.db");
 
 t.before(async (ctx) => {
   ctx.fake = await startEmbeddingFake({ dimensions: DIMS });
-  const rag = { timeoutMs: 400, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS, openaiBaseUrl: ctx.fake.url, openaiModel: "fake-3", openaiDimensions: DIMS };
+  const rag = { timeoutMs: PROVIDER_TIMEOUT_MS, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS, openaiBaseUrl: ctx.fake.url, openaiModel: "fake-3", openaiDimensions: DIMS };
   Object.assign(ctx, await startRagHost({ rag }));
   // A first index under `hash`, which the failing providers must leave as it was.
   const on = await ctx.h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
@@ -36,7 +40,7 @@ const reindex = async (h: TestHost, rec: EventRecorder) => finished(rec, (await 
 
 for (const [name, behaviour, code] of [
   ["down (HTTP 500)", { kind: "down", status: 500 }, "RAG_PROVIDER_UNAVAILABLE"],
-  ["slow (beyond the timeout)", { kind: "slow", delayMs: 3_000 }, "RAG_PROVIDER_TIMEOUT"],
+  ["slow (beyond the timeout)", { kind: "slow", delayMs: PROVIDER_TIMEOUT_MS * 8 }, "RAG_PROVIDER_TIMEOUT"],
   ["wrong dimensions", { kind: "wrong-dimensions", dimensions: DIMS + 1 }, "RAG_PROVIDER_BAD_RESPONSE"],
   ["NaN in a vector", { kind: "nan" }, "RAG_PROVIDER_BAD_RESPONSE"],
   ["one vector short", { kind: "wrong-count" }, "RAG_PROVIDER_BAD_RESPONSE"],
