@@ -55,6 +55,25 @@ export class MusterError extends Error {
   }
 }
 
+/** A {@link MusterError} as plain data, to carry it across a process boundary. */
+export interface TransportedError {
+  code: string;
+  status: number;
+  message: string;
+  details?: MusterErrorOptions["details"];
+  headers?: Record<string, string>;
+}
+
+/**
+ * A coded error another Muster process made from its catalogue, made again here as it was
+ * (code, status, message, details, headers): in team mode the instance holding a gateway link
+ * answers the others' calls with its errors (core/internal/gateway/forwarded-calls.ts). Not a
+ * way to make new errors: those come from a catalogue.
+ */
+export function reviveError(error: TransportedError): MusterError {
+  return new MusterError(error.code, error.status, error.message, { ...(error.details ? { details: error.details } : {}), ...(error.headers ? { headers: error.headers } : {}) });
+}
+
 /** A value a message template accepts for a placeholder (written with `String(value)`). */
 export type TemplateValue = string | number | bigint | boolean | null | undefined;
 

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { GatewayAgentAccepted, GatewayCallOptions } from "../../plugin-api/gateway.ts";
-import { hostErrors, MusterError } from "../../plugin-api/errors.ts";
+import { hostErrors, MusterError, reviveError } from "../../plugin-api/errors.ts";
 import type { HostGatewayClient } from "./client.ts";
 import type { CallRow, LinkTables } from "./lease-tables.ts";
 import { PendingCalls } from "./pending-calls.ts";
@@ -30,7 +30,7 @@ function storedError(error: unknown): StoredError {
 
 /** The holder's error again: a coded one is rebuilt as the same MusterError (code, status, message, details). */
 function rebuiltError(error: StoredError): Error {
-  if (error.code && error.status) return new MusterError(error.code, error.status, error.message, { ...(error.details ? { details: error.details } : {}), ...(error.headers ? { headers: error.headers } : {}) });
+  if (error.code && error.status) return reviveError({ ...error, code: error.code, status: error.status });
   return new Error(error.message);
 }
 
