@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import Koa, { type Context, type Next } from "koa";
 import type { Logger } from "pino";
 import { MusterError, hostErrors } from "../../plugin-api/errors.ts";
+import { setJsonBody } from "./json-body.ts";
 import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
 import type { RouteTable } from "./plugin-router.ts";
 import type { RequestMetrics } from "./request-metrics.ts";
@@ -38,10 +39,10 @@ function errorBoundary(logger: Logger) {
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      ctx.body = {
+      setJsonBody(ctx, {
         ok: false,
         error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
-      };
+      });
     }
   };
 }

@@ -6,6 +6,7 @@ import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/htt
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { startErrors } from "../start-errors.ts";
 import { readJsonBody } from "./body.ts";
+import { setJsonBody } from "./json-body.ts";
 import { validate } from "./validation.ts";
 import type { HandlerGuard } from "./storage-guard.ts";
 
@@ -85,7 +86,7 @@ export class RouteTable {
       // A handler may pick another success status itself (create-or-update answering 200
       // for an update, health answering 503): an explicit `koa.status` wins over the spec.
       ctx.status = ctx.status !== statusBefore ? ctx.status : spec.status ?? 200;
-      ctx.body = result === undefined ? { ok: true } : result;
+      setJsonBody(ctx, result === undefined ? { ok: true } : result);
     };
   }
 }
