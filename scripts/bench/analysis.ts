@@ -87,9 +87,8 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
       `- **Cold start.** Median ${int(wall)} ms from spawn to the first 200` +
         (cpuMs !== null ? `, having used ${int(cpuMs)} ms of CPU (all threads)` : "") +
         (host !== null ? `; of that, ${int(host)} ms after \`createHost()\` (configuration, MikroORM init, migrations of a fresh database, workspace scaffold, plugin start, listen) and the rest before it: Node's boot and loading the module graph (about 1,000 modules, MikroORM with kysely more than half of them).` : ".") +
-        " `npm start` runs core/main.ts on Node's built-in type stripping (the code is erasable TypeScript, enforced by `erasableSyntaxOnly`) with the on-disk compile cache: " +
-        "measured on this machine (2026-11-21, interleaved, quiet machine) that was ready in 640-840 ms against 1,080-1,640 ms for `node --import tsx core/main.ts start`, whose loader hooks resolve and transform every module on a separate thread. " +
-        "What remains is Node loading the modules one file at a time; a prebuilt bundle (MikroORM and better-sqlite3 external) measured about 540-615 ms, not worth a build step.",
+        " `npm start` runs core/entry.js, which runs the start-up bundle (`node_modules/.cache/muster-start/`, built by `npm install`, used while it matches the sources) with Node's on-disk compile cache, so the module graph is a few large files rather than about 1,400. " +
+        "What the phases above show before the first answer: evaluating the bundle (zod schemas built at module load, MikroORM and kysely, koa's CommonJS packages), MikroORM's metadata discovery and the native better-sqlite3 open, the organisation file's first parse for the owner, the routes' mounting; the plugins' onStart runs after the server listens (the start gate).",
     );
   }
   return out;
