@@ -7,6 +7,7 @@
 // test/plugins/notifications. One cluster for the file, always stopped; skipped, with the
 // reason printed, where PostgreSQL's server binaries are missing.
 import * as assert from "uvu/assert";
+import { createRequire } from "node:module";
 import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../plugins/approvals/index.ts";
@@ -20,6 +21,12 @@ import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
 const { t, test, database } = postgresSuite("activities and notifications on PostgreSQL");
+
+/** `pg`'s Client, for a connection of the test's own (`pg` ships no types; it comes with MikroORM's driver). */
+const { Client } = createRequire(import.meta.url)("pg") as {
+  Client: new (options: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
+};
+const WAITING_ON_TABLE = "SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'activities_activities' AND NOT l.granted";
 
 test("activities: logged back to back over HTTP, each listed at once, newest first in call order; one logged just before shutdown is stored", async () => {
   const url = await database();
@@ -47,6 +54,40 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
     const listed = await h.json<ApiBody<"getActivities">>("/api/activities");
     assert.equal(listed.body.map((a) => a.id), [...ids].reverse(), "stored by the host that logged them");
   });
+});
+
+test("team: POST /api/activities answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", async () => {
+  const url = await database();
+  const holder = new Client({ connectionString: url });
+  await holder.connect();
+  const plugins = [activitiesPlugin];
+  try {
+    await withTestHost({ plugins, env: { DATABASE_URL: url } }, (a) =>
+      withTestHost({ plugins, env: { DATABASE_URL: url } }, async (b) => {
+        const listedOnB = async (id: string) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=team")).body.some((activity) => activity.id === id);
+        // Another connection holds the table against inserts (reads still pass): the insert waits.
+        await holder.query("BEGIN");
+        await holder.query("LOCK TABLE activities_activities IN EXCLUSIVE MODE");
+        let released = false;
+        try {
+          const posted = a.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "team", action: "held" } });
+          const insertWaits = waitUntil(async () => Number((await holder.query(WAITING_ON_TABLE)).rows[0]!.n) > 0, { timeoutMs: 30_000, label: "the insert waiting on the lock" });
+          const first = await Promise.race([posted.then(() => "answered"), insertWaits.then(() => "insert waiting")]);
+          if (first === "answered") assert.ok(await listedOnB((await posted).body.id), "a 201 the other instance does not list");
+          await insertWaits;
+          await holder.query("COMMIT");
+          released = true;
+          const logged = await posted;
+          assert.is(logged.status, 201, JSON.stringify(logged.body));
+          assert.ok(await listedOnB(logged.body.id), "listed by the other instance");
+        } finally {
+          if (!released) await holder.query("COMMIT");
+        }
+      }),
+    );
+  } finally {
+    await holder.end();
+  }
 });
 
 test("notifications: one from an approval request and one over HTTP are listed; read by ids, unknown ids refused with nothing changed, dismiss_all", async () => {

@@ -7,7 +7,7 @@
 // as haproxy's `roundrobin` would send them, so a write on one and the next read on the other
 // happen all the time. `url`, `host`, `home` and `token` stay A's (the session token is the
 // deployment's, so it is valid on B too: checked at start).
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMusterClient } from "@muster/sdk/client";
@@ -43,8 +43,10 @@ export async function startTeam(options: Options): Promise<One & { instanceB: In
   return team(options, a, b, homeB);
 }
 
-/** B: A's options on its own home and A's workspace, on a port of its own. */
+/** B: A's options on its own home (with A's muster.config.json: a team configures each instance alike) and A's workspace, on a port of its own. */
 async function startB(options: Options, a: One, homeB: string): Promise<One> {
+  const configFile = join(a.home, "muster.config.json");
+  if (existsSync(configFile)) copyFileSync(configFile, join(homeB, "muster.config.json"));
   const b = await kit.startTestHost({ ...options, home: homeB, workspace: a.workspace, config: { ...options.config, port: 0 } });
   if (b.token !== a.token) {
     await b.stop();
