@@ -15,7 +15,8 @@ import { chatPlugin } from "../../plugins/chat/index.ts";
 import { councilPlugin } from "../../plugins/council/index.ts";
 import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
-import { withTestHost } from "../helpers/start-test-host.ts";
+import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import type { PluginDefinition } from "@muster/plugin";
 import { waitUntil } from "../helpers/wait.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
@@ -26,7 +27,7 @@ const { t, test, database } = postgresSuite("activities and notifications on Pos
 const { Client } = createRequire(import.meta.url)("pg") as {
   Client: new (options: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
 };
-const WAITING_ON_TABLE = "SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'activities_activities' AND NOT l.granted";
+
 
 test("activities: logged back to back over HTTP, each listed at once, newest first in call order; one logged just before shutdown is stored", async () => {
   const url = await database();
@@ -56,30 +57,38 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
   });
 });
 
-test("team: POST /api/activities answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", async () => {
+/**
+ * Two instances on `url`; another connection holds `table` against inserts (reads still pass)
+ * while instance A posts one record. A 201 must mean stored: B lists it as soon as A answers.
+ * Before, A answered before its queued insert ran, so B did not list it.
+ */
+async function acknowledgedOnTheOther(
+  plugins: PluginDefinition[],
+  table: string,
+  post: (a: TestHost) => Promise<{ status: number; id: string }>,
+  listed: (b: TestHost, id: string) => Promise<boolean>,
+): Promise<void> {
   const url = await database();
   const holder = new Client({ connectionString: url });
   await holder.connect();
-  const plugins = [activitiesPlugin];
+  const waiting = `SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = '${table}' AND NOT l.granted`;
   try {
     await withTestHost({ plugins, env: { DATABASE_URL: url } }, (a) =>
       withTestHost({ plugins, env: { DATABASE_URL: url } }, async (b) => {
-        const listedOnB = async (id: string) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=team")).body.some((activity) => activity.id === id);
-        // Another connection holds the table against inserts (reads still pass): the insert waits.
         await holder.query("BEGIN");
-        await holder.query("LOCK TABLE activities_activities IN EXCLUSIVE MODE");
+        await holder.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
         let released = false;
         try {
-          const posted = a.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "team", action: "held" } });
-          const insertWaits = waitUntil(async () => Number((await holder.query(WAITING_ON_TABLE)).rows[0]!.n) > 0, { timeoutMs: 30_000, label: "the insert waiting on the lock" });
+          const posted = post(a);
+          const insertWaits = waitUntil(async () => Number((await holder.query(waiting)).rows[0]!.n) > 0, { timeoutMs: 30_000, label: "the insert waiting on the lock" });
           const first = await Promise.race([posted.then(() => "answered"), insertWaits.then(() => "insert waiting")]);
-          if (first === "answered") assert.ok(await listedOnB((await posted).body.id), "a 201 the other instance does not list");
+          if (first === "answered") assert.ok(await listed(b, (await posted).id), "a 201 the other instance does not list");
           await insertWaits;
           await holder.query("COMMIT");
           released = true;
-          const logged = await posted;
-          assert.is(logged.status, 201, JSON.stringify(logged.body));
-          assert.ok(await listedOnB(logged.body.id), "listed by the other instance");
+          const answer = await posted;
+          assert.is(answer.status, 201);
+          assert.ok(await listed(b, answer.id), "listed by the other instance");
         } finally {
           if (!released) await holder.query("COMMIT");
         }
@@ -88,7 +97,29 @@ test("team: POST /api/activities answers 201 once the row is stored, so the othe
   } finally {
     await holder.end();
   }
-});
+}
+
+test("team: POST /api/activities answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin],
+    "activities_activities",
+    async (a) => {
+      const res = await a.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "team", action: "held" } });
+      return { status: res.status, id: res.body.id };
+    },
+    async (b, id) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=team")).body.some((activity) => activity.id === id),
+  ));
+
+test("team: POST /api/notifications answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin, notificationsPlugin],
+    "notifications_notifications",
+    async (a) => {
+      const res = await a.json<ApiBody<"postNotifications">>("/api/notifications", { method: "POST", body: { type: "system", title: "held" } });
+      return { status: res.status, id: res.body.notification.id };
+    },
+    async (b, id) => (await b.json<ApiBody<"getNotifications">>("/api/notifications")).body.notifications.some((n) => n.id === id),
+  ));
 
 test("notifications: one from an approval request and one over HTTP are listed; read by ids, unknown ids refused with nothing changed, dismiss_all", async () => {
   const url = await database();
