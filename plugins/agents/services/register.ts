@@ -40,10 +40,12 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
         host: hostTokens.info,
         workspace: hostTokens.workspace,
         config: configToken<AgentsConfig>(),
+        instances: hostTokens.instances,
       },
-      create: ({ workspace, config, ...deps }) =>
+      create: ({ workspace, config, instances, ...deps }) =>
         new AgentDirectoryService({
           ...deps,
+          shared: instances.shared,
           orgFile: workspace.resolve(ORG_FILE),
           refreshMs: config.agentsRefreshMs,
           orgEmojis: async () => orgEmojis(await readOrgValues(workspace.resolve(ORG_FILE))),
