@@ -8,6 +8,8 @@
 // SQLite suites stay under test/plugins/agents and test/plugins/search. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
 import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { AgentStore } from "../../plugins/agents/services/agent-store.ts";
@@ -139,6 +141,28 @@ test("team: an agent's configuration approved through one instance is what the o
   } finally {
     for (const h of [b, a]) await h.stop();
     await gw.stop();
+    removeHome(home);
+    removeHome(b.home);
+  }
+});
+
+test("team: ten concurrent factory creations of one id over two instances sharing the workspace: one 201, nine 409, one organisation entry", async () => {
+  const url = await database();
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG, "personas/execution/developer.md": "# Developer persona" });
+  const options = { plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin], workspace, env: { DATABASE_URL: url }, config: { owner: "Daniel" } };
+  const a = await startTestHost({ ...options, home });
+  const b = await startTestHost(options).catch(async (error) => {
+    await a.stop();
+    throw error;
+  });
+  try {
+    const body = { templateId: "developer", name: "Vali", agentId: "vali", model: "m-small", squad: "dev", reportsTo: null };
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).json<ApiBody<"postAgentsFactory">>("/api/agents/factory", { method: "POST", body })));
+    assert.equal(answers.map((r) => r.status).sort(), [201, ...Array<number>(9).fill(409)], JSON.stringify(answers.map((r) => r.body)));
+    assert.ok(answers.filter((r) => r.status === 409).every((r) => r.body.error?.code === "AGENT_ALREADY_EXISTS"));
+    assert.is(readFileSync(join(workspace, "company/org_structure.yaml"), "utf8").match(/^ {4}vali:/gm)?.length, 1);
+  } finally {
+    for (const h of [b, a]) await h.stop();
     removeHome(home);
     removeHome(b.home);
   }

@@ -54,7 +54,7 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
   );
   // The crew capability other plugins depend on: the same directory, seen through its interface.
   ctx.provide(defineService({ token: CREW, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
-  ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY }, create: (deps) => new CrewWriter(deps) }));
+  ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY, db: hostTokens.db }, create: ({ db, ...deps }) => new CrewWriter({ ...deps, db: () => db }) }));
   ctx.provide(
     defineService({
       token: FACTORY,
