@@ -7,7 +7,6 @@
 // test/plugins/notifications. One cluster for the file, always stopped; skipped, with the
 // reason printed, where PostgreSQL's server binaries are missing.
 import * as assert from "uvu/assert";
-import { createRequire } from "node:module";
 import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { approvalsPlugin } from "../../plugins/approvals/index.ts";
@@ -18,16 +17,11 @@ import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import type { PluginDefinition } from "@muster/plugin";
 import { waitUntil } from "../helpers/wait.ts";
+import { answeredOnlyOnceStored } from "../helpers/table-held.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
 const { t, test, database } = postgresSuite("activities and notifications on PostgreSQL");
-
-/** `pg`'s Client, for a connection of the test's own (`pg` ships no types; it comes with MikroORM's driver). */
-const { Client } = createRequire(import.meta.url)("pg") as {
-  Client: new (options: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
-};
-
 
 test("activities: logged back to back over HTTP, each listed at once, newest first in call order; one logged just before shutdown is stored", async () => {
   const url = await database();
@@ -57,11 +51,7 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
   });
 });
 
-/**
- * Two instances on `url`; another connection holds `table` against inserts (reads still pass)
- * while instance A posts one record. A 201 must mean stored: B lists it as soon as A answers.
- * Before, A answered before its queued insert ran, so B did not list it.
- */
+/** Two instances: a record posted on A (while its table is held) is answered only once stored, and then B lists it. */
 async function acknowledgedOnTheOther(
   plugins: PluginDefinition[],
   table: string,
@@ -69,34 +59,13 @@ async function acknowledgedOnTheOther(
   listed: (b: TestHost, id: string) => Promise<boolean>,
 ): Promise<void> {
   const url = await database();
-  const holder = new Client({ connectionString: url });
-  await holder.connect();
-  const waiting = `SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = '${table}' AND NOT l.granted`;
-  try {
-    await withTestHost({ plugins, env: { DATABASE_URL: url } }, (a) =>
-      withTestHost({ plugins, env: { DATABASE_URL: url } }, async (b) => {
-        await holder.query("BEGIN");
-        await holder.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
-        let released = false;
-        try {
-          const posted = post(a);
-          const insertWaits = waitUntil(async () => Number((await holder.query(waiting)).rows[0]!.n) > 0, { timeoutMs: 30_000, label: "the insert waiting on the lock" });
-          const first = await Promise.race([posted.then(() => "answered"), insertWaits.then(() => "insert waiting")]);
-          if (first === "answered") assert.ok(await listed(b, (await posted).id), "a 201 the other instance does not list");
-          await insertWaits;
-          await holder.query("COMMIT");
-          released = true;
-          const answer = await posted;
-          assert.is(answer.status, 201);
-          assert.ok(await listed(b, answer.id), "listed by the other instance");
-        } finally {
-          if (!released) await holder.query("COMMIT");
-        }
-      }),
-    );
-  } finally {
-    await holder.end();
-  }
+  await withTestHost({ plugins, env: { DATABASE_URL: url } }, (a) =>
+    withTestHost({ plugins, env: { DATABASE_URL: url } }, async (b) => {
+      const answer = await answeredOnlyOnceStored(url, table, () => post(a));
+      assert.is(answer.status, 201);
+      assert.ok(await listed(b, answer.id), "listed by the other instance");
+    }),
+  );
 }
 
 test("team: POST /api/activities answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", () =>
@@ -119,6 +88,17 @@ test("team: POST /api/notifications answers 201 once the row is stored, so the o
       return { status: res.status, id: res.body.notification.id };
     },
     async (b, id) => (await b.json<ApiBody<"getNotifications">>("/api/notifications")).body.notifications.some((n) => n.id === id),
+  ));
+
+test("team: the activity a request logs on the side (an approval asked) is stored before the request answers, so the other instance lists it", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin, notificationsPlugin, approvalsPlugin],
+    "activities_activities",
+    async (a) => {
+      const res = await a.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "Deploy", type: "deploy", requestedBy: "side-effect", context: "c" } });
+      return { status: res.status, id: res.body.approval.id };
+    },
+    async (b) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=side-effect")).body.some((activity) => activity.action === "approval_requested"),
   ));
 
 test("notifications: one from an approval request and one over HTTP are listed; read by ids, unknown ids refused with nothing changed, dismiss_all", async () => {

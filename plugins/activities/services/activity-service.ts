@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, Logger, TextRedactor } from "@muster/plugin";
+import { answerAfter, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
 import type { ActivityRow } from "../entities/activity.ts";
 import type { ActivityLog } from "../tokens.ts";
 import { ActivityStore, type ActivityFilter } from "./activity-store.ts";
@@ -32,8 +32,9 @@ export class ActivityService implements ActivityLog {
    *
    * On SQLite the row is stored before this returns (inside the caller's transaction, if
    * any). On PostgreSQL, which has no synchronous statement, the record is returned at once
-   * and stored just after, in call order per process; the event follows the commit, and a
-   * failed insert is logged (no event), never thrown into the caller, who has its answer.
+   * and stored just after, in call order per process (an HTTP request that logs one answers
+   * once it is stored: `answerAfter`); the event follows the commit, and a failed insert is
+   * logged (no event), never thrown into the caller, who has its answer.
    */
   log(input: NewActivity): ActivityRecord {
     const record = this.recordOf(input);
@@ -41,10 +42,12 @@ export class ActivityService implements ActivityLog {
       this.store.append(record);
       this.publish(record);
     } else {
-      this.store.appendQueued(record).then(
+      const stored = this.store.appendQueued(record).then(
         () => this.publish(record),
         (error: unknown) => this.deps.logger.error({ err: error, agentId: record.agentId, action: record.action }, "activity not stored"),
       );
+      // The request that logged it answers once it is stored: the next request, on any instance, lists it.
+      answerAfter(() => stored);
     }
     return record;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
+import { answerAfter, clip, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 import type { NotificationRow } from "../entities/notification.ts";
 import type { Notifier } from "../tokens.ts";
@@ -73,10 +73,12 @@ export class NotificationService implements Notifier {
       this.store.insert(record);
       this.publish(record);
     } else {
-      this.store.insertQueued(record).then(
+      const stored = this.store.insertQueued(record).then(
         () => this.publish(record),
         (error: unknown) => this.deps.logger.error({ err: error, type: record.type }, "notification not stored"),
       );
+      // The request that made it answers once it is stored: the next request, on any instance, lists it.
+      answerAfter(() => stored);
     }
     return record;
   }

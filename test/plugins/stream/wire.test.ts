@@ -23,7 +23,8 @@ function framesOf(chunks: Buffer[]): { id: string; data: any }[] {
   });
 }
 
-const stats = async (h: TestHost) => (await h.json<StreamStats>("/api/stream-probe/stats")).body;
+// The hub of the instance the test's streams are open on (h.url; in a team, instance A).
+const stats = async (h: TestHost) => (await fetch(`${h.url}/api/stream-probe/stats`)).json() as Promise<StreamStats>;
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
 const request = (h: TestHost, extra = "", version = "1.1") => `GET /api/sse HTTP/${version}\r\nHost: ${new URL(h.url).host}\r\nAccept: text/event-stream\r\n${extra}\r\n`;
 const stream = (responses: RawResponse[]) => responses.find((r) => r.headers.get("content-type")?.startsWith("text/event-stream"));
