@@ -73,10 +73,20 @@ export async function startAgentsRig(
   return rig;
 }
 
-/** Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until `check` holds. */
+/**
+ * Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until
+ * `check` holds on two health reads in a row: in a team (MUSTER_TEST_TEAM=1) each instance
+ * re-reads on the event and keeps its own view, and two reads in a row are one on each.
+ */
 export async function refreshSessions<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T): Promise<NonNullable<T>> {
   rig.gw.broadcast("sessions.changed", { sessionKey: "agent:main:main", reason: "test" }, (c) => c.subscribedSessions);
-  return waitUntil(async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body), { timeoutMs: 10_000, label: "health after sessions refresh" });
+  return healthSettled(rig, check, "health after sessions refresh");
+}
+
+/** Waits until `check` holds on two health reads in a row (one per instance in a team; see refreshSessions). */
+export function healthSettled<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T, label: string): Promise<NonNullable<T>> {
+  const read = async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body);
+  return waitUntil(async () => ((await read()) ? read() : null), { timeoutMs: 10_000, label });
 }
 
 export const minutesAgo = (m: number) => Date.now() - m * 60_000;
