@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 export const TOKEN = "fake-token-agents-0123456789";
@@ -83,10 +83,9 @@ export async function refreshSessions<T>(rig: AgentsRig, check: (health: ApiBody
   return healthSettled(rig, check, "health after sessions refresh");
 }
 
-/** Waits until `check` holds on two health reads in a row (one per instance in a team; see refreshSessions). */
+/** Waits until `check` holds on every instance's health view (untilEveryInstance). */
 export function healthSettled<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T, label: string): Promise<NonNullable<T>> {
-  const read = async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body);
-  return waitUntil(async () => ((await read()) ? read() : null), { timeoutMs: 10_000, label });
+  return untilEveryInstance(async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body), { timeoutMs: 10_000, label });
 }
 
 export const minutesAgo = (m: number) => Date.now() - m * 60_000;

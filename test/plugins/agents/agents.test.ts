@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
-import { minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import { healthSettled, minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
 import { decideApproval } from "@muster/plugin/testing";
 import type { ApiBody } from "@muster/plugin/testing";
 
