@@ -133,7 +133,9 @@ t("pipelining: the waiting stream holds its slot and gets what was broadcast whi
     assert.is(JSON.parse(Buffer.concat(answer!.chunks).toString("utf8")).error.code, "STREAM_TOO_MANY_CLIENTS");
     refused.socket.destroy();
     await publish(h, { name: "probe.while.waiting", count: 2 });
-    assert.equal((await h.json<{ held: boolean }>("/api/stream-probe/release", { method: "POST", body: {} })).body.held, true);
+    // Released on the instance that holds it (h.url: instance A in a team).
+    const released = await fetch(`${h.url}/api/stream-probe/release`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal(((await released.json()) as { held: boolean }).held, true);
     const got = await c.until((r) => probeValues(r, "probe.while.waiting").length === 2, "the frames broadcast while it waited");
     assert.is(got[0]!.status, 200, "the held answer first");
     assert.equal(streamFrames(got).map((f) => f.data.type), ["connected", "event", "event"]);
