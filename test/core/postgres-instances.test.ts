@@ -15,14 +15,19 @@ import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 const { t, test, database } = postgresSuite("instances on one PostgreSQL database");
 const HELD = "held-run-marker";
 
-test("a run in flight on one instance survives another's start; when its instance is gone, the other marks it interrupted and never re-sends it", async () => {
+/** A fake gateway that holds a `HELD` run until it is aborted, and the crons hosts' options on a fresh database. */
+async function heldGateway() {
   const url = await database();
   const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
   gw.onChat(async (_agent, message, _key, ctx) => {
     if (message === HELD) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
     return "done";
   });
-  const options = { plugins: [cronsPlugin], env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } };
+  return { gw, options: { plugins: [cronsPlugin], env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } } };
+}
+
+test("a run in flight on one instance survives another's start; when its instance is gone, the other marks it interrupted and never re-sends it", async () => {
+  const { gw, options } = await heldGateway();
   const hosts: TestHost[] = [];
   try {
     const a = await startTestHost(options);
@@ -61,13 +66,7 @@ test("a run in flight on one instance survives another's start; when its instanc
 });
 
 test("a job run by hand on one instance while its run goes on on the other is skipped (ALREADY_RUNNING), not run twice", async () => {
-  const url = await database();
-  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
-  gw.onChat(async (_agent, message, _key, ctx) => {
-    if (message === HELD) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-    return "done";
-  });
-  const options = { plugins: [cronsPlugin], env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } };
+  const { gw, options } = await heldGateway();
   const hosts: TestHost[] = [];
   try {
     const a = await startTestHost(options);
