@@ -395,6 +395,7 @@ export function createHost(options: HostOptions = {}): Host {
       routes,
       startGate: waitForStart,
       metrics: httpMetrics,
+      answerAfterWrites: Boolean(config.databaseUrl),
       security: {
         development: config.development,
         bindHost: config.host,

@@ -130,3 +130,21 @@ export function atomically<R>(db: Database, body: AtomicBody<R>): Promise<R> {
     return next.value;
   });
 }
+
+/**
+ * Runs `fn` while holding the deployment-wide lock on `key`: for a change that is not one
+ * atomic step (files in the shared workspace, then rows, then an approval) but must not
+ * interleave with the same change on another instance of a team. On PostgreSQL a
+ * transaction-scoped advisory lock (the key's hash, as {@link AtomicTx.lock}) on a pooled
+ * connection of its own, kept until `fn` settles; `fn`'s own statements use other
+ * connections. On SQLite `fn` alone (one process). Serialise the callers of one process
+ * first (a queue), so that each process holds at most one connection waiting on the lock.
+ */
+export async function whileLocked<R>(db: Database, key: string, fn: () => Promise<R>): Promise<R> {
+  if (db.engine !== "postgresql") return fn();
+  const connection = db.em().getConnection();
+  return connection.transactional(async (trx) => {
+    await connection.execute(LOCK_SQL, [key], "get", trx);
+    return fn();
+  });
+}

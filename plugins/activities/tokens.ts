@@ -7,6 +7,8 @@ export type { ActivityQuery, ActivityRecord, NewActivity };
 export interface ActivityLog {
   /** Appends an activity and publishes `activities.activity.created` after it is stored. */
   log(input: NewActivity): ActivityRecord;
+  /** Like `log`, resolving once the activity is stored (on PostgreSQL `log` stores it just after it returns). */
+  logStored(input: NewActivity): Promise<ActivityRecord>;
   /** Recent activities, newest first. */
   list(query: ActivityQuery): Promise<ActivityRecord[]>;
 }

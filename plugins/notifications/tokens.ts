@@ -7,6 +7,8 @@ export type { NewNotification, NotificationAction, NotificationQuery, Notificati
 export interface Notifier {
   /** Stores a notification and publishes `notifications.notification.created` (public). */
   create(input: NewNotification): NotificationRecord;
+  /** Like `create`, resolving once the notification is stored (on PostgreSQL `create` stores it just after it returns). */
+  createStored(input: NewNotification): Promise<NotificationRecord>;
   list(query: NotificationQuery): Promise<{ notifications: NotificationRecord[]; unreadCount: number }>;
   unreadCount(): Promise<number>;
   get(id: string): Promise<NotificationRecord | null>;

@@ -15,6 +15,13 @@ export interface VaultSecretReader {
   get(name: string): string | null;
   /** Whether a secret with that name is stored: nothing is decrypted and `lastAccessedAt` stays (for a status view). Throws like `get` while the vault is locked. */
   has(name: string): boolean;
+  /**
+   * Resolves once `get`, `has` and `redact` answer with every change committed before the call,
+   * another instance's too (PostgreSQL: the view is reloaded now, not at the next notification
+   * or tick; SQLite: at once). For an asynchronous caller about to read a secret that the
+   * client's previous request, answered by another instance of a team, may have saved.
+   */
+  current(): Promise<void>;
   /** `text` with every stored and injected secret value replaced; fails closed. */
   redact(text: string): string;
   status(): VaultStatus;

@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
+import { singleInstanceTest } from "../helpers/team-host.ts";
 
 const t = suite<{ h: TestHost }>("host http");
 
@@ -62,7 +63,7 @@ t("no endpoint hands out the session token; it is only in the 0600 file (catalog
   assert.not.match(denied.body.error!.message, /auth\/session/, "the error no longer points at the removed endpoint");
 });
 
-t("foreign Origin on /api is 403 without CORS headers; allowed origin gets them", async ({ h }) => {
+singleInstanceTest(t, "sends instance A's own origin through the round-robin; each instance allows its own address (a team allows the balancer's with MUSTER_ALLOWED_ORIGINS, docs/team.md)")("foreign Origin on /api is 403 without CORS headers; allowed origin gets them", async ({ h }) => {
   const foreign = await h.json("/api/health", { headers: { origin: "https://evil.example" } });
   assert.is(foreign.status, 403);
   assert.is(foreign.body.error!.code, "ORIGIN_NOT_ALLOWED");

@@ -14,8 +14,10 @@ import { chatPlugin } from "../../plugins/chat/index.ts";
 import { councilPlugin } from "../../plugins/council/index.ts";
 import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
-import { withTestHost } from "../helpers/start-test-host.ts";
+import { withTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import type { PluginDefinition } from "@muster/plugin";
 import { waitUntil } from "../helpers/wait.ts";
+import { answeredOnlyOnceStored } from "../helpers/table-held.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { AGENTS, FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
@@ -48,6 +50,56 @@ test("activities: logged back to back over HTTP, each listed at once, newest fir
     assert.equal(listed.body.map((a) => a.id), [...ids].reverse(), "stored by the host that logged them");
   });
 });
+
+/** Two instances: a record posted on A (while its table is held) is answered only once stored, and then B lists it. */
+async function acknowledgedOnTheOther(
+  plugins: PluginDefinition[],
+  table: string,
+  post: (a: TestHost) => Promise<{ status: number; id: string }>,
+  listed: (b: TestHost, id: string) => Promise<boolean>,
+): Promise<void> {
+  const url = await database();
+  await withTestHost({ plugins, env: { DATABASE_URL: url } }, (a) =>
+    withTestHost({ plugins, env: { DATABASE_URL: url } }, async (b) => {
+      const answer = await answeredOnlyOnceStored(url, table, () => post(a));
+      assert.is(answer.status, 201);
+      assert.ok(await listed(b, answer.id), "listed by the other instance");
+    }),
+  );
+}
+
+test("team: POST /api/activities answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin],
+    "activities_activities",
+    async (a) => {
+      const res = await a.json<ApiBody<"postActivities">>("/api/activities", { method: "POST", body: { agentId: "team", action: "held" } });
+      return { status: res.status, id: res.body.id };
+    },
+    async (b, id) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=team")).body.some((activity) => activity.id === id),
+  ));
+
+test("team: POST /api/notifications answers 201 once the row is stored, so the other instance lists it (the 201 used to come before the insert)", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin, notificationsPlugin],
+    "notifications_notifications",
+    async (a) => {
+      const res = await a.json<ApiBody<"postNotifications">>("/api/notifications", { method: "POST", body: { type: "system", title: "held" } });
+      return { status: res.status, id: res.body.notification.id };
+    },
+    async (b, id) => (await b.json<ApiBody<"getNotifications">>("/api/notifications")).body.notifications.some((n) => n.id === id),
+  ));
+
+test("team: the activity a request logs on the side (an approval asked) is stored before the request answers, so the other instance lists it", () =>
+  acknowledgedOnTheOther(
+    [activitiesPlugin, notificationsPlugin, approvalsPlugin],
+    "activities_activities",
+    async (a) => {
+      const res = await a.json<ApiBody<"postApprovals">>("/api/approvals", { method: "POST", body: { title: "Deploy", type: "deploy", requestedBy: "side-effect", context: "c" } });
+      return { status: res.status, id: res.body.approval.id };
+    },
+    async (b) => (await b.json<ApiBody<"getActivities">>("/api/activities?agentId=side-effect")).body.some((activity) => activity.action === "approval_requested"),
+  ));
 
 test("notifications: one from an approval request and one over HTTP are listed; read by ids, unknown ids refused with nothing changed, dismiss_all", async () => {
   const url = await database();

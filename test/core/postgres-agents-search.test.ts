@@ -8,8 +8,10 @@
 // SQLite suites stay under test/plugins/agents and test/plugins/search. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { definePlugin, defineRoutes, defineService, hostTokens, token, z, type Database } from "@muster/plugin";
-import type { ApiBody } from "@muster/plugin/testing";
+import { decideApproval, type ApiBody } from "@muster/plugin/testing";
 import { AgentStore } from "../../plugins/agents/services/agent-store.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { agentsPlugin } from "../../plugins/agents/index.ts";
@@ -17,7 +19,9 @@ import { approvalsPlugin } from "../../plugins/approvals/index.ts";
 import { memoryPlugin } from "../../plugins/memory/index.ts";
 import { notificationsPlugin } from "../../plugins/notifications/index.ts";
 import { searchPlugin } from "../../plugins/search/index.ts";
-import { removeHome, startTestHost } from "../helpers/start-test-host.ts";
+import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
+import { FakeGateway } from "../helpers/fake-gateway.ts";
+import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { makeWorkspace, ORG } from "../plugins/agents/agents-rig.ts";
 import { search, startWithFiles, whenIndexed } from "../plugins/search/helpers.ts";
@@ -105,6 +109,62 @@ test("agents: the organisation file becomes agent records; of 20 installs naming
   } finally {
     await h.stop();
     removeHome(home);
+  }
+});
+
+test("team: an agent's configuration approved through one instance is what the other answers (it kept its cached agents table)", async () => {
+  const url = await database();
+  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }] });
+  gw.override("config.get", () => ({ hash: "base", config: {} }));
+  gw.override("config.patch", () => ({ ok: true }));
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
+  const options = {
+    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin],
+    workspace,
+    env: { DATABASE_URL: url },
+    config: { owner: "Daniel", gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST },
+  };
+  const a = await startTestHost({ ...options, home });
+  const b = await startTestHost(options).catch(async (error) => {
+    await a.stop();
+    throw error;
+  });
+  try {
+    const sandboxOn = async (h: TestHost) => (await h.json<ApiBody<"getAgentsById">>("/api/agents/loki")).body.agent.sandbox;
+    assert.equal([await sandboxOn(a), await sandboxOn(b)], ["off", "off"]);
+    await waitForGateway(a, "connected", 20_000);
+    const asked = await a.json<ApiBody<"patchAgentsById">>("/api/agents/loki", { method: "PATCH", body: { sandbox: "container" } });
+    assert.is(asked.status, 202, JSON.stringify(asked.body));
+    const decided = await decideApproval(a, String(asked.body.approval.id), "approved");
+    assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body));
+    assert.equal([await sandboxOn(a), await sandboxOn(b)], ["container", "container"]);
+  } finally {
+    for (const h of [b, a]) await h.stop();
+    await gw.stop();
+    removeHome(home);
+    removeHome(b.home);
+  }
+});
+
+test("team: ten concurrent factory creations of one id over two instances sharing the workspace: one 201, nine 409, one organisation entry", async () => {
+  const url = await database();
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG, "personas/execution/developer.md": "# Developer persona" });
+  const options = { plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin], workspace, env: { DATABASE_URL: url }, config: { owner: "Daniel" } };
+  const a = await startTestHost({ ...options, home });
+  const b = await startTestHost(options).catch(async (error) => {
+    await a.stop();
+    throw error;
+  });
+  try {
+    const body = { templateId: "developer", name: "Vali", agentId: "vali", model: "m-small", squad: "dev", reportsTo: null };
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).json<ApiBody<"postAgentsFactory">>("/api/agents/factory", { method: "POST", body })));
+    assert.equal(answers.map((r) => r.status).sort(), [201, ...Array<number>(9).fill(409)], JSON.stringify(answers.map((r) => r.body)));
+    assert.ok(answers.filter((r) => r.status === 409).every((r) => r.body.error?.code === "AGENT_ALREADY_EXISTS"));
+    assert.is(readFileSync(join(workspace, "company/org_structure.yaml"), "utf8").match(/^ {4}vali:/gm)?.length, 1);
+  } finally {
+    for (const h of [b, a]) await h.stop();
+    removeHome(home);
+    removeHome(b.home);
   }
 });
 

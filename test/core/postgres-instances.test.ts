@@ -15,14 +15,19 @@ import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 const { t, test, database } = postgresSuite("instances on one PostgreSQL database");
 const HELD = "held-run-marker";
 
-test("a run in flight on one instance survives another's start; when its instance is gone, the other marks it interrupted and never re-sends it", async () => {
+/** A fake gateway that holds a `HELD` run until it is aborted, and the crons hosts' options on a fresh database. */
+async function heldGateway() {
   const url = await database();
   const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }], tickIntervalMs: 5_000 });
   gw.onChat(async (_agent, message, _key, ctx) => {
     if (message === HELD) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
     return "done";
   });
-  const options = { plugins: [cronsPlugin], env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } };
+  return { gw, options: { plugins: [cronsPlugin], env: { DATABASE_URL: url }, config: { gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST } } };
+}
+
+test("a run in flight on one instance survives another's start; when its instance is gone, the other marks it interrupted and never re-sends it", async () => {
+  const { gw, options } = await heldGateway();
   const hosts: TestHost[] = [];
   try {
     const a = await startTestHost(options);
@@ -53,6 +58,33 @@ test("a run in flight on one instance survives another's start; when its instanc
     assert.is(gw.requests("agent").filter((f) => f.params?.message === HELD).length, 1, "the run was sent again");
   } finally {
     for (const h of hosts) {
+      await h.stop();
+      removeHome(h.home);
+    }
+    await gw.stop();
+  }
+});
+
+test("a job run by hand on one instance while its run goes on on the other is skipped (ALREADY_RUNNING), not run twice", async () => {
+  const { gw, options } = await heldGateway();
+  const hosts: TestHost[] = [];
+  try {
+    const a = await startTestHost(options);
+    hosts.push(a);
+    const b = await startTestHost(options);
+    hosts.push(b);
+    await waitForGateway(a, "connected");
+    await waitForGateway(b, "connected");
+    const job = (await a.json<ApiBody<"postCrons">>("/api/crons", { method: "POST", body: { name: "Held", agentId: "main", cron: "0 9 * * *", message: HELD } })).body.job;
+    const run = (h: TestHost) => h.json<{ run?: { status: string; error: string | null } }>("/api/crons", { method: "PATCH", body: { id: job.id, action: "run" } });
+    const first = await run(a);
+    assert.equal([first.status, first.body.run?.status], [202, "running"]);
+    const second = await run(b);
+    assert.equal([second.status, second.body.run?.status, second.body.run?.error], [202, "skipped", "ALREADY_RUNNING"]);
+    await waitUntil(() => gw.requests("agent").some((f) => f.params?.message === HELD), { label: "the first run reached the gateway" });
+    assert.is(gw.requests("agent").filter((f) => f.params?.message === HELD).length, 1, "sent once");
+  } finally {
+    for (const h of hosts.reverse()) {
       await h.stop();
       removeHome(h.home);
     }

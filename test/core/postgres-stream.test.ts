@@ -8,6 +8,7 @@ import { openSse, type SseConnection, type SseFrame } from "../helpers/sse-clien
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { answeredOnlyOnceStored } from "../helpers/table-held.ts";
 import { probePlugin } from "../plugins/stream/probe-plugin.ts";
 import { activitiesPlugin } from "../../plugins/activities/index.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -58,6 +59,23 @@ test("events published on either instance reach the clients of both, in one orde
   }
 });
 
+test("a request that published answers once its frames are numbered: what a client publishes next, through the other instance, streams after them", async () => {
+  const url = await database();
+  const hosts = await instances(2, url);
+  const [a, b] = hosts as [TestHost, TestHost];
+  const clients = [await openSse(a.url)];
+  try {
+    await clients[0]!.next((f) => f.data?.type === "connected");
+    const first = await answeredOnlyOnceStored(url, "stream_frames", () => publish(b, "probe.first", 3));
+    assert.is(first.status, 200);
+    assert.is((await publish(a, "probe.second")).status, 200);
+    await waitUntil(() => probeEvents(clients[0]!).length >= 4, { label: "4 events" });
+    assert.equal(names(probeEvents(clients[0]!)), ["probe.first#0", "probe.first#1", "probe.first#2", "probe.second#0"]);
+  } finally {
+    await stopAll(hosts, clients);
+  }
+});
+
 test("a client that reconnects to the other instance with Last-Event-ID gets exactly what it missed; an instance started later replays too", async () => {
   const url = await database();
   const hosts = await instances(2, url);
@@ -70,11 +88,14 @@ test("a client that reconnects to the other instance with Last-Event-ID gets exa
     await waitUntil(() => probeEvents(first).length >= 5, { label: "5 events on A" });
     const lastSeen = probeEvents(first).at(-1)!.id!;
     first.close();
+    // A live client of B, open before what the first one misses (a publish answers once its
+    // frames are stored: a client opened after it would get them only by replay).
+    const watcher = await openSse(b.url);
+    clients.push(watcher);
+    await watcher.next((f) => f.data?.type === "connected");
     // Missed while disconnected: published on both instances.
     await publish(b, "probe.missed.b", 3);
     await publish(a, "probe.missed.a", 3);
-    const watcher = await openSse(b.url);
-    clients.push(watcher);
     await waitUntil(() => probeEvents(watcher).length >= 6, { label: "the missed events on B's live client" });
     const resumed = await openSse(b.url, { headers: { "last-event-id": lastSeen } });
     clients.push(resumed);

@@ -145,6 +145,28 @@ test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced
   });
 });
 
+test("rag in team mode: a configuration changed through one instance is what the other answers and builds on at once (it wrote its older copy back)", async () => {
+  const url = await database();
+  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-"));
+  const options = { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, workspaceDir, scaffoldWorkspace: false } };
+  try {
+    await withTestHost(options, (a) =>
+      withTestHost(options, async (b) => {
+        const configure = (h: TestHost, body: Record<string, unknown>) => h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body });
+        assert.is((await b.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.config.enabled, false);
+        assert.is((await configure(a, { provider: "hash", enabled: true })).status, 200);
+        assert.is((await b.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.config.enabled, true, "the other instance answers the change");
+        const moded = await configure(b, { agentModes: { scout: "md" } });
+        assert.is(moded.status, 200, JSON.stringify(moded.body));
+        assert.equal(moded.body.config, { provider: "hash", enabled: true, agentModes: { scout: "md" } }, "built on the stored configuration");
+        assert.equal((await a.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.config, moded.body.config);
+      }),
+    );
+  } finally {
+    rmSync(workspaceDir, { recursive: true, force: true });
+  }
+});
+
 test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
   const url = await database();
   const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-"));

@@ -160,6 +160,25 @@ test("two servers on one database: a secret saved on one is redacted and read on
   });
 });
 
+test("team: a secret saved through one instance is read and masked by the next terminal command on the other, at once (each of 10)", async () => {
+  const url = await database();
+  const dir = mkdtempSync(join(tmpdir(), "muster-pg-vault-"));
+  try {
+    await onVault(url, KEY, async (first) => {
+      await onVault(url, KEY, async (second) => {
+        for (let i = 0; i < 10; i++) {
+          assert.is((await save(first, `NEXT_${i}`, `next-value-${i}-5e0f`)).status, 201);
+          const run = await second.json<ApiBody<"postTerminal">>("/api/terminal", { method: "POST", body: { command: "printenv TOKEN", cwd: dir, secrets: { TOKEN: `NEXT_${i}` } }, session: true });
+          assert.is(run.status, 200, JSON.stringify(run.body));
+          assert.is(run.body.output, `[redacted:NEXT_${i}]\n`);
+        }
+      });
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("muster vault rotate with DATABASE_URL: a failure halfway changes nothing, a rotation re-keys every secret, a running server locks", async () => {
   const url = await database();
   const home = mkdtempSync(join(tmpdir(), "muster-pg-rotate-"));

@@ -8,12 +8,15 @@ import { createHost, type Host } from "../../core/host.ts";
 import type { ConfigOverrides } from "../../core/internal/config.ts";
 import { builtInPlugins } from "../../plugins/built-in.ts";
 import { startPostgres, type PostgresCluster } from "./postgres-cluster.ts";
+import { inTeam, startTeam, type InstanceB } from "./team-host.ts";
 
 export type { RequestInitJson } from "@muster/plugin/testing";
 
 export type StartOptions = Omit<kit.TestHostOptions<typeof createHost>, "createHost">;
 
 export interface TestHost extends Omit<kit.TestHost<Host, ConfigOverrides>, "stop" | "restart"> {
+  /** Under `MUSTER_TEST_TEAM=1`, the deployment's second instance (team-host.ts); requests alternate between A (this host) and B. */
+  instanceB?: InstanceB;
   /** Stops the host; the home stays (the suites remove it with removeHome, some read it after the stop). */
   stop(): Promise<void>;
   /** Stops the host and starts a new one on the same home (data survives). */
@@ -27,7 +30,8 @@ const bind = (options: StartOptions): kit.TestHostOptions<typeof createHost> => 
 // database on one throwaway cluster, started on the first host of the test process and stopped
 // when the process ends (postgres-cluster.ts's watchdog). A restart keeps the host's options,
 // so its database; a host started again on a home it already used gets that home's database.
-export const onPostgres = process.env.MUSTER_TEST_POSTGRES === "1";
+// `MUSTER_TEST_TEAM=1` implies it: each host is then two instances on its database (team-host.ts).
+export const onPostgres = process.env.MUSTER_TEST_POSTGRES === "1" || inTeam;
 let cluster: Promise<PostgresCluster> | undefined;
 const databaseOfHome = new Map<string, string>();
 
@@ -48,9 +52,12 @@ function adapt(t: kit.TestHost<Host, ConfigOverrides>): TestHost {
   return { ...t, stop: () => t.stop({ keepHome: true }), restart: async (overrides) => adapt(await t.restart(overrides)) };
 }
 
+/** One host, or under `MUSTER_TEST_TEAM=1` a deployment of two (team-host.ts). */
+const start = (options: kit.TestHostOptions<typeof createHost>) => (inTeam ? startTeam(options) : kit.startTestHost(options));
+
 export async function startTestHost(options: StartOptions = {}): Promise<TestHost> {
   const engine = await onEngine(options);
-  return adapt(remember(await kit.startTestHost(bind(engine)), engine));
+  return adapt(remember(await start(bind(engine)), engine));
 }
 
 /**
@@ -62,7 +69,17 @@ export async function withTestHost<T>(fn: (h: TestHost) => Promise<T> | T): Prom
 export async function withTestHost<T>(a: StartOptions | ((h: TestHost) => Promise<T> | T), b?: (h: TestHost) => Promise<T> | T): Promise<T> {
   const [options, fn] = typeof a === "function" ? [{}, a] : [a, b!];
   const engine = await onEngine(options);
-  return kit.withTestHost(bind(engine), (h) => fn(adapt(remember(h, engine))));
+  if (!inTeam) return kit.withTestHost(bind(engine), (h) => fn(adapt(remember(h, engine))));
+  // The kit's withTestHost, on a team: the host a restart made is the one stopped.
+  type One = kit.TestHost<Host, ConfigOverrides>;
+  let current: One;
+  const track = (t: One): One => (current = { ...t, restart: async (overrides) => track(await t.restart(overrides)) });
+  const h = track(await startTeam(bind(engine)));
+  try {
+    return await fn(adapt(remember(h, engine)));
+  } finally {
+    await current!.stop();
+  }
 }
 
 /** Removes a temporary home after a suite. */

@@ -5,6 +5,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { onPostgres, removeHome, startTestHost, withTestHost, type TestHost } from "./start-test-host.ts";
 import { workPlugin } from "../../plugins/work/index.ts";
+import { metricsPlugin } from "../../plugins/metrics/index.ts";
+import { inTeam } from "./team-host.ts";
 import { eventRecorder, waitUntil } from "./wait.ts";
 
 const t = suite("test helpers");
@@ -50,6 +52,29 @@ t("MUSTER_TEST_POSTGRES=1: each host on its own PostgreSQL database, kept by a r
     removeHome(first.home);
     removeHome(other.home);
   }
+});
+
+t("MUSTER_TEST_TEAM=1: each host is two instances on one database and workspace, one session token, requests alternating; without it, one", async () => {
+  await withTestHost({ plugins: [workPlugin, metricsPlugin] }, async (h) => {
+    const b = h.instanceB;
+    if (!inTeam) return assert.is(b, undefined);
+    assert.ok(b && b.url !== h.url && b.home !== h.home, "B answers on its own address, from its own home");
+    assert.is(b.host.config.databaseUrl, h.host.config.databaseUrl, "one database");
+    assert.is(b.host.config.workspaceDir, h.host.config.workspaceDir, "one workspace");
+    assert.is(b.host.sessionToken, h.token, "the deployment's session token");
+    for (let i = 0; i < 4; i++) assert.is((await h.request("/api/health")).status, 200);
+    for (let i = 0; i < 2; i++) await h.client.getTasks();
+    const served = async (url: string, route: string) => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      return [...text.matchAll(new RegExp(`^muster_http_requests_total\\{[^}]*route="${route}"[^}]*\\} (\\d+)$`, "gm"))].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    assert.equal([await served(h.url, "/api/health"), await served(b.url, "/api/health")], [2, 2], "h.request: round-robin");
+    assert.equal([await served(h.url, "/api/tasks"), await served(b.url, "/api/tasks")], [1, 1], "h.client: round-robin");
+    const restarted = await h.restart();
+    assert.is(restarted.instanceB?.home, b.home, "a restart keeps B's home");
+    assert.ok(await fetch(`${b.url}/api/health`).then(() => false, () => true), "the old B is stopped");
+    assert.is((await restarted.json("/api/health")).status, 200);
+  });
 });
 
 t("waitUntil returns the first truthy answer and times out naming what it awaited", async () => {

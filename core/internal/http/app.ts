@@ -8,6 +8,7 @@ import { setJsonBody } from "./json-body.ts";
 import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
 import type { RouteTable } from "./plugin-router.ts";
 import type { RequestMetrics } from "./request-metrics.ts";
+import { collectingWrites } from "../../plugin-api/answer-after.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -70,9 +71,11 @@ export interface AppOptions {
   metrics?: RequestMetrics;
   /** Holds requests until the plugins have started (start-gate.ts); after the access checks, so a refused request is refused at once. */
   startGate?: (ctx: Context, next: Next) => Promise<unknown>;
+  /** PostgreSQL: a route's answer waits for the queued writes it made (`answerAfter`, plugin-api/answer-after.ts). */
+  answerAfterWrites?: boolean;
 }
 
-export function createApp({ logger, security, routes, metrics, startGate }: AppOptions): Koa {
+export function createApp({ logger, security, routes, metrics, startGate, answerAfterWrites }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the boundary, with the request id
   app.use(requestContext(logger));
@@ -82,6 +85,7 @@ export function createApp({ logger, security, routes, metrics, startGate }: AppO
   app.use(errorBoundary(logger));
   app.use(accessChecks(security));
   if (startGate) app.use(startGate);
+  if (answerAfterWrites) app.use((_ctx, next) => collectingWrites(next));
   app.use(routes.router.routes());
   app.use(async (ctx) => {
     // Reached only when no route answered: tell a wrong method from an unknown path.

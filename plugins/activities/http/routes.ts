@@ -14,7 +14,7 @@ export const activityRoutes = defineRoutes({
     router.post(
       "/api/activities",
       { summary: "Log an activity", body: createActivityBody, status: 201, response: activitySchema },
-      ({ body }) => activities.log(body),
+      ({ body }) => activities.logStored(body),
     );
   },
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database, EventBus, Logger, TextRedactor } from "@muster/plugin";
+import { answerAfter, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
 import type { ActivityRow } from "../entities/activity.ts";
 import type { ActivityLog } from "../tokens.ts";
 import { ActivityStore, type ActivityFilter } from "./activity-store.ts";
@@ -32,12 +32,43 @@ export class ActivityService implements ActivityLog {
    *
    * On SQLite the row is stored before this returns (inside the caller's transaction, if
    * any). On PostgreSQL, which has no synchronous statement, the record is returned at once
-   * and stored just after, in call order per process; the event follows the commit, and a
-   * failed insert is logged (no event), never thrown into the caller, who has its answer.
+   * and stored just after, in call order per process (an HTTP request that logs one answers
+   * once it is stored: `answerAfter`); the event follows the commit, and a failed insert is
+   * logged (no event), never thrown into the caller, who has its answer.
    */
   log(input: NewActivity): ActivityRecord {
+    const record = this.recordOf(input);
+    if (this.store.synchronous) {
+      this.store.append(record);
+      this.publish(record);
+    } else {
+      const stored = this.store.appendQueued(record).then(
+        () => this.publish(record),
+        (error: unknown) => this.deps.logger.error({ err: error, agentId: record.agentId, action: record.action }, "activity not stored"),
+      );
+      // The request that logged it answers once it is stored: the next request, on any instance, lists it.
+      answerAfter(() => stored);
+    }
+    return record;
+  }
+
+  /**
+   * `POST /api/activities`: like {@link log}, but resolves once the row is committed (and
+   * rejects if it is not), so the 201 is an acknowledged write on PostgreSQL too: the next
+   * request, on any instance of a team, lists it.
+   */
+  async logStored(input: NewActivity): Promise<ActivityRecord> {
+    if (this.store.synchronous) return this.log(input);
+    const record = this.recordOf(input);
+    await this.store.appendQueued(record);
+    this.publish(record);
+    return record;
+  }
+
+  /** The record as stored: free text redacted, a new id, now. */
+  private recordOf(input: NewActivity): ActivityRecord {
     const redact = (text: string) => this.deps.redaction.redact(text);
-    const record: ActivityRecord = {
+    return {
       id: randomUUID(),
       agentId: input.agentId,
       action: redact(input.action),
@@ -45,14 +76,10 @@ export class ActivityService implements ActivityLog {
       details: input.details == null ? null : redact(input.details),
       timestamp: new Date().toISOString(),
     };
-    const publish = () => this.deps.events.publish("activities.activity.created", record, { public: true });
-    if (this.store.synchronous) {
-      this.store.append(record);
-      publish();
-    } else {
-      this.store.appendQueued(record).then(publish, (error: unknown) => this.deps.logger.error({ err: error, agentId: record.agentId, action: record.action }, "activity not stored"));
-    }
-    return record;
+  }
+
+  private publish(record: ActivityRecord): void {
+    this.deps.events.publish("activities.activity.created", record, { public: true });
   }
 
   /** Newest first. */

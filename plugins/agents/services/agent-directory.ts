@@ -26,6 +26,12 @@ export interface AgentDirectoryDeps {
   /** Emojis as the organisation file writes them (its parser does not read them). */
   orgEmojis: () => Promise<ReadonlyMap<string, string>>;
   refreshMs: number;
+  /**
+   * Several instances serve the database (team mode): the agents table is then read on every
+   * call, not cached, since another instance's write (an approved configuration, a re-synced
+   * organisation file, a new agent) would not reach this process's cache.
+   */
+  shared: boolean;
 }
 
 /** What tells a changed organisation file from the one last read: modification time and size. */
@@ -120,6 +126,7 @@ export class AgentDirectoryService implements Crew {
   }
 
   list(): Promise<AgentRecord[]> {
+    if (this.deps.shared) return this.deps.store.list();
     this.records ??= this.deps.store.list().catch((error: unknown) => {
       this.records = undefined;
       throw error;

@@ -1,4 +1,4 @@
-import type { WorkspacePaths } from "@muster/plugin";
+import { whileLocked, type Database, type WorkspacePaths } from "@muster/plugin";
 import { agentsErrors } from "../errors.ts";
 import type { AgentDirectoryService } from "./agent-directory.ts";
 import { addToOrg, ORG_FILE, orgAgentIds, readOrgDocument, type OrgEntry } from "./org-file.ts";
@@ -16,18 +16,20 @@ export interface CrewChange {
 /**
  * Adds agents to the workspace and the organisation file all or nothing (StagedFiles), one
  * change at a time: the id checks, the org file's read-modify-write and the renames of one
- * change never interleave with another's.
+ * change never interleave with another's, in this process (a queue) nor, in team mode, on
+ * another instance sharing the workspace (the database's lock).
  */
 export class CrewWriter {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly deps: { workspace: WorkspacePaths; directory: AgentDirectoryService };
-  constructor(deps: { workspace: WorkspacePaths; directory: AgentDirectoryService }) {
+  private readonly deps: { workspace: WorkspacePaths; directory: AgentDirectoryService; db: () => Database };
+  constructor(deps: { workspace: WorkspacePaths; directory: AgentDirectoryService; db: () => Database }) {
     this.deps = deps;
   }
 
-  /** Runs `fn` after every earlier change has finished. */
+  /** Runs `fn` after every earlier change has finished, here and on every instance. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const locked = () => whileLocked(this.deps.db(), "agents:crew-change", fn);
+    const run = this.queue.then(locked, locked);
     this.queue = run.catch(() => {});
     return run;
   }

@@ -40,10 +40,12 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
         host: hostTokens.info,
         workspace: hostTokens.workspace,
         config: configToken<AgentsConfig>(),
+        instances: hostTokens.instances,
       },
-      create: ({ workspace, config, ...deps }) =>
+      create: ({ workspace, config, instances, ...deps }) =>
         new AgentDirectoryService({
           ...deps,
+          shared: instances.shared,
           orgFile: workspace.resolve(ORG_FILE),
           refreshMs: config.agentsRefreshMs,
           orgEmojis: async () => orgEmojis(await readOrgValues(workspace.resolve(ORG_FILE))),
@@ -52,7 +54,7 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
   );
   // The crew capability other plugins depend on: the same directory, seen through its interface.
   ctx.provide(defineService({ token: CREW, deps: { directory: DIRECTORY }, create: ({ directory }) => directory }));
-  ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY }, create: (deps) => new CrewWriter(deps) }));
+  ctx.provide(defineService({ token: WRITER, deps: { workspace: hostTokens.workspace, directory: DIRECTORY, db: hostTokens.db }, create: ({ db, ...deps }) => new CrewWriter({ ...deps, db: () => db }) }));
   ctx.provide(
     defineService({
       token: FACTORY,

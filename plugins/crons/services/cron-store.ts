@@ -73,12 +73,20 @@ export class CronStore {
   /**
    * Records a run's start in one step: a scheduled run (`fireAt` set) first claims its fire
    * time (false when it was already claimed, or the job is gone or disabled), and a
-   * `skipped` run is also the job's last result, so no kill can split these.
+   * `skipped` run is also the job's last result, so no kill can split these. A `running` run
+   * becomes `skipped` (`ALREADY_RUNNING`, `r` changed in place) when the job has a run still
+   * going, whichever instance of a team runs it.
    */
   startRun(r: CronRunRecord): Promise<boolean> {
     const owner = this.owner();
     return atomically(this.db(), function* (tx) {
       if (r.fireAt !== null && (yield* tx.run(CLAIM, [r.fireAt, r.jobId, true, r.fireAt])).changes !== 1) return false;
+      if (r.status === "running") {
+        // A run of this job still going on another instance of a team (this process's own are
+        // refused before): this one is skipped, as on one process. The lock serialises the check.
+        yield* tx.lock(`crons:run:${r.jobId}`);
+        if (yield* tx.get(`SELECT id FROM crons_runs WHERE "jobId" = ? AND status = 'running'`, [r.jobId])) Object.assign(r, { status: "skipped", finishedAt: r.startedAt, error: "ALREADY_RUNNING" });
+      }
       yield* tx.run(INSERT_RUN, [r.id, r.jobId, r.trigger, r.fireAt, r.startedAt, r.finishedAt, r.status, r.output, r.error, owner]);
       if (r.status === "skipped") yield* tx.run(JOB_RESULT, [r.startedAt, "skipped", r.error, r.jobId]);
       return true;

@@ -25,7 +25,7 @@ export const notificationRoutes = defineRoutes({
     router.post(
       "/api/notifications",
       { summary: "Create a notification for the human owner", body: createNotificationBody, status: 201, response: createNotificationResponse },
-      ({ body }) => ({ ok: true, notification: notifications.create(body) }),
+      async ({ body }) => ({ ok: true, notification: await notifications.createStored(body) }),
     );
 
     router.patch(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clip, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
+import { answerAfter, clip, type Database, type EventBus, type Logger, type TextRedactor } from "@muster/plugin";
 import { notificationErrors } from "../errors.ts";
 import type { NotificationRow } from "../entities/notification.ts";
 import type { Notifier } from "../tokens.ts";
@@ -68,8 +68,38 @@ export class NotificationService implements Notifier {
    * thrown into the caller.
    */
   create(input: NewNotification): NotificationRecord {
+    const record = this.recordOf(input);
+    if (this.store.synchronous) {
+      this.store.insert(record);
+      this.publish(record);
+    } else {
+      const stored = this.store.insertQueued(record).then(
+        () => this.publish(record),
+        (error: unknown) => this.deps.logger.error({ err: error, type: record.type }, "notification not stored"),
+      );
+      // The request that made it answers once it is stored: the next request, on any instance, lists it.
+      answerAfter(() => stored);
+    }
+    return record;
+  }
+
+  /**
+   * `POST /api/notifications`: like {@link create}, but resolves once the row is committed
+   * (and rejects if it is not), so the 201 is an acknowledged write on PostgreSQL too: the
+   * next request, on any instance of a team, lists it and can mark it.
+   */
+  async createStored(input: NewNotification): Promise<NotificationRecord> {
+    if (this.store.synchronous) return this.create(input);
+    const record = this.recordOf(input);
+    await this.store.insertQueued(record);
+    this.publish(record);
+    return record;
+  }
+
+  /** The record as stored: free text redacted and clipped, a new id, now. */
+  private recordOf(input: NewNotification): NotificationRecord {
     const redact = (text: string) => this.deps.redaction.redact(text);
-    const record: NotificationRecord = {
+    return {
       id: randomUUID(),
       type: clip(input.type, 64),
       title: clip(redact(input.title), TITLE_MAX),
@@ -83,14 +113,10 @@ export class NotificationService implements Notifier {
       readAt: null,
       dismissedAt: null,
     };
-    const publish = () => this.deps.events.publish("notifications.notification.created", record, { public: true });
-    if (this.store.synchronous) {
-      this.store.insert(record);
-      publish();
-    } else {
-      this.store.insertQueued(record).then(publish, (error: unknown) => this.deps.logger.error({ err: error, type: record.type }, "notification not stored"));
-    }
-    return record;
+  }
+
+  private publish(record: NotificationRecord): void {
+    this.deps.events.publish("notifications.notification.created", record, { public: true });
   }
 
   /** Visible (not dismissed) notifications, newest first, and the number of unread ones. */

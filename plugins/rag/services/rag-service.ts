@@ -24,7 +24,7 @@ export interface RagServiceDeps {
   fulltext?: WorkspaceSearch;
   logger: Logger;
   /** Team mode: only the primary instance indexes; the others read what it stores. */
-  instances: Pick<Instances, "primary">;
+  instances: Pick<Instances, "primary" | "shared">;
 }
 
 /**
@@ -111,12 +111,23 @@ export class RagService implements SemanticSearch {
     await Promise.all(Object.values(this.deps.providers).map((p) => p.close?.()));
   }
 
+  /**
+   * Team mode: the configuration as stored now (one row), before a request reads or changes
+   * it: a change made through another instance is answered at once (not after the 2 s sweep),
+   * and a change made here starts from it (before, a change here wrote this instance's older
+   * copy back: enabling through one instance, then a mode change through the other, disabled it).
+   */
+  private async current(): Promise<void> {
+    if (this.deps.instances.shared) await this.loadSettings();
+  }
+
   private checkAgent(agent: string): void {
     if (!this.settings.enabled) throw ragErrors.RAG_DISABLED();
     if (this.settings.agentModes[agent] === "md") throw ragErrors.RAG_AGENT_MD_ONLY({ agent });
   }
 
   async search(q: string, options: { agent: string; limit: number; mode: SearchMode }): Promise<RagAnswer> {
+    await this.current();
     this.checkAgent(options.agent);
     const provider = this.active();
     const answer: RagAnswer = { ok: true, query: q, agent: options.agent, provider: provider.id, mode: options.mode, results: [] };
@@ -194,6 +205,7 @@ export class RagService implements SemanticSearch {
   }
 
   async reindex(options: { agent: string; force: boolean }): Promise<IndexJob> {
+    await this.current();
     this.checkAgent(options.agent);
     return this.index(options.force);
   }
@@ -207,6 +219,7 @@ export class RagService implements SemanticSearch {
   }
 
   async config() {
+    await this.current();
     const provider = this.active();
     const counts = await this.deps.store.counts(providerKey(provider));
     const job = this.deps.indexer().job();
@@ -226,6 +239,7 @@ export class RagService implements SemanticSearch {
   }
 
   async configure(change: { provider?: string; enabled?: boolean; agentModes?: Record<string, AgentMode> }): Promise<MemoryConfigView> {
+    await this.current();
     const next: MemoryConfigView = { ...this.settings, agentModes: { ...this.settings.agentModes } };
     if (change.provider !== undefined) {
       if (!(PROVIDER_IDS as readonly string[]).includes(change.provider)) throw ragErrors.RAG_PROVIDER_UNKNOWN({ provider: change.provider, known: PROVIDER_IDS.join(", ") });

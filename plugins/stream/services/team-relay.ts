@@ -11,7 +11,7 @@
 // (a payload is limited to 8,000 bytes, a frame is not), and after a lost listening link the
 // listener reads from its last id again, so no wake-up is needed for correctness.
 import { randomBytes } from "node:crypto";
-import { atomically, defineStore, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
+import { answerAfter, atomically, defineStore, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
 import { StreamFrame } from "../entities/stream-frame.ts";
 import type { StreamConfig } from "../config.ts";
 import { serialiseMessage, type StreamMessage } from "./frames.ts";
@@ -51,6 +51,10 @@ export interface TeamRelayDeps {
 export class TeamStreamRelay {
   private lastRead = 0;
   private pending: string[] = [];
+  /** Messages queued and messages written (or given up) so far, and who waits for a count. */
+  private queued = 0;
+  private settled = 0;
+  private waiters: { upTo: number; resolve: () => void }[] = [];
   private writing = false;
   private reading = false;
   private readAgain = false;
@@ -87,6 +91,7 @@ export class TeamStreamRelay {
     this.listener = await db.listen!(CHANNEL, () => void this.read());
     return async () => {
       this.stopped = true;
+      if (!this.writing) this.advance(this.queued - this.settled);
       off();
       await this.listener?.close();
     };
@@ -102,7 +107,19 @@ export class TeamStreamRelay {
       this.deps.logger.warn({ err: error, type: message.type }, "stream message not serialisable; skipped");
       return;
     }
+    const mine = ++this.queued;
+    // The request that published it answers once it is numbered: a client's next request, on
+    // any instance, publishes after it (the frames keep the order of the requests).
+    answerAfter(() => new Promise<void>((resolve) => this.waiters.push({ upTo: mine, resolve })));
     if (!this.writing) void this.write();
+  }
+
+  /** `count` more messages are written or given up: wakes who waited for them. */
+  private advance(count: number): void {
+    this.settled += count;
+    const ready = this.waiters.filter((w) => w.upTo <= this.settled);
+    this.waiters = this.waiters.filter((w) => w.upTo > this.settled);
+    for (const w of ready) w.resolve();
   }
 
   private async write(): Promise<void> {
@@ -111,11 +128,14 @@ export class TeamStreamRelay {
       while (this.pending.length > 0 && !this.stopped) {
         const batch = this.pending.splice(0, WRITE_BATCH);
         await this.insert(batch);
+        this.advance(batch.length);
         this.sinceLastPrune += batch.length;
         if (this.sinceLastPrune >= PRUNE_EVERY) await this.prune();
       }
     } finally {
       this.writing = false;
+      // Stopped with messages unwritten: nobody waits for them any more.
+      if (this.stopped) this.advance(this.queued - this.settled);
     }
   }
 

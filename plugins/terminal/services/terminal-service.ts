@@ -118,6 +118,8 @@ export class TerminalService implements TerminalRunner {
       if (["TERMINAL_COMMAND_BLOCKED", "TERMINAL_PATH_FORBIDDEN"].includes((error as MusterError).code)) this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
       throw error;
     }
+    // A secret the client saved just before may have been saved through another instance of a team.
+    if (request.secrets && Object.keys(request.secrets).length > 0) await this.deps.vault.current();
     const env = { ...baseEnv, ...secretVariables(request.secrets ?? {}, this.deps.vault) };
     const result = await this.limiter.run(() => this.execute(planned, mode, cwd, env, request), { signal: request.signal });
     this.report(request, cwd, result);

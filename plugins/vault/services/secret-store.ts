@@ -325,6 +325,16 @@ export class SecretStore {
   }
 
   /**
+   * PostgreSQL: reloads the view now, so it holds every change committed before the call
+   * (`VAULT_SECRETS.current`); a reload not applied because this process changed a secret
+   * meanwhile is tried again (twice). SQLite reads the database on every call: nothing to do.
+   */
+  async current(): Promise<void> {
+    if (!this.view) return;
+    for (let attempt = 0; attempt < 3 && this.deps.keyring.holdsKey(); attempt++) if (await this.reloadView()) return;
+  }
+
+  /**
    * Every secret read with the key id checked in the same step, then decrypted into the view;
    * whether it was applied (not when this process changed a secret meanwhile, or the vault is locked).
    */

@@ -23,6 +23,10 @@ export class VaultSecrets implements VaultSecretReader {
     return this.deps.store.readNow(name);
   }
 
+  current(): Promise<void> {
+    return this.deps.store.current();
+  }
+
   has(name: string): boolean {
     return this.deps.store.has(name);
   }

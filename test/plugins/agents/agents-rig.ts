@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 export const TOKEN = "fake-token-agents-0123456789";
@@ -73,10 +73,19 @@ export async function startAgentsRig(
   return rig;
 }
 
-/** Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until `check` holds. */
+/**
+ * Makes the host re-read the fake's sessions (a `sessions.changed` without a row) and waits until
+ * `check` holds on two health reads in a row: in a team (MUSTER_TEST_TEAM=1) each instance
+ * re-reads on the event and keeps its own view, and two reads in a row are one on each.
+ */
 export async function refreshSessions<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T): Promise<NonNullable<T>> {
   rig.gw.broadcast("sessions.changed", { sessionKey: "agent:main:main", reason: "test" }, (c) => c.subscribedSessions);
-  return waitUntil(async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body), { timeoutMs: 10_000, label: "health after sessions refresh" });
+  return healthSettled(rig, check, "health after sessions refresh");
+}
+
+/** Waits until `check` holds on every instance's health view (untilEveryInstance). */
+export function healthSettled<T>(rig: AgentsRig, check: (health: ApiBody<"getAgentsHealth">) => T, label: string): Promise<NonNullable<T>> {
+  return untilEveryInstance(async () => check((await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body), { timeoutMs: 10_000, label });
 }
 
 export const minutesAgo = (m: number) => Date.now() - m * 60_000;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { waitUntil } from "../../helpers/wait.ts";
-import { minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
+import { healthSettled, minutesAgo, ORG, refreshSessions, startAgentsRig, type AgentsRig } from "./agents-rig.ts";
 import { decideApproval } from "@muster/plugin/testing";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -75,7 +75,7 @@ t("health follows the state table row by row, newest session wins, order active,
 t("a sessions.changed event carrying the row updates health without a sessions.list", async ({ rig }) => {
   const before = rig.gw.requests("sessions.list").length;
   rig.gw.broadcast("sessions.changed", { sessionKey: "agent:freya:x", agentId: "freya", session: { key: "agent:freya:x", agentId: "freya", updatedAt: Date.now() } }, (c) => c.subscribedSessions);
-  await waitUntil(async () => (await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body.agents.find((a) => a.id === "freya")?.state === "active", { timeoutMs: 5_000 });
+  await healthSettled(rig, (b) => b.agents.find((a) => a.id === "freya")?.state === "active", "freya active");
   for (let i = 0; i < 20; i++) await rig.h.json<ApiBody<"getAgentsHealth">>("/api/agents/health");
   assert.is(rig.gw.requests("sessions.list").length, before, "health requests never ask the gateway");
 });

@@ -2,7 +2,7 @@
 // reader for POST /api/chat's event stream.
 import { FakeGateway, type FakeGatewayOptions } from "../../helpers/fake-gateway.ts";
 import { startTestHost, removeHome, type StartOptions, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 export const TOKEN = "fake-token-0123456789";
@@ -32,8 +32,9 @@ export async function startRig(options: { gateway?: FakeGatewayOptions; host?: S
   };
 }
 
+/** Waits until the host (every instance of a team: untilEveryInstance) reports the gateway in `state`. */
 export const waitForGateway = (h: TestHost, state: string, timeoutMs = 5_000) =>
-  waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === state, { timeoutMs, label: `gateway state ${state}` });
+  untilEveryInstance(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state === state, { timeoutMs, label: `gateway state ${state}` });
 
 /** A promise with its resolve function, to hold a fake reply until the test lets it go. */
 export function gate<T = void>(): { promise: Promise<T>; open(value: T): void } {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openSse } from "../../helpers/sse-client.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import { scaled } from "../../helpers/time-scale.ts";
 import { gate, startRig, type Rig } from "../chat/chat-helpers.ts";
 import type { FakeReplyHook } from "../../helpers/fake-gateway.ts";
@@ -282,7 +282,7 @@ t("bad inputs and the gateway down: refused with nothing stored", async () => {
     assert.is(missing.status, 404);
     assert.is(missing.body.error?.code, "COUNCIL_SESSION_NOT_FOUND");
     await rig.gw.stop();
-    await waitUntil(async () => (await rig.h.json<ApiBody<"getHealth">>("/api/health")).body.gateway.state !== "connected", { label: "gateway down" });
+    await untilEveryInstance(async () => (await rig.h.json<ApiBody<"getHealth">>("/api/health")).body.gateway.state !== "connected", { label: "gateway down" });
     const down = await start(rig, { topic: "t", agents: ["main", "helper"], rounds: 1 });
     assert.is(down.status, 503);
     assert.is(down.body.error?.code, "GATEWAY_UNAVAILABLE");

@@ -5,7 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { FakeGateway } from "../../helpers/fake-gateway.ts";
 import { startTestHost, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import { FAST, TOKEN, gate, waitForGateway } from "../chat/chat-helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -161,7 +161,7 @@ test("a job still running is skipped; gateway down → error GATEWAY_UNAVAILABLE
   await waitUntil(async () => (await runs(id)).some((r) => r.status === "ok"), { timeoutMs: 5_000, label: "first run ok" });
 
   await gw.stop();
-  await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
+  await untilEveryInstance(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
   const down = await patch({ id, action: "run" });
   assert.is(down.status, 202);
   await waitUntil(async () => (await runs(id))[0]?.status === "error", { timeoutMs: 5_000, label: "run error" });

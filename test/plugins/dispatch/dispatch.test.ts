@@ -3,7 +3,7 @@
 // limit with every slot released, and a restart while a dispatch is in flight.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { waitUntil } from "../../helpers/wait.ts";
+import { untilEveryInstance, waitUntil } from "../../helpers/wait.ts";
 import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { costEvents, createTask, decide, sends, dispatch, getTask, hold, reviewApprovals, startDispatchRig, waitForDispatch, type DispatchRig } from "./dispatch-rig.ts";
 import type { ApiBody } from "@muster/plugin/testing";
@@ -198,7 +198,7 @@ t("gateway down: 503 GATEWAY_UNAVAILABLE, the task unchanged, no dispatch record
     const { h, gw } = rig;
     const task = await createTask(h, { assignedTo: "loki" });
     await gw.stop();
-    await waitUntil(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
+    await untilEveryInstance(async () => (await h.json<ApiBody<"getHealth">>("/api/health")).body?.gateway?.state !== "connected", { timeoutMs: 5_000, label: "gateway down" });
     const res = await dispatch(h, task.id);
     assert.is(res.status, 503);
     assert.is(res.body.error?.code, "GATEWAY_UNAVAILABLE");

@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { randomUUID } from "node:crypto";
 import { withTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { singleInstanceTest } from "../../helpers/team-host.ts";
 import { openSse } from "../../helpers/sse-client.ts";
 import { waitUntil } from "../../helpers/wait.ts";
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,6 +16,9 @@ import { parseExposition, sampleValue } from "./exposition-parser.ts";
 import { type ApiBody, decideApproval } from "@muster/plugin/testing";
 
 const t = suite("metrics");
+// GET /metrics is the answering process's own counters (they start at zero with each
+// process; Prometheus scrapes each instance of a team): these tests count the requests they sent.
+const oneProcess = singleInstanceTest(t, "counts its own requests in one process's counters; in a team each instance is scraped on its own");
 
 async function scrape(h: TestHost, headers: Record<string, string> = {}) {
   const res = await h.request("/metrics", { headers });
@@ -23,7 +27,7 @@ async function scrape(h: TestHost, headers: Record<string, string> = {}) {
   return parseExposition(await res.text());
 }
 
-t("the exposition parses strictly: HELP and TYPE before every family, histograms cumulative with +Inf = count", () =>
+oneProcess("the exposition parses strictly: HELP and TYPE before every family, histograms cumulative with +Inf = count", () =>
   withTestHost(async (h) => {
     await h.request("/api/tasks");
     const families = await scrape(h);
@@ -44,7 +48,7 @@ t("the exposition parses strictly: HELP and TYPE before every family, histograms
     assert.ok(sampleValue(families, "process_resident_memory_bytes")! > 0);
   }));
 
-t("request counters move by route template and status; raw paths never become labels", () =>
+oneProcess("request counters move by route template and status; raw paths never become labels", () =>
   withTestHost(async (h) => {
     const notFound = { method: "GET", route: "/api/tasks/:id", status: "404" };
     const before = sampleValue(await scrape(h), "muster_http_requests_total", notFound) ?? 0;
@@ -99,7 +103,7 @@ t("label values and help text are escaped: quotes, backslashes and line feeds ca
   assert.is(families.get("x_total")!.help, "line one\nline two \\ end");
 });
 
-t("access like the API: a foreign Origin is refused; with MUSTER_API_TOKEN the bearer token is required", async () => {
+oneProcess("access like the API: a foreign Origin is refused; with MUSTER_API_TOKEN the bearer token is required", async () => {
   await withTestHost(async (h) => {
     const foreign = await h.json("/metrics", { headers: { origin: "http://evil.example" } });
     assert.is(foreign.status, 403);

@@ -14,6 +14,7 @@ import { registerSearchServices } from "../../../plugins/search/services/registe
 import type { BuildProgress } from "../../../plugins/search/services/search-index.ts";
 import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { inTeam } from "../../helpers/team-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -153,4 +154,7 @@ async function duringTheHeldRefresh(h: TestHost): Promise<void> {
   assert.ok(during.body.total >= FILES, "answered from the saved index");
 }
 
-t.run();
+// The hold is one seam in this test process: in a team both instances build through it, one
+// build stays held (and the host's stop waits for it), so the suite needs one instance.
+if (inTeam) console.log(`skipped in team mode: "${"search: start-up never blocks searches"}" (2 tests): holds the index build through one in-process seam, which both instances would share`);
+else t.run();

@@ -41,7 +41,8 @@ async function sse(ctx: { h: TestHost; open: SseConnection[] }, headers?: Record
 }
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
 // The stream probe's counters: the hub's own stats, through this suite's test route (outside the OpenAPI).
-const stats = async (h: TestHost) => (await h.json<StreamStats>("/api/stream-probe/stats")).body;
+// The hub of the instance the test's streams are open on (h.url; in a team, instance A).
+const stats = async (h: TestHost) => (await fetch(`${h.url}/api/stream-probe/stats`)).json() as Promise<StreamStats>;
 /** Resolves once the hub has broadcast (and kept for replay) every event up to `seq`. */
 const broadcastUpTo = (h: TestHost, seq: number) => waitUntil(async () => (await stats(h)).lastSeq >= seq, { label: `frame ${seq} broadcast` });
 const probeFrames = (c: SseConnection) => c.frames.filter((f) => f.data?.type === "event" && f.data.name.startsWith("probe."));

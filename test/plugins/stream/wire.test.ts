@@ -23,7 +23,8 @@ function framesOf(chunks: Buffer[]): { id: string; data: any }[] {
   });
 }
 
-const stats = async (h: TestHost) => (await h.json<StreamStats>("/api/stream-probe/stats")).body;
+// The hub of the instance the test's streams are open on (h.url; in a team, instance A).
+const stats = async (h: TestHost) => (await fetch(`${h.url}/api/stream-probe/stats`)).json() as Promise<StreamStats>;
 const publish = (h: TestHost, body: Record<string, unknown>) => h.json("/api/stream-probe/publish", { method: "POST", body });
 const request = (h: TestHost, extra = "", version = "1.1") => `GET /api/sse HTTP/${version}\r\nHost: ${new URL(h.url).host}\r\nAccept: text/event-stream\r\n${extra}\r\n`;
 const stream = (responses: RawResponse[]) => responses.find((r) => r.headers.get("content-type")?.startsWith("text/event-stream"));
@@ -132,7 +133,9 @@ t("pipelining: the waiting stream holds its slot and gets what was broadcast whi
     assert.is(JSON.parse(Buffer.concat(answer!.chunks).toString("utf8")).error.code, "STREAM_TOO_MANY_CLIENTS");
     refused.socket.destroy();
     await publish(h, { name: "probe.while.waiting", count: 2 });
-    assert.equal((await h.json<{ held: boolean }>("/api/stream-probe/release", { method: "POST", body: {} })).body.held, true);
+    // Released on the instance that holds it (h.url: instance A in a team).
+    const released = await fetch(`${h.url}/api/stream-probe/release`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal(((await released.json()) as { held: boolean }).held, true);
     const got = await c.until((r) => probeValues(r, "probe.while.waiting").length === 2, "the frames broadcast while it waited");
     assert.is(got[0]!.status, 200, "the held answer first");
     assert.equal(streamFrames(got).map((f) => f.data.type), ["connected", "event", "event"]);

@@ -3,12 +3,16 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
 import { sqliteFileTest } from "../../helpers/database-file.ts";
+import { singleInstanceTest } from "../../helpers/team-host.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { redactValues } from "../../../plugins/vault/services/redact.ts";
 import { createProbe, post, rawRows, startVaultHost } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault inject and services");
+// The probe holds one process's vault service: in a team the other instance's save reaches
+// that view on its reload (at once on NOTIFY, docs/team.md), not within the test's next line.
+const oneView = singleInstanceTest(t, "reads one process's view of the secrets (the probe) right after a save the round-robin sent to either instance");
 
 const OPENAI = "sk-openai-inject-test-0123456789";
 
@@ -95,7 +99,7 @@ t("updating a secret updates its injection; deleting it removes the injection", 
   assert.equal(env(probe).variables(), []);
 });
 
-t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", async ({ h, probe }) => {
+oneView("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", async ({ h, probe }) => {
   const secrets = probe.secrets!;
   assert.is(await lastAccessedAt(h, "SMTP_CONNECTION"), null);
   assert.is(secrets.get("SMTP_CONNECTION"), '{"host":"smtp.example","pass":"p@ss\\"word"}');
@@ -104,7 +108,7 @@ t("vault.secrets: get() by name sets lastAccessedAt; null for unknown names", as
   assert.equal(secrets.status(), { state: "unlocked", source: "VAULT_KEY", keyDerivations: 1 });
 });
 
-t("redact replaces stored values, also JSON-escaped, and follows writes", async ({ h, probe }) => {
+oneView("redact replaces stored values, also JSON-escaped, and follows writes", async ({ h, probe }) => {
   const secrets = probe.secrets!;
   const smtp = '{"host":"smtp.example","pass":"p@ss\\"word"}';
   assert.is(secrets.redact(`raw ${smtp} end`), "raw [redacted:SMTP_CONNECTION] end");
