@@ -4,6 +4,7 @@ import { CONSOLE_PAGES, CONSOLE_PANELS } from "../dashboard/tokens.ts";
 import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { vaultCommand } from "./cli/command.ts";
 import { vaultKeyCheck } from "./doctor/vault-key-check.ts";
+import { VaultInjection } from "./entities/vault-injection.ts";
 import { VaultMetaEntry } from "./entities/vault-meta.ts";
 import { VaultSecret } from "./entities/vault-secret.ts";
 import { vaultRoutes } from "./http/routes.ts";
@@ -23,7 +24,7 @@ export const vaultPlugin = definePlugin({
   dependsOn: ["activities"],
   optionalDependsOn: ["stream", "dashboard"],
   paths: ["/api/vault"],
-  entities: [VaultSecret, VaultMetaEntry],
+  entities: [VaultSecret, VaultMetaEntry, VaultInjection],
   migrations,
   contributions: [
     contribute(STREAM_EVENT_FAMILIES, { pattern: "vault.secret.*", description: "A secret was stored, updated or deleted (names only, never values)" }),

@@ -26,4 +26,16 @@ export const migrations = [
       )`,
     ],
   }),
+  defineMigration({
+    name: "002-injections",
+    // Team mode's injections, names only (entities/vault-injection.ts says why).
+    up: [
+      `CREATE TABLE vault_injections (
+        envVar TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        instanceId TEXT NOT NULL,
+        injectedAt TEXT NOT NULL
+      )`,
+    ],
+  }),
 ];

@@ -35,6 +35,11 @@ export interface ChildProcessEnvironment {
   refresh(secret: string, value: string): void;
   /** Removes every variable a deleted secret was injected under. */
   forget(secret: string): void;
+  /**
+   * Team mode: every live instance's injections (this one's included), the newest per
+   * variable, with values from this instance's view of the secrets; replaces what was injected.
+   */
+  share(injections: { envVar: string; secret: string; value: string }[]): void;
   /** `base` without credential variables, plus the injected secrets (unless `injected: false`). */
   childEnv(base?: NodeJS.ProcessEnv, options?: ChildEnvOptions): Record<string, string>;
   variables(): { envVar: string; secret: string }[];

@@ -23,6 +23,7 @@ import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { makeWorkspace, ORG } from "../plugins/agents/agents-rig.ts";
 import { search, startWithFiles, whenIndexed } from "../plugins/search/helpers.ts";
 
@@ -138,6 +139,46 @@ test("team: an agent's configuration approved through one instance is what the o
     const decided = await decideApproval(a, String(asked.body.approval.id), "approved");
     assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body));
     assert.equal([await sandboxOn(a), await sandboxOn(b)], ["container", "container"]);
+  } finally {
+    for (const h of [b, a]) await h.stop();
+    await gw.stop();
+    removeHome(home);
+    removeHome(b.home);
+  }
+});
+
+test("team: agents registered through one instance's approval are registered on the other's health and chat at once (it kept its cached agents.list for 60 s)", async () => {
+  const url = await database();
+  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }] });
+  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
+  const options = {
+    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin],
+    workspace,
+    env: { DATABASE_URL: url },
+    config: { owner: "Daniel", gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST },
+  };
+  const a = await startTestHost({ ...options, home });
+  const b = await startTestHost(options).catch(async (error) => {
+    await a.stop();
+    throw error;
+  });
+  const registered = async (h: TestHost) =>
+    Object.fromEntries((await h.json<ApiBody<"getAgentsHealth">>("/api/agents/health")).body.agents.map((x) => [x.id, x.registered]));
+  try {
+    await waitForGateway(a, "connected", 20_000);
+    await waitForGateway(b, "connected", 20_000);
+    await waitUntil(async () => (await registered(b)).main === true, { timeoutMs: 20_000, label: "b read agents.list" });
+    assert.is((await registered(b)).loki, false);
+    const asked = await a.json<ApiBody<"postAgentsRegisterMissing">>("/api/agents/register-missing", { method: "POST" });
+    assert.is(asked.status, 202, JSON.stringify(asked.body));
+    const decided = await decideApproval(a, String(asked.body.approval.id), "approved");
+    assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body));
+    // The notification reaches b with the commit of a's decision; no 60 s refresh is waited for.
+    const onB = await waitUntil(async () => {
+      const flags = await registered(b);
+      return flags.loki === true ? flags : null;
+    }, { timeoutMs: 10_000, label: "b's health says loki is registered" });
+    assert.equal(onB, { main: true, odin: true, thor: true, loki: true, freya: true });
   } finally {
     for (const h of [b, a]) await h.stop();
     await gw.stop();

@@ -179,6 +179,44 @@ test("team: a secret saved through one instance is read and masked by the next t
   }
 });
 
+test("team: a variable injected through one instance reaches the other's terminal commands; the newest injection wins; a deletion or the injecting instance's stop ends it everywhere", async () => {
+  const url = await database();
+  const dir = mkdtempSync(join(tmpdir(), "muster-pg-inject-"));
+  const printenv = async (h: TestHost) => {
+    const run = await h.json<ApiBody<"postTerminal">>("/api/terminal", { method: "POST", body: { command: "printenv INJ_VAR", cwd: dir }, session: true });
+    assert.is(run.status, 200, JSON.stringify(run.body));
+    return run.body.output;
+  };
+  const inject = (h: TestHost, name: string) => h.json("/api/vault/inject", { method: "POST", body: { name, envVar: "INJ_VAR" }, session: true });
+  try {
+    await onVault(url, KEY, async (first) => {
+      await onVault(url, KEY, async (second) => {
+        assert.is((await save(first, "INJ_ONE", "inj-one-value-3b7e")).status, 201);
+        assert.is((await save(first, "INJ_TWO", "inj-two-value-8c1f")).status, 201);
+        assert.is((await inject(second, "INJ_ONE")).status, 200);
+        assert.is(await printenv(first), "[redacted:INJ_ONE]\n", "injected through the other instance");
+        assert.is(await printenv(second), "[redacted:INJ_ONE]\n");
+        // The newest injection under a name wins on both, whichever instance made the older one.
+        assert.is((await inject(first, "INJ_TWO")).status, 200);
+        assert.is(await printenv(second), "[redacted:INJ_TWO]\n");
+        assert.is(await printenv(first), "[redacted:INJ_TWO]\n");
+        assert.is((await inject(second, "INJ_ONE")).status, 200);
+        assert.is(await printenv(first), "[redacted:INJ_ONE]\n");
+        // A secret deleted through one instance is injected nowhere any more.
+        assert.is((await second.json("/api/vault?name=INJ_ONE", { method: "DELETE", session: true })).status, 200);
+        assert.is(await printenv(first), "");
+        assert.is(await printenv(second), "");
+        assert.is((await inject(second, "INJ_TWO")).status, 200);
+        assert.is(await printenv(first), "[redacted:INJ_TWO]\n");
+      });
+      // The instance that injected it stopped: its injection ended with it, as on one process.
+      assert.is(await printenv(first), "");
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("muster vault rotate with DATABASE_URL: a failure halfway changes nothing, a rotation re-keys every secret, a running server locks", async () => {
   const url = await database();
   const home = mkdtempSync(join(tmpdir(), "muster-pg-rotate-"));

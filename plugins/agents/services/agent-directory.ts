@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import type { EventBus, GatewayClient, GatewayStatus, HostInfo, Logger } from "@muster/plugin";
+import { atomically, type Database, type EventBus, type GatewayClient, type GatewayStatus, type HostInfo, type Logger } from "@muster/plugin";
 import type { OrgStructure, WorkspaceMemory } from "../../memory/tokens.ts";
 import { agentsErrors } from "../errors.ts";
 import type { AgentHealthEntry, AgentRecord, Crew, EscalationTarget } from "../tokens.ts";
@@ -32,7 +32,12 @@ export interface AgentDirectoryDeps {
    * organisation file, a new agent) would not reach this process's cache.
    */
   shared: boolean;
+  /** Team mode: how a registration on one instance makes the others read agents.list again. */
+  db: () => Database;
 }
+
+/** PostgreSQL: an instance changed the gateway's agents (agents.create); the others re-read agents.list. */
+const GATEWAY_AGENTS_CHANNEL = "agents_gateway_agents";
 
 /** What tells a changed organisation file from the one last read: modification time and size. */
 const fileStamp = (path: string) =>
@@ -71,17 +76,36 @@ export class AgentDirectoryService implements Crew {
     return this.deps.host.approvers;
   }
 
-  /** Keeps the gateway agent list fresh; returns the function that stops it. */
-  start(): () => void {
+  /**
+   * Keeps the gateway agent list fresh (and, in team mode, listens for another instance's
+   * registrations); resolves to the function that stops it.
+   */
+  async start(): Promise<() => Promise<void>> {
     const offState = this.deps.gateway.onState((status) => {
       if (status.state === "connected") void this.refreshGatewayAgents();
     });
     const timer = setInterval(() => void this.refreshGatewayAgents(), this.deps.refreshMs);
     timer.unref();
-    return () => {
+    const listener = this.deps.shared ? await this.deps.db().listen?.(GATEWAY_AGENTS_CHANNEL, () => void this.refreshGatewayAgents(true)) : undefined;
+    return async () => {
       offState();
       clearInterval(timer);
+      await listener?.close();
     };
+  }
+
+  /**
+   * After this instance changed the gateway's agents (an approved registration): agents.list
+   * is read again here, and in team mode every other instance is told to, so that health's
+   * `registered`, chat and council agree on whichever instance answers next.
+   */
+  async gatewayAgentsChanged(): Promise<void> {
+    await this.refreshGatewayAgents(true);
+    if (this.deps.shared) {
+      await atomically(this.deps.db(), function* (tx) {
+        yield* tx.get(`SELECT pg_notify('${GATEWAY_AGENTS_CHANNEL}', '')`);
+      });
+    }
   }
 
   /**
@@ -288,9 +312,14 @@ export class AgentDirectoryService implements Crew {
     };
   }
 
-  /** One agents.list at a time; failures keep the old cache. */
-  private refreshGatewayAgents(): Promise<void> {
-    if (this.deps.gateway.status().state !== "connected") return Promise.resolve();
+  /**
+   * One agents.list at a time; failures keep the old cache. `fresh`: a list already being read
+   * may have been asked before the change that calls for this one, so this one waits for it
+   * and reads again.
+   */
+  private async refreshGatewayAgents(fresh = false): Promise<void> {
+    if (fresh && this.refreshing) await this.refreshing;
+    if (this.deps.gateway.status().state !== "connected") return;
     this.refreshing ??= this.deps.gateway
       .call("agents.list", {}, { timeoutMs: 10_000 })
       .then((result) => {

@@ -62,7 +62,8 @@ export const registerAction = defineGatedAction({
           results.push({ agentId: a.agentId, status: "failed", error: (error as Error).message });
         }
       }
-      await directory.knownToGateway(p.agents[0]?.agentId ?? "");
+      // Read again here, and on every other instance of a team (health's `registered`, chat's check).
+      if (results.some((r) => r.status === "created")) await directory.gatewayAgentsChanged();
       const failed = results.filter((r) => r.status === "failed");
       if (failed.length) throw new Error(`agents.create failed for ${failed.map((r) => `${r.agentId} (${r.error})`).join("; ")}; ${describeResults(results)}`);
       return { created, results };

@@ -14,13 +14,13 @@ export const startAgents = defineHook({
       if (change.path === ORG_FILE) void directory.sync().catch((error: unknown) => logger.warn({ err: error }, "agent records sync failed"));
     });
     const stopSessions = sessions.start();
-    const stopDirectory = directory.start();
+    const stopDirectory = await directory.start();
     const stopEscalation = escalation.start();
-    ctx.lifecycle.onStop(() => {
+    ctx.lifecycle.onStop(async () => {
       offWatcher();
       stopSessions();
-      stopDirectory();
       stopEscalation();
+      await stopDirectory();
     });
   },
 });

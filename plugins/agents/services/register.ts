@@ -41,10 +41,12 @@ export function registerAgentServices(ctx: PluginContext<AgentsConfig>): void {
         workspace: hostTokens.workspace,
         config: configToken<AgentsConfig>(),
         instances: hostTokens.instances,
+        db: hostTokens.db,
       },
-      create: ({ workspace, config, instances, ...deps }) =>
+      create: ({ workspace, config, instances, db, ...deps }) =>
         new AgentDirectoryService({
           ...deps,
+          db: () => db,
           shared: instances.shared,
           orgFile: workspace.resolve(ORG_FILE),
           refreshMs: config.agentsRefreshMs,

@@ -105,6 +105,10 @@ export class TerminalService implements TerminalRunner {
     const mode: ActiveMode = (await this.detection) ?? { mode: "off", reason: "the terminal has not started" };
     if (mode.mode === "off") throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode.reason });
     const cwd = resolveWorkingDirectory(request.cwd, this.deps.data);
+    // The client's previous request may have saved or injected a secret through another
+    // instance of a team: the vault's view as of now (nothing to wait for on SQLite).
+    // A reload that fails leaves the view as it was (it reloads every 2 s): not a reason to refuse the command.
+    await this.deps.vault.current().catch(() => undefined);
     // Variables injected with POST /api/vault/inject reach every terminal command, in both modes
     // (docs/vault.md); Muster's own credentials never do.
     const baseEnv =
@@ -118,8 +122,6 @@ export class TerminalService implements TerminalRunner {
       if (["TERMINAL_COMMAND_BLOCKED", "TERMINAL_PATH_FORBIDDEN"].includes((error as MusterError).code)) this.audit(request, cwd, "terminal.command.blocked", (error as MusterError).message);
       throw error;
     }
-    // A secret the client saved just before may have been saved through another instance of a team.
-    if (request.secrets && Object.keys(request.secrets).length > 0) await this.deps.vault.current();
     const env = { ...baseEnv, ...secretVariables(request.secrets ?? {}, this.deps.vault) };
     const result = await this.limiter.run(() => this.execute(planned, mode, cwd, env, request), { signal: request.signal });
     this.report(request, cwd, result);

@@ -9,7 +9,11 @@ export interface ChildEnvOptions {
   injected?: boolean;
 }
 
-/** Injected variables, by environment variable name. Lost at restart on purpose. */
+/**
+ * Injected variables, by environment variable name. Lost at restart on purpose. In team mode
+ * (PostgreSQL) the database's list of the live instances' injections replaces the map at
+ * each reload of the vault's view (`share`).
+ */
 export class ChildEnvironment implements ChildProcessEnvironment {
   private readonly injected = new Map<string, { secret: string; value: string }>();
 
@@ -27,6 +31,11 @@ export class ChildEnvironment implements ChildProcessEnvironment {
   /** Drops every variable injected from a deleted secret. */
   forget(secret: string): void {
     for (const [envVar, entry] of this.injected) if (entry.secret === secret) this.injected.delete(envVar);
+  }
+
+  share(injections: { envVar: string; secret: string; value: string }[]): void {
+    this.injected.clear();
+    for (const { envVar, secret, value } of injections) if (!isProtectedVariable(envVar)) this.injected.set(envVar, { secret, value });
   }
 
   /**

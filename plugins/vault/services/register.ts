@@ -23,7 +23,7 @@ export function registerVaultServices(ctx: PluginContext): void {
   ctx.provide(
     defineService({
       token: VAULT_STORE,
-      deps: { keyring: VAULT_KEYRING, environment: VAULT_ENVIRONMENT, activities: ACTIVITIES, db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger },
+      deps: { keyring: VAULT_KEYRING, environment: VAULT_ENVIRONMENT, activities: ACTIVITIES, db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger, instances: hostTokens.instances },
       create: ({ db, ...deps }) => new SecretStore({ db: () => db, ...deps }),
     }),
   );

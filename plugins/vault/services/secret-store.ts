@@ -13,11 +13,12 @@
 // in the same read; on PostgreSQL they answer from the in-memory view (secret-view.ts), which
 // the steps below keep current on this process.
 import { randomUUID } from "node:crypto";
-import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type DatabaseListener, type EntityStore, type EventBus, type Logger } from "@muster/plugin";
+import { atomically, defineStore, type AtomicStatementStep, type AtomicTx, type Database, type DatabaseListener, type EntityStore, type EventBus, type Instances, type Logger } from "@muster/plugin";
 import type { ActivityLog } from "../../activities/tokens.ts";
 import type { ChildProcessEnvironment } from "../tokens.ts";
 import { open, seal, SealBrokenError, type Sealed } from "../crypto/cipher.ts";
 import { vaultErrors } from "../errors.ts";
+import type { VaultInjectionRow } from "../entities/vault-injection.ts";
 import { VaultSecret, type VaultSecretRow } from "../entities/vault-secret.ts";
 import type { VaultKeyring } from "./keyring.ts";
 import { isProtectedVariable } from "./protected-env.ts";
@@ -54,6 +55,10 @@ const UPDATE = `UPDATE vault_secrets SET ciphertext = ?, iv = ?, tag = ?, "updat
   WHERE id = ?`;
 const TOUCH = `UPDATE vault_secrets SET "lastAccessedAt" = ? WHERE id = ?`;
 const SEALS = `SELECT id, name, ciphertext, iv, tag FROM vault_secrets`;
+// Team mode's injections (entities/vault-injection.ts): the newest per variable wins.
+const INJECTIONS = `SELECT "envVar", secret, "instanceId" FROM vault_injections`;
+const RECORD_INJECTION = `INSERT INTO vault_injections ("envVar", secret, "instanceId", "injectedAt") VALUES (?, ?, ?, ?)
+  ON CONFLICT ("envVar") DO UPDATE SET secret = excluded.secret, "instanceId" = excluded."instanceId", "injectedAt" = excluded."injectedAt"`;
 
 /** How often the PostgreSQL view reloads what other processes changed (secret-view.ts). */
 export const VIEW_REFRESH_MS = 2_000;
@@ -68,6 +73,8 @@ export interface SecretStoreDeps {
   activities: ActivityLog;
   events: EventBus;
   logger: Logger;
+  /** Team mode: which instances live, so that only their injections count. */
+  instances: Pick<Instances, "id" | "liveIds">;
 }
 
 type Audit = { actor: string; action: string; details?: string };
@@ -168,7 +175,10 @@ export class SecretStore {
     const row = yield* tx.get<SecretMetadata>(`SELECT ${METADATA} FROM vault_secrets WHERE name = ?`, [name]);
     if (!row) return undefined;
     yield* tx.run("DELETE FROM vault_secrets WHERE id = ?", [row.id]);
-    if (this.view) yield* tx.get(NOTIFY_CHANGED);
+    if (this.view) {
+      yield* tx.run("DELETE FROM vault_injections WHERE secret = ?", [name]);
+      yield* tx.get(NOTIFY_CHANGED);
+    }
     this.deps.activities.log({ agentId: actor, action: "vault_secret_deleted", target: name });
     return { row, generation: this.view?.generationOf(name) };
   }
@@ -242,6 +252,14 @@ export class SecretStore {
     const value = await this.read(name, { actor, action: "vault_secret_injected", details: `envVar=${envVar}` });
     if (value === null) throw vaultErrors.VAULT_SECRET_NOT_FOUND({ name });
     this.deps.environment.inject(envVar, name, value);
+    // Team mode: recorded for the other instances, whose views reload at the commit.
+    if (this.view) {
+      const instanceId = this.deps.instances.id;
+      await atomically(this.deps.db(), function* (tx) {
+        yield* tx.run(RECORD_INJECTION, [envVar, name, instanceId, new Date().toISOString()]);
+        yield* tx.get(NOTIFY_CHANGED);
+      });
+    }
     this.deps.events.publish("vault.secret.injected", { name, envVar }, { public: false });
   }
 
@@ -321,6 +339,14 @@ export class SecretStore {
     this.refreshTimer = undefined;
     await this.listener?.close();
     await this.reloading;
+    if (this.view) {
+      // Its injections end with this server, as on one process (a killed one's stop counting with its heartbeat).
+      const instanceId = this.deps.instances.id;
+      await atomically(this.deps.db(), function* (tx) {
+        yield* tx.run(`DELETE FROM vault_injections WHERE "instanceId" = ?`, [instanceId]);
+        yield* tx.get(NOTIFY_CHANGED);
+      }).catch((error: unknown) => this.deps.logger.warn({ err: error }, "this instance's injected variables could not be withdrawn; they stop counting once its heartbeat is old"));
+    }
     this.view?.clear();
   }
 
@@ -345,15 +371,25 @@ export class SecretStore {
       return false;
     }
     const version = view.version();
-    const { key, rows } = await atomically(this.deps.db(), (tx) => this.sealsSteps(tx));
+    const live = new Set(await this.deps.instances.liveIds());
+    const { key, rows, injections } = await atomically(this.deps.db(), (tx) => this.sealsSteps(tx));
     const entries = new Map<string, SecretEntry>();
     for (const row of rows) entries.set(row.name, { id: row.id, value: this.openOrNull(key, row) });
-    return view.replace(entries, version);
+    if (!view.replace(entries, version)) return false;
+    const shared: { envVar: string; secret: string; value: string }[] = [];
+    for (const { envVar, secret, instanceId } of injections) {
+      const value = entries.get(secret)?.value;
+      if (live.has(instanceId) && value != null) shared.push({ envVar, secret, value });
+    }
+    // The database's list is the deployment's: this instance's own injections are in it too.
+    this.deps.environment.share(shared);
+    return true;
   }
 
-  private *sealsSteps(tx: AtomicTx): AtomicStatementStep<{ key: Buffer; rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[] }> {
+  private *sealsSteps(tx: AtomicTx): AtomicStatementStep<{ key: Buffer; rows: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>[]; injections: Pick<VaultInjectionRow, "envVar" | "secret" | "instanceId">[] }> {
     const key = yield* this.deps.keyring.keyIn(tx);
-    return { key, rows: yield* tx.all<Pick<VaultSecretRow, "id" | "name" | keyof Sealed>>(SEALS) };
+    const rows = yield* tx.all<Pick<VaultSecretRow, "id" | "name" | keyof Sealed>>(SEALS);
+    return { key, rows, injections: yield* tx.all<Pick<VaultInjectionRow, "envVar" | "secret" | "instanceId">>(INJECTIONS) };
   }
 
   private openOrNull(key: Buffer, row: Pick<VaultSecretRow, "id" | "name" | keyof Sealed>): string | null {

@@ -12,7 +12,7 @@ import type { ApiBody } from "@muster/plugin/testing";
 const t = suite<{ h: TestHost; probe: ReturnType<typeof createProbe> }>("vault inject and services");
 // The probe holds one process's vault service: in a team the other instance's save reaches
 // that view on its reload (at once on NOTIFY, docs/team.md), not within the test's next line.
-const oneView = singleInstanceTest(t, "reads one process's view of the secrets (the probe) right after a save the round-robin sent to either instance");
+const oneView = singleInstanceTest(t, "reads one process's view of the secrets or its child environment (the probe) right after a save or an injection the round-robin sent to either instance");
 
 const OPENAI = "sk-openai-inject-test-0123456789";
 
@@ -58,7 +58,7 @@ sqliteFileTest(t, "compares the rows of muster.db at rest")("protected variables
   assert.equal(rawRows(h.home), before, "lastAccessedAt untouched");
 });
 
-t("inject puts the value into childEnv only: not process.env, not the response, not the event", async ({ h, probe }) => {
+oneView("inject puts the value into childEnv only: not process.env, not the response, not the event", async ({ h, probe }) => {
   const res = await inject(h, { name: "OPENAI_API_KEY", envVar: "OPENAI_API_KEY" }, { session: true, headers: { "x-agent-id": "thor" } });
   assert.is(res.status, 200);
   assert.equal(res.body, { ok: true, name: "OPENAI_API_KEY", envVar: "OPENAI_API_KEY" });
@@ -73,7 +73,7 @@ t("inject puts the value into childEnv only: not process.env, not the response, 
   assert.ok(await lastAccessedAt(h, "OPENAI_API_KEY"));
 });
 
-t("childEnv drops Muster's credentials, keeps the rest, adds injected secrets; a child process sees them", ({ probe }) => {
+oneView("childEnv drops Muster's credentials, keeps the rest, adds injected secrets; a child process sees them", ({ probe }) => {
   const base = { PATH: process.env.PATH ?? "", FOO: "bar", VAULT_KEY: "k", GATEWAY_TOKEN: "g", MUSTER_API_TOKEN: "m", NEW_VAULT_KEY: "n" };
   const child = env(probe).childEnv(base);
   assert.equal(child, { PATH: base.PATH, FOO: "bar", OPENAI_API_KEY: OPENAI });
@@ -89,7 +89,7 @@ t("childEnv drops Muster's credentials, keeps the rest, adds injected secrets; a
   assert.is(secrets.redact(`child said: ${run.stdout}`), 'child said: ["[redacted:OPENAI_API_KEY]",null]');
 });
 
-t("updating a secret updates its injection; deleting it removes the injection", async ({ h, probe }) => {
+oneView("updating a secret updates its injection; deleting it removes the injection", async ({ h, probe }) => {
   await inject(h, { name: "OPENAI_API_KEY", envVar: "SECOND_NAME" });
   await post(h, "/api/vault", { name: "OPENAI_API_KEY", value: "sk-openai-rotated-value-42" });
   const child = env(probe).childEnv({});
