@@ -113,11 +113,12 @@ test("agents: the organisation file becomes agent records; of 20 installs naming
   }
 });
 
-test("team: an agent's configuration approved through one instance is what the other answers (it kept its cached agents table)", async () => {
-  const url = await database();
-  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }] });
-  gw.override("config.get", () => ({ hash: "base", config: {} }));
-  gw.override("config.patch", () => ({ ok: true }));
+/**
+ * Two instances of the crew's plugins on one database, sharing a workspace with the test
+ * organisation (A on the workspace's home), linked to `gw`; `stop` stops both (B first) and
+ * removes their homes.
+ */
+async function crewPair(url: string, gw: FakeGateway): Promise<{ a: TestHost; b: TestHost; stop: () => Promise<void> }> {
   const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
   const options = {
     plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin],
@@ -128,6 +129,27 @@ test("team: an agent's configuration approved through one instance is what the o
   const a = await startTestHost({ ...options, home });
   const b = await startTestHost(options).catch(async (error) => {
     await a.stop();
+    removeHome(home);
+    throw error;
+  });
+  return {
+    a,
+    b,
+    stop: async () => {
+      for (const h of [b, a]) await h.stop();
+      removeHome(home);
+      removeHome(b.home);
+    },
+  };
+}
+
+test("team: an agent's configuration approved through one instance is what the other answers (it kept its cached agents table)", async () => {
+  const url = await database();
+  const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }] });
+  gw.override("config.get", () => ({ hash: "base", config: {} }));
+  gw.override("config.patch", () => ({ ok: true }));
+  const { a, b, stop } = await crewPair(url, gw).catch(async (error) => {
+    await gw.stop();
     throw error;
   });
   try {
@@ -140,26 +162,16 @@ test("team: an agent's configuration approved through one instance is what the o
     assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body));
     assert.equal([await sandboxOn(a), await sandboxOn(b)], ["container", "container"]);
   } finally {
-    for (const h of [b, a]) await h.stop();
+    await stop();
     await gw.stop();
-    removeHome(home);
-    removeHome(b.home);
   }
 });
 
 test("team: agents registered through one instance's approval are registered on the other's health and chat at once (it kept its cached agents.list for 60 s)", async () => {
   const url = await database();
   const gw = await FakeGateway.start({ token: TOKEN, agents: [{ id: "main" }] });
-  const { home, workspace } = makeWorkspace({ "company/org_structure.yaml": ORG });
-  const options = {
-    plugins: [activitiesPlugin, notificationsPlugin, approvalsPlugin, memoryPlugin, agentsPlugin],
-    workspace,
-    env: { DATABASE_URL: url },
-    config: { owner: "Daniel", gatewayUrl: gw.url, gatewayToken: TOKEN, gatewayTimings: FAST },
-  };
-  const a = await startTestHost({ ...options, home });
-  const b = await startTestHost(options).catch(async (error) => {
-    await a.stop();
+  const { a, b, stop } = await crewPair(url, gw).catch(async (error) => {
+    await gw.stop();
     throw error;
   });
   const registered = async (h: TestHost) =>
@@ -180,10 +192,8 @@ test("team: agents registered through one instance's approval are registered on 
     }, { timeoutMs: 10_000, label: "b's health says loki is registered" });
     assert.equal(onB, { main: true, odin: true, thor: true, loki: true, freya: true });
   } finally {
-    for (const h of [b, a]) await h.stop();
+    await stop();
     await gw.stop();
-    removeHome(home);
-    removeHome(b.home);
   }
 });
 
