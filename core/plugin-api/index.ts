@@ -78,6 +78,7 @@ export {
 export { preparedStatement, type PreparedStatement } from "./prepared-statement.ts";
 export { atomically, whileLocked, type AtomicTx, type AtomicBody, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
 export { SerialQueue } from "./serial-queue.ts";
+export { IdFollower, type IdFollowerOptions } from "./id-follower.ts";
 export { answerAfter } from "./answer-after.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions, type RateLimits, type SharedRateLimiter } from "./rate-limit.ts";

@@ -4,6 +4,7 @@
 // after the last one it read, in id order, woken by NOTIFY (and after a lost listening link,
 // reads from its last id again, so no wake-up is needed for correctness).
 import type { Logger } from "pino";
+import { IdFollower } from "../../plugin-api/id-follower.ts";
 import type { LinkTables } from "./lease-tables.ts";
 
 const READ_BATCH = 500;
@@ -14,20 +15,22 @@ const PRUNE_EVERY = 500;
 export class EventRelay {
   private queue: { event: string; payload: string }[] = [];
   private writing: Promise<void> | undefined;
-  private lastRead = 0;
-  private reading = false;
-  private readAgain = false;
   private sincePrune = 0;
   private readonly tables: LinkTables;
   private readonly me: string;
   private readonly logger: Logger;
-  private readonly deliver: (event: string, payload: unknown) => void;
+  private readonly follower: IdFollower<{ id: number; event: string; payload: string }>;
 
   constructor(tables: LinkTables, me: string, logger: Logger, deliver: (event: string, payload: unknown) => void) {
     this.tables = tables;
     this.me = me;
     this.logger = logger;
-    this.deliver = deliver;
+    this.follower = new IdFollower({
+      readAfter: (afterId, limit) => tables.readEvents(afterId, limit),
+      deliver: (row) => deliver(row.event, JSON.parse(row.payload) as unknown),
+      batch: READ_BATCH,
+      onReadFailed: (error) => logger.warn({ err: error }, "gateway events could not be read; read again at the next wake-up"),
+    });
   }
 
   /** Holder: queues an event for the table; written in call order. */
@@ -66,32 +69,11 @@ export class EventRelay {
 
   /** Reading starts after the newest event now (an instance that starts, or stops holding, replays nothing). */
   async skipToTop(): Promise<void> {
-    this.lastRead = await this.tables.topEventId();
+    this.follower.lastId = await this.tables.topEventId();
   }
 
   /** Follower: delivers every event after the last one read; one reader at a time, again if woken meanwhile. */
-  async read(): Promise<void> {
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = true;
-    try {
-      do {
-        this.readAgain = false;
-        let rows;
-        do {
-          rows = await this.tables.readEvents(this.lastRead, READ_BATCH);
-          for (const row of rows) {
-            this.lastRead = row.id;
-            this.deliver(row.event, JSON.parse(row.payload) as unknown);
-          }
-        } while (rows.length === READ_BATCH);
-      } while (this.readAgain);
-    } catch (error) {
-      this.logger.warn({ err: error }, "gateway events could not be read; read again at the next wake-up");
-    } finally {
-      this.reading = false;
-    }
+  read(): Promise<void> {
+    return this.follower.read();
   }
 }

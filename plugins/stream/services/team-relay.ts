@@ -11,7 +11,7 @@
 // (a payload is limited to 8,000 bytes, a frame is not), and after a lost listening link the
 // listener reads from its last id again, so no wake-up is needed for correctness.
 import { randomBytes } from "node:crypto";
-import { answerAfter, atomically, defineStore, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
+import { answerAfter, atomically, defineStore, IdFollower, type Database, type DatabaseListener, type EventBus, type Instances, type Logger } from "@muster/plugin";
 import { StreamFrame } from "../entities/stream-frame.ts";
 import type { StreamConfig } from "../config.ts";
 import { serialiseMessage, type StreamMessage } from "./frames.ts";
@@ -49,20 +49,25 @@ export interface TeamRelayDeps {
 }
 
 export class TeamStreamRelay {
-  private lastRead = 0;
   private pending: string[] = [];
   /** Messages queued and messages written (or given up) so far, and who waits for a count. */
   private queued = 0;
   private settled = 0;
   private waiters: { upTo: number; resolve: () => void }[] = [];
   private writing = false;
-  private reading = false;
-  private readAgain = false;
   private sinceLastPrune = 0;
   private stopped = false;
   private listener: DatabaseListener | undefined;
   private readonly deps: TeamRelayDeps;
   private readonly frames = frames.on(() => this.deps.db);
+  /** Streams every frame after the last one read, in id order (the next wake-up retries a failed read). */
+  private readonly follower = new IdFollower<FrameRow>({
+    readAfter: (afterId, limit) => this.frames.list({ fields: ["id", "message"], where: { id: { $gt: afterId } }, limit }),
+    deliver: (row, id) => this.deps.hub.relay(id, row.message),
+    batch: READ_BATCH,
+    stopped: () => this.stopped,
+    onReadFailed: (error) => this.deps.logger.warn({ err: error }, "stream frames could not be read; retried at the next notification"),
+  });
 
   constructor(deps: TeamRelayDeps) {
     this.deps = deps;
@@ -86,9 +91,9 @@ export class TeamStreamRelay {
     hub.adopt(origin, newest.length ? Number(newest[0]!.id) - 1 : top);
     for (const row of newest) hub.relay(Number(row.id), row.message);
     hub.adopt(origin, top);
-    this.lastRead = top;
+    this.follower.lastId = top;
     const off = hub.attach(events, (message) => this.publish(message));
-    this.listener = await db.listen!(CHANNEL, () => void this.read());
+    this.listener = await db.listen!(CHANNEL, () => void this.follower.read());
     return async () => {
       this.stopped = true;
       if (!this.writing) this.advance(this.queued - this.settled);
@@ -159,36 +164,9 @@ export class TeamStreamRelay {
     }
   }
 
-  /** Streams every frame after the last one read; one reader at a time, again if woken meanwhile. */
-  private async read(): Promise<void> {
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = true;
-    try {
-      do {
-        this.readAgain = false;
-        let rows: FrameRow[];
-        do {
-          rows = await this.frames.list({ fields: ["id", "message"], where: { id: { $gt: this.lastRead } }, limit: READ_BATCH });
-          for (const row of rows) {
-            this.lastRead = Number(row.id);
-            this.deps.hub.relay(this.lastRead, row.message);
-          }
-        } while (rows.length === READ_BATCH && !this.stopped);
-      } while (this.readAgain && !this.stopped);
-    } catch (error) {
-      // The next wake-up (a frame, or the listener's reconnect) reads from lastRead again.
-      this.deps.logger.warn({ err: error }, "stream frames could not be read; retried at the next notification");
-    } finally {
-      this.reading = false;
-    }
-  }
-
   private async prune(): Promise<void> {
     this.sinceLastPrune = 0;
-    const below = this.lastRead - this.deps.config.replaySize - KEEP_MARGIN;
+    const below = this.follower.lastId - this.deps.config.replaySize - KEEP_MARGIN;
     if (below <= 0) return;
     await atomically(this.deps.db, function* (tx) {
       yield* tx.run(`DELETE FROM stream_frames WHERE id <= ?`, [below]);
