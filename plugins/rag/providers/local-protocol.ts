@@ -6,9 +6,13 @@ export interface WorkerSetup {
   cachePath: string;
 }
 
-/** Provider → worker messages, handled in order. */
+/**
+ * Provider → worker messages. Queries (`match`, an `urgent` embed) are answered first; the
+ * rest in the order sent, a few texts per turn, so a query waits behind a few texts of a
+ * re-index batch at most, never behind the whole batch.
+ */
 export type WorkerRequest =
-  | { type: "embed"; id: number; texts: string[] }
+  | { type: "embed"; id: number; texts: string[]; urgent?: boolean }
   /** Keeps the worker's soft-match corpus in step with the stored chunks (answered with `corpus`, nothing else). */
   | { type: "corpus"; id: number; add: { id: number; text: string }[]; remove: number[] }
   | { type: "match"; id: number; query: string; limit: number };

@@ -39,20 +39,60 @@ try {
   reply({ type: "failed", reason: `cannot load the word vectors: ${message(error)}` });
 }
 
-/** The reply to one request; a failure answers the same request with its error. */
-function answer(m: WorkerRequest): WorkerReply {
+/** Texts encoded (or added to the soft-match corpus) per turn of a background request. */
+const TEXTS_PER_TURN = 4;
+
+/** One request's work: yields between slices of texts; returns its reply (a failure answers the same request with its error). */
+function* work(m: WorkerRequest): Generator<void, WorkerReply> {
   const type = m.type === "corpus" ? "corpus" : m.type === "match" ? "matches" : "vectors";
   try {
+    if (m.type === "match") return { type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) };
     if (m.type === "corpus") {
       for (const id of m.remove) softMatch!.remove(id);
-      for (const c of m.add) softMatch!.add(c.id, c.text);
+      for (let i = 0; i < m.add.length; i++) {
+        if (i > 0 && i % TEXTS_PER_TURN === 0) yield;
+        softMatch!.add(m.add[i]!.id, m.add[i]!.text);
+      }
       return { type: "corpus", id: m.id };
     }
-    if (m.type === "match") return { type: "matches", id: m.id, matches: softMatch!.rank(m.query, m.limit) };
-    return { type: "vectors", id: m.id, vectors: m.texts.map((t) => Array.from(encoder!.encode(t))) };
+    const vectors: number[][] = [];
+    for (let i = 0; i < m.texts.length; i++) {
+      if (i > 0 && i % TEXTS_PER_TURN === 0) yield;
+      vectors.push(Array.from(encoder!.encode(m.texts[i]!)));
+    }
+    return { type: "vectors", id: m.id, vectors };
   } catch (error) {
     return { type, id: m.id, error: message(error) };
   }
 }
 
-parentPort!.on("message", (m: WorkerRequest) => reply(answer(m)));
+// Two queues: a search request waits on a query, a re-index on its batch. One slice of work
+// per turn of the event loop, so a query message that arrives meanwhile is read and goes first.
+const queries: Generator<void, WorkerReply>[] = [];
+const background: Generator<void, WorkerReply>[] = [];
+let scheduled = false;
+
+function turn(): void {
+  scheduled = false;
+  const queue = queries.length > 0 ? queries : background;
+  const job = queue[0];
+  if (!job) return;
+  const step = job.next();
+  if (step.done) {
+    queue.shift();
+    reply(step.value);
+  }
+  if (queries.length > 0 || background.length > 0) schedule();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(turn);
+}
+
+parentPort!.on("message", (m: WorkerRequest) => {
+  const urgent = m.type === "match" || (m.type === "embed" && m.urgent === true);
+  (urgent ? queries : background).push(work(m));
+  schedule();
+});

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@muster/plugin";
 import { ragErrors } from "../errors.ts";
-import type { ChunkCorpus, EmbeddingProvider } from "./provider.ts";
+import type { ChunkCorpus, EmbeddingProvider, EmbedOptions } from "./provider.ts";
 import { validateVectors } from "./validate.ts";
 import type { WorkerReply, WorkerRequest, WorkerSetup } from "./local-protocol.ts";
 
@@ -82,8 +82,8 @@ export class LocalProvider implements EmbeddingProvider {
     return join(this.options.cacheDir, `${VECTORS_PACKAGE}-${version}.wv`);
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    const raw = await this.call((id) => ({ type: "embed", id, texts }));
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const raw = await this.call((id) => ({ type: "embed", id, texts, ...(options.urgent ? { urgent: true } : {}) }));
     return validateVectors(this.id, raw, texts.length, this.dimensions);
   }
 

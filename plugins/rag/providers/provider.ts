@@ -6,7 +6,11 @@ export interface EmbeddingProvider {
   readonly dimensions: number;
   /** Why it cannot be used now (missing model files, no key), or null when it can. */
   unavailableReason(): string | null;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * `urgent`: a search request waits for this one (a query's embedding); a provider with a
+   * queue of its own (local's worker) answers it ahead of the re-index's batches.
+   */
+  embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /**
    * Providers with word vectors also rank the stored chunks by soft word matching (soft
    * BM25, providers/soft-match.ts), a third ranker of hybrid search. Throws a coded
@@ -14,6 +18,10 @@ export interface EmbeddingProvider {
    */
   wordMatch?(query: string, corpus: ChunkCorpus, limit: number): Promise<{ id: number; score: number }[]>;
   close?(): Promise<void>;
+}
+
+export interface EmbedOptions {
+  urgent?: boolean;
 }
 
 export const PROVIDER_IDS = ["local", "hash", "ollama", "openai"] as const;

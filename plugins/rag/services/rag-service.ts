@@ -140,7 +140,7 @@ export class RagService implements SemanticSearch {
     let vector: { row: number; score: number }[] = [];
     if (options.mode !== "fulltext") {
       try {
-        const [qv] = await provider.embed([q]);
+        const [qv] = await provider.embed([q], { urgent: true });
         vector = vectorRanking(matrix, qv!, CANDIDATES);
       } catch (error) {
         if (!(error instanceof MusterError)) throw error;

@@ -176,4 +176,29 @@ t("the worker: concurrent batches each get their own answer; a crash fails pendi
   }
 });
 
+t("a query's embedding (urgent) and a word match are answered ahead of a re-index batch queued before them, with the same vectors as alone", async () => {
+  const real = new LocalProvider({ cacheDir, timeoutMs: 120_000 });
+  try {
+    const [alone] = await real.embed(["hiring engineers"]);
+    // Thousands of texts: many turns of the worker, so the query arrives while the batch runs.
+    const batch = Array.from({ length: 4_000 }, (_, i) => `re-index chunk ${i} about coffee roasting, soil moisture and invoices`);
+    const order: string[] = [];
+    const big = real.embed(batch).then((v) => (order.push("batch"), v));
+    const corpus = { ids: [1, 2], settled: true, texts: async () => new Map([[1, "hiring engineers"], [2, "coffee roasting"]]) };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const query = real.embed(["hiring engineers"], { urgent: true }).then((v) => (order.push("query"), v));
+    const [queryVectors, vectors] = await Promise.all([query, big]);
+    assert.equal(order, ["query", "batch"]);
+    assert.equal(Array.from(queryVectors[0]!), Array.from(alone!));
+    assert.is(vectors.length, batch.length);
+    // A background batch still answers every text in order: its last vector is the last text's.
+    assert.equal(Array.from(vectors.at(-1)!), Array.from((await real.embed([batch.at(-1)!]))[0]!));
+    // The soft-match corpus sync travels in the background queue, the match in the query queue.
+    const ranked = await real.wordMatch("hiring", corpus, 2);
+    assert.is(ranked[0]?.id, 1);
+  } finally {
+    await real.close();
+  }
+});
+
 t.run();
