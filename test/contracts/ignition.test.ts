@@ -4,8 +4,9 @@ import { test } from "uvu";
 import { parseEther } from "viem";
 import { deployMusterMarketplace } from "../../contracts/ignition/deploy.ts";
 import { URI, licenseAt, marketAt, marketplaceAbi, openNetwork, registryAt, send, templateRegistryAbi, type Net } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("ignition.test.ts timed out"); process.exit(1); }, 180_000).unref();
+setTimeout(() => { console.error("ignition.test.ts timed out"); process.exit(1); }, scaled(180_000)).unref();
 
 let net: Net;
 test.before(async () => { net = await openNetwork(); });

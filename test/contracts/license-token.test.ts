@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "uvu";
 import { zeroAddress, type Address } from "viem";
 import { URI, deploy, expectEvent, expectRevert, licenseAt, licenseTokenAbi, openNetwork, send, templateRegistryAbi, type Net, type Wallet } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("license-token.test.ts timed out"); process.exit(1); }, 180_000).unref();
+setTimeout(() => { console.error("license-token.test.ts timed out"); process.exit(1); }, scaled(180_000)).unref();
 
 let net: Net;
 let ctx: Awaited<ReturnType<typeof setup>>;

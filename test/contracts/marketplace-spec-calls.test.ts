@@ -19,8 +19,9 @@ import {
   type Net,
   type Wallet,
 } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("marketplace-spec-calls.test.ts timed out"); process.exit(1); }, 240_000).unref();
+setTimeout(() => { console.error("marketplace-spec-calls.test.ts timed out"); process.exit(1); }, scaled(240_000)).unref();
 
 /** The marketplace as the spec lists it (workspace-service.md, "Marketplace contract operations"). */
 const specMarketplaceAbi = parseAbi([

@@ -17,8 +17,9 @@ import {
   type Net,
   type Wallet,
 } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("marketplace.test.ts timed out"); process.exit(1); }, 240_000).unref();
+setTimeout(() => { console.error("marketplace.test.ts timed out"); process.exit(1); }, scaled(240_000)).unref();
 
 const reentrantActorAbi = [
   { type: "function", name: "setAttack", stateMutability: "nonpayable", inputs: [{ name: "attack_", type: "uint8" }, { name: "templateId", type: "uint256" }], outputs: [] },

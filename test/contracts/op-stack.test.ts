@@ -17,8 +17,9 @@ import { estimatePurchaseCost, marketplaceActions, MarketplaceContractError } fr
 import { startHardhatNode } from "../sdk/support/hardhat-node.ts";
 import { ROOT } from "./support/build-lock.ts";
 import { URI, deploySystem, marketplaceAbi, openNetwork, send, templateRegistryAbi, type Net, type Wallet } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("op-stack.test.ts timed out"); process.exit(1); }, 420_000).unref();
+setTimeout(() => { console.error("op-stack.test.ts timed out"); process.exit(1); }, scaled(420_000)).unref();
 
 const PRICE = parseEther("0.01");
 const l1FeeOf = (receipt: object) => BigInt((receipt as { l1Fee?: bigint | string }).l1Fee ?? 0n);

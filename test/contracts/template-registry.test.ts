@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "uvu";
 import { zeroAddress } from "viem";
 import { URI, deploy, deploySystem, expectEvent, expectRevert, openNetwork, registryAt, send, templateRegistryAbi, type Net } from "./support/fixture.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("template-registry.test.ts timed out"); process.exit(1); }, 180_000).unref();
+setTimeout(() => { console.error("template-registry.test.ts timed out"); process.exit(1); }, scaled(180_000)).unref();
 
 let net: Net;
 let ctx: Awaited<ReturnType<typeof setup>>;

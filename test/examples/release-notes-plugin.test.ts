@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { startTestHost, removeHome, type TestHost } from "../helpers/start-test-host.ts";
 import { ROOT, buildPlugin, installPluginKit, musterPluginsAdd, npmPack } from "../helpers/plugin-package.ts";
 import type { Answer } from "@muster/plugin/testing";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("release-notes-plugin.test.ts timed out"); process.exit(1); }, 120_000).unref();
+setTimeout(() => { console.error("release-notes-plugin.test.ts timed out"); process.exit(1); }, scaled(120_000)).unref();
 
 const tmp = mkdtempSync(join(tmpdir(), "muster-example-"));
 const home = join(tmp, "home");

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { test } from "uvu";
 import { licenseTokenAbi, marketplaceAbi, templateRegistryAbi } from "../../sdk/src/index.ts";
 import { ROOT, buildContracts } from "../contracts/support/build-lock.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("abi-in-sync.test.ts timed out"); process.exit(1); }, 300_000).unref();
+setTimeout(() => { console.error("abi-in-sync.test.ts timed out"); process.exit(1); }, scaled(300_000)).unref();
 
 test.before(async () => { await buildContracts(); });
 

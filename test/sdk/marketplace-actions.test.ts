@@ -25,8 +25,9 @@ import {
 } from "../../sdk/src/index.ts";
 import { buildContracts } from "../contracts/support/build-lock.ts";
 import { startHardhatNode, type HardhatNode } from "./support/hardhat-node.ts";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("marketplace-client.test.ts timed out"); process.exit(1); }, 240_000).unref();
+setTimeout(() => { console.error("marketplace-client.test.ts timed out"); process.exit(1); }, scaled(240_000)).unref();
 
 const URI = "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/template.json";
 const PRICE = parseEther("0.01");

@@ -15,8 +15,9 @@ import { buildContracts, ROOT } from "../contracts/support/build-lock.ts";
 import { ORG, startAgentsRig, type AgentsRig } from "../plugins/agents/agents-rig.ts";
 import { startHardhatNode, type HardhatNode } from "./support/hardhat-node.ts";
 import type { ApiBody } from "@muster/plugin/testing";
+import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
-setTimeout(() => { console.error("marketplace-walkthrough.test.ts timed out"); process.exit(1); }, 300_000).unref();
+setTimeout(() => { console.error("marketplace-walkthrough.test.ts timed out"); process.exit(1); }, scaled(300_000)).unref();
 
 // Hardhat's public development keys #1 and #2 (from its public test mnemonic), funded on every hardhat node.
 const devKey = (addressIndex: number) => toHex(mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex }).getHdKey().privateKey!);
