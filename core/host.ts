@@ -237,10 +237,16 @@ export function createHost(options: HostOptions = {}): Host {
       if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
     }
     const workspace = createWorkspacePaths(workspaceRoot);
+    // Resolved on first read, then fixed: the owner source parses the organisation file
+    // (YAML, cold: 20-40 ms), which no step before listening needs; the agents' first sync
+    // reads the same parse after it (docs/benchmarks.md, issue 26).
+    let owner: string | undefined;
     const hostInfo: HostInfo = {
       version: packageVersion,
       home: config.home,
-      owner: resolveOwner(config, contributions, workspace.root),
+      get owner() {
+        return (owner ??= resolveOwner(config, contributions, workspace.root));
+      },
       approvers: Object.freeze([...config.approvers]),
       startedAt,
       url,

@@ -84,6 +84,32 @@ function readdirSafe(dir: string): string[] {
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
 
+/**
+ * Built-ins that a start does not need before it serves (TLS and HTTPS for outgoing calls,
+ * child processes for the terminal, zlib for WebSocket compression, worker threads for the
+ * log transport...). A module that imports one evaluates its shim when it loads, so the shim
+ * loads the real module only on the first use of one of its exports: the same properties,
+ * as getters (and setters: `https.globalAgent = ...` still reaches the module). Only modules
+ * whose export is a plain object: `events`, `assert` or `stream` export a function, which a
+ * getter object cannot stand for. The names are this Node's (a bundle is rebuilt for another).
+ */
+const LAZY_BUILTINS = new Set(["child_process", "dgram", "dns", "http2", "https", "inspector", "perf_hooks", "readline", "tls", "tty", "v8", "vm", "worker_threads", "zlib"]);
+
+/** The module a `builtin`-namespace path stands for: the real built-in, loaded now or on first use. */
+export function builtinShim(path: string): string {
+  const name = path.replace(/^node:/, "");
+  const load = `require(${JSON.stringify(path)})`;
+  if (!LAZY_BUILTINS.has(name)) return `module.exports = ${load};`;
+  const real = requireFromRoot(path) as object;
+  // Every own name, enumerable or not as on the module (zlib's legacy Z_* constants are not).
+  const keys = Object.getOwnPropertyNames(real).map((key) => [key, Object.getOwnPropertyDescriptor(real, key)!.enumerable === true]);
+  return [
+    "var loaded;",
+    `function load() { return loaded ??= ${load}; }`,
+    `for (const [key, enumerable] of ${JSON.stringify(keys)}) Object.defineProperty(module.exports, key, { get: () => load()[key], set: (value) => { load()[key] = value; }, enumerable });`,
+  ].join("\n");
+}
+
 /** Each file's own location where it asks for it, so the bundle finds what sits beside the source. */
 function ownLocation(path: string, text: string): string {
   let out = text;
@@ -95,6 +121,21 @@ function ownLocation(path: string, text: string): string {
   }
   if (/\b__(dirname|filename)\b/.test(out)) out = `var __dirname = ${JSON.stringify(dirname(path))}, __filename = ${JSON.stringify(path)};\n${out}`;
   return out;
+}
+
+/**
+ * Rewrites a chunk's non-ASCII characters as `\uXXXX` escapes. esbuild already escapes them
+ * in code (its `charset: "ascii"` default) but keeps the comments it carries over as they
+ * are (`§`, `—` in a few JSDoc lines), and one such character makes Node decode the whole
+ * file through UTF-8's slow path and V8 hold and scan it as a two-byte string (decodeUTF8
+ * was the largest self-time of the module phase in a profile). In a comment the escape is
+ * inert; in a string, regular expression or identifier it means the same character.
+ */
+function asciiOnly(path: string): void {
+  const text = readFileSync(path, "utf8");
+  // Code units, not code points: a character beyond U+FFFF becomes its two surrogate escapes.
+  const ascii = text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (ascii !== text) writeFileSync(path, ascii);
 }
 
 export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ dir: string; inputs: number; ms: number }> {
@@ -150,7 +191,7 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
             const first = taken.get(key) ?? (taken.set(key, pkg.dir), pkg.dir);
             return { ...found, path: first + found.path.slice(pkg.dir.length) };
           });
-          b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+          b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: builtinShim(args.path), loader: "js" }));
           // A large JSON table (mime-db's 200 kB, loaded by koa on every start) as a string
           // for JSON.parse: V8 parses JSON text faster than the same data as an object
           // literal, which is how esbuild's json loader would emit it. Read as CommonJS,
@@ -180,6 +221,7 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
       return now ? [[path, now[0], now[1]] as [string, number, number]] : [];
     }),
   };
+  for (const chunk of readdirSync(temp)) if (chunk.endsWith(".js")) asciiOnly(join(temp, chunk));
   writeFileSync(join(temp, MANIFEST_FILE), JSON.stringify(manifest));
   // The chunks are ES modules: said here, Node compiles each once; without it (no package
   // scope above node_modules/) it first tries each as CommonJS to detect the format.

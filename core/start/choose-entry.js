@@ -4,7 +4,6 @@
 // `MUSTER_START_BUNDLE=off` always runs the sources (debugging with source paths);
 // `no-rebuild` runs the bundle when fresh but never starts a rebuild.
 // `MUSTER_START_BUNDLE_DIR` puts the bundle elsewhere (tests; a read-only install).
-import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { dirname, join } from "node:path";
@@ -52,6 +51,8 @@ function rebuildInBackground(root, dir) {
       rmSync(lock, { recursive: true, force: true });
       mkdirSync(lock);
     }
+    // Loaded only here: a start that finds the bundle fresh (nearly every start) never needs it.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     const child = spawn(process.execPath, [join(root, "core/start/build-bundle.ts"), "--quiet", `--out=${dir}`, `--release-lock=${lock}`], { cwd: root, detached: true, stdio: "ignore" });
     child.on("error", () => rmSync(lock, { recursive: true, force: true }));
     if (child.pid !== undefined) {

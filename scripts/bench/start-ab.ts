@@ -3,6 +3,7 @@
 // home: spawn to the first 200 on /api/health, the main thread's CPU by then (from /proc:
 // steadier than wall time on a shared machine), and the server's own start phases.
 //   node --conditions=source --import tsx scripts/bench/start-ab.ts --rounds 10 before=/tmp/before after=.
+// --warmup N (default 1): unrecorded starts of each checkout first (the compile cache's first fill).
 // --home-template=<dir>: each home starts as a copy of <dir> (e.g. a home with a 10,000-file
 // workspace, or one with a saved search index; timestamps kept). --search=<word>: also time
 // spawn to the first POST /api/search that finds something. Each checkout runs its own
@@ -22,7 +23,14 @@ interface Run {
   /** Spawn to the first 200 of GET /api/tasks (held at the start gate until the plugins have started). */
   tasksMs: number;
   searchMs?: number;
-  phases: { name: string; ms: number }[];
+  phases: { name: string; ms: number; cpuMs?: number }[];
+}
+
+/** The main thread's CPU from the process's start to listening, from the server's own phases (NaN when it does not report them). */
+function cpuToListen(run: Run): number {
+  const upTo = run.phases.findIndex((p) => p.name === "listen");
+  if (upTo < 0 || run.phases[0]?.cpuMs === undefined) return NaN;
+  return run.phases.slice(0, upTo + 1).reduce((sum, p) => sum + (p.cpuMs ?? 0), 0);
 }
 
 const args = process.argv.slice(2);
@@ -31,6 +39,7 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 };
 const rounds = Number(option("rounds") ?? 10);
+const warmup = Number(option("warmup") ?? 1);
 const template = option("home-template");
 const searchWord = option("search");
 const trees = args.filter((a) => /^[\w-]+=/.test(a) && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
@@ -103,22 +112,30 @@ const median = (values: number[]) => {
 };
 
 const results = new Map<string, Run[]>(trees.map(([name]) => [name, []]));
+// Unrecorded starts first: the first start after a bundle build compiles every chunk and
+// writes Node's compile cache, a cost no later start has (--warmup 0 to keep it).
+for (let i = 0; i < warmup; i++) for (const [, dir] of trees) await startOnce(dir);
 for (let round = 0; round < rounds; round++) {
   for (const [name, dir] of round % 2 ? [...trees].reverse() : trees) {
     const run = await startOnce(dir);
     results.get(name)!.push(run);
-    console.log(`${name}: health ${Math.round(run.healthMs)} ms, main-thread CPU ${run.cpuMs} ms, GET /api/tasks ${Math.round(run.tasksMs)} ms${run.searchMs ? `, search ${Math.round(run.searchMs)} ms` : ""}`);
+    console.log(`${name}: health ${Math.round(run.healthMs)} ms, main-thread CPU ${run.cpuMs} ms (to listen ${Math.round(cpuToListen(run))} ms), GET /api/tasks ${Math.round(run.tasksMs)} ms${run.searchMs ? `, search ${Math.round(run.searchMs)} ms` : ""}`);
   }
 }
 console.log(`\nload average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 for (const [name, runs] of results) {
   const phases = new Map<string, number[]>();
   for (const run of runs) for (const phase of run.phases) phases.set(phase.name, [...(phases.get(phase.name) ?? []), phase.ms]);
-  console.log(`${name}: health median ${median(runs.map((r) => r.healthMs))} ms, main-thread CPU median ${median(runs.map((r) => r.cpuMs))} ms, GET /api/tasks median ${median(runs.map((r) => r.tasksMs))} ms${searchWord ? `, search median ${median(runs.map((r) => r.searchMs ?? NaN))} ms` : ""} (${runs.length} runs)`);
+  console.log(`${name}: health median ${median(runs.map((r) => r.healthMs))} ms, main-thread CPU median ${median(runs.map((r) => r.cpuMs))} ms (to listen ${median(runs.map(cpuToListen))} ms), GET /api/tasks median ${median(runs.map((r) => r.tasksMs))} ms${searchWord ? `, search median ${median(runs.map((r) => r.searchMs ?? NaN))} ms` : ""} (${runs.length} runs)`);
   console.log(`  phases (median ms, 5 ms and over): ${[...phases].filter(([, v]) => median(v) >= 5).map(([k, v]) => `${k} ${median(v)}`).join(" | ")}`);
+  const cpu = new Map<string, number[]>();
+  for (const run of runs) for (const phase of run.phases) if (phase.cpuMs !== undefined) cpu.set(phase.name, [...(cpu.get(phase.name) ?? []), phase.cpuMs]);
+  if (cpu.size) console.log(`  phases' main-thread CPU (median ms, 3 ms and over): ${[...cpu].filter(([, v]) => median(v) >= 3).map(([k, v]) => `${k} ${median(v)}`).join(" | ")}`);
 }
 if (trees.length === 2) {
   const [a, b] = trees.map(([name]) => results.get(name)!);
   const ratios = a!.map((run, i) => b![i]!.cpuMs / run.cpuMs).filter((r) => !Number.isNaN(r)).sort((x, y) => x - y);
   console.log(`${trees[1]![0]}/${trees[0]![0]} main-thread CPU, per round: median ${ratios[ratios.length >> 1]?.toFixed(2)}, lower in ${ratios.filter((r) => r < 1).length} of ${ratios.length}`);
+  const toListen = a!.map((run, i) => cpuToListen(b![i]!) / cpuToListen(run)).filter((r) => !Number.isNaN(r)).sort((x, y) => x - y);
+  if (toListen.length) console.log(`${trees[1]![0]}/${trees[0]![0]} main-thread CPU to listen, per round: median ${toListen[toListen.length >> 1]?.toFixed(2)}, lower in ${toListen.filter((r) => r < 1).length} of ${toListen.length}`);
 }

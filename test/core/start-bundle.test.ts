@@ -3,11 +3,13 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startServer, stopServer } from "../../scripts/bench/processes.ts";
 import { freshBundle } from "../../core/start/bundle-manifest.js";
+import { builtinShim } from "../../core/start/build-bundle.ts";
 import { removeHome } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -65,6 +67,72 @@ t("the bundle declares its chunks ES modules (Node then parses each once), and a
   delete manifest.layout;
   writeFileSync(join(older, "manifest.json"), JSON.stringify(manifest));
   assert.is(freshBundle(older), null, "a bundle of the older layout is rebuilt, whatever its inputs say");
+});
+
+t("every chunk is ASCII (Node decodes it on UTF-8's fast path; the comments esbuild keeps had `§` and `—`)", () => {
+  for (const chunk of readdirSync(built).filter((name) => name.endsWith(".js"))) {
+    const text = readFileSync(join(built, chunk), "utf8");
+    assert.ok(/^[\x00-\x7f]*$/.test(text), `${chunk} has a non-ASCII character`);
+  }
+});
+
+t("https, tls, zlib and vm are not loaded by the time the bundle answers /api/health; the start line gives each phase's CPU", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-bundle-home-"));
+  const out = join(home, "modules.json");
+  const port = await freePort();
+  const server = await startServer({
+    name: "muster",
+    args: ["--import", join(root, "test/core/fixtures/record-modules.mjs"), "core/entry.js", "start"],
+    env: { PORT: String(port), MUSTER_HOME: home, GATEWAY_URL: "off", LOG_LEVEL: "info", MUSTER_START_BUNDLE_DIR: built, MUSTER_START_BUNDLE: "no-rebuild", MUSTER_TEST_MODULES_OUT: out },
+    port,
+    cwd: root,
+    timeoutMs: 120_000,
+  });
+  try {
+    server.child.kill("SIGUSR2");
+    const loaded = await waitUntil(() => {
+      try {
+        return JSON.parse(readFileSync(out, "utf8")) as string[];
+      } catch {
+        return null; // not written yet
+      }
+    }, { label: "the module list" });
+    assert.ok(loaded.some((url) => url.startsWith(`file://${built}/`)), "the bundle ran");
+    assert.ok(loaded.includes("node:http"), "built-ins are listed");
+    for (const name of ["node:https", "node:tls", "node:zlib", "node:vm"]) assert.not.ok(loaded.includes(name), `${name} loaded before the first answer`);
+    const line = await waitUntil(() => server.output().split("\n").find((l) => l.includes('"muster started"')) ?? null, { timeoutMs: 10_000, label: "the start line" });
+    const phases = (JSON.parse(line) as { startup: { name: string; ms: number; cpuMs: number }[] }).startup;
+    assert.ok(phases.length > 5 && phases.every((p) => typeof p.cpuMs === "number" && p.cpuMs >= 0), line);
+  } finally {
+    await stopServer(server.child);
+    removeHome(home);
+  }
+});
+
+t("a lazily loaded built-in's shim is the module itself on first use: every export (zlib's non-enumerable constants too), assignments reach it", () => {
+  const require = createRequire(import.meta.url);
+  for (const name of ["node:zlib", "node:https", "node:child_process"]) {
+    const real = require(name) as Record<string, unknown>;
+    const shim = { exports: {} as Record<string, unknown> };
+    let loads = 0;
+    new Function("module", "exports", "require", builtinShim(name))(shim, shim.exports, (id: string) => (loads++, require(id)));
+    assert.is(loads, 0, `${name} loaded with its shim`);
+    assert.equal(Object.getOwnPropertyNames(shim.exports).sort(), Object.getOwnPropertyNames(real).sort());
+    assert.equal(Object.keys(shim.exports).sort(), Object.keys(real).sort(), "the same names enumerable");
+    for (const key of Object.getOwnPropertyNames(real)) assert.is(shim.exports[key], real[key], `${name}.${key}`);
+    assert.is(loads, 1, "loaded once");
+  }
+  const https = require("node:https") as { globalAgent: unknown };
+  const shim = { exports: {} as Record<string, unknown> };
+  new Function("module", "exports", "require", builtinShim("node:https"))(shim, shim.exports, require);
+  const before = https.globalAgent;
+  const agent = {};
+  try {
+    shim.exports.globalAgent = agent;
+    assert.is(https.globalAgent, agent);
+  } finally {
+    https.globalAgent = before;
+  }
 });
 
 t("a bundle built from another checkout is not run here, though that checkout's files are unchanged: the sources answer", async () => {

@@ -92,10 +92,10 @@ const OUTCOME_UNKNOWN: ExecutionOutcome = {
  */
 export class ApprovalService implements ApprovalQueue {
   private readonly deps: ApprovalServiceDeps;
-  private readonly deciders: Deciders;
+  /** Built on the first decision: reading `deps.owner` at construction would resolve the owner before the server listens. */
+  private deciders: Deciders | undefined;
   constructor(deps: ApprovalServiceDeps) {
     this.deps = deps;
-    this.deciders = new Deciders(deps.owner, deps.approvers);
   }
 
   private now(): string {
@@ -188,7 +188,7 @@ export class ApprovalService implements ApprovalQueue {
     if (decision.agentId) throw approvalErrors.APPROVAL_AGENT_FORBIDDEN();
     // Stored as the configured spelling: every later comparison and report names the same human.
     const named = decision.decidedBy ?? this.deps.owner;
-    const decidedBy = this.deciders.find(named);
+    const decidedBy = (this.deciders ??= new Deciders(this.deps.owner, this.deps.approvers)).find(named);
     if (decidedBy === undefined) throw approvalErrors.APPROVAL_DECIDER_NOT_ALLOWED({ decidedBy: named });
     await this.sweepExpired();
     const now = this.now();

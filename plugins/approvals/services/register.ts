@@ -32,7 +32,10 @@ export function registerApprovalServices(ctx: PluginContext<ApprovalsConfig>): v
           instances,
           reports: new ApprovalReports({ events, activities, notifications, logger }),
           gate,
-          owner: host.owner,
+          // Read when a request needs it: the host resolves the owner on first read (after listening).
+          get owner() {
+            return host.owner;
+          },
           approvers: host.approvers,
           limits: { maxPendingPerRequester: config.maxPendingPerRequester, maxPayloadBytes: config.maxPayloadBytes, executionTimeoutMs: config.executionTimeoutMs },
           logger,

@@ -44,7 +44,7 @@ export function registerDispatchServices(ctx: PluginContext<DispatchConfig>): vo
       deps: { db: hostTokens.db, instances: hostTokens.instances, work: WORK, gate: hostTokens.gate, approvals: APPROVALS, events: hostTokens.events, notifications: NOTIFICATIONS, logger: hostTokens.logger, host: hostTokens.info },
       // The escalation chain comes from the crew capability, else from the organisation file; without either a blocked task goes to the owner.
       optionalDeps: { crew: CREW, memory: MEMORY_READER },
-      create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, owner: host.owner, store: new ReviewStore(() => db, () => deps.instances.id) }),
+      create: ({ db, host, ...deps }) => new ReviewFlow({ ...deps, get owner() { return host.owner; }, store: new ReviewStore(() => db, () => deps.instances.id) }),
     }),
   );
 }

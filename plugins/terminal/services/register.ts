@@ -20,7 +20,7 @@ export function registerTerminalServices(ctx: PluginContext<TerminalConfig>): vo
         vault: VAULT_SECRETS,
         environment: VAULT_ENVIRONMENT,
       },
-      create: ({ host, workspace, ...deps }) => new TerminalService({ ...deps, owner: host.owner, data: { home: realPathLoose(host.home), workspace: workspace.root } }),
+      create: ({ host, workspace, ...deps }) => new TerminalService({ ...deps, get owner() { return host.owner; }, data: { home: realPathLoose(host.home), workspace: workspace.root } }),
     }),
   );
 }

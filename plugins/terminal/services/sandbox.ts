@@ -1,5 +1,5 @@
 // Bubblewrap: how a sandboxed command is started, and whether this machine can start one.
-import { execFile } from "node:child_process";
+import { execFile, type ExecFileOptions } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,8 @@ import { findPidsCgroupRoot } from "./process-cap.ts";
 import { musterPlacesBelow, RUNNING_INSTALLATION } from "./muster-places.ts";
 import { isInside, realPathLoose, type MusterData } from "./working-directory.ts";
 
-const run = promisify(execFile);
+/** execFile as a promise, made on first use: `node:child_process` then loads with the terminal's onStart, after the server listens, not with this module. */
+const run = (file: string, args: string[], options: ExecFileOptions) => promisify(execFile)(file, args, options);
 
 /** Inside the sandbox PATH is fixed: the program found is the one the blocklist checked. */
 export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

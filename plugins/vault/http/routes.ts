@@ -11,11 +11,12 @@ function noStore(input: RouteInput<unknown, unknown, unknown>) {
 
 export const vaultRoutes = defineRoutes({
   deps: { store: VAULT_STORE, host: hostTokens.info },
-  mount: (router, { store, host }) => mountVaultRoutes(router, store, host.owner),
+  // The owner is read per request: the host resolves it on first read, after listening.
+  mount: (router, { store, host }) => mountVaultRoutes(router, store, () => host.owner),
 });
 
-function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: string): void {
-  const actor = (agentId: string | null) => agentId ?? owner;
+function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: () => string): void {
+  const actor = (agentId: string | null) => agentId ?? owner();
 
   router.get("/api/vault", { summary: "Secrets' metadata (never values)", query: z.strictObject({}), response: listResponse }, async (input) => {
     noStore(input);
@@ -62,7 +63,7 @@ function mountVaultRoutes(router: PluginRouter, store: SecretStore, owner: strin
     async (input) => {
       noStore(input);
       if (input.agentId) throw vaultErrors.VAULT_AGENT_FORBIDDEN();
-      const value = await store.reveal(input.body.name, owner);
+      const value = await store.reveal(input.body.name, owner());
       return { ok: true, name: input.body.name, value };
     },
   );
