@@ -237,9 +237,9 @@ export function createHost(options: HostOptions = {}): Host {
       if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
     }
     const workspace = createWorkspacePaths(workspaceRoot);
-    // Resolved on first read, then fixed: the owner source parses the organisation file
-    // (YAML, cold: 20-40 ms), which no step before listening needs; the agents' first sync
-    // reads the same parse after it (docs/benchmarks.md, issue 26).
+    // Resolved on first read (at the latest before requests are let through, in start()), then fixed: the
+    // owner source parses the organisation file (YAML, cold: 20-40 ms), which no step before
+    // listening needs; the agents' first sync reads the same parse after it (docs/benchmarks.md, issue 26).
     let owner: string | undefined;
     const hostInfo: HostInfo = {
       version: packageVersion,
@@ -481,6 +481,10 @@ export function createHost(options: HostOptions = {}): Host {
         startup.fail();
         throw error;
       }
+      // The owner (who decides approvals) is fixed by now at the latest (a plugin's onStart may
+      // have read it already): during the start, before any request but health is let through,
+      // never at some later first read that a workspace edit could precede.
+      void hostInfo.owner;
       // From here on requests are served: no statement may wait long for a lock.
       opened.startServing();
       startup.open();

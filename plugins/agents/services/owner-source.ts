@@ -1,6 +1,6 @@
 // The owner named by the organisation file (`org.owner`), for the host's boot when the
-// configuration names none (hostPoints.ownerSources). Synchronous: the host asks before any
-// plugin runs. A malformed file is reported by the workspace readers; here it names no one.
+// configuration names none (hostPoints.ownerSources). Synchronous: the host asks once, during
+// its start (after it listens, before any request but health is let through). A malformed file is reported by the workspace readers; here it names no one.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OwnerSource } from "@muster/plugin";
