@@ -1729,7 +1729,7 @@ export interface Operations {
       }>);
     };
   };
-  /** `GET /api/chat/turns`: Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's) */
+  /** `GET /api/chat/turns`: Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's); in team mode those of every live instance */
   getChatTurns: {
     args: {
       query?: {
