@@ -167,18 +167,25 @@ test("rag in team mode: a configuration changed through one instance is what the
   }
 });
 
-test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
+/** The two-instance rag tests: a fresh database and a workspace holding the corpus, each instance's options over them, and a vector search's first path. */
+async function teamRag(prefix: string) {
   const url = await database();
-  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-"));
+  const workspaceDir = mkdtempSync(join(tmpdir(), prefix));
   writeCorpus(workspaceDir);
-  const options = { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } } };
+  const config = { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } };
+  return { workspaceDir, options: { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config } };
+}
+const topPath = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+
+test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
+  const { workspaceDir, options } = await teamRag("muster-team-rag-");
   const hosts: TestHost[] = [];
   const stop = async (h: TestHost) => {
     hosts.splice(hosts.indexOf(h), 1);
     await h.stop();
     removeHome(h.home);
   };
-  const search = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+  const search = topPath;
   const memory = async (h: TestHost) => (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body;
   const finds = (h: TestHost, q: string, path: string, label: string) => waitUntil(async () => ((await search(h, q)) === path ? true : null), { timeoutMs: 30_000, label });
   try {
@@ -222,12 +229,9 @@ test("rag in team mode: only the primary instance indexes and both answer; a job
 });
 
 test("rag in team mode: a search through the instance that is not the primary, right after the primary indexed a new file, finds it (it waited for its 2 s sweep)", async () => {
-  const url = await database();
-  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-notify-"));
-  writeCorpus(workspaceDir);
-  const options = { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } } };
+  const { workspaceDir, options } = await teamRag("muster-team-rag-notify-");
   const hosts: TestHost[] = [];
-  const search = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+  const search = topPath;
   try {
     const a = await startTestHost(options);
     hosts.push(a);
