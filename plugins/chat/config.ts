@@ -13,6 +13,11 @@ export const chatConfig = z.strictObject({
    * gateway's own approval time (30 min) to decide an exec approval the agent waits on.
    */
   turnMaxMs: z.number().int().min(100).max(24 * 3_600_000).default(30 * 60_000),
+  /**
+   * Team mode: how long `POST /api/chat/turns/:id/abort` through one instance waits for the
+   * instance running the turn to confirm how it ended (then 504 `CHAT_TURN_ABORT_TIMEOUT`).
+   */
+  abortConfirmMs: z.number().int().min(100).max(120_000).default(10_000),
   /** A party stops starting turns once its replies used this many output tokens (`truncated: true`). */
   partyMaxOutputTokens: z.number().int().min(1).max(10_000_000).default(20_000),
   /**

@@ -13,5 +13,13 @@ export const chatErrors = defineErrors("chat", {
     status: 404,
     message: "No running chat turn with id {id}; a finished turn's replies are in its chat session (GET /api/chat/sessions/<sessionId>)",
   },
+  CHAT_TURN_OWNER_GONE: {
+    status: 410,
+    message: "Chat turn {id} ran on another instance of this team, which stopped before confirming the abort; the turn ended with it (its stored replies are in chat session {sessionId})",
+  },
+  CHAT_TURN_ABORT_TIMEOUT: {
+    status: 504,
+    message: "The instance running chat turn {id} did not confirm the abort within {ms} ms; the request stays recorded and the turn is cancelled when that instance reads it",
+  },
   CHAT_TURN_CANCELLED: { status: 409, message: "Chat turn {id} was cancelled (POST /api/chat/turns/{id}/abort) before it finished" },
 });

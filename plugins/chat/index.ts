@@ -5,6 +5,7 @@ import { STREAM_EVENT_FAMILIES } from "../stream/tokens.ts";
 import { chatConfig, type ChatConfig } from "./config.ts";
 import { ChatMessage } from "./entities/chat-message.ts";
 import { ChatSession } from "./entities/chat-session.ts";
+import { ChatTurn } from "./entities/chat-turn.ts";
 import { migrations } from "./migrations.ts";
 import { chatRoutes } from "./http/routes.ts";
 import { registerChatServices } from "./services/register.ts";
@@ -25,7 +26,7 @@ export const chatPlugin = definePlugin<ChatConfig>({
   optionalDependsOn: ["activities", "agents", "usage", "stream", "dashboard"],
   paths: ["/api/chat"],
   config: chatConfig,
-  entities: [ChatSession, ChatMessage],
+  entities: [ChatSession, ChatMessage, ChatTurn],
   migrations,
   register: registerChatServices,
   routes: chatRoutes,

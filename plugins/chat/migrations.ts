@@ -31,4 +31,21 @@ export const migrations = [
       "CREATE INDEX chat_messages_by_session ON chat_messages (sessionId, createdAt)",
     ],
   }),
+  defineMigration({
+    name: "002-turns",
+    // Team mode's running turns, for every instance's list and abort (entities/chat-turn.ts says why).
+    up: [
+      `CREATE TABLE chat_turns (
+        id TEXT PRIMARY KEY,
+        sessionId TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        startedAt TEXT NOT NULL,
+        record TEXT NOT NULL,
+        abortRequestedAt TEXT,
+        finished TEXT,
+        finishedAt TEXT
+      )`,
+      "CREATE INDEX chat_turns_by_owner ON chat_turns (owner)",
+    ],
+  }),
 ];

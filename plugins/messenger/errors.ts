@@ -11,4 +11,5 @@ export const messengerErrors = defineErrors("messenger", {
     message: "The X-Telegram-Bot-Api-Secret-Token header is missing or wrong",
   },
   MESSENGER_UPDATE_INVALID: { status: 400, message: "The body is not a Telegram update: {summary}" },
+  MESSENGER_MEDIA_NOT_FOUND: { status: 404, message: "No stored media file with id {id}" },
 });

@@ -24,4 +24,9 @@ export const migrations = [
       "ALTER TABLE messenger_seen_updates ADD COLUMN ignored INTEGER CHECK (ignored IN (0, 1))",
     ],
   }),
+  defineMigration({
+    name: "003-media-content",
+    // Team mode keeps a file's bytes in its row (entities/media-file.ts says why); null on SQLite.
+    up: "ALTER TABLE messenger_media ADD COLUMN content BLOB",
+  }),
 ];

@@ -43,3 +43,5 @@ export const MESSENGER_WEBHOOK = token<MessengerWebhook>("messenger.webhook");
 export const APPROVAL_NOTICES = token<ApprovalNotices>("messenger.notices");
 /** `GET /api/messenger`: the messenger's state for a human (no secret values). */
 export const MESSENGER_STATUS = token<{ read(): Promise<MessengerStatus> }>("messenger.status");
+/** `GET /api/messenger/media/:id`: a stored photo or document, through any instance. */
+export const MESSENGER_MEDIA = token<{ read(id: string): Promise<{ mimeType: string; bytes: Buffer; name: string }> }>("messenger.media");

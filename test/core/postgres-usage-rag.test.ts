@@ -167,18 +167,25 @@ test("rag in team mode: a configuration changed through one instance is what the
   }
 });
 
-test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
+/** The two-instance rag tests: a fresh database and a workspace holding the corpus, each instance's options over them, and a vector search's first path. */
+async function teamRag(prefix: string) {
   const url = await database();
-  const workspaceDir = mkdtempSync(join(tmpdir(), "muster-team-rag-"));
+  const workspaceDir = mkdtempSync(join(tmpdir(), prefix));
   writeCorpus(workspaceDir);
-  const options = { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config: { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } } };
+  const config = { gatewayToken: null, workspaceDir, scaffoldWorkspace: false, pluginConfig: { rag: { watchDebounceMs: 50 } } };
+  return { workspaceDir, options: { plugins: [memoryPlugin, ragPlugin], env: { DATABASE_URL: url }, config } };
+}
+const topPath = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+
+test("rag in team mode: only the primary instance indexes and both answer; a job asked of the other is run by the primary; the next primary picks indexing up", async () => {
+  const { workspaceDir, options } = await teamRag("muster-team-rag-");
   const hosts: TestHost[] = [];
   const stop = async (h: TestHost) => {
     hosts.splice(hosts.indexOf(h), 1);
     await h.stop();
     removeHome(h.home);
   };
-  const search = async (h: TestHost, q: string) => (await h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`)).body.results[0]?.path;
+  const search = topPath;
   const memory = async (h: TestHost) => (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body;
   const finds = (h: TestHost, q: string, path: string, label: string) => waitUntil(async () => ((await search(h, q)) === path ? true : null), { timeoutMs: 30_000, label });
   try {
@@ -217,6 +224,39 @@ test("rag in team mode: only the primary instance indexes and both answer; a job
     assert.ok((await memory(b)).job, "the next primary ran a job");
   } finally {
     for (const h of [...hosts]) await stop(h);
+    rmSync(workspaceDir, { recursive: true, force: true });
+  }
+});
+
+test("rag in team mode: a search through the instance that is not the primary, right after the primary indexed a new file, finds it (it waited for its 2 s sweep)", async () => {
+  const { workspaceDir, options } = await teamRag("muster-team-rag-notify-");
+  const hosts: TestHost[] = [];
+  const search = topPath;
+  try {
+    const a = await startTestHost(options);
+    hosts.push(a);
+    const enabled = await a.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    await waitUntil(async () => ((await a.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.job?.status === "done" ? true : null), { timeoutMs: 30_000, label: "the corpus indexed" });
+    const b = await startTestHost(options);
+    hosts.push(b);
+    assert.is(await search(b, "invoice worker timeout"), "memory/2026-11-20.md");
+    // Three new files, each searched through B as soon as the primary finds it: with the 2 s
+    // sweep alone, B answered its older vectors nearly every time.
+    for (const [name, text, query] of [
+      ["kites", "The kite festival is on the northern beach; bring spools of dyneema line.", "kite festival dyneema"],
+      ["tides", "Spring tides flood the harbour slipway at dawn; moor the dinghy high.", "spring tides harbour slipway"],
+      ["bees", "The apiary's queen excluder sits between brood box and honey super.", "apiary queen excluder honey"],
+    ] as const) {
+      writeFileSync(join(workspaceDir, `memory/${name}.md`), `# ${name}\n\n${text}\n`);
+      await waitUntil(async () => ((await search(a, query)) === `memory/${name}.md` ? true : null), { timeoutMs: 30_000, label: `${name} found on the primary` });
+      assert.is(await search(b, query), `memory/${name}.md`, `${name} found through the other instance right away`);
+    }
+  } finally {
+    for (const h of hosts.reverse()) {
+      await h.stop();
+      removeHome(h.home);
+    }
     rmSync(workspaceDir, { recursive: true, force: true });
   }
 });

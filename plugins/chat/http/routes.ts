@@ -110,18 +110,20 @@ export const chatRoutes = defineRoutes({
     router.get(
       "/api/chat/turns",
       {
-        summary: "Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's)",
+        summary: "Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's); in team mode those of every live instance",
         query: listTurnsQuery,
         response: listTurnsResponse,
       },
-      ({ query }) => ({ ok: true as const, turns: turns.list(query.sessionId) }),
+      async ({ query }) => ({ ok: true as const, turns: await turns.list(query.sessionId) }),
     );
 
     router.post(
       "/api/chat/turns/:id/abort",
       {
         summary: "Cancel a running chat turn: its agent's run is aborted on the gateway; answers how it ended and the replies it stored",
-        description: "404 CHAT_TURN_NOT_FOUND when no turn with this id is running (a finished turn's replies are in its session). A request still waiting for the turn gets 409 CHAT_TURN_CANCELLED.",
+        description:
+          "404 CHAT_TURN_NOT_FOUND when no turn with this id is running (a finished turn's replies are in its session). A request still waiting for the turn gets 409 CHAT_TURN_CANCELLED. " +
+          "Team mode: a turn another instance runs is aborted there and this answers once that instance confirms; 410 CHAT_TURN_OWNER_GONE when it stopped, 504 CHAT_TURN_ABORT_TIMEOUT when it did not confirm within abortConfirmMs.",
         params: turnParams,
         body: emptyBody,
         response: abortTurnResponse,

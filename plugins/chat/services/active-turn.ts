@@ -48,10 +48,13 @@ export class ActiveTurn {
   readonly done: Promise<ChatResult>;
   private listener: ((frame: ChatFrame) => void) | undefined;
   private readonly changed: (turn: ActiveTurn) => void;
+  private readonly progressed: ((turn: ActiveTurn) => void) | undefined;
 
-  constructor(prepared: PreparedChat, options: { maxMs: number; attached: boolean; changed: (turn: ActiveTurn) => void }) {
+  /** `changed`: attached, detached or approval changed (published); `progressed` (optional): the agent being awaited changed. */
+  constructor(prepared: PreparedChat, options: { maxMs: number; attached: boolean; changed: (turn: ActiveTurn) => void; progressed?: (turn: ActiveTurn) => void }) {
     const now = Date.now();
     this.changed = options.changed;
+    this.progressed = options.progressed;
     this.record = {
       id: randomUUID(),
       sessionId: prepared.sessionId,
@@ -138,7 +141,10 @@ export class ActiveTurn {
   }
 
   private onFrame(frame: ChatFrame): void {
-    if (frame.type === "agent_start") this.record.current = { agentId: frame.agentId, round: frame.round };
+    if (frame.type === "agent_start") {
+      this.record.current = { agentId: frame.agentId, round: frame.round };
+      this.progressed?.(this);
+    }
     this.listener?.(frame);
   }
 

@@ -5,6 +5,7 @@ import { chatErrors } from "../errors.ts";
 import { ActiveTurn, type ChatTurnRecord, type PendingApproval } from "./active-turn.ts";
 import { chatSessionKey, type PreparedChat } from "./chat-service.ts";
 import type { ChatMessageRecord } from "./chat-store.ts";
+import type { TeamTurns } from "./team-turns.ts";
 
 export type { ChatTurnRecord, PendingApproval };
 
@@ -33,6 +34,8 @@ interface ChatTurnsDeps {
   events: EventBus;
   config: ChatConfig;
   logger: Logger;
+  /** Team mode (PostgreSQL, several instances): the turns shared with the other instances; absent on SQLite. */
+  team?: TeamTurns;
 }
 
 /**
@@ -63,7 +66,11 @@ export class ChatTurns {
     const turn = new ActiveTurn(prepared, {
       maxMs: Math.max(turnMaxMs, turnTimeoutMs),
       attached: options.attached,
-      changed: (changed) => this.publish("chat.turn.updated", { turn: changed.snapshot() }),
+      changed: (changed) => {
+        this.deps.team?.changed(changed);
+        this.publish("chat.turn.updated", { turn: changed.snapshot() });
+      },
+      ...(this.deps.team ? { progressed: (moved: ActiveTurn) => this.deps.team!.changed(moved) } : {}),
     });
     const settled = turn.done
       .then(
@@ -75,22 +82,42 @@ export class ChatTurns {
         options.release();
       });
     this.active.set(turn.record.id, { turn, settled });
+    this.deps.team?.started(turn);
     this.publish("chat.turn.started", { turn: turn.snapshot() });
-    void settled.then((finished) => this.publish("chat.turn.finished", finished));
+    void settled.then((finished) => {
+      this.deps.team?.ended(finished);
+      this.publish("chat.turn.finished", finished);
+    });
     return turn;
   }
 
-  /** Running turns, oldest first; only those of one chat session when `sessionId` is given. */
-  list(sessionId?: string): ChatTurnRecord[] {
-    return [...this.active.values()].map((e) => e.turn.snapshot()).filter((t) => sessionId === undefined || t.sessionId === sessionId);
+  /**
+   * Running turns, oldest first; only those of one chat session when `sessionId` is given. In
+   * team mode those of every live instance (this one's from memory, the others' rows).
+   */
+  list(sessionId?: string): ChatTurnRecord[] | Promise<ChatTurnRecord[]> {
+    const here = [...this.active.values()].map((e) => e.turn.snapshot()).filter((t) => sessionId === undefined || t.sessionId === sessionId);
+    if (!this.deps.team) return here;
+    return this.deps.team.others(sessionId).then((others) => [...here, ...others].sort((a, b) => a.startedAt.localeCompare(b.startedAt)));
   }
 
-  /** Aborts a running turn (its agent's run on the gateway too) and answers how it ended. */
+  /**
+   * Aborts a running turn (its agent's run on the gateway too) and answers how it ended. In
+   * team mode a turn another instance runs is aborted there (TeamTurns.abort).
+   */
   abort(id: string): Promise<ChatTurnFinished> {
     const entry = this.active.get(id);
-    if (!entry) throw chatErrors.CHAT_TURN_NOT_FOUND({ id });
+    if (!entry) {
+      if (this.deps.team) return this.deps.team.abort(id);
+      throw chatErrors.CHAT_TURN_NOT_FOUND({ id });
+    }
     entry.turn.controller.abort(chatErrors.CHAT_TURN_CANCELLED({ id }));
     return entry.settled;
+  }
+
+  /** Team mode: starts carrying out the other instances' abort requests for this instance's turns. */
+  async share(): Promise<void> {
+    await this.deps.team?.start((id) => this.active.get(id)?.turn.controller.abort(chatErrors.CHAT_TURN_CANCELLED({ id })));
   }
 
   /** Shutdown: aborts every turn and waits (bounded) until each has written what it was writing. */
@@ -104,6 +131,7 @@ export class ChatTurns {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
     await Promise.race([Promise.allSettled(entries.map((e) => e.settled)), grace]);
     clearTimeout(timer);
+    await this.deps.team?.stop();
   }
 
   private finished(turn: ActiveTurn, outcome: ChatTurnFinished["outcome"], error: unknown): ChatTurnFinished {

@@ -7,6 +7,7 @@ import { AGENT_TURNS, CHAT } from "../tokens.ts";
 import { ChatService } from "./chat-service.ts";
 import { ChatStore } from "./chat-store.ts";
 import { ChatTurns } from "./chat-turns.ts";
+import { TeamTurns } from "./team-turns.ts";
 import { CHAT_TURNS, TURN_RUNNER } from "./service-tokens.ts";
 import { TurnRunner } from "./turn-runner.ts";
 
@@ -33,8 +34,10 @@ export function registerChatServices(ctx: PluginContext<ChatConfig>): void {
   ctx.provide(
     defineService({
       token: CHAT_TURNS,
-      deps: { gateway: hostTokens.gateway, events: hostTokens.events, config: configToken<ChatConfig>(), logger: hostTokens.logger },
-      create: (deps) => new ChatTurns(deps),
+      deps: { gateway: hostTokens.gateway, events: hostTokens.events, config: configToken<ChatConfig>(), logger: hostTokens.logger, db: hostTokens.db, instances: hostTokens.instances },
+      // Shared through the database only where several instances may serve it (docs/team.md).
+      create: ({ db, instances, ...deps }) =>
+        new ChatTurns({ ...deps, ...(db.listen && instances.shared ? { team: new TeamTurns({ db, instances, logger: deps.logger, confirmMs: deps.config.abortConfirmMs }) } : {}) }),
     }),
   );
 }

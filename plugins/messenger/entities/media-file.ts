@@ -1,6 +1,12 @@
 import { defineEntity, p, type EntityRow } from "@muster/plugin";
 
-/** A photo or document received from the chat and stored under `MUSTER_HOME/media` (`messenger_media`). */
+/**
+ * A photo or document received from the chat (`messenger_media`). On SQLite (one process) its
+ * bytes are the file `path` under `MUSTER_HOME/media`. In team mode (PostgreSQL) they are
+ * `content`, within `media.maxBytes`: any instance may answer the next request for it, and an
+ * instance's home is its own (the shared workspace is no place for them: it is watched, indexed
+ * and logged as the crew's files).
+ */
 export const MediaFile = defineEntity({
   name: "MediaFile",
   tableName: "messenger_media",
@@ -12,6 +18,8 @@ export const MediaFile = defineEntity({
     mimeType: p.string(),
     sizeBytes: p.integer(),
     createdAt: p.string(),
+    /** Team mode: the file's bytes; null on SQLite (the file under MUSTER_HOME). */
+    content: p.blob().$type<Buffer>().nullable(),
   },
 });
 

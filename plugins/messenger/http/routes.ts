@@ -1,10 +1,10 @@
 import { defineRoutes, z } from "@muster/plugin";
-import { MESSENGER_STATUS, MESSENGER_WEBHOOK } from "../tokens.ts";
+import { MESSENGER_MEDIA, MESSENGER_STATUS, MESSENGER_WEBHOOK } from "../tokens.ts";
 import { messengerStatusResponse } from "./status-schema.ts";
 
 export const messengerRoutes = defineRoutes({
-  deps: { webhook: MESSENGER_WEBHOOK, status: MESSENGER_STATUS },
-  mount: (router, { webhook, status }) => {
+  deps: { webhook: MESSENGER_WEBHOOK, status: MESSENGER_STATUS, media: MESSENGER_MEDIA },
+  mount: (router, { webhook, status, media }) => {
     router.get(
       "/api/messenger",
       {
@@ -14,6 +14,26 @@ export const messengerRoutes = defineRoutes({
         response: messengerStatusResponse,
       },
       async () => ({ ok: true, ...(await status.read()) }),
+    );
+
+    router.get(
+      "/api/messenger/media/:id",
+      {
+        summary: "A photo or document received from the chat (the id of messenger.media.saved), as stored: its bytes with its type, as an attachment",
+        description: "Answers through any instance of a team (there its bytes are in the database). 404 MESSENGER_MEDIA_NOT_FOUND when no file with this id is stored.",
+        params: z.strictObject({ id: z.string().uuid() }),
+        query: z.strictObject({}),
+        raw: true,
+      },
+      async ({ params, koa }) => {
+        const file = await media.read(params.id);
+        koa.status = 200;
+        koa.type = file.mimeType;
+        // Never rendered as a page of Muster's origin: downloaded, its type as stored.
+        koa.set("content-disposition", `attachment; filename="${file.name}"`);
+        koa.set("x-content-type-options", "nosniff");
+        koa.body = file.bytes;
+      },
     );
 
     router.post(

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TelegramMessage } from "./telegram-update.ts";
+import { messengerErrors } from "../errors.ts";
 import { MediaTooLarge, type TelegramClient } from "./telegram-client.ts";
 import type { UpdateStore } from "./update-store.ts";
 
@@ -23,10 +24,13 @@ export interface MediaSaverDeps {
   home: string;
   maxBytes: number;
   types: readonly string[];
+  /** Team mode: the bytes go into the database row, readable through every instance (entities/media-file.ts). */
+  inDatabase: boolean;
 }
 
 /**
- * Stores a photo or document from the chat under `MUSTER_HOME/media/<uuid>.<ext>`: the type
+ * Stores a photo or document from the chat under `MUSTER_HOME/media/<uuid>.<ext>` (in team
+ * mode its bytes in its `messenger_media` row, under that name): the type
  * must be allowed (declared, then checked against the file's first bytes), the size within
  * the limit (declared, then counted while downloading). The sender's file name is never used.
  */
@@ -58,10 +62,27 @@ export class MediaSaver {
     if (!signature.matches(bytes)) return { refused: `the file's content is not ${mimeType}` };
     const id = randomUUID();
     const path = join("media", `${id}.${signature.ext}`);
-    mkdirSync(join(this.deps.home, "media"), { recursive: true, mode: 0o700 });
-    writeFileSync(join(this.deps.home, path), bytes, { flag: "wx", mode: 0o600 });
+    if (!this.deps.inDatabase) {
+      mkdirSync(join(this.deps.home, "media"), { recursive: true, mode: 0o700 });
+      writeFileSync(join(this.deps.home, path), bytes, { flag: "wx", mode: 0o600 });
+    }
     const saved = { id, path, mimeType, sizeBytes: bytes.byteLength };
-    await this.deps.store.addMedia({ ...saved, updateId, createdAt: new Date().toISOString() });
+    await this.deps.store.addMedia({ ...saved, updateId, createdAt: new Date().toISOString(), content: this.deps.inDatabase ? bytes : null });
     return { saved };
+  }
+
+  /** A stored file's type and bytes (`GET /api/messenger/media/:id`), from its row in team mode, else from its file. */
+  async read(id: string): Promise<{ mimeType: string; bytes: Buffer; name: string }> {
+    const row = await this.deps.store.mediaContent(id);
+    if (!row) throw messengerErrors.MESSENGER_MEDIA_NOT_FOUND({ id });
+    const name = row.path.slice(row.path.lastIndexOf("/") + 1);
+    if (row.content) return { mimeType: row.mimeType, bytes: Buffer.from(row.content), name };
+    try {
+      return { mimeType: row.mimeType, bytes: readFileSync(join(this.deps.home, row.path)), name };
+    } catch (error) {
+      // Recorded but removed from the home since (by hand): gone as far as anyone can read.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw messengerErrors.MESSENGER_MEDIA_NOT_FOUND({ id });
+      throw error;
+    }
   }
 }

@@ -4,7 +4,8 @@ import { SeenUpdate } from "../entities/seen-update.ts";
 import type { UpdateKind } from "./update-kind.ts";
 
 const seenUpdates = defineStore(SeenUpdate, { key: "updateId", orderBy: [{ receivedAt: "desc" }, { updateId: "desc" }] });
-const media = defineStore(MediaFile);
+/** Reads leave the bytes out; `mediaContent` reads them for one file. */
+const media = defineStore(MediaFile, { fields: ["id", "updateId", "path", "mimeType", "sizeBytes", "createdAt"] });
 
 /**
  * `messenger_seen_updates` and `messenger_media` over the store kit, on SQLite and PostgreSQL.
@@ -51,6 +52,12 @@ export class UpdateStore {
 
   addMedia(row: MediaFileRow): Promise<void> {
     return this.media.insert(row);
+  }
+
+  /** One stored file's record with its bytes (null on SQLite, where they are the file), or null when none has this id. */
+  async mediaContent(id: string): Promise<Pick<MediaFileRow, "path" | "mimeType" | "content"> | null> {
+    const [row] = await this.media.list({ where: { id }, fields: ["path", "mimeType", "content"], limit: 1 });
+    return row ?? null;
   }
 
   /** The update taken most recently (by arrival), if any is still kept. */

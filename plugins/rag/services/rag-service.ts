@@ -1,4 +1,4 @@
-import { clip, MusterError, type Instances, type Logger } from "@muster/plugin";
+import { clip, MusterError, type DatabaseListener, type Instances, type Logger } from "@muster/plugin";
 import type { WorkspaceSearch } from "../../search/tokens.ts";
 import { ragErrors } from "../errors.ts";
 import { PROVIDER_IDS, providerKey, type EmbeddingProvider, type ProviderId } from "../providers/provider.ts";
@@ -42,6 +42,7 @@ export class RagService implements SemanticSearch {
   private cache?: { matrix: VectorMatrix; loadedAt: number };
   private stale = true;
   private wasPrimary = false;
+  private vectorsListener?: DatabaseListener;
   /** The stored vectors' version last seen by a non-primary instance (`followTeam`). */
   private vectorsSeen?: string;
   private readonly deps: RagServiceDeps;
@@ -60,6 +61,11 @@ export class RagService implements SemanticSearch {
 
   async start(): Promise<void> {
     await this.loadSettings();
+    // Team mode: the primary's commits wake the others, which reload before their next search
+    // (the 2 s sweep's version check stays, for a lost link).
+    if (this.deps.instances.shared) this.vectorsListener = await this.deps.store.listenForVectors(() => {
+      if (!this.deps.instances.primary()) this.invalidate();
+    });
     this.wasPrimary = this.deps.instances.primary();
     if (this.settings.enabled && this.wasPrimary) this.deps.indexer().request(false);
   }
@@ -107,6 +113,7 @@ export class RagService implements SemanticSearch {
   }
 
   async stop(): Promise<void> {
+    await this.vectorsListener?.close();
     await this.deps.indexer().stop();
     await Promise.all(Object.values(this.deps.providers).map((p) => p.close?.()));
   }

@@ -1,4 +1,4 @@
-import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { atomically, defineStore, type Database, type DatabaseListener, type EntityStore } from "@muster/plugin";
 import type { Chunk } from "../domain/chunker.ts";
 import { RagChunk } from "../entities/rag-chunk.ts";
 import { RagFile } from "../entities/rag-file.ts";
@@ -44,6 +44,10 @@ function floats(b: Buffer): Float32Array {
   return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
 }
 
+/** Team mode: woken when the primary's job changed stored vectors (`listenForVectors`). */
+const VECTORS_CHANNEL = "rag_vectors";
+const NOTIFY_VECTORS = `SELECT pg_notify('${VECTORS_CHANNEL}', '')`;
+
 /**
  * `rag_files`, `rag_chunks`, `rag_settings`, on SQLite and PostgreSQL: reads over the store
  * kit. A file's chunks are replaced in ONE atomic step (`atomically`: delete, insert, record
@@ -76,6 +80,7 @@ export class VectorStore {
    * unwanted file rolls the whole step back.
    */
   async commitFile(file: { path: string; contentHash: string; key: string; dimensions: number; chunks: Chunk[]; vectors: Float32Array[] }, stillWanted: () => boolean): Promise<boolean> {
+    const notify = this.notifies();
     try {
       return await atomically(this.db(), function* (tx) {
         yield* tx.run(DELETE_CHUNKS, [file.path]);
@@ -85,6 +90,7 @@ export class VectorStore {
         }
         yield* tx.run(RECORD_FILE, [file.path, file.contentHash, file.key, file.chunks.length, new Date().toISOString()]);
         if (!stillWanted()) throw NOT_WANTED;
+        if (notify) yield* tx.get(NOTIFY_VECTORS);
         return true;
       });
     } catch (error) {
@@ -94,10 +100,26 @@ export class VectorStore {
   }
 
   async removeFile(path: string): Promise<void> {
+    const notify = this.notifies();
     await atomically(this.db(), function* (tx) {
       yield* tx.run(DELETE_CHUNKS, [path]);
       yield* tx.run(DELETE_FILE, [path]);
+      if (notify) yield* tx.get(NOTIFY_VECTORS);
     });
+  }
+
+  /**
+   * Team mode: calls `changed` whenever another instance (the primary) committed or removed a
+   * file's vectors (and after a lost listening link), so this one reloads them before its next
+   * search instead of at its 2 s sweep. Undefined on SQLite (one process).
+   */
+  listenForVectors(changed: () => void): Promise<DatabaseListener> | undefined {
+    return this.db().listen?.(VECTORS_CHANNEL, changed);
+  }
+
+  /** PostgreSQL: a file's commit or removal wakes the other instances (delivered at its commit). Nothing on SQLite. */
+  private notifies(): boolean {
+    return this.db().engine === "postgresql";
   }
 
   async matrix(key: string): Promise<VectorMatrix> {

@@ -5,13 +5,14 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { sqliteFileTest } from "../../helpers/database-file.ts";
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { startTelegramFake, type TelegramFake } from "../../helpers/platform-fakes/telegram.ts";
 import { PNG } from "../../helpers/platform-fakes/linkedin.ts";
 import { waitUntil } from "../../helpers/wait.ts";
+import { openSse } from "../../helpers/sse-client.ts";
 import { approvalOf, CHAT_ID, configure, deliver, message, messengerOptions, OTHER_CHAT, press, requestApproval, updateId, WEBHOOK_SECRET } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -174,7 +175,7 @@ t("/status answers with the pending count; other commands with the help line", a
   assert.is(tg.method("sendMessage").at(-1).text, "Commands: /status");
 });
 
-t("an update whose handling fails is answered 500 and forgotten, so Telegram's redelivery is handled", async ({ h, tg }) => {
+sqliteFileTest(t, "makes storing fail with a file where MUSTER_HOME/media goes (on PostgreSQL the bytes go to the database)")("an update whose handling fails is answered 500 and forgotten, so Telegram's redelivery is handled", async ({ h, tg }) => {
   tg.files.set("retry-me", { bytes: PNG });
   // A file where the media directory should be: storing fails (a fault, not a refusal).
   writeFileSync(join(h.home, "media"), "in the way");
@@ -192,24 +193,50 @@ t("an update whose handling fails is answered 500 and forgotten, so Telegram's r
   assert.equal((await deliver(h, update)).body, { ok: true, outcome: "duplicate" });
 });
 
-t("media: an accepted photo is stored under MUSTER_HOME/media; wrong types, oversize and mismatched content are refused", async ({ h, tg }) => {
+/** The ids of the next `n` messenger.media.saved events while `deliveries` runs. */
+async function savedIds(h: TestHost, n: number, deliveries: () => Promise<void>): Promise<string[]> {
+  const sse = await openSse(h.url);
+  try {
+    await deliveries();
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push((await sse.next((f) => f.data?.type === "event" && f.data.name === "messenger.media.saved" && !ids.includes(f.data.payload.id), 10_000, "messenger.media.saved")).data.payload.id);
+    return ids;
+  } finally {
+    sse.close();
+  }
+}
+
+t("media: an accepted photo is stored and served by GET /api/messenger/media/:id (through any instance of a team); wrong types, oversize and mismatched content are refused", async ({ h, tg }) => {
   tg.files.set("photo-ok", { bytes: PNG });
   tg.files.set("jpeg-ok", { bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]) });
   tg.files.set("zip", { bytes: Buffer.from("PK\u0003\u0004") });
   tg.files.set("big-declared", { bytes: PNG, reportedSize: 5000 });
   tg.files.set("big-actual", { bytes: Buffer.concat([PNG, Buffer.alloc(2000)]), reportedSize: 10 });
   tg.files.set("fake-png", { bytes: Buffer.from("not an image at all") });
-  const mediaDir = join(h.home, "media");
-  const before = existsSync(mediaDir) ? readdirSync(mediaDir).length : 0; // the redelivery test stored one
+  const savedCount = async () => (await h.json<ApiBody<"getMessenger">>("/api/messenger")).body.media.saved;
+  const before = await savedCount(); // the redelivery test stored one
 
-  await deliver(h, message({ photo: [{ file_id: "small", file_size: 10, width: 1, height: 1 }, { file_id: "jpeg-ok", file_size: 104, width: 90, height: 90 }] }));
-  assert.match(tg.method("sendMessage").at(-1).text, /^Saved \(104 bytes\)/);
-  await deliver(h, message({ document: { file_id: "photo-ok", file_name: "../../etc/evil.png", mime_type: "image/png", file_size: PNG.length } }));
-  assert.match(tg.method("sendMessage").at(-1).text, /^Saved/);
-  const files = readdirSync(mediaDir);
-  assert.is(files.length - before, 2);
-  assert.ok(files.every((f) => /^[0-9a-f-]{36}\.(jpg|png)$/.test(f)), files.join(","));
-  assert.is(statSync(mediaDir).mode & 0o777, 0o700);
+  const [jpegId, pngId] = await savedIds(h, 2, async () => {
+    await deliver(h, message({ photo: [{ file_id: "small", file_size: 10, width: 1, height: 1 }, { file_id: "jpeg-ok", file_size: 104, width: 90, height: 90 }] }));
+    assert.match(tg.method("sendMessage").at(-1).text, /^Saved \(104 bytes\)/);
+    await deliver(h, message({ document: { file_id: "photo-ok", file_name: "../../etc/evil.png", mime_type: "image/png", file_size: PNG.length } }));
+    assert.match(tg.method("sendMessage").at(-1).text, /^Saved/);
+  });
+  assert.is((await savedCount()) - before, 2);
+  // Read back through the API (in a team, on either instance: each request goes to the next one).
+  for (const [id, type, bytes] of [[jpegId!, "image/jpeg", tg.files.get("jpeg-ok")!.bytes], [pngId!, "image/png", PNG]] as const) {
+    for (let i = 0; i < 2; i++) {
+      const res = await h.request(`/api/messenger/media/${id}`);
+      assert.is(res.status, 200);
+      assert.is(res.headers.get("content-type"), type);
+      assert.match(res.headers.get("content-disposition") ?? "", new RegExp(`^attachment; filename="${id}\\.(jpg|png)"$`));
+      assert.ok(Buffer.from(await res.arrayBuffer()).equals(bytes), `the stored bytes of ${id}`);
+    }
+  }
+  const unknown = await h.json(`/api/messenger/media/${crypto.randomUUID()}`);
+  assert.is(unknown.status, 404);
+  assert.is((unknown.body as { error?: { code?: string } }).error?.code, "MESSENGER_MEDIA_NOT_FOUND");
+  assert.is((await h.json("/api/messenger/media/not-an-id")).status, 400);
 
   const refusals: [Record<string, unknown>, RegExp][] = [
     [{ document: { file_id: "zip", mime_type: "application/zip", file_size: 4 } }, /type application\/zip is not accepted/],
@@ -224,9 +251,20 @@ t("media: an accepted photo is stored under MUSTER_HOME/media; wrong types, over
     assert.is(res.status, 200);
     assert.match(tg.method("sendMessage").at(-1).text, reason);
   }
-  assert.is(readdirSync(mediaDir).length - before, 2, "nothing stored for a refused file");
+  assert.is((await savedCount()) - before, 2, "nothing stored for a refused file");
   const getFiles = tg.method("getFile").map((b) => b.file_id);
   assert.not.ok(getFiles.includes("zip"), "a refused type is not even fetched");
+});
+
+sqliteFileTest(t, "reads the files under MUSTER_HOME/media (on PostgreSQL the bytes are in the database)")("media on SQLite: files named <uuid>.<ext> under MUSTER_HOME/media (0700), never the sender's name", async ({ h, tg }) => {
+  tg.files.set("layout-png", { bytes: PNG });
+  const mediaDir = join(h.home, "media");
+  await deliver(h, message({ document: { file_id: "layout-png", file_name: "../../etc/evil.png", mime_type: "image/png", file_size: PNG.length } }));
+  assert.match(tg.method("sendMessage").at(-1).text, /^Saved/);
+  const files = readdirSync(mediaDir);
+  assert.ok(files.length >= 1 && files.every((f) => /^[0-9a-f-]{36}\.(jpg|png)$/.test(f)), files.join(","));
+  assert.is(statSync(mediaDir).mode & 0o777, 0o700);
+  assert.ok(files.every((f) => (statSync(join(mediaDir, f)).mode & 0o777) === 0o600));
 });
 
 sqliteFileTest(t, "counts the seen-update rows in muster.db")("the seen-update table stays bounded, and an id older than everything kept counts as seen", async ({ h }) => {

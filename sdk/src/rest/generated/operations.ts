@@ -92,6 +92,7 @@ export const operations = {
   getMemoryRag: { method: "GET", path: "/api/memory/rag", pathParams: [], status: 200, raw: false, session: false, operationId: "memory.getApiMemoryRag" },
   postMemoryRag: { method: "POST", path: "/api/memory/rag", pathParams: [], status: 202, raw: false, session: false, operationId: "memory.postApiMemoryRag" },
   getMessenger: { method: "GET", path: "/api/messenger", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.getApiMessenger" },
+  getMessengerMediaById: { method: "GET", path: "/api/messenger/media/{id}", pathParams: ["id"], status: 200, raw: true, session: false, operationId: "messenger.getApiMessengerMediaId" },
   postMessengerWebhook: { method: "POST", path: "/api/messenger/webhook", pathParams: [], status: 200, raw: false, session: false, operationId: "messenger.postApiMessengerWebhook" },
   getNotifications: { method: "GET", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.getApiNotifications" },
   patchNotifications: { method: "PATCH", path: "/api/notifications", pathParams: [], status: 200, raw: false, session: false, operationId: "notifications.patchApiNotifications" },
@@ -1729,7 +1730,7 @@ export interface Operations {
       }>);
     };
   };
-  /** `GET /api/chat/turns`: Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's) */
+  /** `GET /api/chat/turns`: Chat turns still running, oldest first: waited for or in the background, with the gateway approval an agent waits on (sessionId: only that session's); in team mode those of every live instance */
   getChatTurns: {
     args: {
       query?: {
@@ -3069,6 +3070,14 @@ export interface Operations {
         lastSavedAt: string | null;
       };
     };
+  };
+  /** `GET /api/messenger/media/{id}`: A photo or document received from the chat (the id of messenger.media.saved), as stored: its bytes with its type, as an attachment */
+  getMessengerMediaById: {
+    args: {
+      "id": string;
+    };
+    argsRequired: true;
+    response: Response;
   };
   /** `POST /api/messenger/webhook`: Telegram Bot API webhook: approval buttons (approve:<id> / reject:<id>), /status, photos and documents */
   postMessengerWebhook: {
@@ -4549,6 +4558,11 @@ export interface RouteTree {
       };
       "messenger": {
         $: "getMessenger";
+        "media": {
+          "{}": {
+            $: "getMessengerMediaById";
+          };
+        };
       };
       "notifications": {
         $: "getNotifications";
