@@ -1,0 +1,185 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { token, type Database, type DatabaseListener, type Instances, type Logger } from "@muster/plugin";
+import { searchErrors } from "../errors.ts";
+import type { ReindexResult, SearchIndex, SearchStats } from "./search-index.ts";
+import { REINDEX_CHANNEL, TeamStore } from "./team-store.ts";
+
+/**
+ * What `GET`/`POST /api/search` answer for: the deployment's index. On one process (SQLite)
+ * the index itself. In team mode (several instances, one database, one shared workspace) each
+ * instance keeps its own in-memory index of the workspace (its watcher sees every change, so
+ * its searches are as fresh as one process's), and this is what makes the instances answer
+ * alike: the primary's stats (its index is the saved one), a re-index run by every instance.
+ */
+export interface DeploymentSearch {
+  stats(): SearchStats | Promise<SearchStats>;
+  reindex(): Promise<ReindexResult>;
+  /** Team mode: publishes this instance's state and follows the others (nothing on one process). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const SEARCH_DEPLOYMENT = token<DeploymentSearch>("search.deployment");
+
+/** How often a `POST /api/search` looks whether the other instances have re-indexed. */
+const POLL_MS = 50;
+/** How long it waits for them at most (a 10,000-file re-index takes a few seconds). */
+const OTHERS_TIMEOUT_MS = 120_000;
+
+/** One process: the index answers for itself. */
+export function singleProcess(index: SearchIndex): DeploymentSearch {
+  return { stats: () => index.stats(), reindex: () => index.reindex(), start: async () => {}, stop: async () => {} };
+}
+
+export interface TeamSearchDeps {
+  index: SearchIndex;
+  db: () => Database;
+  instances: Instances;
+  logger: Logger;
+}
+
+/**
+ * Team mode's {@link DeploymentSearch}. Each instance publishes its index's stats in a row
+ * (`search_state`, {@link TeamStore}) whenever they change; `stats` answers the primary's,
+ * `indexing`/`state` of every live instance together (a search may go to any of them, so the
+ * deployment is ready once each is). `POST /api/search` counts a request and NOTIFYs it;
+ * every instance re-indexes (its listener, or its 2 s sweep when a notification was lost) and
+ * publishes the request's number with its stats; the POST answers once every live instance
+ * has, so a search through any of them then sees the re-index. Only the primary saves the
+ * index ({@link SearchIndex} `persists`); an instance that becomes primary saves its own.
+ */
+export class TeamSearch implements DeploymentSearch {
+  private readonly store: TeamStore;
+  private listener: DatabaseListener | undefined;
+  private stopSweep: () => void = () => undefined;
+  private wasPrimary = false;
+  /** The last request this instance's index has caught up with, as published (-1 until its start-up ended). */
+  private reindexed = -1;
+  /** The last request this instance's index covers or will once its start-up ends (it reads the workspace after them). */
+  private covered = 0;
+  private lastResult: ReindexResult | undefined;
+  /** Catching up runs one at a time. */
+  private catching: Promise<unknown> = Promise.resolve();
+  private publishing: Promise<void> | undefined;
+  private publishAgain = false;
+  private stopped = false;
+  private readonly deps: TeamSearchDeps;
+  constructor(deps: TeamSearchDeps) {
+    this.deps = deps;
+    this.store = new TeamStore(deps.db);
+  }
+
+  /** Published before the server answers: the others then count this instance (and its start-up indexing) at once. */
+  async start(): Promise<void> {
+    this.wasPrimary = this.deps.instances.primary();
+    // The start-up load or build reads the workspace after every request made so far.
+    this.covered = await this.store.reindexRequested();
+    await this.publishNow();
+    void this.deps.index.startedUp().then(() => {
+      this.reindexed = Math.max(this.reindexed, this.covered);
+      this.changed();
+    });
+    this.listener = await this.deps.db().listen?.(REINDEX_CHANNEL, () => {
+      if (!this.stopped) this.catchUp().catch((error) => this.deps.logger.warn({ err: error }, "search: a deployment re-index failed here"));
+    });
+    this.stopSweep = this.deps.instances.everyWhileShared("search's team sweep", () => this.follow());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopSweep();
+    await this.listener?.close();
+    await this.publishing;
+    await this.store.forget([this.deps.instances.id]).catch(() => undefined);
+  }
+
+  /** The index's stats changed: publish them (writes coalesce, each with the stats as they are then). */
+  changed(): void {
+    if (this.stopped) return;
+    if (this.publishing) {
+      this.publishAgain = true;
+      return;
+    }
+    this.publishing = this.publishNow()
+      .catch((error) => this.deps.logger.warn({ err: error }, "search: this instance's stats could not be published"))
+      .finally(() => {
+        this.publishing = undefined;
+        if (this.publishAgain) {
+          this.publishAgain = false;
+          this.changed();
+        }
+      });
+  }
+
+  private publishNow(): Promise<void> {
+    return this.store.publish(this.deps.instances.id, { stats: this.deps.index.stats(), primary: this.deps.instances.primary(), reindexed: this.reindexed });
+  }
+
+  async stats(): Promise<SearchStats> {
+    const [published, live] = await Promise.all([this.store.instances(), this.deps.instances.liveIds()]);
+    const own = this.deps.index.stats();
+    const others = live.filter((id) => id !== this.deps.instances.id).flatMap((id) => published.get(id) ?? []);
+    const primary = this.deps.instances.primary() ? own : (others.find((o) => o.primary)?.stats ?? own);
+    const all = [own, ...others.map((o) => o.stats)];
+    return { ...primary, indexing: all.some((s) => s.indexing), state: all.every((s) => s.state === "ready") ? "ready" : "loading" };
+  }
+
+  async reindex(): Promise<ReindexResult> {
+    const request = await this.store.requestReindex();
+    // Defined: the request just counted is past what the start-up covered.
+    const result = (await this.catchUp())!;
+    await this.othersReached(request);
+    return result;
+  }
+
+  /**
+   * Re-indexes here when a request this index has not caught up with is waiting, then
+   * publishes it; one at a time, so requests made during a run are caught up by the next.
+   */
+  private catchUp(): Promise<ReindexResult | undefined> {
+    const run = this.catching.then(async () => {
+      const requested = await this.store.reindexRequested();
+      // Undefined only when nothing new was asked since the start-up (a listener's reconnect).
+      if (requested <= this.covered) return this.lastResult;
+      const result = await this.deps.index.reindex();
+      this.covered = Math.max(this.covered, requested);
+      this.reindexed = Math.max(this.reindexed, requested);
+      this.lastResult = result;
+      await this.publishNow();
+      return result;
+    });
+    this.catching = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Waits until every other live instance has published `request` (one that dies meanwhile is not waited for). */
+  private async othersReached(request: number): Promise<void> {
+    const deadline = Date.now() + OTHERS_TIMEOUT_MS;
+    for (;;) {
+      const [published, live] = await Promise.all([this.store.instances(), this.deps.instances.liveIds()]);
+      const behind = live.filter((id) => id !== this.deps.instances.id && (published.get(id)?.reindexed ?? -1) < request);
+      if (behind.length === 0) return;
+      if (this.stopped) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "the server is shutting down" });
+      if (Date.now() > deadline) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: `instances ${behind.join(", ")} did not re-index within ${OTHERS_TIMEOUT_MS / 1000} s` });
+      await sleep(POLL_MS);
+    }
+  }
+
+  /**
+   * Every 2 s: catches up with a request whose notification was lost, saves the whole index
+   * once this instance became the primary, and (on the primary) forgets the rows of dead instances.
+   */
+  private async follow(): Promise<void> {
+    if ((await this.store.reindexRequested()) > this.covered) await this.catchUp();
+    const primary = this.deps.instances.primary();
+    if (primary !== this.wasPrimary) {
+      this.wasPrimary = primary;
+      if (primary) this.deps.index.takeOverSaving();
+      this.changed();
+    }
+    if (!primary) return;
+    const live = new Set(await this.deps.instances.liveIds());
+    const published = await this.store.instances();
+    await this.store.forget([...published.keys()].filter((id) => !live.has(id)));
+  }
+}
