@@ -563,12 +563,9 @@ export class SearchIndex implements WorkspaceSearch {
    * next start has to re-read.
    */
   private async flushInvalidations(): Promise<void> {
-    if (!this.persists()) {
-      // Another instance writes the saved index: nothing of it to keep in step here.
-      this.unflushed.clear();
-      this.stale.clear();
-      return;
-    }
+    // Another instance writes the saved index (team mode). What changed stays marked: should
+    // this one write again (it became the primary, or was not it for a moment), it is written.
+    if (!this.persists()) return;
     if (this.unflushed.size > 0) {
       try {
         await this.store.invalidate(this.unflushed);
@@ -603,11 +600,8 @@ export class SearchIndex implements WorkspaceSearch {
    */
   private async persist(): Promise<void> {
     if (!this.persists()) {
-      // Not the writer (team mode): what this instance built is not saved; if it becomes the
-      // writer, takeOverSaving() saves its whole index then.
-      this.stale.clear();
-      this.unflushed.clear();
-      this.needsFullSave = false;
+      // Not the writer (team mode): nothing is saved; if it becomes the writer,
+      // takeOverSaving() saves its whole index then.
       if (this.builtSinceRelease) this.releaseMemorySoon();
       return;
     }

@@ -58,10 +58,11 @@ export class TeamSearch implements DeploymentSearch {
   /** The last request this instance's index covers or will once its start-up ends (it reads the workspace after them). */
   private covered = 0;
   private lastResult: ReindexResult | undefined;
-  /** Catching up runs one at a time. */
-  private catching: Promise<unknown> = Promise.resolve();
-  private publishing: Promise<void> | undefined;
-  private publishAgain = false;
+  /** This instance's writes of its state, one after the other (two in flight could commit out of order). */
+  private writes: Promise<void> = Promise.resolve();
+  /** The write queued and not started yet, which a new call shares (it reads the state when it runs). */
+  private queued: Promise<void> | undefined;
+  private publishFailed = false;
   private stopped = false;
   private readonly deps: TeamSearchDeps;
   constructor(deps: TeamSearchDeps) {
@@ -74,7 +75,7 @@ export class TeamSearch implements DeploymentSearch {
     this.wasPrimary = this.deps.instances.primary();
     // The start-up load or build reads the workspace after every request made so far.
     this.covered = await this.store.reindexRequested();
-    await this.publishNow();
+    await this.publish();
     void this.deps.index.startedUp().then(() => {
       this.reindexed = Math.max(this.reindexed, this.covered);
       this.changed();
@@ -89,30 +90,32 @@ export class TeamSearch implements DeploymentSearch {
     this.stopped = true;
     this.stopSweep();
     await this.listener?.close();
-    await this.publishing;
+    await this.writes;
     await this.store.forget([this.deps.instances.id]).catch(() => undefined);
   }
 
-  /** The index's stats changed: publish them (writes coalesce, each with the stats as they are then). */
+  /** The index's stats changed: publish them. */
   changed(): void {
-    if (this.stopped) return;
-    if (this.publishing) {
-      this.publishAgain = true;
-      return;
-    }
-    this.publishing = this.publishNow()
-      .catch((error) => this.deps.logger.warn({ err: error }, "search: this instance's stats could not be published"))
-      .finally(() => {
-        this.publishing = undefined;
-        if (this.publishAgain) {
-          this.publishAgain = false;
-          this.changed();
-        }
-      });
+    if (!this.stopped) void this.publish();
   }
 
-  private publishNow(): Promise<void> {
-    return this.store.publish(this.deps.instances.id, { stats: this.deps.index.stats(), primary: this.deps.instances.primary(), reindexed: this.reindexed });
+  /**
+   * Writes this instance's state as it is when the write runs; resolves once a write that
+   * started after this call has ended. Calls while one waits share it; a failure is logged
+   * and the 2 s sweep writes again.
+   */
+  private publish(): Promise<void> {
+    this.queued ??= this.writes = this.writes.then(async () => {
+      this.queued = undefined;
+      try {
+        await this.store.publish(this.deps.instances.id, { stats: this.deps.index.stats(), primary: this.deps.instances.primary(), reindexed: this.reindexed });
+        this.publishFailed = false;
+      } catch (error) {
+        this.publishFailed = true;
+        this.deps.logger.warn({ err: error }, "search: this instance's stats could not be published");
+      }
+    });
+    return this.queued;
   }
 
   async stats(): Promise<SearchStats> {
@@ -134,30 +137,33 @@ export class TeamSearch implements DeploymentSearch {
 
   /**
    * Re-indexes here when a request this index has not caught up with is waiting, then
-   * publishes it; one at a time, so requests made during a run are caught up by the next.
+   * publishes it. A run in progress is shared (`SearchIndex.reindex`), as concurrent calls
+   * on one process share one run: during the start-up build, two calls get that build.
    */
-  private catchUp(): Promise<ReindexResult | undefined> {
-    const run = this.catching.then(async () => {
-      const requested = await this.store.reindexRequested();
-      // Undefined only when nothing new was asked since the start-up (a listener's reconnect).
-      if (requested <= this.covered) return this.lastResult;
-      const result = await this.deps.index.reindex();
-      this.covered = Math.max(this.covered, requested);
+  private async catchUp(): Promise<ReindexResult | undefined> {
+    const requested = await this.store.reindexRequested();
+    // Undefined only when nothing new was asked since the start-up (a listener's reconnect).
+    if (requested <= this.covered) return this.lastResult;
+    const result = await this.deps.index.reindex();
+    if (requested > this.covered) {
+      this.covered = requested;
       this.reindexed = Math.max(this.reindexed, requested);
       this.lastResult = result;
-      await this.publishNow();
-      return result;
-    });
-    this.catching = run.catch(() => undefined);
-    return run;
+    }
+    await this.publish();
+    return result;
   }
 
-  /** Waits until every other live instance has published `request` (one that dies meanwhile is not waited for). */
+  /**
+   * Waits until every other live instance that publishes a state (runs search) has published
+   * `request`; one that dies meanwhile is not waited for. One starting now has no row yet: its
+   * sweep catches the request up within 2 s.
+   */
   private async othersReached(request: number): Promise<void> {
     const deadline = Date.now() + OTHERS_TIMEOUT_MS;
     for (;;) {
       const [published, live] = await Promise.all([this.store.instances(), this.deps.instances.liveIds()]);
-      const behind = live.filter((id) => id !== this.deps.instances.id && (published.get(id)?.reindexed ?? -1) < request);
+      const behind = live.filter((id) => id !== this.deps.instances.id && published.has(id) && published.get(id)!.reindexed < request);
       if (behind.length === 0) return;
       if (this.stopped) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: "the server is shutting down" });
       if (Date.now() > deadline) throw searchErrors.SEARCH_INDEX_UNAVAILABLE({ reason: `instances ${behind.join(", ")} did not re-index within ${OTHERS_TIMEOUT_MS / 1000} s` });
@@ -172,14 +178,16 @@ export class TeamSearch implements DeploymentSearch {
   private async follow(): Promise<void> {
     if ((await this.store.reindexRequested()) > this.covered) await this.catchUp();
     const primary = this.deps.instances.primary();
-    if (primary !== this.wasPrimary) {
+    if (primary !== this.wasPrimary || this.publishFailed) {
+      if (primary && !this.wasPrimary) this.deps.index.takeOverSaving();
       this.wasPrimary = primary;
-      if (primary) this.deps.index.takeOverSaving();
-      this.changed();
+      await this.publish();
     }
     if (!primary) return;
-    const live = new Set(await this.deps.instances.liveIds());
+    // Rows first: an instance registers before it publishes, so one whose row is read here is
+    // in the live list read after (read the other way, one starting between the reads lost its row).
     const published = await this.store.instances();
+    const live = new Set(await this.deps.instances.liveIds());
     await this.store.forget([...published.keys()].filter((id) => !live.has(id)));
   }
 }
