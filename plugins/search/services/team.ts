@@ -118,12 +118,19 @@ export class TeamSearch implements DeploymentSearch {
     return this.queued;
   }
 
+  /**
+   * From the published rows, this instance's own included (the primary answers from its row
+   * too): an instance's memory runs a write ahead of its row, and answering from memory here
+   * while another answered from the row made two consecutive answers disagree (this one's
+   * `indexing: false`, then the other's `true`). This instance's memory still counts for
+   * `indexing` and `state`, so it never says done before its row does.
+   */
   async stats(): Promise<SearchStats> {
     const [published, live] = await Promise.all([this.store.instances(), this.deps.instances.liveIds()]);
     const own = this.deps.index.stats();
-    const others = live.filter((id) => id !== this.deps.instances.id).flatMap((id) => published.get(id) ?? []);
-    const primary = this.deps.instances.primary() ? own : (others.find((o) => o.primary)?.stats ?? own);
-    const all = [own, ...others.map((o) => o.stats)];
+    const rows = live.flatMap((id) => published.get(id) ?? []);
+    const primary = rows.find((row) => row.primary)?.stats ?? own;
+    const all = [own, ...rows.map((row) => row.stats)];
     return { ...primary, indexing: all.some((s) => s.indexing), state: all.every((s) => s.state === "ready") ? "ready" : "loading" };
   }
 
