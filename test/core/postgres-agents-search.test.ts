@@ -25,7 +25,7 @@ import { FAST, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 import { postgresSuite } from "../helpers/postgres-cluster.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { makeWorkspace, ORG } from "../plugins/agents/agents-rig.ts";
-import { search, startWithFiles, whenIndexed } from "../plugins/search/helpers.ts";
+import { search, startWithFiles, waitUntil as searchWaitUntil, whenIndexed, writeFiles } from "../plugins/search/helpers.ts";
 
 const { t, test, database } = postgresSuite("agents and search on PostgreSQL");
 
@@ -239,6 +239,60 @@ test("search: a workspace file is indexed and found, and found again after a res
   } finally {
     await h.stop();
     removeHome(h.home);
+  }
+});
+
+test("team: search: a re-index through either instance is the deployment's when the POST answers, stats are the primary's through both, and only the primary saves (another does once it is primary)", async () => {
+  const url = await database();
+  const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`docs/lemur-${i}.md`, `# Lemur ${i}\n\nthe lemur chapter ${i}\n`]));
+  const options = { plugins: [searchPlugin], env: { DATABASE_URL: url } };
+  const a = await startWithFiles(files, options);
+  const b = await startTestHost({ ...options, workspace: a.workspace }).catch(async (error) => {
+    await a.stop();
+    removeHome(a.home);
+    throw error;
+  });
+  const hosts = [b, a];
+  const answer = async (h: TestHost) => (await search(h, { q: "lemur" })).body;
+  try {
+    await whenIndexed(b);
+    // Through the non-primary: both instances re-index before the POST answers, and say so alike.
+    const throughB = await b.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
+    assert.is(throughB.status, 200, JSON.stringify(throughB.body));
+    assert.is(throughB.body.filesIndexed, 6);
+    const [onA, onB] = [await answer(a), await answer(b)];
+    assert.is(onA.stats.lastRefresh?.kind, "reindex", "the primary re-indexed too");
+    assert.equal(onB.stats.lastRefresh, onA.stats.lastRefresh, "one deployment's stats");
+    assert.equal([onA.stats.indexing, onB.stats.indexing, onA.stats.totalFiles, onB.stats.totalFiles], [false, false, 6, 6]);
+    assert.equal([onA.total, onB.total], [6, 6]);
+
+    // Through the primary: the other's answer has the new re-index at once.
+    const throughA = await a.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
+    assert.is(throughA.status, 200);
+    const after = await answer(b);
+    assert.is(after.stats.lastRefresh?.kind, "reindex");
+    assert.ok(after.stats.lastRefresh!.finishedAt > onB.stats.lastRefresh!.finishedAt, "b answers the new re-index");
+    assert.equal(after.stats.lastRefresh, (await answer(a)).stats.lastRefresh);
+
+    // The primary stops: b becomes the primary and saves its own index, then keeps it saved.
+    await a.stop();
+    hosts.pop();
+    assert.ok(await searchWaitUntil(async () => (await answer(b)).stats.lastSave !== null, 15_000), "b saved once it was the primary");
+    writeFiles(a.workspace, { "docs/late-lemur.md": "# Late\n\na late lemur\n" });
+    assert.ok(await searchWaitUntil(async () => (await answer(b)).total === 7, 15_000), "b indexed a change");
+    await b.stop();
+    hosts.pop();
+    // A new instance alone: the index b saved (with b's change) loads, and no file is read again.
+    const c = await startTestHost({ ...options, home: a.home, workspace: a.workspace });
+    hosts.push(c);
+    await whenIndexed(c);
+    const loaded = await answer(c);
+    assert.is(loaded.total, 7);
+    assert.equal([loaded.stats.lastRefresh?.kind, loaded.stats.lastRefresh?.read], ["load", 0], JSON.stringify(loaded.stats.lastRefresh));
+  } finally {
+    for (const h of hosts) await h.stop();
+    removeHome(a.home);
+    removeHome(b.home);
   }
 });
 

@@ -91,9 +91,17 @@ export interface SearchIndexDeps {
   logger: Logger;
   config: SearchConfig;
   seams?: SearchSeams;
+  /**
+   * Whether this instance writes the saved index and its rows (absent: always). In team mode
+   * only the primary does (services/team.ts): the instances share the database, and two full
+   * saves interleaving would delete each other's blob parts and rows.
+   */
+  persists?: () => boolean;
+  /** Called when what {@link SearchIndex.stats} answers may have changed (team mode publishes it). */
+  onChange?: () => void;
 }
 
-type ReindexResult = { filesIndexed: number; duration: number };
+export type ReindexResult = { filesIndexed: number; duration: number };
 
 /**
  * The workspace full-text index. All changes run one at a time through a queue; searches
@@ -119,6 +127,9 @@ export class SearchIndex implements WorkspaceSearch {
   /** Settles once the start-up has chosen between loading the saved index and a full build. */
   private startupChoice: Promise<void> | undefined;
   private chosen: () => void = () => undefined;
+  /** Settles once the start-up load or build has ended (or failed). */
+  private readonly startupEnded: Promise<void>;
+  private ended: () => void = () => undefined;
   /** The start-up full build (no usable saved index), which `POST /api/search` shares. */
   private startupBuild: Promise<ReindexResult> | undefined;
   private running: Promise<ReindexResult> | undefined;
@@ -145,8 +156,23 @@ export class SearchIndex implements WorkspaceSearch {
   constructor(deps: SearchIndexDeps) {
     this.deps = deps;
     this.store = new IndexStore(deps.db);
+    this.startupEnded = new Promise<void>((resolve) => (this.ended = resolve));
   }
 
+  /** Resolves once the start-up load or build has ended (at once on an index never started). */
+  startedUp(): Promise<void> {
+    return this.started ? this.startupEnded : Promise.resolve();
+  }
+
+  /**
+   * This instance now writes the saved index (team mode: it became the primary): the whole
+   * index is saved soon, replacing what the previous writer left.
+   */
+  takeOverSaving(): void {
+    if (!this.complete) return; // The start-up's own save comes once it ends.
+    this.needsFullSave = true;
+    this.saveSoon();
+  }
   /** Loads the persisted index and refreshes it in the background (the server is not held up). */
   start(): void {
     if (this.started) return;
@@ -158,6 +184,8 @@ export class SearchIndex implements WorkspaceSearch {
       this.startupBuild = undefined;
       this.startupDone = true;
       this.complete = true;
+      this.ended();
+      this.deps.onChange?.();
     };
     this.enqueue(() => this.loadOrBuild()).then(
       () => {
@@ -231,6 +259,7 @@ export class SearchIndex implements WorkspaceSearch {
       this.eventsApplied += 1;
       this.indexedAt = new Date().toISOString();
       await this.flushInvalidations();
+      this.deps.onChange?.();
     }).catch((error) => {
       if (!(error instanceof Stopped)) throw error; // A change arriving during shutdown is read at the next start.
     });
@@ -283,10 +312,12 @@ export class SearchIndex implements WorkspaceSearch {
   /** Counts a running build or refresh for `stats.indexing`. */
   private async indexingWhile<T>(work: () => Promise<T>): Promise<T> {
     this.indexing += 1;
+    this.deps.onChange?.();
     try {
       return await work();
     } finally {
       this.indexing -= 1;
+      this.deps.onChange?.();
     }
   }
 
@@ -516,6 +547,10 @@ export class SearchIndex implements WorkspaceSearch {
     return readExcerpt(this.deps.workspace, path, { max: this.deps.config.maxFileBytes, hint: this.rows.get(path)?.size }, matched, queryWords);
   }
 
+  private persists(): boolean {
+    return this.deps.persists?.() ?? true;
+  }
+
   private markStale(path: string): void {
     this.stale.add(path);
     this.unflushed.add(path);
@@ -528,6 +563,9 @@ export class SearchIndex implements WorkspaceSearch {
    * next start has to re-read.
    */
   private async flushInvalidations(): Promise<void> {
+    // Another instance writes the saved index (team mode). What changed stays marked: should
+    // this one write again (it became the primary, or was not it for a moment), it is written.
+    if (!this.persists()) return;
     if (this.unflushed.size > 0) {
       try {
         await this.store.invalidate(this.unflushed);
@@ -561,6 +599,12 @@ export class SearchIndex implements WorkspaceSearch {
    * of the queue, so nothing changes the index meanwhile.
    */
   private async persist(): Promise<void> {
+    if (!this.persists()) {
+      // Not the writer (team mode): nothing is saved; if it becomes the writer,
+      // takeOverSaving() saves its whole index then.
+      if (this.builtSinceRelease) this.releaseMemorySoon();
+      return;
+    }
     if (this.stale.size === 0 && !this.needsFullSave) return;
     try {
       const started = performance.now();
@@ -572,6 +616,7 @@ export class SearchIndex implements WorkspaceSearch {
       this.stale.clear();
       this.unflushed.clear();
       this.needsFullSave = false;
+      this.deps.onChange?.();
     } catch (error) {
       // The in-memory index stays correct; the next start re-reads what the rows do not vouch for.
       this.deps.logger.error({ err: error }, "search index could not be saved");

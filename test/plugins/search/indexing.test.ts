@@ -6,19 +6,17 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { defineHook, definePlugin, type EventBus, type PluginContext, type WorkspaceFileChange } from "@muster/plugin";
+import { defineHook, definePlugin } from "@muster/plugin";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
-import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
+import { search, startWithFiles, waitUntil, watcherBuses, whenIndexed, writeFiles } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
-let probe: PluginContext | undefined;
+const watcher = watcherBuses();
 let probeSearch: WorkspaceSearch | undefined;
-/** Hands the test the host's event bus (to publish what the watcher would) and the SEARCH token. */
-const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: defineHook({ deps: { search: SEARCH }, run: ({ search }, ctx) => void ((probe = ctx), (probeSearch = search)) }) });
-const bus = (): EventBus => probe!.events;
-const publish = (type: WorkspaceFileChange["type"], path: string, workspace: string) =>
-  bus().publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
+/** Hands the test the host's event bus (each instance's in a team; to publish what the watcher would) and the SEARCH token (the last started instance's). */
+const probePlugin = definePlugin({ id: "search-test-probe", version: "1.0.0", host: "^1.0.0", dependsOn: ["search"], onStart: defineHook({ deps: { search: SEARCH }, run: ({ search }, ctx) => void (watcher.add(ctx), (probeSearch = search)) }) });
+const publish = watcher.publish;
 
 const t = suite<{ h: TestHost }>("search: compact index, indexing state");
 

@@ -4,15 +4,15 @@ import { unlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, type EventBus, type WorkspaceFileChange } from "@muster/plugin";
+import { definePlugin } from "@muster/plugin";
 import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
+import { search, startWithFiles, waitUntil, watcherBuses, whenIndexed, writeFiles } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
-let bus: EventBus | undefined;
-/** Hands the test the host's event bus, to publish what the watcher would. */
-const busPlugin = definePlugin({ id: "search-test-bus", version: "1.0.0", host: "^1.0.0", onStart: (ctx) => void (bus = ctx.events) });
+const watcher = watcherBuses();
+/** Hands the test the host's event bus (each instance's in a team), to publish what the watcher would. */
+const busPlugin = definePlugin({ id: "search-test-bus", version: "1.0.0", host: "^1.0.0", onStart: (ctx) => watcher.add(ctx) });
 
 const t = suite<{ h: TestHost }>("search: persistence and events");
 
@@ -20,8 +20,7 @@ const files: Record<string, string> = {};
 for (let i = 0; i < 12; i++) files[`company/knowledge_base/kb-${i}.md`] = `# KB ${i}\n\nthe lemur chapter ${i}\n`;
 
 const paths = (res: { body: ApiBody<"getSearch"> }) => res.body.results.map((r) => r.path).sort();
-const publish = (type: WorkspaceFileChange["type"], path: string, workspace: string) =>
-  bus!.publish("workspace.file.changed", { type, path, absolutePath: join(workspace, path), timestamp: Date.now() });
+const publish = watcher.publish;
 
 t.before(async (ctx) => {
   ctx.h = await startWithFiles(files, { extraPlugins: [busPlugin], config: { pluginConfig: { search: { saveDelayMs: 50 } } } });

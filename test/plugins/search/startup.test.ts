@@ -14,7 +14,7 @@ import { registerSearchServices } from "../../../plugins/search/services/registe
 import type { BuildProgress } from "../../../plugins/search/services/search-index.ts";
 import { SEARCH, type WorkspaceSearch } from "../../../plugins/search/tokens.ts";
 import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
-import { inTeam } from "../../helpers/team-host.ts";
+import { inTeam, singleInstanceTest } from "../../helpers/team-host.ts";
 import { search, startWithFiles, waitUntil, whenIndexed, writeFiles } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
@@ -59,8 +59,12 @@ const files: Record<string, string> = {};
 for (let i = 0; i < FILES; i++) files[`company/knowledge_base/bulk/kb-${i}.md`] = `# Bulk ${i}\n\nthe capybara paragraph ${i} ${"filler words here ".repeat(10)}\n`;
 
 const t = suite<{ h: TestHost; firstPause: Promise<BuildProgress> }>("search: start-up never blocks searches");
+// The hold is one seam in this test process: in a team both instances build through it, one
+// build stays held (and the host's stop waits for it), so the suite needs one instance.
+const test = singleInstanceTest(t, "holds one instance's index build through an in-process seam, which both instances would share");
 
 t.before(async (ctx) => {
+  if (inTeam) return; // No host: both tests are skipped.
   ctx.firstPause = hold.arm("build");
   ctx.h = await startWithFiles(files, {
     plugins: builtInPlugins.map((p) => (p.id === "search" ? heldSearch : p)),
@@ -71,12 +75,13 @@ t.before(async (ctx) => {
   });
 });
 t.after(async (ctx) => {
+  if (inTeam) return;
   hold.open();
   await ctx.h.stop();
   removeHome(ctx.h.home);
 });
 
-t("during the first build: searches answer 200 at once from the files read so far; an event and POST /api/search wait for the same build", async (ctx) => {
+test("during the first build: searches answer 200 at once from the files read so far; an event and POST /api/search wait for the same build", async (ctx) => {
   const { h } = ctx;
   const progress = await ctx.firstPause; // The build is held here until hold.open().
   try {
@@ -127,7 +132,7 @@ async function duringTheHeldBuild(h: TestHost, progress: BuildProgress): Promise
   assert.ok(after.body.stats.eventsApplied >= 1, `events applied: ${after.body.stats.eventsApplied}`);
 }
 
-t("after a restart: searches answer from the saved index at once while the refresh re-reads changed files", async (ctx) => {
+test("after a restart: searches answer from the saved index at once while the refresh re-reads changed files", async (ctx) => {
   await ctx.h.stop();
   // 300 changed files: the refresh pauses (and is held) after the first slice of them.
   for (let i = 0; i < 300; i++) writeFileSync(join(ctx.h.workspace, `company/knowledge_base/bulk/kb-${i}.md`), `# Bulk ${i}\n\nthe capybara and the okapi ${i}\n`);
@@ -154,7 +159,4 @@ async function duringTheHeldRefresh(h: TestHost): Promise<void> {
   assert.ok(during.body.total >= FILES, "answered from the saved index");
 }
 
-// The hold is one seam in this test process: in a team both instances build through it, one
-// build stays held (and the host's stop waits for it), so the suite needs one instance.
-if (inTeam) console.log(`skipped in team mode: "${"search: start-up never blocks searches"}" (2 tests): holds the index build through one in-process seam, which both instances would share`);
-else t.run();
+t.run();
