@@ -44,7 +44,9 @@ export const chatRoutes = defineRoutes({
       try {
         return { prepared: await chat.prepare(toRequest(body)), release };
       } catch (error) {
-        release();
+        // Freed before the refusal is answered: in team mode the slot is a row, and the
+        // client's next request, on any instance, must find it free.
+        await release();
         throw error;
       }
     };

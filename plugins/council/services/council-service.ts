@@ -56,7 +56,8 @@ export class CouncilService implements Council {
       };
       await this.deps.store.insert(session);
     } catch (error) {
-      release();
+      // Free before the refusal is answered (in team mode the slot is a row another instance counts).
+      await release();
       throw error;
     }
     this.deps.events.publish("council.session.created", session, { public: true });

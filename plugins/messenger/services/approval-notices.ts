@@ -60,6 +60,8 @@ export class ApprovalNoticeSender implements ApprovalNotices {
     const { vault, client, events, logger, attempts, retryDelayMs } = this.deps;
     let token: string | null;
     let chatId: string | null;
+    // A team: the secrets saved through another instance just before count (the view is reloaded now).
+    await vault.current().catch(() => undefined);
     try {
       token = vault.get(TELEGRAM_BOT_TOKEN);
       chatId = vault.get(TELEGRAM_CHAT_ID);

@@ -50,6 +50,8 @@ export class MessengerStatusReader {
 
   async read(): Promise<MessengerStatus> {
     const { vault, store, notices, config } = this.deps;
+    // A team: the secrets saved through another instance just before count (the view is reloaded now).
+    await vault.current().catch(() => undefined);
     const state = vault.status().state;
     const stored = new Map<string, boolean | null>(SECRETS.map((name) => [name, state === "unlocked" ? this.stored(name) : null]));
     const has = (name: string) => stored.get(name) === true;

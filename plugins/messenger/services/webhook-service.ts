@@ -63,6 +63,8 @@ export class WebhookService implements MessengerWebhook {
 
   async handle(delivery: WebhookDelivery): Promise<WebhookAnswer> {
     const { vault } = this.deps;
+    // A team: the secrets saved through another instance just before count (the view is reloaded now).
+    await vault.current().catch(() => undefined);
     const secret = vault.get(TELEGRAM_WEBHOOK_SECRET);
     if (!secret) throw messengerErrors.MESSENGER_NOT_CONFIGURED({ secrets: TELEGRAM_WEBHOOK_SECRET });
     if (delivery.secretHeader === undefined || !constantTimeEqual(delivery.secretHeader, secret)) throw messengerErrors.MESSENGER_WEBHOOK_UNAUTHORIZED();
