@@ -173,6 +173,7 @@ export class SearchIndex implements WorkspaceSearch {
     this.needsFullSave = true;
     this.saveSoon();
   }
+
   /** Loads the persisted index and refreshes it in the background (the server is not held up). */
   start(): void {
     if (this.started) return;
