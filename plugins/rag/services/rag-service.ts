@@ -228,9 +228,11 @@ export class RagService implements SemanticSearch {
   async config() {
     await this.current();
     const provider = this.active();
+    // Busy before or after the counts: a job that ended while they were read may have changed them.
+    const busyBefore = this.deps.indexer().busy;
     const counts = await this.deps.store.counts(providerKey(provider));
     const job = this.deps.indexer().job();
-    const dirty = counts.indexed < counts.files || this.deps.indexer().busy || job?.status === "failed";
+    const dirty = counts.indexed < counts.files || busyBefore || this.deps.indexer().busy || job?.status === "failed";
     const agentIds = ["main", ...Object.keys(this.settings.agentModes).filter((a) => a !== "main").sort()];
     const agents: AgentMemoryStatus[] = agentIds.map((agentId) => ({
       agentId,

@@ -32,6 +32,8 @@ const FORCE_KEY = "index-request-force";
 const REQUEST = "INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING";
 const READ_SETTING = "SELECT value FROM rag_settings WHERE key = ?";
 const TAKE_REQUEST = "DELETE FROM rag_settings WHERE key IN (?, ?) RETURNING key, value";
+const COUNTS = `SELECT (SELECT count(*) FROM rag_files WHERE "providerKey" = ?) AS indexed, (SELECT count(*) FROM rag_files) AS files,
+  (SELECT count(*) FROM rag_chunks WHERE "providerKey" = ?) AS chunks`;
 // Every commit inserts chunks with new ids and every removal deletes some: the pair changes with the vectors.
 const VECTORS_VERSION = `SELECT count(*) AS n, max(id) AS top FROM rag_chunks WHERE "providerKey" = ?`;
 
@@ -155,10 +157,16 @@ export class VectorStore {
     });
   }
 
-  /** Files and chunks stored under `key`, and all indexed files. */
+  /**
+   * Files and chunks stored under `key`, and all indexed files, read in ONE statement: three
+   * reads side by side on PostgreSQL ran on three connections at three moments, and a status
+   * could pair the file count before a commit with the chunk count after it.
+   */
   async counts(key: string): Promise<{ indexed: number; files: number; chunks: number }> {
-    const [indexed, files, chunks] = await Promise.all([this.files.count({ providerKey: key }), this.files.count(), this.chunkRows.count({ providerKey: key })]);
-    return { indexed, files, chunks };
+    const row = await atomically(this.db(), function* (tx) {
+      return yield* tx.get<{ indexed: number | string; files: number | string; chunks: number | string }>(COUNTS, [key, key]);
+    });
+    return { indexed: Number(row?.indexed ?? 0), files: Number(row?.files ?? 0), chunks: Number(row?.chunks ?? 0) };
   }
 
   async setting(key: string): Promise<string | null> {
