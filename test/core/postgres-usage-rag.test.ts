@@ -7,7 +7,7 @@
 // Their SQLite suites stay under test/plugins/usage and test/plugins/rag. One cluster for the
 // file, always stopped; skipped, with the reason printed, where PostgreSQL's binaries are missing.
 import * as assert from "uvu/assert";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiBody } from "@muster/plugin/testing";
@@ -109,7 +109,9 @@ test("rag: a workspace indexed on PostgreSQL answers a semantic search; a forced
     writeCorpus(h.workspace);
     const search = (q: string) => h.json<ApiBody<"getMemoryRag">>(`/api/memory/rag?q=${encodeURIComponent(q)}&mode=vector&limit=3`);
     const agent = async () => (await h.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.agents[0]!;
-    const settled = () => waitUntil(async () => { const a = await agent(); return !a.dirty && a.total > 0 && a.indexed === a.total ? a : null; }, { timeoutMs: 30_000, label: "every file indexed on PostgreSQL" });
+    // Every markdown file on disk (the template's and the corpus), so a status between two jobs cannot pass for the end.
+    const onDisk = () => readdirSync(h.workspace, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".md") && !p.split("/").some((s) => s.startsWith("."))).length;
+    const settled = () => waitUntil(async () => { const a = await agent(); return !a.dirty && a.total === onDisk() && a.indexed === a.total ? a : null; }, { timeoutMs: 30_000, label: "every file indexed on PostgreSQL" });
     const enabled = await h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
     assert.is(enabled.status, 200, JSON.stringify(enabled.body));
     assert.equal(enabled.body.config, { provider: "hash", enabled: true, agentModes: {} }, "the settings upsert");
