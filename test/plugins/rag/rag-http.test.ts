@@ -106,6 +106,20 @@ t("the watcher re-indexes a new file and forgets a deleted one", async ({ h }) =
   await waitUntil(async () => !(await search(h, "kite festival dyneema")).body.results.some((r: { path: string }) => r.path === "memory/kites.md"), { timeoutMs: 10_000 });
 });
 
+t("an edited file answers from its new text only, and every other file still answers (searches between commits patch the vectors they hold)", async ({ h }) => {
+  const vector = (q: string) => search(h, q, "&mode=vector&limit=5");
+  assert.is((await vector("soil moisture greenhouse")).body.results[0]?.path, "projects/garden.md", "the vectors are held (read once)");
+  writeFileSync(join(h.workspace, "projects/garden.md"), "# Volcano trip\n\nBasalt columns formed where the lava cooled; the crater eruption was in 1783.\n");
+  await waitUntil(async () => (await vector("volcano basalt lava crater")).body.results[0]?.path === "projects/garden.md", { timeoutMs: 10_000, label: "the edit answered" });
+  const old = await vector("soil moisture greenhouse valve sensors");
+  assert.not.ok(old.body.results.some((r: { excerpt: string }) => /moisture/i.test(r.excerpt)), "no chunk of the old text is left");
+  for (const [q, path] of [["invoice worker timeout", "memory/2026-11-20.md"], ["interview backend engineers", "company/hiring.md"], ["roast chocolate beans", "insights/coffee.md"]] as const) {
+    assert.is((await vector(q)).body.results[0]?.path, path, q);
+  }
+  writeFileSync(join(h.workspace, "projects/garden.md"), corpus["projects/garden.md"]!);
+  await waitUntil(async () => (await vector("soil moisture greenhouse")).body.results[0]?.path === "projects/garden.md", { timeoutMs: 10_000, label: "the text restored" });
+});
+
 t("bad queries: 1 character and 10,000 characters are refused 400; punctuation only answers no results", async ({ h }) => {
   for (const q of ["a", " b ", "x".repeat(10_000)]) {
     const res = await search(h, q);
