@@ -128,6 +128,8 @@ export class RagService implements SemanticSearch {
   async stop(): Promise<void> {
     await this.vectorsListener?.close();
     await this.deps.indexer().stop();
+    // The stopped job's last report, written while the database is still open.
+    await this.jobWrites;
     await Promise.all(Object.values(this.deps.providers).map((p) => p.close?.()));
   }
 
