@@ -7,18 +7,30 @@
 // does not confirm is 504 CHAT_TURN_ABORT_TIMEOUT. One cluster for the file, always stopped;
 // skipped, with the reason printed, where PostgreSQL's server binaries are missing.
 import * as assert from "uvu/assert";
+import { createRequire } from "node:module";
 import type { ApiBody } from "@muster/plugin/testing";
 import { chatPlugin } from "../../plugins/chat/index.ts";
 import { FakeGateway } from "../helpers/fake-gateway.ts";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { postgresSuite, psql } from "../helpers/postgres-cluster.ts";
-import { AGENTS, FAST, gate, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
+import { AGENTS, chatStream, FAST, gate, TOKEN, waitForGateway } from "../plugins/chat/chat-helpers.ts";
 
 const { t, test, database } = postgresSuite("chat turns across two instances on PostgreSQL");
 
 /** How long an abort through one instance waits for the other's confirmation in these tests. */
 const CONFIRM_MS = 5_000;
+/** How long the slot-release test holds a finished turn's slot row locked (its release waits that long). */
+const HOLD_MS = 300;
+
+/** The part of `pg`'s Client the slot-release test uses (`pg` ships no types; it comes with MikroORM's driver). */
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+  on(event: "error", listener: () => void): void;
+}
+const { Client } = createRequire(import.meta.url)("pg") as { Client: new (options: { connectionString: string }) => PgClient };
 
 /** Two instances of one deployment (A started first), both linked to `gw`, with `chat` configuration. */
 async function pair(url: string, gw: FakeGateway, chat: Record<string, unknown> = {}): Promise<{ a: TestHost; b: TestHost; stopB: () => Promise<void>; stop: () => Promise<void> }> {
@@ -170,6 +182,76 @@ test("team: a turn of an instance that is gone is not listed and its abort is 41
   } finally {
     // A reply still held would keep the fake gateway's handler, and its stop, waiting.
     held.open("late");
+    await stop();
+    await gw.stop();
+  }
+});
+
+test("team: with 1 chat at a time, a chat that ended through one instance (JSON, stream, failed) has freed its slot when its answer arrives, however long the release takes: the next chat, at once through the other, is never 429", async () => {
+  const url = await database();
+  const gw = await FakeGateway.start({ token: TOKEN, agents: AGENTS, tickIntervalMs: 5_000 });
+  // The reply the gateway holds until the test lets it go.
+  let held: (() => void) | undefined;
+  gw.onChat(async (_agent, message) => {
+    if (message.includes("after ")) return `Reply: ${message}`;
+    await new Promise<void>((resolve) => (held = resolve));
+    return message.includes("fail ") ? { deltas: ["partial"], error: "LLM request failed: provider rejected the request" } : `Reply: ${message}`;
+  });
+  const { a, b, stop } = await pair(url, gw, { turnTimeoutMs: 20_000, rateLimit: { concurrent: 1, perMinute: 1_000 } }).catch(async (error) => {
+    await gw.stop();
+    throw error;
+  });
+  const admin = new Client({ connectionString: url });
+  admin.on("error", () => {});
+  await admin.connect();
+  const chat = (h: TestHost, message: string) => h.json<ApiBody<"postChat">>("/api/chat", { method: "POST", body: { message, agentId: "main" } });
+  /**
+   * Lets the running turn end while its slot's row is held by another transaction
+   * for HOLD_MS (a release that takes a while: a slow link, a busy database), then chats
+   * through `second` the moment `answered` (the end of the answer, as the client sees it) is in.
+   */
+  const endThenNext = async (second: TestHost, label: string, answered: () => Promise<void>) => {
+    await waitUntil(() => held !== undefined, { timeoutMs: 10_000, label: `${label}: its reply held by the gateway` });
+    await admin.query("BEGIN");
+    await admin.query(`SELECT id FROM muster_rate_slots WHERE feature = 'chat' AND "releasedAt" IS NULL FOR UPDATE`);
+    const unlocked = new Promise((resolve) => setTimeout(resolve, HOLD_MS)).then(() => admin.query("ROLLBACK"));
+    const release = held!;
+    held = undefined;
+    release();
+    try {
+      await answered();
+      const next = await chat(second, `after ${label}`);
+      assert.is(next.status, 200, `${label}: the next chat, through the other instance right after the answer: ${JSON.stringify(next.body)}`);
+    } finally {
+      await unlocked;
+    }
+  };
+  try {
+    for (let round = 0; round < 10; round++) {
+      const [first, second] = round % 2 === 0 ? [a, b] : [b, a];
+      const json = chat(first, `json ${round}`);
+      await endThenNext(second, `round ${round}, JSON`, async () => {
+        const answer = await json;
+        assert.is(answer.status, 200, JSON.stringify(answer.body));
+      });
+
+      const stream = await chatStream(first, { message: `stream ${round}`, agentId: "main" });
+      assert.is(stream.status, 200);
+      await endThenNext(second, `round ${round}, stream`, async () => {
+        await stream.next((frame) => frame.type === "done", 10_000);
+      });
+      await stream.ended;
+
+      const failed = chat(first, `fail ${round}`);
+      await endThenNext(second, `round ${round}, failed`, async () => {
+        const answer = await failed;
+        assert.is(answer.status, 502, JSON.stringify(answer.body));
+        assert.is(codeOf(answer.body), "CHAT_RUN_FAILED");
+      });
+    }
+  } finally {
+    held?.();
+    await admin.end().catch(() => {});
     await stop();
     await gw.stop();
   }

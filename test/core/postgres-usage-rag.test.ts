@@ -263,4 +263,42 @@ test("rag in team mode: a search through the instance that is not the primary, r
   }
 });
 
+test("rag in team mode: the status through the instance that is not the primary stays dirty until the primary's job has stored every file (it said settled between two of the primary's commits)", async () => {
+  const { workspaceDir, options } = await teamRag("muster-team-rag-status-");
+  const NOTES = 200;
+  for (let i = 0; i < NOTES; i++) writeCorpus(workspaceDir, { [`notes/note-${i}.md`]: `# Note ${i}\n\nField note number ${i} about the ${i % 7 === 0 ? "orchard" : "meadow"} survey.\n` });
+  const onDisk = Object.keys(corpus).length + NOTES;
+  const hosts: TestHost[] = [];
+  try {
+    // A first: the primary.
+    for (const _ of ["a", "b"]) hosts.push(await startTestHost(options));
+    const [a, b] = hosts as [TestHost, TestHost];
+    // Asked of B: the primary (A) takes the request within its 2 s sweep and runs the job.
+    const enabled = await b.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    let midJob = 0;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const status = await b.json<ApiBody<"getMemoryConfig">>("/api/memory/config");
+      assert.is(status.status, 200, JSON.stringify(status.body));
+      const agent = status.body.agents[0]!;
+      if (!agent.dirty && agent.total > 0 && agent.indexed === agent.total) {
+        assert.is(agent.indexed, onDisk, `B said settled with ${agent.indexed} of ${onDisk} files indexed`);
+        break;
+      }
+      if (agent.indexed > 0) midJob++;
+      assert.ok(Date.now() < deadline, `B never said settled: ${JSON.stringify(agent)}`);
+      await sleep(10);
+    }
+    assert.ok(midJob > 0, "B's status was read while the primary's job ran");
+    assert.is((await a.json<ApiBody<"getMemoryConfig">>("/api/memory/config")).body.job?.status, "done", "the primary's job had ended");
+  } finally {
+    for (const h of hosts.reverse()) {
+      await h.stop();
+      removeHome(h.home);
+    }
+    rmSync(workspaceDir, { recursive: true, force: true });
+  }
+});
+
 t.run();

@@ -50,8 +50,15 @@ export class ActiveTurn {
   private readonly changed: (turn: ActiveTurn) => void;
   private readonly progressed: ((turn: ActiveTurn) => void) | undefined;
 
-  /** `changed`: attached, detached or approval changed (published); `progressed` (optional): the agent being awaited changed. */
-  constructor(prepared: PreparedChat, options: { maxMs: number; attached: boolean; changed: (turn: ActiveTurn) => void; progressed?: (turn: ActiveTurn) => void }) {
+  /**
+   * `changed`: attached, detached or approval changed (published); `progressed` (optional): the
+   * agent being awaited changed; `ended` (optional): awaited once the run has ended, however,
+   * before `done` settles, so before a waiting request can answer.
+   */
+  constructor(
+    prepared: PreparedChat,
+    options: { maxMs: number; attached: boolean; changed: (turn: ActiveTurn) => void; progressed?: (turn: ActiveTurn) => void; ended?: () => Promise<void> },
+  ) {
     const now = Date.now();
     this.changed = options.changed;
     this.progressed = options.progressed;
@@ -69,9 +76,11 @@ export class ActiveTurn {
     };
     // Starts on the next microtask: a request that calls `wait` in the tick that created the
     // turn sees every frame.
-    this.done = Promise.resolve().then(() =>
-      prepared.run({ signal: this.controller.signal, deadline: now + options.maxMs, frames: (frame) => this.onFrame(frame), onReply: (message) => this.replies.push(message) }),
-    );
+    this.done = Promise.resolve()
+      .then(() =>
+        prepared.run({ signal: this.controller.signal, deadline: now + options.maxMs, frames: (frame) => this.onFrame(frame), onReply: (message) => this.replies.push(message) }),
+      )
+      .finally(options.ended);
   }
 
   snapshot(): ChatTurnRecord {

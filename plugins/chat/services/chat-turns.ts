@@ -54,11 +54,13 @@ export class ChatTurns {
 
   /**
    * Starts a prepared chat as a turn of its own. `release` (its rate-limit slot) is called
-   * once the turn has ended, however it ends.
+   * once the turn has ended, however it ends, and waited for before a waiting request gets the
+   * end of its answer: in team mode the slot is a row, and the client's next chat, on any
+   * instance, must find it free.
    */
-  start(prepared: PreparedChat, options: { attached: boolean; release: () => void }): ActiveTurn {
+  start(prepared: PreparedChat, options: { attached: boolean; release: () => void | Promise<void> }): ActiveTurn {
     if (this.stopped) {
-      options.release();
+      void options.release();
       throw hostErrors.SERVICE_UNAVAILABLE({ reason: "Muster is shutting down" });
     }
     this.watchApprovals();
@@ -71,16 +73,19 @@ export class ChatTurns {
         this.publish("chat.turn.updated", { turn: changed.snapshot() });
       },
       ...(this.deps.team ? { progressed: (moved: ActiveTurn) => this.deps.team!.changed(moved) } : {}),
+      // The shared limiter logs a release that fails; the turn's outcome stays its run's.
+      ended: async () => {
+        await Promise.resolve()
+          .then(options.release)
+          .catch((error: unknown) => this.deps.logger.warn({ err: error }, "a chat turn's rate-limit slot could not be released"));
+      },
     });
     const settled = turn.done
       .then(
         () => this.finished(turn, "completed", null),
         (error: unknown) => this.finished(turn, turn.controller.signal.aborted ? "cancelled" : "failed", error),
       )
-      .finally(() => {
-        this.active.delete(turn.record.id);
-        options.release();
-      });
+      .finally(() => this.active.delete(turn.record.id));
     this.active.set(turn.record.id, { turn, settled });
     this.deps.team?.started(turn);
     this.publish("chat.turn.started", { turn: turn.snapshot() });

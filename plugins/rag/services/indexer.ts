@@ -21,6 +21,11 @@ export interface IndexerDeps {
   changed: (path: string) => void;
   /** The host watcher's initial scan: a job lists the workspace only after it (see `run`). */
   watch?: Pick<WorkspaceWatch, "scanned">;
+  /**
+   * Team mode: told the job as it changes (queued, each progress event, its end), after the
+   * commits it counts, so the other instances' status shows the primary's job.
+   */
+  report?: (job: IndexJob) => void;
 }
 
 const PROGRESS_EVERY_MS = 200;
@@ -62,6 +67,7 @@ export class Indexer {
 
   private begin(job: IndexJob, force: boolean): IndexJob {
     this.current = job;
+    this.deps.report?.({ ...job });
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.run(job, force))
       .finally(() => this.afterJob());
@@ -94,6 +100,7 @@ export class Indexer {
   private finish(job: IndexJob, status: IndexJob["status"], error?: IndexJob["error"]) {
     job.status = status;
     if (error) job.error = error;
+    this.deps.report?.({ ...job });
     this.deps.events.publish("rag.index.finished", { job: { ...job } }, { public: true });
   }
 
@@ -170,6 +177,7 @@ export class Indexer {
     const now = Date.now();
     if (!always && now - this.lastProgress < PROGRESS_EVERY_MS && job.done < job.total) return;
     this.lastProgress = now;
+    this.deps.report?.({ ...job });
     this.deps.events.publish("rag.index.progress", { job: { ...job } }, { public: true });
   }
 }

@@ -50,6 +50,8 @@ export class RagService implements SemanticSearch {
   private vectorsListener?: DatabaseListener;
   /** The stored vectors' version last seen by a non-primary instance (`followTeam`). */
   private vectorsSeen?: string;
+  /** Team mode: this instance's job reports (`shareJob`), written in order. */
+  private jobWrites: Promise<void> = Promise.resolve();
   private readonly deps: RagServiceDeps;
   constructor(deps: RagServiceDeps) {
     this.deps = deps;
@@ -99,13 +101,24 @@ export class RagService implements SemanticSearch {
     this.deps.indexer().request(false);
   }
 
+  /**
+   * Team mode: records the job of this instance (the primary, the only one that indexes) as it
+   * changes, so a status through any other instance is dirty while it runs (that instance's
+   * own indexer is idle: before, it said "settled" between two of the primary's commits).
+   */
+  shareJob(job: IndexJob): void {
+    this.jobWrites = this.jobWrites
+      .then(() => this.deps.store.saveJob(job))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), job: job.id }, "the indexing job could not be shared with the other instances"));
+  }
+
   async followTeam(): Promise<void> {
     await this.loadSettings();
     const primary = this.deps.instances.primary();
     const becamePrimary = primary && !this.wasPrimary;
     this.wasPrimary = primary;
     if (primary) {
-      const asked = await this.deps.store.takeIndexRequest();
+      const asked = await this.deps.store.takeIndexRequest((jobId) => this.deps.indexer().newJob(jobId));
       if (!this.settings.enabled) return;
       if (asked) this.deps.indexer().request(asked.force, asked.jobId);
       else if (becamePrimary) this.deps.indexer().request(false);
@@ -121,6 +134,8 @@ export class RagService implements SemanticSearch {
   async stop(): Promise<void> {
     await this.vectorsListener?.close();
     await this.deps.indexer().stop();
+    // The stopped job's last report, written while the database is still open.
+    await this.jobWrites;
     await Promise.all(Object.values(this.deps.providers).map((p) => p.close?.()));
   }
 
@@ -261,13 +276,18 @@ export class RagService implements SemanticSearch {
     const busyBefore = this.deps.indexer().busy;
     const counts = await this.deps.store.counts(providerKey(provider));
     const job = this.deps.indexer().job();
-    const dirty = counts.indexed < counts.files || busyBefore || this.deps.indexer().busy || job?.status === "failed";
+    // Team mode, another instance (it never indexes): the counts follow the primary's job, as
+    // of the counts' moment. `job` stays this instance's own (docs/team.md).
+    const elsewhere = this.deps.instances.shared && !this.deps.instances.primary();
+    const counted = elsewhere ? (counts.primaryJob ?? undefined) : job;
+    const busy = elsewhere ? counted?.status === "queued" || counted?.status === "running" : busyBefore || this.deps.indexer().busy;
+    const dirty = counts.indexed < counts.files || counts.requested || busy || counted?.status === "failed";
     const agentIds = ["main", ...Object.keys(this.settings.agentModes).filter((a) => a !== "main").sort()];
     const agents: AgentMemoryStatus[] = agentIds.map((agentId) => ({
       agentId,
       provider: provider.id,
       indexed: counts.indexed,
-      total: Math.max(counts.files, job?.total ?? 0),
+      total: Math.max(counts.files, counted?.total ?? 0),
       chunks: counts.chunks,
       dirty,
       vectorReady: this.settings.enabled && counts.chunks > 0,

@@ -5,6 +5,7 @@ import { VAULT_SECRETS } from "../../vault/tokens.ts";
 import type { RagConfig } from "../config.ts";
 import { createProviders } from "../providers/registry.ts";
 import { RAG } from "../tokens.ts";
+import type { IndexJob } from "./index-job.ts";
 import { Indexer } from "./indexer.ts";
 import { RagService } from "./rag-service.ts";
 import { VectorStore } from "./vector-store.ts";
@@ -35,7 +36,7 @@ export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagS
         const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve, localWorkerUrl: options.localWorkerUrl });
         let indexer: Indexer;
         const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger, instances });
-        indexer = new Indexer({ store, workspace, watch, events, logger, config, activeProvider: () => service.active(), changed: (path) => service.invalidate(path) });
+        indexer = new Indexer({ store, workspace, watch, events, logger, config, activeProvider: () => service.active(), changed: (path) => service.invalidate(path), ...(instances.shared ? { report: (job: IndexJob) => service.shareJob(job) } : {}) });
         return Object.assign(service, { indexer });
       },
     }),

@@ -1,5 +1,6 @@
 import { atomically, defineStore, type Database, type DatabaseListener, type EntityStore } from "@muster/plugin";
 import type { Chunk } from "../domain/chunker.ts";
+import type { IndexJob } from "./index-job.ts";
 import { RagChunk } from "../entities/rag-chunk.ts";
 import { RagFile } from "../entities/rag-file.ts";
 import { RagSetting } from "../entities/rag-setting.ts";
@@ -32,8 +33,12 @@ const FORCE_KEY = "index-request-force";
 const REQUEST = "INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING";
 const READ_SETTING = "SELECT value FROM rag_settings WHERE key = ?";
 const TAKE_REQUEST = "DELETE FROM rag_settings WHERE key IN (?, ?) RETURNING key, value";
+// Team mode: the primary's job as it last reported it, for the other instances' status.
+const JOB_KEY = "index-job";
+const SAVE_SETTING = "INSERT INTO rag_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 const COUNTS = `SELECT (SELECT count(*) FROM rag_files WHERE "providerKey" = ?) AS indexed, (SELECT count(*) FROM rag_files) AS files,
-  (SELECT count(*) FROM rag_chunks WHERE "providerKey" = ?) AS chunks`;
+  (SELECT count(*) FROM rag_chunks WHERE "providerKey" = ?) AS chunks, (SELECT value FROM rag_settings WHERE key = ?) AS job,
+  (SELECT count(*) FROM rag_settings WHERE key = ?) AS requested`;
 // Every commit inserts chunks with new ids and every removal deletes some: the pair changes with the vectors.
 const VECTORS_VERSION = `SELECT count(*) AS n, max(id) AS top FROM rag_chunks WHERE "providerKey" = ?`;
 
@@ -199,13 +204,29 @@ export class VectorStore {
   /**
    * Files and chunks stored under `key`, and all indexed files, read in ONE statement: three
    * reads side by side on PostgreSQL ran on three connections at three moments, and a status
-   * could pair the file count before a commit with the chunk count after it.
+   * could pair the file count before a commit with the chunk count after it. With them, as of
+   * the same moment (team mode): the primary's job as it last reported it (`saveJob`, written
+   * after each commit it counts) and whether a job asked of another instance waits for it.
    */
-  async counts(key: string): Promise<{ indexed: number; files: number; chunks: number }> {
+  async counts(key: string): Promise<{ indexed: number; files: number; chunks: number; primaryJob: IndexJob | null; requested: boolean }> {
     const row = await atomically(this.db(), function* (tx) {
-      return yield* tx.get<{ indexed: number | string; files: number | string; chunks: number | string }>(COUNTS, [key, key]);
+      return yield* tx.get<{ indexed: number | string; files: number | string; chunks: number | string; job: string | null; requested: number | string }>(COUNTS, [key, key, JOB_KEY, REQUEST_KEY]);
     });
-    return { indexed: Number(row?.indexed ?? 0), files: Number(row?.files ?? 0), chunks: Number(row?.chunks ?? 0) };
+    return {
+      indexed: Number(row?.indexed ?? 0),
+      files: Number(row?.files ?? 0),
+      chunks: Number(row?.chunks ?? 0),
+      primaryJob: row?.job ? (JSON.parse(row.job) as IndexJob) : null,
+      requested: Number(row?.requested ?? 0) > 0,
+    };
+  }
+
+  /** Team mode: the primary's job as it is now (queued, progressing, ended), for the other instances' status. */
+  async saveJob(job: IndexJob): Promise<void> {
+    const value = JSON.stringify(job);
+    await atomically(this.db(), function* (tx) {
+      yield* tx.run(SAVE_SETTING, [JOB_KEY, value]);
+    });
   }
 
   async setting(key: string): Promise<string | null> {
@@ -225,10 +246,17 @@ export class VectorStore {
     });
   }
 
-  /** The primary takes the waiting request, if any (one statement: a request made meanwhile waits for the next take). */
-  async takeIndexRequest(): Promise<{ jobId: string; force: boolean } | null> {
+  /**
+   * The primary takes the waiting request, if any (one statement: a request made meanwhile
+   * waits for the next take). In the same step the request's job is recorded as `queued`
+   * (`saveJob`), so no status reads a moment with neither the request nor its job.
+   */
+  async takeIndexRequest(queued: (jobId: string) => IndexJob): Promise<{ jobId: string; force: boolean } | null> {
     const rows = await atomically(this.db(), function* (tx) {
-      return yield* tx.all<{ key: string; value: string }>(TAKE_REQUEST, [REQUEST_KEY, FORCE_KEY]);
+      const taken = yield* tx.all<{ key: string; value: string }>(TAKE_REQUEST, [REQUEST_KEY, FORCE_KEY]);
+      const id = taken.find((r) => r.key === REQUEST_KEY)?.value;
+      if (id) yield* tx.run(SAVE_SETTING, [JOB_KEY, JSON.stringify(queued(id))]);
+      return taken;
     });
     const jobId = rows.find((r) => r.key === REQUEST_KEY)?.value;
     return jobId ? { jobId, force: rows.some((r) => r.key === FORCE_KEY) } : null;
