@@ -73,7 +73,7 @@ const probePlugin = definePlugin({
       });
       router.post("/api/pg-steps/review-resolve", { summary: "Race a review's decision", body: z.object({ approvalId: z.string(), taskId: z.string() }) }, async ({ body }) => {
         const store = new ReviewStore(db);
-        const raced = await race(async () => (await store.resolve(body.approvalId, "approved", now())) !== null);
+        const raced = await race(async () => (await store.resolve({ id: body.approvalId, taskId: body.taskId }, "approved", now())) !== null);
         return { ...raced, pending: await store.hasPending(body.taskId) };
       });
       router.post("/api/pg-steps/episode", { summary: "Race a blocked episode's start, then end it", body: task }, async ({ body }) => {
@@ -167,6 +167,10 @@ test("dispatch: of 20 starts of one task one wins; of 20 review openings one; of
     assert.is(resolved.body.won, 1);
     assert.is(resolved.body.pending, false);
     assert.is((await post("review-open", { taskId: "task-1" })).body.won, 1, "a decided review blocks nothing");
+    // Decided before it is linked (the approval is visible at once; its link follows): that decision is the review's.
+    const early = await post<{ pending: boolean }>("review-resolve", { taskId: "task-1", approvalId: "approval-2" });
+    assert.is(early.body.won, 1, "exactly one of the concurrent early decisions takes the unlinked review");
+    assert.is(early.body.pending, false);
 
     const episode = await post<{ again: boolean }>("episode", { taskId: "task-1" });
     assert.is(episode.body.won, 1);

@@ -151,7 +151,7 @@ export class ReviewFlow {
   }
 
   private async approve(payload: ReviewPayload, approvalId: string): Promise<unknown> {
-    await this.deps.store.resolve(approvalId, "approved", new Date().toISOString());
+    await this.deps.store.resolve({ id: approvalId, taskId: payload.taskId }, "approved", new Date().toISOString());
     this.approving.add(payload.taskId);
     try {
       const task = await this.deps.work.update("task", payload.taskId, { status: "done" });
@@ -163,7 +163,7 @@ export class ReviewFlow {
 
   private async onRejected(approval: ApprovalEventPayload): Promise<void> {
     if (approval.command !== REVIEW_ACTION) return;
-    const review = await this.deps.store.resolve(approval.id, "rejected", new Date().toISOString());
+    const review = await this.deps.store.resolve(approval, "rejected", new Date().toISOString());
     if (!review) return;
     const task = await this.deps.work.find("task", review.taskId);
     if (task?.status !== "review") return;

@@ -63,10 +63,18 @@ export class ReviewStore {
   /**
    * Decides the pending review of an approval; the row, or null when it was not pending. One
    * conditional update returning the row it changed: of concurrent decisions exactly one gets
-   * it (PostgreSQL re-checks the condition on the row it waited for).
+   * it (PostgreSQL re-checks the condition on the row it waited for). The task's pending review
+   * not yet linked to an approval is the approval's too: the approval is visible (and can be
+   * decided) as soon as it is created, a moment before `attachApproval` links it; before, a
+   * decision in that moment found no review and left the task in review for good.
    */
-  async resolve(approvalId: string, status: "approved" | "rejected", now: string): Promise<TaskReviewRow | null> {
-    const [row] = await this.rows.qb().update({ status, resolvedAt: now }).where({ approvalId, status: "pending" }).returning([...REVIEW_COLUMNS]).execute<TaskReviewRow[]>("all");
+  async resolve(approval: { id: string; taskId: string }, status: "approved" | "rejected", now: string): Promise<TaskReviewRow | null> {
+    const [row] = await this.rows
+      .qb()
+      .update({ status, resolvedAt: now, approvalId: approval.id })
+      .where({ status: "pending", $or: [{ approvalId: approval.id }, { taskId: approval.taskId, approvalId: null }] })
+      .returning([...REVIEW_COLUMNS])
+      .execute<TaskReviewRow[]>("all");
     return row ?? null;
   }
 
