@@ -28,6 +28,8 @@ export interface RouterDeps {
 }
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** How many paths' route matches are kept at most (see `rememberMatches`). */
+const MATCHES_KEPT = 1_000;
 
 export class RouteTable {
   // Case-sensitive: `/API/BOARD/IMPORT` is not `/api/board/import` (a 404, never a second
@@ -38,6 +40,30 @@ export class RouteTable {
   private readonly deps: RouterDeps;
   constructor(deps: RouterDeps) {
     this.deps = deps;
+    this.rememberMatches();
+  }
+
+  /**
+   * @koa/router tests every route's pattern, in order, on every request (a few hundred
+   * regular expressions). What it finds depends only on the path, the method and the routes,
+   * so the answer for a path is kept: a bounded map, emptied when full (paths with ids in
+   * them are unbounded) and whenever a route is added. The router and the 404/405 fallback
+   * read the same answer; neither changes it.
+   */
+  private rememberMatches(): void {
+    const match = this.router.match.bind(this.router);
+    const known = new Map<string, ReturnType<Router["match"]>>();
+    let routeCount = this.router.stack.length;
+    this.router.match = (path, method) => {
+      if (routeCount !== this.router.stack.length || known.size >= MATCHES_KEPT) {
+        known.clear();
+        routeCount = this.router.stack.length;
+      }
+      const key = `${method} ${path}`;
+      let found = known.get(key);
+      if (!found) known.set(key, (found = match(path, method)));
+      return found;
+    };
   }
 
   /** The `PluginRouter` a plugin receives; paths outside its declared prefixes are refused. */
@@ -62,10 +88,12 @@ export class RouteTable {
   }
 
   private middleware(method: HttpMethod, spec: RouteSpec, handler: RouteHandler<any, any, any>) {
+    const noQueryIsEmpty = !spec.query || parsesToEmpty(spec.query);
     return async (ctx: Context) => {
       if (method === "DELETE" || spec.auth === "session") this.deps.requireSession(ctx);
       const params = spec.params ? validate(spec.params, { ...ctx.params }, "params") : { ...ctx.params };
-      const query = spec.query ? validate(spec.query, { ...ctx.query }, "query") : {};
+      // Without a query string the schema would be given `{}`, whose answer is known.
+      const query = spec.query && !(noQueryIsEmpty && ctx.querystring === "") ? validate(spec.query, { ...ctx.query }, "query") : {};
       const raw = method === "GET" ? undefined : await readJsonBody(ctx, this.deps.bodyLimitBytes);
       const body = spec.body ? validate(spec.body, raw ?? {}, "body") : undefined;
       const agentHeader = ctx.get("x-agent-id");
@@ -89,4 +117,16 @@ export class RouteTable {
       setJsonBody(ctx, result === undefined ? { ok: true } : result);
     };
   }
+}
+
+/**
+ * Whether a query schema accepts no parameters at all and gives an empty object for them
+ * (`z.strictObject({})`, or only optional fields without defaults): then a request without a
+ * query string needs no parse. Asked once, when the route is mounted.
+ */
+function parsesToEmpty(schema: NonNullable<RouteSpec["query"]>): boolean {
+  const parsed = schema.safeParse({});
+  if (!parsed.success) return false;
+  const data: unknown = parsed.data;
+  return typeof data === "object" && data !== null && Object.getPrototypeOf(data) === Object.prototype && Object.keys(data).length === 0;
 }
