@@ -104,7 +104,7 @@ export function createApp({ logger, security, routes, metrics, startGate, answer
   app.use(requestEnvelope({ logger, security, metrics }));
   if (startGate) app.use(startGate);
   if (answerAfterWrites) app.use((_ctx, next) => collectingWrites(next));
-  app.use(routes.router.routes());
+  app.use(routes.dispatch());
   app.use(async (ctx) => {
     // Reached only when no route answered: tell a wrong method from an unknown path.
     const match = routes.router.match(ctx.path, ctx.method);

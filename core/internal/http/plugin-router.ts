@@ -1,7 +1,7 @@
 // Builds each plugin's `PluginRouter` on one shared @koa/router, validating input with
 // the route's zod schemas and recording every route for the OpenAPI document.
 import Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Next } from "koa";
 import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { startErrors } from "../start-errors.ts";
@@ -26,6 +26,20 @@ export interface RouterDeps {
   /** Runs each handler; re-runs it while the database is locked by another process (storage-guard.ts). */
   runHandler: HandlerGuard;
 }
+
+/** The fields @koa/router's dispatch sets on a routed request's context. */
+type RoutedContext = Context & {
+  matched: unknown[];
+  router: Router;
+  routeMatched: boolean;
+  captures: string[];
+  params: Record<string, string>;
+  request: { params: Record<string, string> };
+  routerPath: string | RegExp;
+  routerName: string | undefined;
+  _matchedRoute: string | RegExp;
+  _matchedRouteName?: string;
+};
 
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** How many paths' route matches are kept at most (see `rememberMatches`). */
@@ -63,6 +77,38 @@ export class RouteTable {
       let found = known.get(key);
       if (!found) known.set(key, (found = match(path, method)));
       return found;
+    };
+  }
+
+  /**
+   * Koa middleware running the route a request matches, as @koa/router's own dispatch does,
+   * without its per-request work that a table of handler-only routes does not need: the
+   * host-pattern check (parsing the Host header again), debug calls, and a middleware chain
+   * composed anew for every request. The first route matching the path and method answers
+   * (a route's handler never calls `next`), with the context fields the router sets.
+   * Anything else (a layer added with `router.use`, a layer with more than one handler) goes
+   * through @koa/router's dispatch unchanged.
+   */
+  dispatch(): (ctx: Context, next: Next) => unknown {
+    const router = this.router;
+    const general = router.routes() as unknown as (ctx: Context, next: Next) => unknown;
+    return (ctx, next) => {
+      const path = ctx.path;
+      const found = router.match(path, ctx.method);
+      const layer = found.pathAndMethod[0];
+      if (!found.route || !layer || layer.methods.length === 0 || layer.stack.length !== 1) return general(ctx, next);
+      const routed = ctx as RoutedContext;
+      routed.matched = found.path;
+      routed.router = router;
+      routed.routeMatched = true;
+      const captures = layer.paramNames.length > 0 ? layer.captures(path) : [];
+      routed.captures = captures;
+      routed.params = routed.request.params = layer.params(path, captures, routed.params);
+      routed.routerPath = layer.path;
+      routed.routerName = layer.name || undefined;
+      routed._matchedRoute = layer.path;
+      if (layer.name) routed._matchedRouteName = layer.name;
+      return layer.stack[0]!(ctx as never, next);
     };
   }
 
