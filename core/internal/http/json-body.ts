@@ -2,6 +2,7 @@
 import type { Context } from "koa";
 
 const JSON_TYPE = "application/json; charset=utf-8";
+const JSON_IN_TYPE = /\bjson\b/i;
 
 /**
  * A route's answer as Koa would send it, serialised here instead of in Koa's respond(): for
@@ -17,6 +18,8 @@ export function setJsonBody(ctx: Context, result: unknown): void {
     ctx.body = result;
     return;
   }
-  if (!/\bjson\b/i.test(ctx.response.get("Content-Type") as string)) ctx.set("Content-Type", JSON_TYPE);
+  // Straight on Node's response: Koa's `ctx.set` copies its arguments into arrays per call.
+  const res = ctx.res;
+  if (!ctx.headerSent && !JSON_IN_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) res.setHeader("Content-Type", JSON_TYPE);
   ctx.body = JSON.stringify(result);
 }

@@ -1,7 +1,7 @@
 // Builds each plugin's `PluginRouter` on one shared @koa/router, validating input with
 // the route's zod schemas and recording every route for the OpenAPI document.
 import Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Next } from "koa";
 import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { startErrors } from "../start-errors.ts";
@@ -27,7 +27,23 @@ export interface RouterDeps {
   runHandler: HandlerGuard;
 }
 
+/** The fields @koa/router's dispatch sets on a routed request's context. */
+type RoutedContext = Context & {
+  matched: unknown[];
+  router: Router;
+  routeMatched: boolean;
+  captures: string[];
+  params: Record<string, string>;
+  request: { params: Record<string, string> };
+  routerPath: string | RegExp;
+  routerName: string | undefined;
+  _matchedRoute: string | RegExp;
+  _matchedRouteName?: string;
+};
+
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** How many paths' route matches are kept at most (see `rememberMatches`). */
+const MATCHES_KEPT = 1_000;
 
 export class RouteTable {
   // Case-sensitive: `/API/BOARD/IMPORT` is not `/api/board/import` (a 404, never a second
@@ -38,6 +54,62 @@ export class RouteTable {
   private readonly deps: RouterDeps;
   constructor(deps: RouterDeps) {
     this.deps = deps;
+    this.rememberMatches();
+  }
+
+  /**
+   * @koa/router tests every route's pattern, in order, on every request (a few hundred
+   * regular expressions). What it finds depends only on the path, the method and the routes,
+   * so the answer for a path is kept: a bounded map, emptied when full (paths with ids in
+   * them are unbounded) and whenever a route is added. The router and the 404/405 fallback
+   * read the same answer; neither changes it.
+   */
+  private rememberMatches(): void {
+    const match = this.router.match.bind(this.router);
+    const known = new Map<string, ReturnType<Router["match"]>>();
+    let routeCount = this.router.stack.length;
+    this.router.match = (path, method) => {
+      if (routeCount !== this.router.stack.length || known.size >= MATCHES_KEPT) {
+        known.clear();
+        routeCount = this.router.stack.length;
+      }
+      const key = `${method} ${path}`;
+      let found = known.get(key);
+      if (!found) known.set(key, (found = match(path, method)));
+      return found;
+    };
+  }
+
+  /**
+   * Koa middleware running the route a request matches, as @koa/router's own dispatch does,
+   * without its per-request work that a table of handler-only routes does not need: the
+   * host-pattern check (parsing the Host header again), debug calls, and a middleware chain
+   * composed anew for every request. The first route matching the path and method answers
+   * (a route's handler never calls `next`), with the context fields the router sets.
+   * Anything else (a layer added with `router.use`, a layer with more than one handler) goes
+   * through @koa/router's dispatch unchanged.
+   */
+  dispatch(): (ctx: Context, next: Next) => unknown {
+    const router = this.router;
+    const general = router.routes() as unknown as (ctx: Context, next: Next) => unknown;
+    return (ctx, next) => {
+      const path = ctx.path;
+      const found = router.match(path, ctx.method);
+      const layer = found.pathAndMethod[0];
+      if (!found.route || !layer || layer.methods.length === 0 || layer.stack.length !== 1) return general(ctx, next);
+      const routed = ctx as RoutedContext;
+      routed.matched = found.path;
+      routed.router = router;
+      routed.routeMatched = true;
+      const captures = layer.paramNames.length > 0 ? layer.captures(path) : [];
+      routed.captures = captures;
+      routed.params = routed.request.params = layer.params(path, captures, routed.params);
+      routed.routerPath = layer.path;
+      routed.routerName = layer.name || undefined;
+      routed._matchedRoute = layer.path;
+      if (layer.name) routed._matchedRouteName = layer.name;
+      return layer.stack[0]!(ctx as never, next);
+    };
   }
 
   /** The `PluginRouter` a plugin receives; paths outside its declared prefixes are refused. */
@@ -62,10 +134,12 @@ export class RouteTable {
   }
 
   private middleware(method: HttpMethod, spec: RouteSpec, handler: RouteHandler<any, any, any>) {
+    const noQueryIsEmpty = !spec.query || parsesToEmpty(spec.query);
     return async (ctx: Context) => {
       if (method === "DELETE" || spec.auth === "session") this.deps.requireSession(ctx);
       const params = spec.params ? validate(spec.params, { ...ctx.params }, "params") : { ...ctx.params };
-      const query = spec.query ? validate(spec.query, { ...ctx.query }, "query") : {};
+      // Without a query string the schema would be given `{}`, whose answer is known.
+      const query = spec.query && !(noQueryIsEmpty && ctx.querystring === "") ? validate(spec.query, { ...ctx.query }, "query") : {};
       const raw = method === "GET" ? undefined : await readJsonBody(ctx, this.deps.bodyLimitBytes);
       const body = spec.body ? validate(spec.body, raw ?? {}, "body") : undefined;
       const agentHeader = ctx.get("x-agent-id");
@@ -89,4 +163,16 @@ export class RouteTable {
       setJsonBody(ctx, result === undefined ? { ok: true } : result);
     };
   }
+}
+
+/**
+ * Whether a query schema accepts no parameters at all and gives an empty object for them
+ * (`z.strictObject({})`, or only optional fields without defaults): then a request without a
+ * query string needs no parse. Asked once, when the route is mounted.
+ */
+function parsesToEmpty(schema: NonNullable<RouteSpec["query"]>): boolean {
+  const parsed = schema.safeParse({});
+  if (!parsed.success) return false;
+  const data: unknown = parsed.data;
+  return typeof data === "object" && data !== null && Object.getPrototypeOf(data) === Object.prototype && Object.keys(data).length === 0;
 }

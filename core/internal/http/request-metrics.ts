@@ -1,7 +1,7 @@
 // Counts answered requests and their latency by method, route template and status, for
 // `GET /metrics`. Kept in memory: the counters start at zero with each process, as
 // Prometheus counters may.
-import type { Context, Next } from "koa";
+import type { Context } from "koa";
 import type { HttpMetrics, HttpMetricsSnapshot } from "../../plugin-api/http-metrics.ts";
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -17,8 +17,11 @@ interface Histogram {
 }
 
 export interface RequestMetrics extends HttpMetrics {
-  /** Koa middleware; must run outside the error boundary so it sees the final status. */
-  middleware(): (ctx: Context, next: Next) => Promise<void>;
+  /**
+   * Counts one answered request that began at `started` (`performance.now()`); called by the
+   * app's outer middleware outside the error boundary, so it sees the final status.
+   */
+  record(ctx: Context, started: number): void;
 }
 
 export function createRequestMetrics(): RequestMetrics {
@@ -31,27 +34,21 @@ export function createRequestMetrics(): RequestMetrics {
     request.count++;
     const durationKey = `${method} ${route}`;
     const histogram = durations.get(durationKey) ?? durations.set(durationKey, { method, route, counts: BUCKETS.map(() => 0), sum: 0, count: 0 }).get(durationKey)!;
-    const bucket = BUCKETS.findIndex((bound) => seconds <= bound);
-    if (bucket >= 0) histogram.counts[bucket]!++;
+    let bucket = 0;
+    while (bucket < BUCKETS.length && !(seconds <= BUCKETS[bucket]!)) bucket++;
+    if (bucket < BUCKETS.length) histogram.counts[bucket]!++;
     histogram.sum += seconds;
     histogram.count++;
   }
 
   return {
-    middleware() {
-      return async (ctx, next) => {
-        const started = performance.now();
-        try {
-          await next();
-        } finally {
-          // The template the router matched (`/api/tasks/:id`), never the raw path: raw paths
-          // would let any client create unbounded series. A stream counts until its headers go.
-          const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-          const route = typeof matched === "string" ? matched : UNMATCHED_ROUTE;
-          const method = METHODS.has(ctx.method) ? ctx.method : "OTHER";
-          observe(method, route, ctx.status, (performance.now() - started) / 1000);
-        }
-      };
+    record(ctx, started) {
+      // The template the router matched (`/api/tasks/:id`), never the raw path: raw paths
+      // would let any client create unbounded series. A stream counts until its headers go.
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      const route = typeof matched === "string" ? matched : UNMATCHED_ROUTE;
+      const method = METHODS.has(ctx.method) ? ctx.method : "OTHER";
+      observe(method, route, ctx.status, (performance.now() - started) / 1000);
     },
     snapshot(): HttpMetricsSnapshot {
       return {

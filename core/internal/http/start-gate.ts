@@ -21,11 +21,16 @@ export function startGate(): StartGate {
   let state: "starting" | "open" | "failed" = "starting";
   let release!: () => void;
   const ended = new Promise<void>((resolve) => (release = resolve));
+  async function waitForStart(ctx: Context, next: Next): Promise<unknown> {
+    if (state === "starting" && ctx.path !== ANSWERED_WHILE_STARTING) await ended;
+    if (state === "failed") throw hostErrors.SERVICE_UNAVAILABLE({ reason: "the server failed to start" });
+    return next();
+  }
   return {
-    async wait(ctx, next) {
-      if (state === "starting" && ctx.path !== ANSWERED_WHILE_STARTING) await ended;
-      if (state === "failed") throw hostErrors.SERVICE_UNAVAILABLE({ reason: "the server failed to start" });
-      return next();
+    wait(ctx, next) {
+      // Not an async function: once open, a request passes without a promise of its own.
+      if (state === "open") return next();
+      return waitForStart(ctx, next);
     },
     open() {
       state = "open";
