@@ -17,8 +17,8 @@ export interface IndexerDeps {
   config: Readonly<RagConfig>;
   /** The provider in force now; read again at every commit to notice a switch. */
   activeProvider: () => EmbeddingProvider;
-  /** Called after every stored or removed file, with its path (the search side patches its cached vectors). */
-  changed: (path: string) => void;
+  /** Called after every stored or removed file (the search side drops its cached vectors). */
+  changed: () => void;
   /** The host watcher's initial scan: a job lists the workspace only after it (see `run`). */
   watch?: Pick<WorkspaceWatch, "scanned">;
   /**
@@ -118,10 +118,7 @@ export class Indexer {
       const onDisk = new Set(paths);
       const states = await store.fileStates();
       for (const path of states.keys()) {
-        if (!onDisk.has(path)) {
-          await store.removeFile(path);
-          this.deps.changed(path);
-        }
+        if (!onDisk.has(path)) await store.removeFile(path);
       }
       // Files new or changed since their vectors were stored (all of them when forced), read once here and embedded below.
       const changed: { path: string; content: string; hash: string }[] = [];
@@ -160,7 +157,7 @@ export class Indexer {
         if (!stored && providerKey(this.deps.activeProvider()) !== key) return this.finish(job, "cancelled", coded(ragErrors.RAG_PROVIDER_SWITCHED()));
         // A file edited while embedded is left for the next job (the watcher queues one).
         job.done++;
-        if (stored || vanished) this.deps.changed(file.path);
+        this.deps.changed();
         this.progress(job, false);
       }
       this.progress(job, true);

@@ -7,15 +7,15 @@ import type { IndexJob } from "./index-job.ts";
 import type { Indexer } from "./indexer.ts";
 import type { AgentMemoryStatus, AgentMode, MemoryConfigView, ProviderInfo, RagAnswer, SearchMode } from "./rag-types.ts";
 import { fuse, rowsById, vectorRanking } from "./ranking.ts";
-import { patchMatrix, type VectorMatrix, type VectorStore } from "./vector-store.ts";
+import type { VectorMatrix, VectorStore } from "./vector-store.ts";
 
 const CONFIG_KEY = "config";
 const DEFAULT_SETTINGS: MemoryConfigView = { provider: "hash", enabled: false, agentModes: {} };
 /** Candidates taken from each ranker before fusion. */
 const CANDIDATES = 50;
 const EXCERPT_CHARS = 300;
-/** Past this many changed files since the cached vectors were read, one whole reload is cheaper than patching. */
-const PATCH_AT_MOST = 256;
+/** While a job writes, the cached vectors are reloaded at most this often, so queries stay fast. */
+const RELOAD_EVERY_MS = 1000;
 
 export interface RagServiceDeps {
   store: VectorStore;
@@ -39,13 +39,8 @@ export interface RagServiceDeps {
  */
 export class RagService implements SemanticSearch {
   private settings: MemoryConfigView = { ...DEFAULT_SETTINGS };
-  private cache?: VectorMatrix;
-  /** The cached vectors must be read again whole (a provider switch, another instance's commits). */
+  private cache?: { matrix: VectorMatrix; loadedAt: number };
   private stale = true;
-  /** Files whose vectors changed since the cache was read: patched in before the next search. */
-  private readonly changedPaths = new Set<string>();
-  /** The read in progress: one at a time, so two patches cannot each drop the other's files. */
-  private loading?: Promise<VectorMatrix>;
   private wasPrimary = false;
   private vectorsListener?: DatabaseListener;
   /** The stored vectors' version last seen by a non-primary instance (`followTeam`). */
@@ -61,10 +56,9 @@ export class RagService implements SemanticSearch {
     return this.deps.providers[this.settings.provider as ProviderId];
   }
 
-  /** The stored vectors changed: those of `path` (a file committed or removed here), or any (unknown which). */
-  invalidate(path?: string): void {
-    if (path === undefined || this.changedPaths.size >= PATCH_AT_MOST) this.stale = true;
-    else this.changedPaths.add(path);
+  /** The stored vectors changed (a file was committed or removed). */
+  invalidate(): void {
+    this.stale = true;
   }
 
   async start(): Promise<void> {
@@ -222,37 +216,14 @@ export class RagService implements SemanticSearch {
     }
   }
 
-  /**
-   * The vectors of `key` as stored now. While a job commits file after file, a search patches
-   * in the files committed since the last one (before, it re-read every vector at most once a
-   * second: a query that paid that read was the p99 of searches during a re-index).
-   */
   private async matrix(key: string): Promise<VectorMatrix> {
-    while (this.loading) await this.loading.catch(() => {});
     const c = this.cache;
-    if (c && c.key === key && !this.stale && this.changedPaths.size === 0) return c;
-    this.loading = this.read(key, c);
-    try {
-      return await this.loading;
-    } finally {
-      this.loading = undefined;
-    }
-  }
-
-  private async read(key: string, cached: VectorMatrix | undefined): Promise<VectorMatrix> {
-    const changed = new Set(this.changedPaths);
-    this.changedPaths.clear();
-    try {
-      if (cached && cached.key === key && !this.stale) {
-        const patched = patchMatrix(cached, changed, await this.deps.store.vectorsOf(key, [...changed]));
-        if (patched) return (this.cache = patched);
-      }
-      this.stale = false;
-      return (this.cache = await this.deps.store.matrix(key));
-    } catch (error) {
-      this.stale = true; // the changed files taken above are read again, whole, next time
-      throw error;
-    }
+    const fresh = c && c.matrix.key === key && (!this.stale || (this.deps.indexer().busy && Date.now() - c.loadedAt < RELOAD_EVERY_MS));
+    if (fresh) return c.matrix;
+    this.stale = false;
+    const matrix = await this.deps.store.matrix(key);
+    this.cache = { matrix, loadedAt: Date.now() };
+    return matrix;
   }
 
   async reindex(options: { agent: string; force: boolean }): Promise<IndexJob> {

@@ -36,7 +36,7 @@ export function registerRagServices(ctx: PluginContext<RagConfig>, options: RagS
         const providers = createProviders(config, { openaiKey, localCacheDir: join(info.home, "cache", "rag"), logger, resolve: options.resolve, localWorkerUrl: options.localWorkerUrl });
         let indexer: Indexer;
         const service = new RagService({ store, providers, indexer: () => indexer, fulltext, logger, instances });
-        indexer = new Indexer({ store, workspace, watch, events, logger, config, activeProvider: () => service.active(), changed: (path) => service.invalidate(path), ...(instances.shared ? { report: (job: IndexJob) => service.shareJob(job) } : {}) });
+        indexer = new Indexer({ store, workspace, watch, events, logger, config, activeProvider: () => service.active(), changed: () => service.invalidate(), ...(instances.shared ? { report: (job: IndexJob) => service.shareJob(job) } : {}) });
         return Object.assign(service, { indexer });
       },
     }),

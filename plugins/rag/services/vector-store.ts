@@ -51,44 +51,6 @@ function floats(b: Buffer): Float32Array {
   return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
 }
 
-function toMatrix(key: string, rows: readonly { id: number; path: string; dimensions: number; vector: unknown }[]): VectorMatrix {
-  const dimensions = rows[0]?.dimensions ?? 0;
-  const vectors = new Float32Array(rows.length * dimensions);
-  rows.forEach((r, i) => {
-    vectors.set(floats(r.vector as Buffer), i * dimensions);
-  });
-  return { key, dimensions, ids: rows.map((r) => r.id), paths: rows.map((r) => r.path), vectors };
-}
-
-/**
- * `matrix` without the rows of `changed` paths, then `fresh` (those paths' rows as stored now)
- * appended: a job's commits cost the search side a read of the files committed, not of every
- * vector. Undefined when the dimensions differ (the caller reloads whole).
- */
-export function patchMatrix(matrix: VectorMatrix, changed: ReadonlySet<string>, fresh: VectorMatrix): VectorMatrix | undefined {
-  const dimensions = matrix.ids.length === 0 ? fresh.dimensions : matrix.dimensions;
-  if (fresh.ids.length > 0 && fresh.dimensions !== dimensions) return undefined;
-  const kept: number[] = [];
-  matrix.paths.forEach((p, row) => {
-    if (!changed.has(p)) kept.push(row);
-  });
-  const rows = kept.length + fresh.ids.length;
-  const vectors = new Float32Array(rows * dimensions);
-  const ids: number[] = new Array(rows);
-  const paths: string[] = new Array(rows);
-  kept.forEach((row, i) => {
-    vectors.set(matrix.vectors.subarray(row * dimensions, (row + 1) * dimensions), i * dimensions);
-    ids[i] = matrix.ids[row]!;
-    paths[i] = matrix.paths[row]!;
-  });
-  vectors.set(fresh.vectors, kept.length * dimensions);
-  fresh.ids.forEach((id, i) => {
-    ids[kept.length + i] = id;
-    paths[kept.length + i] = fresh.paths[i]!;
-  });
-  return { key: matrix.key, dimensions, ids, paths, vectors };
-}
-
 /** Team mode: woken when the primary's job changed stored vectors (`listenForVectors`). */
 const VECTORS_CHANNEL = "rag_vectors";
 const NOTIFY_VECTORS = `SELECT pg_notify('${VECTORS_CHANNEL}', '')`;
@@ -169,13 +131,12 @@ export class VectorStore {
 
   async matrix(key: string): Promise<VectorMatrix> {
     const rows = await this.chunkRows.list({ fields: ["id", "path", "dimensions", "vector"], where: { providerKey: key }, orderBy: { id: "asc" } });
-    return toMatrix(key, rows);
-  }
-
-  /** The vectors of `paths` stored under `key`, by id: what a cached matrix patches in after those files changed. */
-  async vectorsOf(key: string, paths: string[]): Promise<VectorMatrix> {
-    const rows = await this.chunkRows.list({ fields: ["id", "path", "dimensions", "vector"], where: { providerKey: key, path: { $in: paths } }, orderBy: { id: "asc" } });
-    return toMatrix(key, rows);
+    const dimensions = rows[0]?.dimensions ?? 0;
+    const vectors = new Float32Array(rows.length * dimensions);
+    rows.forEach((r, i) => {
+      vectors.set(floats(r.vector as Buffer), i * dimensions);
+    });
+    return { key, dimensions, ids: rows.map((r) => r.id), paths: rows.map((r) => r.path), vectors };
   }
 
   async chunks(ids: number[]): Promise<Map<number, { path: string; startLine: number; endLine: number; text: string }>> {

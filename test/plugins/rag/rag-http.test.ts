@@ -106,7 +106,7 @@ t("the watcher re-indexes a new file and forgets a deleted one", async ({ h }) =
   await waitUntil(async () => !(await search(h, "kite festival dyneema")).body.results.some((r: { path: string }) => r.path === "memory/kites.md"), { timeoutMs: 10_000 });
 });
 
-t("an edited file answers from its new text only, and every other file still answers (searches between commits patch the vectors they hold)", async ({ h }) => {
+t("an edited file answers from its new text only, and every other file still answers", async ({ h }) => {
   const vector = (q: string) => search(h, q, "&mode=vector&limit=5");
   assert.is((await vector("soil moisture greenhouse")).body.results[0]?.path, "projects/garden.md", "the vectors are held (read once)");
   writeFileSync(join(h.workspace, "projects/garden.md"), "# Volcano trip\n\nBasalt columns formed where the lava cooled; the crater eruption was in 1783.\n");
