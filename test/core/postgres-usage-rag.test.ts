@@ -270,8 +270,8 @@ test("rag in team mode: the status through the instance that is not the primary 
   const onDisk = Object.keys(corpus).length + NOTES;
   const hosts: TestHost[] = [];
   try {
-    // A first: the primary.
-    for (const _ of ["a", "b"]) hosts.push(await startTestHost(options));
+    hosts.push(await startTestHost(options)); // A, started first: the primary
+    hosts.push(await startTestHost(options));
     const [a, b] = hosts as [TestHost, TestHost];
     // Asked of B: the primary (A) takes the request within its 2 s sweep and runs the job.
     const enabled = await b.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "hash", enabled: true } });

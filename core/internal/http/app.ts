@@ -35,18 +35,13 @@ function requestEnvelope({ logger, security, metrics }: EnvelopeDeps) {
     ctx.state.requestId = requestId;
     ctx.res.setHeader("X-Request-Id", requestId);
     const started = performance.now();
+    setSecurityHeaders(ctx);
     try {
-      try {
-        setSecurityHeaders(ctx);
-        try {
-          if (!checkAccess(ctx)) await next();
-        } catch (caught) {
-          answerError(ctx, caught, logger);
-        }
-      } finally {
-        metrics?.record(ctx, started);
-      }
+      if (!checkAccess(ctx)) await next();
+    } catch (caught) {
+      answerError(ctx, caught, logger);
     } finally {
+      metrics?.record(ctx, started);
       // The path only: a query string could carry something that must not be logged. The
       // entry is built only when it is written (LOG_LEVEL=info or finer).
       if (logger.isLevelEnabled("info")) {

@@ -75,9 +75,11 @@ export class ChatTurns {
       ...(this.deps.team ? { progressed: (moved: ActiveTurn) => this.deps.team!.changed(moved) } : {}),
       // The shared limiter logs a release that fails; the turn's outcome stays its run's.
       ended: async () => {
-        await Promise.resolve()
-          .then(options.release)
-          .catch((error: unknown) => this.deps.logger.warn({ err: error }, "a chat turn's rate-limit slot could not be released"));
+        try {
+          await options.release();
+        } catch (error) {
+          this.deps.logger.warn({ err: error }, "a chat turn's rate-limit slot could not be released");
+        }
       },
     });
     const settled = turn.done
