@@ -338,8 +338,8 @@ export function createHost(options: HostOptions = {}): Host {
     }
   }
 
-  /** The host's routes, the MCP endpoint, then each plugin's. */
-  function mountRoutes(boot: Omit<Boot, "routes">, opened: OpenedDatabase): RouteTable {
+  /** The route table with the host's routes and the MCP endpoint (each plugin's come after listening: {@link mountPluginRoutes}). */
+  function mountHostRouteTable(boot: Omit<Boot, "routes">, opened: OpenedDatabase): RouteTable {
     const routes = new RouteTable({
       bodyLimitBytes: config.bodyLimitBytes,
       requireSession: sessionCheck({ token: boot.session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
@@ -362,7 +362,16 @@ export function createHost(options: HostOptions = {}): Host {
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
     mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
-    for (const plugin of boot.ordered) {
+    return routes;
+  }
+
+  /**
+   * Each plugin's routes, then the contributed MCP tools checked against every mounted route.
+   * Run after listening and before the start gate opens: no request but /api/health reaches
+   * the table until then, and a route added clears the table's remembered matches.
+   */
+  function mountPluginRoutes(routes: RouteTable, ordered: PluginDefinition[]): void {
+    for (const plugin of ordered) {
       const router = routes.forPlugin(plugin.id, plugin.paths ?? []);
       const ctx = contexts.get(plugin.id)!;
       const declared = plugin.routes;
@@ -370,7 +379,6 @@ export function createHost(options: HostOptions = {}): Host {
       else if (declared) declared.mount(router, services.resolveNeeds(declared, requesters.get(plugin.id)!, `${plugin.id}.routes`), ctx);
     }
     checkServedTools(services.resolve(hostPoints.mcpTools.contributions), routes.routes);
-    return routes;
   }
 
   /** Runs a plugin's `onStart` or `onStop`, resolving a declared hook's deps. */
@@ -458,16 +466,18 @@ export function createHost(options: HostOptions = {}): Host {
       const session = createSessionToken(config.home, team?.sessionToken);
       currentSession = session;
       defineGatedActions(ordered);
-      const routes = mountRoutes({ session, ordered, workspace }, opened);
-      phases.mark("routes mounted");
-      // Listening before the plugins' onStart: /api/health answers from here (it reads only
-      // the database's state and the host's), while every other request waits at the start
-      // gate until each onStart has run and the watcher has its mark, so nothing half-started
-      // is ever served (docs/benchmarks.md: ~150 ms of a cold start).
+      const routes = mountHostRouteTable({ session, ordered, workspace }, opened);
+      phases.mark("host routes mounted");
+      // Listening before the plugins' routes and onStart: /api/health answers from here (it
+      // reads only the database's state and the host's), while every other request waits at
+      // the start gate until every route is mounted, each onStart has run and the watcher has
+      // its mark, so nothing half-started is ever served (docs/benchmarks.md, issue 26).
       startup = startGate();
       await listen(routes, startup.wait);
       phases.mark("listen");
       try {
+        mountPluginRoutes(routes, ordered);
+        phases.mark("routes mounted");
         await startPlugins(ordered);
         if (stopping) throw new Error("The host was stopped during its start");
         // The watcher starts after every plugin's onStart, so each subscriber is in place before

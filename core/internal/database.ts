@@ -5,8 +5,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/sqlite";
-import { CachingSqliteDriver } from "./sqlite-driver.ts";
-import type BetterSqlite3 from "better-sqlite3";
+import { CachingSqliteDriver, OPENED_DATABASE } from "./sqlite-driver.ts";
+import BetterSqlite3 from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
 import type { Migration } from "../plugin-api/migrations.ts";
@@ -45,6 +45,7 @@ export interface OpenedDatabase extends Database {
   /**
    * Switches from start-up to serving: from here on SQLite waits for a lock only
    * {@link SERVING_BUSY_TIMEOUT_MS} inside a statement, and requests wait asynchronously.
+   * On SQLite, MikroORM (built on the first `em()`) exists from here on at the latest.
    */
   startServing(): void;
 }
@@ -70,19 +71,28 @@ export function engineNeutralOrmOptions(entities: EntitySchema<any, any>[]) {
 
 export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const orm = await MikroORM.init({
-    // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
-    driver: CachingSqliteDriver,
-    dbName: path,
-    ...engineNeutralOrmOptions(entities),
-  });
-  const sql = (await orm.em.getConnection().getNativeClient()) as BetterSqlite3.Database;
+  // Opened here, and MikroORM built over it only on the first `em()` (normally a plugin's
+  // onStart, after the server listens; `startServing` at the latest, before any request is
+  // let through): its metadata discovery of ~50 entities was ~70-100 ms of the path to the
+  // first answer, which needs only this connection (docs/benchmarks.md, issue 26).
+  const sql = new BetterSqlite3(path);
   sql.pragma("journal_mode = WAL");
   // Until the server listens, blocking is harmless and migrations may wait for a lock.
   sql.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
   sql.pragma("foreign_keys = ON");
   sql.pragma("synchronous = NORMAL");
   logger.debug({ path }, "database opened");
+  let orm: MikroORM | undefined;
+  // Synchronous: with the entities given, MikroORM's constructor discovers their metadata at once.
+  const ormNow = () =>
+    (orm ??= new MikroORM({
+      // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
+      driver: CachingSqliteDriver,
+      dbName: path,
+      // A function: MikroORM merges its options into a copy, which keeps functions as they are.
+      driverOptions: () => ({ [OPENED_DATABASE]: sql }),
+      ...engineNeutralOrmOptions(entities),
+    }));
   // Neither statement reads a table, so neither waits for a lock.
   const ping = sql.prepare("SELECT 1");
   const totalChanges = sql.prepare("SELECT total_changes()").pluck();
@@ -90,12 +100,15 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   const lockWaiter = new WriteLockWaiter(sql);
   return {
     engine: "sqlite",
-    orm,
+    get orm() {
+      return ormNow();
+    },
     sql,
-    em: () => orm.em.fork() as ReturnType<Database["em"]>,
+    em: () => ormNow().em.fork() as ReturnType<Database["em"]>,
     writeHealth,
     lockWaiter,
     startServing() {
+      ormNow();
       sql.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
     },
     state() {
@@ -110,7 +123,10 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
     migrate: async (plugins) => migrate(sql, plugins, logger),
     async close() {
       lockWaiter.close();
-      await orm.close(true);
+      // MikroORM's close closes the connection once it has used it (kysely's driver calls its
+      // `close`); one it never queried is still open here.
+      await orm?.close(true);
+      if (sql.open) sql.close();
     },
   };
 }

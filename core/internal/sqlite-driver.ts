@@ -17,7 +17,15 @@
 // better-sqlite3 13 segfaults on Node < 24: every database user (host, tests) passes here first.
 import "../node-version-guard.js";
 import type BetterSqlite3 from "better-sqlite3";
+import { SqliteDialect } from "kysely";
 import { AbstractSqlDriver, MikroORM, SqliteConnection, SqlitePlatform, type Configuration } from "@mikro-orm/sqlite";
+
+/**
+ * The key of `driverOptions` that hands the driver the better-sqlite3 database the host opened
+ * (database.ts opens it before MikroORM exists, so that MikroORM's metadata discovery can wait
+ * until after the server listens).
+ */
+export const OPENED_DATABASE = Symbol("muster.openedDatabase");
 
 /** How many distinct SQL texts keep a prepared statement (least recently used go first). */
 const CACHED_STATEMENTS = 512;
@@ -53,18 +61,16 @@ export function statementCachingView(db: BetterSqlite3.Database, capacity = CACH
 
 class StatementCachingConnection extends SqliteConnection {
   override createKyselyDialect(options: Parameters<SqliteConnection["createKyselyDialect"]>[0]) {
-    // The parent opens the better-sqlite3 database (kept as `this.database` for the native
-    // client) and builds kysely's SqliteDialect over it; the same dialect class is rebuilt
-    // over the caching view, so kysely itself needs no import of its own here.
-    const dialect = super.createKyselyDialect(options);
-    const Dialect = dialect.constructor as new (config: { database: DialectDatabase }) => typeof dialect;
-    // `database` is a plain field in MikroORM's JavaScript; its typings mark it private.
-    const database = (this as unknown as { database: BetterSqlite3.Database }).database;
-    return new Dialect({ database: statementCachingView(database) });
+    const opened = (options as { [OPENED_DATABASE]?: BetterSqlite3.Database })[OPENED_DATABASE];
+    if (!opened) throw new Error("CachingSqliteDriver needs driverOptions[OPENED_DATABASE]: the database the host opened");
+    // Kept as `this.database`, the native client MikroORM hands out (a plain field in
+    // MikroORM's JavaScript; its typings mark it private).
+    (this as unknown as { database: BetterSqlite3.Database }).database = opened;
+    return new SqliteDialect({ database: statementCachingView(opened) });
   }
 }
 
-/** `driver` for `MikroORM.init`: the SQLite driver over {@link StatementCachingConnection}. */
+/** `driver` for MikroORM: the SQLite driver over {@link StatementCachingConnection}. */
 export class CachingSqliteDriver extends AbstractSqlDriver<StatementCachingConnection> {
   constructor(config: Configuration) {
     super(config, new SqlitePlatform(), StatementCachingConnection, ["kysely", "better-sqlite3"]);

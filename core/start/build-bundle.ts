@@ -95,6 +95,34 @@ const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]
  */
 const LAZY_BUILTINS = new Set(["child_process", "dgram", "dns", "http2", "https", "inspector", "perf_hooks", "readline", "tls", "tty", "v8", "vm", "worker_threads", "zlib"]);
 
+/**
+ * Built-ins an ES module imports as they are (`import { join } from "node:path"`), not through
+ * a shim. Only ones already loaded before Node runs the bundle and without getters among their
+ * exports: Node's ES module facade of a built-in reads every export once, so a getter would run
+ * (`node:http`'s `WebSocket` loads undici; `node:crypto`'s `webcrypto` costs 20-100 ms).
+ */
+const ESM_IMPORTED_BUILTINS = new Set(["node:path", "node:url", "node:os", "node:fs/promises", "node:timers/promises"]);
+
+/**
+ * Built-ins with getters among their exports that Muster's own modules import through an ES
+ * module shim of their plain exports (`builtinModuleShim`), so that ~100 importers share one
+ * set of bindings. Packages keep the CommonJS shim: some read a getter through a namespace
+ * import (`@noble/hashes`: `nc.webcrypto`).
+ */
+const ESM_SHIMMED_BUILTINS = new Set(["node:fs", "node:crypto"]);
+
+/**
+ * An ES module standing for a built-in: its default export is the module itself, and each of
+ * its plain (non-getter) exports is a named export. A getter (`fs.promises`, `crypto.webcrypto`)
+ * is reached through the default export only: a named import of one fails the build
+ * ("No matching export"), and a namespace's read of one too (`import-is-undefined` is an error).
+ */
+export function builtinModuleShim(path: string): string {
+  const real = requireFromRoot(path) as object;
+  const plain = Object.getOwnPropertyNames(real).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== "default" && "value" in Object.getOwnPropertyDescriptor(real, key)!);
+  return [`const m = require(${JSON.stringify(path)});`, "export default m;", `export const { ${plain.join(", ")} } = m;`].join("\n");
+}
+
 /** The module a `builtin`-namespace path stands for: the real built-in, loaded now or on first use. */
 export function builtinShim(path: string): string {
   const name = path.replace(/^node:/, "");
@@ -159,6 +187,9 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
     banner: { js: "import { createRequire as __musterRequire } from 'node:module'; const require = __musterRequire(import.meta.url);" },
     metafile: true,
     logLevel: "error",
+    // A namespace's read of an export a module lacks is an error, not a warning: with the
+    // built-ins' ES module shims, such a read would otherwise be `undefined` at run time.
+    logOverride: { "import-is-undefined": "error" },
     legalComments: "none",
     plugins: [
       {
@@ -171,7 +202,13 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
           b.onResolve({ filter: BUILTIN }, (args) => {
             const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
             // The shim's own require() is the real built-in.
-            return args.namespace === "builtin" ? { path, external: true } : { path, namespace: "builtin" };
+            if (args.namespace === "builtin" || args.namespace === "builtin-esm") return { path, external: true };
+            // An ES module's import of a built-in that has no getters stays an import: through
+            // the shim, each importing module got its own copy of every export (esbuild's
+            // `__toESM`: ~200 importers, ~16,000 getters defined, ~20 ms of a cold start).
+            if (args.kind === "import-statement" && ESM_IMPORTED_BUILTINS.has(path)) return { path, external: true };
+            if (args.kind === "import-statement" && ESM_SHIMMED_BUILTINS.has(path) && !args.importer.includes("/node_modules/")) return { path, namespace: "builtin-esm" };
+            return { path, namespace: "builtin" };
           });
           // One copy per package name and version: a bare import that resolves into a second
           // directory of a package already taken is sent to the first one's file of the same path.
@@ -192,6 +229,7 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
             return { ...found, path: first + found.path.slice(pkg.dir.length) };
           });
           b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: builtinShim(args.path), loader: "js" }));
+          b.onLoad({ filter: /.*/, namespace: "builtin-esm" }, (args) => ({ contents: builtinModuleShim(args.path), loader: "js" }));
           // A large JSON table (mime-db's 200 kB, loaded by koa on every start) as a string
           // for JSON.parse: V8 parses JSON text faster than the same data as an object
           // literal, which is how esbuild's json loader would emit it. Read as CommonJS,
