@@ -3,6 +3,7 @@
 import "reflect-metadata";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
+import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
@@ -368,10 +369,12 @@ export function createHost(options: HostOptions = {}): Host {
   /**
    * Each plugin's routes, then the contributed MCP tools checked against every mounted route.
    * Run after listening and before the start gate opens: no request but /api/health reaches
-   * the table until then, and a route added clears the table's remembered matches.
+   * the table until then, and a route added clears the table's remembered matches. The event
+   * loop turns between two plugins, so a health check that came meanwhile is answered then.
    */
-  function mountPluginRoutes(routes: RouteTable, ordered: PluginDefinition[]): void {
+  async function mountPluginRoutes(routes: RouteTable, ordered: PluginDefinition[]): Promise<void> {
     for (const plugin of ordered) {
+      await turnOfTheLoop();
       const router = routes.forPlugin(plugin.id, plugin.paths ?? []);
       const ctx = contexts.get(plugin.id)!;
       const declared = plugin.routes;
@@ -394,7 +397,10 @@ export function createHost(options: HostOptions = {}): Host {
     // In the background: the host serves without the gateway, and plugins see its state change.
     gateway.start();
     for (const plugin of ordered) {
-      // A stop() while the plugins start (the server already listens): start no more of them.
+      // The server already listens: a health check that came during the last onStart is
+      // answered before the next one runs.
+      await turnOfTheLoop();
+      // A stop() while the plugins start: start no more of them.
       if (stopping) throw new Error("The host was stopped during its start");
       await runHook(plugin, "onStart");
       started.push(plugin);
@@ -476,7 +482,7 @@ export function createHost(options: HostOptions = {}): Host {
       await listen(routes, startup.wait);
       phases.mark("listen");
       try {
-        mountPluginRoutes(routes, ordered);
+        await mountPluginRoutes(routes, ordered);
         phases.mark("routes mounted");
         await startPlugins(ordered);
         if (stopping) throw new Error("The host was stopped during its start");

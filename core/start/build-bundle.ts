@@ -186,6 +186,10 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
     // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __musterRequire } from 'node:module'; const require = __musterRequire(import.meta.url);" },
     metafile: true,
+    // Whitespace and comments only (names and syntax kept, so stack traces still name each
+    // function): ~40% fewer bytes for a start to read, decode, hash for the compile cache and
+    // pre-parse.
+    minifyWhitespace: true,
     logLevel: "error",
     // A namespace's read of an export a module lacks is an error, not a warning: with the
     // built-ins' ES module shims, such a read would otherwise be `undefined` at run time.

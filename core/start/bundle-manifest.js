@@ -16,9 +16,10 @@ export const MANIFEST_FILE = "manifest.json";
  * (no package scope above node_modules/) parsed every chunk a second time to detect its
  * format (detectModuleFormat, ~6% of a cold start in a profile). 3: built-ins a start does
  * not need (https, tls, zlib...) are loaded on first use, and every chunk is ASCII, so Node
- * decodes it on UTF-8's fast path (build-bundle.ts).
+ * decodes it on UTF-8's fast path (build-bundle.ts). 4: whitespace and comments minified;
+ * built-ins imported as ES modules where that copies nothing per importer.
  */
-export const BUNDLE_LAYOUT = 3;
+export const BUNDLE_LAYOUT = 4;
 
 /**
  * The fingerprint of one input now, or null when it is gone.
