@@ -305,17 +305,16 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   /**
-   * Opens the database and applies every plugin's migrations: PostgreSQL when DATABASE_URL
-   * names one (its module loaded only then), else the embedded SQLite file, private to this user.
+   * Opens the database: PostgreSQL when DATABASE_URL names one (its module loaded only then),
+   * else the embedded SQLite file, private to this user.
    */
-  async function openAndMigrate(ordered: PluginDefinition[]): Promise<{ opened: OpenedDatabase; applied: string[] }> {
+  async function openStore(ordered: PluginDefinition[]): Promise<OpenedDatabase> {
     const entities = ordered.flatMap((p) => p.entities ?? []);
-    const pluginMigrations = ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] }));
     if (config.databaseUrl) {
       const { openPostgresDatabase } = await import("./internal/postgres-database.ts");
       db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger, busyBudgetMs: config.databaseBusyBudgetMs });
       phases.mark("database opened");
-      return { opened: db, applied: await db.migrate(pluginMigrations) };
+      return db;
     }
     const dbPath = join(config.home, "muster.db");
     const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
@@ -325,7 +324,19 @@ export function createHost(options: HostOptions = {}): Host {
     db = opened;
     ensurePrivateFiles(dbFiles);
     phases.mark("database opened");
-    return { opened, applied: migrate(opened.sql, pluginMigrations, logger) };
+    return opened;
+  }
+
+  /** Applies every plugin's pending migrations, in plugin order; the applied ids. */
+  async function applyMigrations(opened: OpenedDatabase, ordered: PluginDefinition[]): Promise<string[]> {
+    const applied = await opened.migrate(ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations ?? [] })));
+    phases.mark("migrations");
+    return applied;
+  }
+
+  async function openAndMigrate(ordered: PluginDefinition[]): Promise<{ opened: OpenedDatabase; applied: string[] }> {
+    const opened = await openStore(ordered);
+    return { opened, applied: await applyMigrations(opened, ordered) };
   }
 
   /** Every plugin's gated action kinds, built from their deps now that the database is open. */
@@ -464,14 +475,17 @@ export function createHost(options: HostOptions = {}): Host {
       phases.mark("workspace scaffold");
       registerPlugins(ordered, contributions, workspace, hostInfo);
       phases.mark("plugins registered");
-      const { opened } = await openAndMigrate(ordered);
-      phases.mark("migrations");
+      const opened = await openStore(ordered);
+      // SQLite migrates after listening (a fresh database's ~25 migrations were ~30-50 ms of
+      // the path to the first health answer, which reads no plugin table). PostgreSQL
+      // migrates first: the team's instance and session tables are read before listening.
+      const migrateAfterListening = opened.engine === "sqlite";
+      if (!migrateAfterListening) await applyMigrations(opened, ordered);
       instances = await startInstanceRegistry(opened, logger);
       const team = opened.engine === "postgresql" ? await teamSessions(opened) : undefined;
       if (team) login = team.login;
       const session = createSessionToken(config.home, team?.sessionToken);
       currentSession = session;
-      defineGatedActions(ordered);
       const routes = mountHostRouteTable({ session, ordered, workspace }, opened);
       phases.mark("host routes mounted");
       // Listening before the plugins' routes and onStart: /api/health answers from here (it
@@ -482,6 +496,9 @@ export function createHost(options: HostOptions = {}): Host {
       await listen(routes, startup.wait);
       phases.mark("listen");
       try {
+        // Before any plugin service is built: a service may prepare statements on its tables.
+        if (migrateAfterListening) await applyMigrations(opened, ordered);
+        defineGatedActions(ordered);
         await mountPluginRoutes(routes, ordered);
         phases.mark("routes mounted");
         await startPlugins(ordered);
