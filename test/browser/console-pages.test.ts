@@ -6,7 +6,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { Browser } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
+import { chromiumMissing } from "./browser.ts";
+import { suiteBrowser } from "./console-suite.ts";
 import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("every console page");
@@ -15,15 +16,19 @@ const missing = chromiumMissing();
 interface ListedPage { id: string; title: string; path: string; plugin: string }
 let h: TestHost;
 let pages: ListedPage[] = [];
+/** One browser for the suite (console-suite.ts): both sweeps sign in once. */
+const shared = suiteBrowser();
 
 t.before(async () => {
   if (missing) return;
   h = await startTestHost({ config: { owner: "sam" }, env: { VAULT_KEY: "console-pages-passphrase" } });
   ({ pages } = (await (await h.request("/dashboard/pages")).json()) as { pages: ListedPage[] });
+  await shared.open();
 });
 
 t.after(async () => {
   if (missing) return;
+  await shared.close();
   await h.stop();
   removeHome(h.home);
 });
@@ -33,14 +38,18 @@ async function eachPlace(browser: Browser, width: number, check: (path: string, 
   const tab = await openConsole(browser, h, "/", { width, height: 900 });
   let errors: string[] = [];
   tab.on("pageerror", (error) => errors.push(error.message));
-  for (const place of [{ path: "/", title: "Home" }, ...pages]) {
-    errors = [];
-    await tab.goto(new URL(place.path, h.url).href);
-    await waitForConsole(tab);
-    await tab.getByRole("heading", { level: 1, name: place.title }).waitFor();
-    // Settle: the page's first data load (every page shows a heading before its data).
-    await tab.waitForLoadState("networkidle").catch(() => {});
-    await check(place.path, place.title, errors, tab);
+  try {
+    for (const place of [{ path: "/", title: "Home" }, ...pages]) {
+      errors = [];
+      await tab.goto(new URL(place.path, h.url).href);
+      await waitForConsole(tab);
+      await tab.getByRole("heading", { level: 1, name: place.title }).waitFor();
+      // Settle: the page's first data load (every page shows a heading before its data).
+      await tab.waitForLoadState("networkidle").catch(() => {});
+      await check(place.path, place.title, errors, tab);
+    }
+  } finally {
+    await tab.close();
   }
 }
 
@@ -56,18 +65,15 @@ if (missing) {
   });
 
   t("every page loads without a script error, names itself, and passes axe-core", () =>
-    withBrowser((browser) =>
-      eachPlace(browser, 1400, async (path, title, errors, tab) => {
+    eachPlace(shared.browser, 1400, async (path, title, errors, tab) => {
         assert.equal(errors, [], `${path}: script errors`);
         assert.is(await tab.title(), path === "/" ? "Muster" : `${title} · Muster`);
         if (path !== "/") assert.is(await tab.locator("nav#console-nav a[aria-current='page']").textContent(), title, `${path}: the navigation marks the page`);
         assert.is(describeViolations(await seriousViolations(tab)), "", `${path}: accessibility`);
-      }),
-    ));
+      }));
 
   t("every page is usable at 390 px wide: no sideways scroll, the menu opens", () =>
-    withBrowser((browser) =>
-      eachPlace(browser, 390, async (path, _title, errors, tab) => {
+    eachPlace(shared.browser, 390, async (path, _title, errors, tab) => {
         assert.equal(errors, [], `${path}: script errors`);
         const width = (await tab.evaluate("document.documentElement.scrollWidth")) as number;
         assert.ok(width <= 390, `${path}: the page is ${width} px wide at 390`);
@@ -75,8 +81,7 @@ if (missing) {
         await menu.click();
         await tab.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Home" }).waitFor();
         await tab.getByRole("button", { name: "Close the menu" }).click();
-      }),
-    ));
+      }));
 }
 
 t.run();

@@ -7,20 +7,24 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { withTestHost } from "../helpers/start-test-host.ts";
-import { chromiumMissing, withBrowser } from "./browser.ts";
-import { describeViolations, openConsole, seriousViolations } from "./console.ts";
+import { chromiumMissing } from "./browser.ts";
+import { suiteBrowser, withConsolePage } from "./console-suite.ts";
+import { describeViolations, seriousViolations } from "./console.ts";
 import { builtInsWithoutPanelRoutes, notesPanelPlugin, SAMPLE_AGENT_WITH_MARKUP, samplePanelsPlugins } from "./sample-panels.ts";
 
 const t = suite("console panels in a browser");
 const missing = chromiumMissing();
+/** One browser for the suite (console-suite.ts); each test has its own host, so its own sign-in. */
+const shared = suiteBrowser();
+t.before(async () => void (missing || (await shared.open())));
+t.after(async () => void (missing || (await shared.close())));
 
 if (missing) {
   t("chromium is installed", () => assert.unreachable(missing));
 } else {
   t("agent health and usage light up in their own regions; stuck, offline and unregistered agents come first and stand out", () =>
     withTestHost({ plugins: builtInsWithoutPanelRoutes(), extraPlugins: samplePanelsPlugins }, (h) =>
-      withBrowser(async (browser) => {
-        const page = await openConsole(browser, h);
+      withConsolePage(shared.browser, h, "/", async (page) => {
         const health = page.getByRole("region", { name: "Agent health" });
         await health.locator("li[data-state='active']").getByText("writer").waitFor();
         assert.is(await health.getByRole("heading", { name: "Agent health" }).count(), 1);
@@ -47,8 +51,7 @@ if (missing) {
 
   t("a third-party panel gets its own region, titled as text, and is drawn again on the events it names", () =>
     withTestHost({ extraPlugins: [notesPanelPlugin] }, (h) =>
-      withBrowser(async (browser) => {
-        const page = await openConsole(browser, h);
+      withConsolePage(shared.browser, h, "/", async (page) => {
         const panel = page.getByRole("region", { name: "Notes <b>panel</b>" });
         await panel.locator(".drawn[data-drawn]").waitFor();
         assert.is(await page.locator("main b").count(), 0, "the title is text, not markup");
