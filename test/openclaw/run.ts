@@ -4,6 +4,8 @@
 // model and ONE gateway, runs every `test/openclaw/*.openclaw.ts` uvu file in this process
 // in name order (the number prefix orders them; the restart file runs last), stops
 // everything, and exits non-zero on any failure. Bounded: a hard cap for the whole run.
+// A file that needs a gateway of its own gets it started in the background while the files
+// before it run (support/head-start.ts); the time of each file is printed after it.
 //
 // Adding a test: a new `NN-<area>.openclaw.ts` beside the others (see docs/testing-with-openclaw.md).
 import { readdirSync } from "node:fs";
@@ -14,6 +16,7 @@ import { startFakeModel, type FakeModel } from "../../scripts/openclaw-peer/fake
 import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/gateway-peer.ts";
 import { insideNamespace, rerunInLoopbackNamespace } from "../../scripts/openclaw-peer/netns.ts";
 import { setPeer } from "./support/peer.ts";
+import { startHeadStarts, stopHeadStarts } from "./support/head-start.ts";
 import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
 const HERE = import.meta.dirname;
@@ -55,6 +58,7 @@ async function runSuite(): Promise<number> {
   const stopAll = () =>
     (stopping ??= (async () => {
       setPeer(undefined);
+      await stopHeadStarts();
       await gateway?.dispose();
       await model?.stop();
     })());
@@ -74,12 +78,25 @@ async function runSuite(): Promise<number> {
   try {
     model = await startFakeModel();
     const started = performance.now();
-    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
-    log(`gateway ready on ${gateway.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
-    setPeer({ gateway, model });
+    // The files load (seconds of compiling Muster on a busy machine) while the gateway starts.
+    const starting = startGatewayPeer({ entry, modelBaseUrl: model.baseUrl }).then((ready) => (gateway = ready));
+    starting.catch(() => undefined);
+    try {
+      await loadFiles(files);
+      log(`${files.length} files loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    } finally {
+      // Whatever the loading did, the gateway is known to stopAll() once its start settles.
+      await starting.catch(() => undefined);
+    }
+    const ready = await starting;
+    log(`gateway ready on ${ready.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
+    setPeer({ gateway: ready, model });
+    // What the loaded files declared they need of their own (a second gateway) starts now, in
+    // the background, while the files before theirs run.
+    startHeadStarts(log);
 
-    const failed = await runFiles(files);
-    if (failed) console.error(`\n${gateway.logTail()}`);
+    const failed = await runFiles();
+    if (failed) console.error(`\n${ready.logTail()}`);
     return failed ? 1 : 0;
   } catch (error) {
     console.error(error);
@@ -91,8 +108,8 @@ async function runSuite(): Promise<number> {
   }
 }
 
-/** uvu's own `exec()`, except that a suite whose hook threw (uvu reports it as nothing) counts as failed. */
-async function runFiles(files: string[]): Promise<boolean> {
+/** Loads the files: each queues its suite with uvu (deferred) and declares its head starts. */
+async function loadFiles(files: string[]): Promise<void> {
   globalThis.UVU_DEFER = 1;
   globalThis.UVU_QUEUE = [];
   for (const [index, file] of files.entries()) {
@@ -100,6 +117,10 @@ async function runFiles(files: string[]): Promise<boolean> {
     globalThis.UVU_QUEUE.push([file]);
     await import(pathToFileURL(join(HERE, file)).href);
   }
+}
+
+/** uvu's own `exec()`, except that a suite whose hook threw (uvu reports it as nothing) counts as failed. */
+async function runFiles(): Promise<boolean> {
   let total = 0;
   let passed = 0;
   let skipped = 0;
@@ -107,6 +128,7 @@ async function runFiles(files: string[]): Promise<boolean> {
   for (const group of globalThis.UVU_QUEUE) {
     const name = group.shift() as string;
     process.stdout.write(`\n${name}\n`);
+    const fileStarted = performance.now();
     for (const run of group as Run[]) {
       const [errors, ran, skip, max] = await run();
       total += max;
@@ -120,6 +142,7 @@ async function runFiles(files: string[]): Promise<boolean> {
         process.stdout.write(`\n  a before/after hook of ${name} threw: ${max - ran - skip} test(s) did not run\n`);
       }
     }
+    log(`${name}: ${((performance.now() - fileStarted) / 1000).toFixed(1)} s`);
   }
   process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n\n`);
   return failed || passed + skipped < total;
