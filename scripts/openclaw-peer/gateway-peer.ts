@@ -7,9 +7,9 @@
 // its files removed, including its locks in the dir the gateway hard-codes under /tmp (§3.2).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { freePort } from "../lib/free-port.ts";
 import { gatewayConfig, gatewayEnv, peerLayout, type PeerLayout } from "./gateway-config.ts";
 
@@ -79,7 +79,6 @@ export async function startGatewayPeer(options: GatewayPeerOptions): Promise<Gat
 async function createGatewayPeer(options: GatewayPeerOptions): Promise<GatewayPeer> {
   const layout = peerLayout(mkdtempSync(join(tmpdir(), "muster-openclaw-")));
   for (const dir of [layout.stateDir, layout.homeDir, layout.tmpDir, join(layout.stateDir, "logs")]) mkdirSync(dir, { recursive: true });
-  shareCompileCache(options.entry, layout.tmpDir);
   const port = options.port ?? (await freePort());
   const token = options.token ?? randomBytes(24).toString("hex");
   writeFileSync(layout.configPath, JSON.stringify(gatewayConfig(layout, port, options.modelBaseUrl, options.agents), null, 2));
@@ -169,21 +168,6 @@ async function createGatewayPeer(options: GatewayPeerOptions): Promise<GatewayPe
     },
   };
   return peer;
-}
-
-/**
- * OpenClaw keeps Node's compile cache (V8 code for its modules) in `$TMPDIR/node-compile-cache`,
- * and the peer's TMPDIR is fresh and removed with it: every start compiled all of OpenClaw
- * again (a cold start at a load of 15 spent 60 of its 123 s before its first log line). The
- * peer's entry is a link to one cache beside the pinned install, so only the first start after
- * an install pays for it. Node checks each entry against its source and rejects a torn one, so
- * gateways sharing it at once are safe; removing the peer removes the link, not the cache.
- */
-function shareCompileCache(entry: string, tmpDir: string): void {
-  // entry: <cache>/node_modules/openclaw/openclaw.mjs
-  const shared = join(dirname(entry), "..", "..", "node-compile-cache");
-  mkdirSync(shared, { recursive: true });
-  symlinkSync(shared, join(tmpDir, "node-compile-cache"), "dir");
 }
 
 /**
