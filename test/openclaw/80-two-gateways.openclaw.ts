@@ -3,8 +3,7 @@
 // and always stops. Chat reaches the agent on each (main is on both: the first configured
 // gateway wins it), the merged session list says where each session lives, and a restart of
 // the second gateway takes only its agents down (503 GATEWAY_UNAVAILABLE, offline) while
-// the first's keep answering. The second gateway gets a head start (support/head-start.ts):
-// the runner starts it while the files before this one run.
+// the first's keep answering.
 import { randomUUID } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -13,19 +12,10 @@ import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
-import { headStart } from "./support/head-start.ts";
 import { peer } from "./support/peer.ts";
 import { withField } from "@muster/plugin/testing";
 
 const test = suite("two gateways");
-const secondGateway = headStart(
-  "the second gateway of 80-two-gateways",
-  async () => {
-    const { entry } = await ensureOpenClaw(() => undefined);
-    return startGatewayPeer({ entry, modelBaseUrl: peer().model.baseUrl, agents: ["west"] });
-  },
-  (gateway) => gateway.dispose(),
-);
 let second: GatewayPeer | undefined;
 let h: TestHost | undefined;
 
@@ -41,8 +31,9 @@ const chat = (agentId: string, marker: string) => host().json("/api/chat", { met
 const agentHealth = async () => (await host().json("/api/agents/health")).body.agents as Array<{ id: string; state: string; gateway?: string }>;
 
 test.before(async () => {
-  const { gateway } = peer();
-  second = await secondGateway.take();
+  const { gateway, model } = peer();
+  const { entry } = await ensureOpenClaw(() => undefined);
+  second = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl, agents: ["west"] });
   h = await startTestHost({
     config: {
       gateways: [

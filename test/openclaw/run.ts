@@ -4,8 +4,7 @@
 // model and ONE gateway, runs every `test/openclaw/*.openclaw.ts` uvu file in this process
 // in name order (the number prefix orders them; the restart file runs last), stops
 // everything, and exits non-zero on any failure. Bounded: a hard cap for the whole run.
-// A file that needs a gateway of its own gets it started in the background while the files
-// before it run (support/head-start.ts); the time of each file is printed after it.
+// The files load while the gateway starts; the time of each file is printed after it.
 //
 // Adding a test: a new `NN-<area>.openclaw.ts` beside the others (see docs/testing-with-openclaw.md).
 import { readdirSync } from "node:fs";
@@ -16,7 +15,6 @@ import { startFakeModel, type FakeModel } from "../../scripts/openclaw-peer/fake
 import { startGatewayPeer, type GatewayPeer } from "../../scripts/openclaw-peer/gateway-peer.ts";
 import { insideNamespace, rerunInLoopbackNamespace } from "../../scripts/openclaw-peer/netns.ts";
 import { setPeer } from "./support/peer.ts";
-import { startHeadStarts, stopHeadStarts } from "./support/head-start.ts";
 import { scaled } from "../../core/plugin-api/testing/time-scale.ts";
 
 const HERE = import.meta.dirname;
@@ -58,7 +56,6 @@ async function runSuite(): Promise<number> {
   const stopAll = () =>
     (stopping ??= (async () => {
       setPeer(undefined);
-      await stopHeadStarts();
       await gateway?.dispose();
       await model?.stop();
     })());
@@ -91,9 +88,6 @@ async function runSuite(): Promise<number> {
     const ready = await starting;
     log(`gateway ready on ${ready.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
     setPeer({ gateway: ready, model });
-    // What the loaded files declared they need of their own (a second gateway) starts now, in
-    // the background, while the files before theirs run.
-    startHeadStarts(log);
 
     const failed = await runFiles();
     if (failed) console.error(`\n${ready.logTail()}`);
@@ -108,7 +102,7 @@ async function runSuite(): Promise<number> {
   }
 }
 
-/** Loads the files: each queues its suite with uvu (deferred) and declares its head starts. */
+/** Loads the files: each queues its suite with uvu (deferred). */
 async function loadFiles(files: string[]): Promise<void> {
   globalThis.UVU_DEFER = 1;
   globalThis.UVU_QUEUE = [];
