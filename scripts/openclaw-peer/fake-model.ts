@@ -21,8 +21,9 @@ export interface ModelRequest {
   /** Every message's text, system prompt included, joined (what a hook may search). */
   allText: string;
   /**
-   * The role of the last message: `tool` when the gateway comes back with a tool's result
-   * (a hook answering a marker with `toolCalls` must answer this follow-up with text, or loop).
+   * The role of the last message past OpenClaw's own context block (which it appends after a
+   * tool's result too, observed): `tool` when the gateway comes back with a tool's result (a
+   * hook answering a marker with `toolCalls` must answer this follow-up with text, or loop).
    */
   lastRole: string;
 }
@@ -96,6 +97,16 @@ export function userTurnText(messages: NonNullable<ChatCompletionBody["messages"
   return "";
 }
 
+/** The role of the last message that is not OpenClaw's internal context block. */
+export function lastRole(messages: NonNullable<ChatCompletionBody["messages"]>): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "user" && textOf(message.content).trimStart().startsWith(INTERNAL_CONTEXT)) continue;
+    return message.role;
+  }
+  return "";
+}
+
 /** The reply when no hook decides: a JSON vote when one is asked for, else the markers echoed. */
 export function defaultReplyText(request: Pick<ModelRequest, "lastUserText">): string {
   const prompt = request.lastUserText;
@@ -134,7 +145,7 @@ export async function startFakeModel(): Promise<FakeModel> {
       body,
       lastUserText: userTurnText(messages),
       allText: messages.map((m) => textOf(m.content)).join("\n"),
-      lastRole: messages.at(-1)?.role ?? "",
+      lastRole: lastRole(messages),
     };
     requests.push(request);
     for (const waiter of [...waiters]) waiter(request);

@@ -29,7 +29,7 @@ boundedTest(test, "a two-agent council deliberates through the gateway, adopts, 
         const { body } = await h.json(`/api/council/session/${id}`);
         return body.session.status === "running" ? undefined : body.session;
       },
-      { timeoutMs: 5 * CHAT_TEST_MS - 10_000, intervalMs: 500, label: `council ${id} to finish` },
+      { timeoutMs: 5 * CHAT_TEST_MS - 10_000, intervalMs: 100, label: `council ${id} to finish` },
     );
     assert.is(session.status, "completed", `error: ${session.error}`);
     assert.equal(

@@ -12,7 +12,7 @@ import { waitUntil } from "../helpers/wait.ts";
 import { boundedTest, CHAT_TEST_MS } from "./support/bounded.ts";
 import { withMuster } from "./support/muster.ts";
 import { peer } from "./support/peer.ts";
-import { decideApproval } from "@muster/plugin/testing";
+import { decideApproval, withField } from "@muster/plugin/testing";
 import type { ApiBody, Approval } from "@muster/plugin/testing";
 
 const test = suite("approvals: one inbox");
@@ -45,13 +45,16 @@ async function runShell(decision: "approved" | "rejected"): Promise<void> {
         if (decision === "approved") {
           assert.is(decided.body.approval.executionStatus, "succeeded", JSON.stringify(decided.body.approval));
           await waitUntil(() => existsSync(path), { timeoutMs: CHAT_TEST_MS, label: `${file} created by the approved command` });
-          await chat;
         } else {
           assert.is(decided.body.approval.executionStatus, "none");
-          // The run ends (reply or Muster's chat timeout) only after the gateway acted on the deny.
-          await chat;
-          assert.not.ok(existsSync(path), "a denied command must not run");
         }
+        // The gateway hands the command's result (or the denial) back to the model in the same
+        // turn, and the chat answers with the model's reply to it.
+        const answered = await chat;
+        assert.is(answered.status, 200, JSON.stringify(answered.body));
+        assert.match(withField(answered.body, "reply").reply.text, `done ${marker}`);
+        // The run ended only after the gateway acted on the deny.
+        if (decision === "rejected") assert.not.ok(existsSync(path), "a denied command must not run");
       },
       { config: { owner: "Owner" } },
     );

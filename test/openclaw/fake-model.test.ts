@@ -122,6 +122,17 @@ test("a tool-call reply streams tool_calls with finish reason tool_calls; the fo
     );
     assert.is(model.requests.at(-1)!.lastRole, "tool");
     assert.is(content(followUp.chunks), "Fake model reply: MARK-tool");
+    // What the real gateway sends (observed with an exec approval): its context block again after the tool's result.
+    const realFollowUp = await complete(
+      model,
+      body("MARK-tool please", [
+        { role: "assistant", content: [] },
+        { role: "tool", content: "Exec denied (user-denied): touch x" },
+        { role: "user", content: [{ type: "text", text: INTERNAL }] },
+      ]),
+    );
+    assert.is(model.requests.at(-1)!.lastRole, "tool");
+    assert.is(content(realFollowUp.chunks), "Fake model reply: MARK-tool");
   }));
 
 test("a slow reply can be left mid-stream: the model stops writing and closes the stream", () =>

@@ -4,6 +4,7 @@
 // model and ONE gateway, runs every `test/openclaw/*.openclaw.ts` uvu file in this process
 // in name order (the number prefix orders them; the restart file runs last), stops
 // everything, and exits non-zero on any failure. Bounded: a hard cap for the whole run.
+// The files load while the gateway starts; the time of each file is printed after it.
 //
 // Adding a test: a new `NN-<area>.openclaw.ts` beside the others (see docs/testing-with-openclaw.md).
 import { readdirSync } from "node:fs";
@@ -74,12 +75,22 @@ async function runSuite(): Promise<number> {
   try {
     model = await startFakeModel();
     const started = performance.now();
-    gateway = await startGatewayPeer({ entry, modelBaseUrl: model.baseUrl });
-    log(`gateway ready on ${gateway.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
-    setPeer({ gateway, model });
+    // The files load (seconds of compiling Muster on a busy machine) while the gateway starts.
+    const starting = startGatewayPeer({ entry, modelBaseUrl: model.baseUrl }).then((ready) => (gateway = ready));
+    starting.catch(() => undefined);
+    try {
+      await loadFiles(files);
+      log(`${files.length} files loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    } finally {
+      // Whatever the loading did, the gateway is known to stopAll() once its start settles.
+      await starting.catch(() => undefined);
+    }
+    const ready = await starting;
+    log(`gateway ready on ${ready.url} in ${((performance.now() - started) / 1000).toFixed(1)} s; fake model on ${model.baseUrl}`);
+    setPeer({ gateway: ready, model });
 
-    const failed = await runFiles(files);
-    if (failed) console.error(`\n${gateway.logTail()}`);
+    const failed = await runFiles();
+    if (failed) console.error(`\n${ready.logTail()}`);
     return failed ? 1 : 0;
   } catch (error) {
     console.error(error);
@@ -91,8 +102,8 @@ async function runSuite(): Promise<number> {
   }
 }
 
-/** uvu's own `exec()`, except that a suite whose hook threw (uvu reports it as nothing) counts as failed. */
-async function runFiles(files: string[]): Promise<boolean> {
+/** Loads the files: each queues its suite with uvu (deferred). */
+async function loadFiles(files: string[]): Promise<void> {
   globalThis.UVU_DEFER = 1;
   globalThis.UVU_QUEUE = [];
   for (const [index, file] of files.entries()) {
@@ -100,6 +111,10 @@ async function runFiles(files: string[]): Promise<boolean> {
     globalThis.UVU_QUEUE.push([file]);
     await import(pathToFileURL(join(HERE, file)).href);
   }
+}
+
+/** uvu's own `exec()`, except that a suite whose hook threw (uvu reports it as nothing) counts as failed. */
+async function runFiles(): Promise<boolean> {
   let total = 0;
   let passed = 0;
   let skipped = 0;
@@ -107,6 +122,7 @@ async function runFiles(files: string[]): Promise<boolean> {
   for (const group of globalThis.UVU_QUEUE) {
     const name = group.shift() as string;
     process.stdout.write(`\n${name}\n`);
+    const fileStarted = performance.now();
     for (const run of group as Run[]) {
       const [errors, ran, skip, max] = await run();
       total += max;
@@ -120,6 +136,7 @@ async function runFiles(files: string[]): Promise<boolean> {
         process.stdout.write(`\n  a before/after hook of ${name} threw: ${max - ran - skip} test(s) did not run\n`);
       }
     }
+    log(`${name}: ${((performance.now() - fileStarted) / 1000).toFixed(1)} s`);
   }
   process.stdout.write(`\n  Total:     ${total}\n  Passed:    ${passed}\n  Skipped:   ${skipped}\n\n`);
   return failed || passed + skipped < total;
