@@ -4,6 +4,8 @@
 // NaN. Against a real HTTP fake of Ollama's /api/embed on 127.0.0.1, each such answer (and a
 // zero vector, and a wrong length) must fail the job with a coded error visible in the job
 // status, and leave the vectors stored before byte for byte as they were.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { suite } from "uvu";
@@ -12,11 +14,11 @@ import { sqliteFileTest } from "../../helpers/database-file.ts";
 import { onPostgres, removeHome, type TestHost } from "../../helpers/start-test-host.ts";
 import type { EventRecorder } from "../../helpers/wait.ts";
 import { startEmbeddingFake, type EmbeddingFake, type FakeBehaviour } from "../../helpers/embedding-fakes/server.ts";
-import { type RagSearchBody, finished, startRagHost } from "./helpers.ts";
+import { type RagSearchBody, finished, startRagHost, writeCorpus } from "./helpers.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 
 const DIMS = 32;
-const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake; before: string[] }>("rag poisoned vectors");
+const t = suite<{ h: TestHost; rec: EventRecorder; fake: EmbeddingFake; before: string[]; workspace: string }>("rag poisoned vectors");
 
 /** Every stored chunk vector (hex), and whether each of its Float32 components is finite (vectors at rest: no route shows them). */
 function storedVectors(home: string): { hex: string[]; allFinite: boolean } {
@@ -36,7 +38,12 @@ const fileTest = sqliteFileTest(t, "compares the vectors stored in muster.db");
 t.before(async (ctx) => {
   if (onPostgres) return;
   ctx.fake = await startEmbeddingFake({ dimensions: DIMS });
-  Object.assign(ctx, await startRagHost({ rag: { timeoutMs: 5_000, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS } }));
+  // The corpus is on disk before the host starts: written after, its files came back as
+  // changes (the watcher's scan and its events, late on a loaded machine), and the re-index
+  // each queued could replace a test's own job as the one the status reports.
+  ctx.workspace = mkdtempSync(join(tmpdir(), "muster-rag-poison-ws-"));
+  writeCorpus(ctx.workspace);
+  Object.assign(ctx, await startRagHost({ workspace: ctx.workspace, rag: { timeoutMs: 5_000, ollamaUrl: ctx.fake.url, ollamaModel: "fake-embed", ollamaDimensions: DIMS } }));
   const on = await ctx.h.json<ApiBody<"postMemoryConfig">>("/api/memory/config", { method: "POST", body: { provider: "ollama", enabled: true } });
   assert.is(on.status, 200);
   await ctx.rec.waitFor("rag.index.finished", (e) => (e.payload as { job: { status: string; provider: string } }).job.provider === "ollama", 10_000);
@@ -49,6 +56,7 @@ t.after(async (ctx) => {
   await ctx.h.stop();
   await ctx.fake.close();
   removeHome(ctx.h.home);
+  rmSync(ctx.workspace, { recursive: true, force: true });
 });
 
 const poisons: [string, FakeBehaviour][] = [
