@@ -20,22 +20,30 @@ import { LOGIN_HELP, MIGRATE_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from 
 import { createLogger } from "./internal/logger.ts";
 import { defineCliCommand, EXIT, runCommand, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, installedPluginCommands } from "./commands.ts";
-import type { PluginCommand } from "./plugin-api/define-plugin.ts";
-import { builtInPlugins } from "../plugins/built-in.ts";
+import type { PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
+import { loadBuiltInPlugins } from "../plugins/built-in-loaders.ts";
 
-const hostCommands: CliCommand[] = [
-  backupCommand(loadConfig),
-  restoreCommand(loadConfig),
-  mcpCommand(loadConfig, builtInPlugins),
-  doctorCommand({
-    migrations: builtInPlugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })),
-    plugins: builtInPlugins,
-  }),
-];
+/**
+ * The built-in plugins, loaded when a command needs them: `muster start` hands this to the
+ * host, which loads them after the server listens (their modules are half of the start-up
+ * bundle; issue 26), and a command that needs none of them never loads them.
+ */
+const builtInPlugins: () => Promise<PluginDefinition[]> = loadBuiltInPlugins;
+
+/** The host's own commands that read the built-in plugins (their MCP tools, doctor checks, migrations). */
+const hostCommands = async (): Promise<CliCommand[]> => {
+  const plugins = await builtInPlugins();
+  return [
+    backupCommand(loadConfig),
+    restoreCommand(loadConfig),
+    mcpCommand(loadConfig, plugins),
+    doctorCommand({ migrations: plugins.map((p) => ({ pluginId: p.id, names: (p.migrations ?? []).map((m) => m.name) })), plugins }),
+  ];
+};
 
 const line = (form: string, summary: string) => `  ${form.padEnd(33)}${summary}`;
 
-const usage = (extraCommands: PluginCommand[]) => `Usage: muster <command> [--help]
+const usage = (hostCommands: CliCommand[], extraCommands: PluginCommand[]) => `Usage: muster <command> [--help]
 
 ${line("start", "start the server (what `npm start` runs); one server per MUSTER_HOME")}
 ${line("status", "the running server of this MUSTER_HOME: url, pid, version, uptime, database")}
@@ -102,7 +110,7 @@ const basicCommands: CliCommand[] = [
   }),
   noArguments("migrate", MIGRATE_HELP, async () => {
     // The log on stderr (warnings only): stdout carries the applied ids, one per line.
-    const host = createHost({ plugins: builtInPlugins, logger: createLogger("warn", { destination: process.stderr }) });
+    const host = createHost({ plugins: await builtInPlugins(), logger: createLogger("warn", { destination: process.stderr }) });
     const applied = await host.migrate();
     for (const id of applied) console.log(id);
     const engine = host.config.databaseUrl ? "PostgreSQL" : `SQLite (${join(host.config.home, "muster.db")})`;
@@ -112,7 +120,7 @@ const basicCommands: CliCommand[] = [
   noArguments("login", LOGIN_HELP, () => runLoginCommand({ config: loadConfig(), ...io })),
   noArguments("status", STATUS_HELP, () => runStatusCommand({ config: loadConfig(), ...io })),
   basic("plugins", PLUGINS_HELP, async ([sub, ...rest]) => {
-    if ((sub === undefined || sub === "list") && rest.length === 0) return listPlugins(builtInPlugins);
+    if ((sub === undefined || sub === "list") && rest.length === 0) return listPlugins(await builtInPlugins());
     const [spec, ...more] = rest;
     const named = spec !== undefined && !spec.startsWith("-") && more.length === 0;
     if (sub === "add" && named) return addPlugin(spec);
@@ -133,19 +141,21 @@ async function main(argv: string[]): Promise<number> {
     case "help":
     case "--help":
     case "-h": {
-      const text = usage(await installedPluginCommands(builtInPlugins));
+      const text = usage(await hostCommands(), await installedPluginCommands(await builtInPlugins()));
       if (command) console.log(text);
       else console.error(text);
       return command ? EXIT.ok : EXIT.usage;
     }
     default: {
-      const own = [...basicCommands, ...hostCommands].find((c) => c.name === command);
+      const basicCommand = basicCommands.find((c) => c.name === command);
+      if (basicCommand) return basicCommand.run(args, io);
+      const own = (await hostCommands()).find((c) => c.name === command);
       if (own) return own.run(args, io);
-      const extraCommands = await installedPluginCommands(builtInPlugins);
+      const extraCommands = await installedPluginCommands(await builtInPlugins());
       const extra = extraCommands.find((c) => c.name === command);
       // The host's outcome rules (help, usage errors, coded errors) hold for plugins' commands too.
       if (extra) return runCommand({ name: extra.name, help: extra.help ?? `Usage: muster ${extra.usage}\n\n${extra.summary}` }, args, io, () => extra.run(args, commandIo()));
-      console.error(`Unknown command "${command}".\n\n${usage(extraCommands)}`);
+      console.error(`Unknown command "${command}".\n\n${usage(await hostCommands(), extraCommands)}`);
       return EXIT.usage;
     }
   }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import type { EntitySchema } from "@mikro-orm/core";
 import type { PluginDefinition } from "./plugin-api/define-plugin.ts";
 import type { PluginContext, HostInfo, Database } from "./plugin-api/context.ts";
 import type { WorkspacePaths, WorkspaceWatch } from "./plugin-api/workspace.ts";
@@ -60,9 +61,12 @@ export interface HostOptions {
   config?: ConfigOverrides;
   /**
    * The plugins Muster is assembled from (the CLI passes the built-ins); the host itself
-   * knows no feature, so without any it serves only its own routes.
+   * knows no feature, so without any it serves only its own routes. A function loads them
+   * when the start needs them: on SQLite after the server listens, so that their modules
+   * (a third of the start-up bundle, and every plugin's schemas built as it loads) are not
+   * on the path to the first health answer (issue 26).
    */
-  plugins?: PluginDefinition[];
+  plugins?: PluginDefinition[] | (() => Promise<PluginDefinition[]>);
   /** Added after the built-ins (test plugins). */
   extraPlugins?: PluginDefinition[];
   /** Use this logger instead of creating one. */
@@ -103,7 +107,8 @@ function resolveOwner(config: MusterConfig, contributions: CollectedContribution
 
 /** Collects the plugin list: the given ones (less disabled ones), extras, then configured packages. */
 async function collectPlugins(options: HostOptions, config: MusterConfig): Promise<{ definition: PluginDefinition; source: string }[]> {
-  const builtIns = (options.plugins ?? []).filter((p) => !config.disabledPlugins.includes(p.id));
+  const given = typeof options.plugins === "function" ? await options.plugins() : (options.plugins ?? []);
+  const builtIns = given.filter((p) => !config.disabledPlugins.includes(p.id));
   const list = [
     ...builtIns.map((definition) => ({ definition, source: "built-in" })),
     ...(options.extraPlugins ?? []).map((definition) => ({ definition, source: "extra" })),
@@ -154,6 +159,8 @@ export function createHost(options: HostOptions = {}): Host {
     scanned: () => scanEnded,
   };
   let port = config.port;
+  /** The plugins' entities, known once they are loaded (MikroORM is built over them after that). */
+  let entities: EntitySchema<any, any>[] = [];
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
   const stopHooks: (() => void | Promise<void>)[] = [];
@@ -215,14 +222,6 @@ export function createHost(options: HostOptions = {}): Host {
     }
   }
 
-  /** What the boot phases hand on to each other. */
-  interface Boot {
-    session: SessionToken;
-    ordered: PluginDefinition[];
-    workspace: WorkspacePaths;
-    routes: RouteTable;
-  }
-
   /** The plugin list, checked as a graph and put in start order. */
   async function collectAndOrder(): Promise<PluginDefinition[]> {
     const collected = await collectPlugins(options, config);
@@ -230,14 +229,18 @@ export function createHost(options: HostOptions = {}): Host {
     return orderPlugins(collected.map((c) => c.definition), PLUGIN_API_VERSION, HOST_PATHS);
   }
 
-  /** The workspace (scaffolded on first start when configured) and the host facts plugins read. */
-  function prepareWorkspace(contributions: CollectedContributions): { workspace: WorkspacePaths; hostInfo: HostInfo } {
+  /** The workspace, scaffolded on first start when configured. */
+  function prepareWorkspace(): WorkspacePaths {
     const workspaceRoot = resolveWorkspaceRoot(config.workspaceDir, config.home);
     if (config.scaffoldWorkspace) {
       const scaffold = scaffoldWorkspace(workspaceRoot);
       if (scaffold.scaffolded) logger.info({ workspace: workspaceRoot, files: scaffold.created.length }, "workspace scaffolded from the template");
     }
-    const workspace = createWorkspacePaths(workspaceRoot);
+    return createWorkspacePaths(workspaceRoot);
+  }
+
+  /** The host facts plugins read. */
+  function hostInfoFor(contributions: CollectedContributions, workspace: WorkspacePaths): HostInfo {
     // Resolved on first read (at the latest before requests are let through, in start()), then fixed: the
     // owner source parses the organisation file (YAML, cold: 20-40 ms), which no step before
     // listening needs; the agents' first sync reads the same parse after it (docs/benchmarks.md, issue 26).
@@ -253,7 +256,24 @@ export function createHost(options: HostOptions = {}): Host {
       url,
       credential: (name) => hostCredential(config, name),
     };
-    return { workspace, hostInfo };
+    return hostInfo;
+  }
+
+  /**
+   * The plugins, loaded, checked as a graph, put in order and registered (DI only): the
+   * graph of declared dependencies is checked before any plugin's route or onStart.
+   */
+  async function preparePlugins(workspace: WorkspacePaths): Promise<{ ordered: PluginDefinition[]; hostInfo: HostInfo }> {
+    const ordered = await collectAndOrder();
+    phases.mark("plugins loaded and ordered");
+    // Gathered (and checked) once: the owner source is read from them before the plugins
+    // register, and the same gathering becomes the points' tokens after.
+    const contributions = collectContributions(ordered);
+    const hostInfo = hostInfoFor(contributions, workspace);
+    registerPlugins(ordered, contributions, workspace, hostInfo);
+    phases.mark("plugins registered");
+    entities = ordered.flatMap((p) => p.entities ?? []);
+    return { ordered, hostInfo };
   }
 
   /**
@@ -308,8 +328,7 @@ export function createHost(options: HostOptions = {}): Host {
    * Opens the database: PostgreSQL when DATABASE_URL names one (its module loaded only then),
    * else the embedded SQLite file, private to this user.
    */
-  async function openStore(ordered: PluginDefinition[]): Promise<OpenedDatabase> {
-    const entities = ordered.flatMap((p) => p.entities ?? []);
+  async function openStore(): Promise<OpenedDatabase> {
     if (config.databaseUrl) {
       const { openPostgresDatabase } = await import("./internal/postgres-database.ts");
       db = await openPostgresDatabase({ url: config.databaseUrl, entities, logger, busyBudgetMs: config.databaseBusyBudgetMs });
@@ -320,7 +339,8 @@ export function createHost(options: HostOptions = {}): Host {
     const dbFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`];
     ensurePrivateFiles([dbPath], { create: true });
     ensurePrivateFiles(dbFiles);
-    const opened = await openDatabase({ path: dbPath, entities, logger });
+    // MikroORM's SQL modules load after listening (start()), like the plugins' routes.
+    const opened = await openDatabase({ path: dbPath, entities: () => entities, logger, loadOrmLater: true });
     db = opened;
     ensurePrivateFiles(dbFiles);
     phases.mark("database opened");
@@ -335,7 +355,8 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   async function openAndMigrate(ordered: PluginDefinition[]): Promise<{ opened: OpenedDatabase; applied: string[] }> {
-    const opened = await openStore(ordered);
+    entities = ordered.flatMap((p) => p.entities ?? []);
+    const opened = await openStore();
     return { opened, applied: await applyMigrations(opened, ordered) };
   }
 
@@ -351,10 +372,10 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   /** The route table with the host's routes and the MCP endpoint (each plugin's come after listening: {@link mountPluginRoutes}). */
-  function mountHostRouteTable(boot: Omit<Boot, "routes">, opened: OpenedDatabase): RouteTable {
+  function mountHostRouteTable(session: SessionToken, opened: OpenedDatabase): RouteTable {
     const routes = new RouteTable({
       bodyLimitBytes: config.bodyLimitBytes,
-      requireSession: sessionCheck({ token: boot.session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
+      requireSession: sessionCheck({ token: session, login, originAllowed: originPolicy({ allowedOrigins: config.allowedOrigins, port: () => port }) }),
       runHandler: storageGuard({ waiter: opened.lockWaiter, health: opened.writeHealth, busyBudgetMs: config.databaseBusyBudgetMs, logger }),
     });
     const summaries = (): PluginSummary[] =>
@@ -364,7 +385,7 @@ export function createHost(options: HostOptions = {}): Host {
       startedAt,
       url,
       databaseState: () => db?.state() ?? { database: "error" },
-      session: boot.session,
+      session: session,
       login,
       routes: () => routes.routes,
       plugins: summaries,
@@ -373,7 +394,7 @@ export function createHost(options: HostOptions = {}): Host {
       watcher: () => workspaceWatch.state,
     });
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
-    mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: boot.session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
+    mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
     return routes;
   }
 
@@ -466,27 +487,24 @@ export function createHost(options: HostOptions = {}): Host {
     /** The boot phases in order; each is named in the "muster started" log line with its duration. */
     async start() {
       phases.mark("host created to start()");
-      const ordered = await collectAndOrder();
-      phases.mark("plugins collected and ordered");
-      // Gathered (and checked) once: the owner source is read from them before the plugins
-      // register, and the same gathering becomes the points' tokens after.
-      const contributions = collectContributions(ordered);
-      const { workspace, hostInfo } = prepareWorkspace(contributions);
+      const workspace = prepareWorkspace();
       phases.mark("workspace scaffold");
-      registerPlugins(ordered, contributions, workspace, hostInfo);
-      phases.mark("plugins registered");
-      const opened = await openStore(ordered);
+      // PostgreSQL builds MikroORM over the plugins' entities as it opens, and the team's tables
+      // are read before listening: there the plugins load first. SQLite's first health answer
+      // needs none of them: they load after listening, before any other request is let through.
+      let prepared = config.databaseUrl ? await preparePlugins(workspace) : undefined;
+      const opened = await openStore();
       // SQLite migrates after listening (a fresh database's ~25 migrations were ~30-50 ms of
       // the path to the first health answer, which reads no plugin table). PostgreSQL
       // migrates first: the team's instance and session tables are read before listening.
       const migrateAfterListening = opened.engine === "sqlite";
-      if (!migrateAfterListening) await applyMigrations(opened, ordered);
+      if (!migrateAfterListening) await applyMigrations(opened, prepared!.ordered);
       instances = await startInstanceRegistry(opened, logger);
       const team = opened.engine === "postgresql" ? await teamSessions(opened) : undefined;
       if (team) login = team.login;
       const session = createSessionToken(config.home, team?.sessionToken);
       currentSession = session;
-      const routes = mountHostRouteTable({ session, ordered, workspace }, opened);
+      const routes = mountHostRouteTable(session, opened);
       phases.mark("host routes mounted");
       // Listening before the plugins' routes and onStart: /api/health answers from here (it
       // reads only the database's state and the host's), while every other request waits at
@@ -495,7 +513,17 @@ export function createHost(options: HostOptions = {}): Host {
       startup = startGate();
       await listen(routes, startup.wait);
       phases.mark("listen");
+      let ordered: PluginDefinition[];
+      let hostInfo: HostInfo;
       try {
+        // The loop turns between these steps (each takes 20-40 ms), so a health check that
+        // came meanwhile is answered between two.
+        prepared ??= await preparePlugins(workspace);
+        ({ ordered, hostInfo } = prepared);
+        await turnOfTheLoop();
+        await opened.loadOrm();
+        phases.mark("ORM modules loaded");
+        await turnOfTheLoop();
         // Before any plugin service is built: a service may prepare statements on its tables.
         if (migrateAfterListening) await applyMigrations(opened, ordered);
         defineGatedActions(ordered);

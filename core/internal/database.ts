@@ -4,8 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { EntityCaseNamingStrategy, type EntitySchema } from "@mikro-orm/core";
-import { MikroORM } from "@mikro-orm/sqlite";
-import { CachingSqliteDriver, OPENED_DATABASE } from "./sqlite-driver.ts";
+import type { MikroORM } from "@mikro-orm/sqlite";
 import BetterSqlite3 from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Database } from "../plugin-api/context.ts";
@@ -18,8 +17,16 @@ import { trackWriteHealth, type WriteFault, type WriteHealth } from "./database-
 
 export interface OpenDatabaseOptions {
   path: string;
-  entities: EntitySchema<any, any>[];
+  /** A function when they are known only later (the host loads its plugins after opening): read when MikroORM is built. */
+  entities: EntitySchema<any, any>[] | (() => EntitySchema<any, any>[]);
   logger: Logger;
+  /**
+   * Leave MikroORM's SQL modules (@mikro-orm/sql, @mikro-orm/sqlite, kysely: ~700 kB of the
+   * start-up bundle) unloaded until {@link OpenedDatabase.loadOrm}: the host opens the
+   * database before it listens and needs MikroORM only after (issue 26). Without it they are
+   * loaded here, and `em()` works as soon as this resolves.
+   */
+  loadOrmLater?: boolean;
 }
 
 export interface DatabaseState {
@@ -40,6 +47,11 @@ export interface OpenedDatabase extends Database {
   migrate(plugins: PluginMigrations[]): Promise<string[]>;
   /** Whether writes currently fail; request failures are recorded here (storage-guard.ts). */
   writeHealth: WriteHealth;
+  /**
+   * Loads MikroORM's modules if they are not yet (see {@link OpenDatabaseOptions.loadOrmLater}):
+   * `em()` and `orm` throw before this resolved.
+   */
+  loadOrm(): Promise<void>;
   /** The shared wait for another process's write lock. */
   lockWaiter: Pick<WriteLockWaiter, "wait" | "close">;
   /**
@@ -69,7 +81,10 @@ export function engineNeutralOrmOptions(entities: EntitySchema<any, any>[]) {
   };
 }
 
-export async function openDatabase({ path, entities, logger }: OpenDatabaseOptions): Promise<OpenedDatabase> {
+/** MikroORM's SQLite driver and what it needs: a module of its own, so that it can load after listening. */
+type OrmModule = typeof import("./sqlite-driver.ts");
+
+export async function openDatabase({ path, entities, logger, loadOrmLater = false }: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   // Opened here, and MikroORM built over it only on the first `em()` (normally a plugin's
   // onStart, after the server listens; `startServing` at the latest, before any request is
@@ -83,16 +98,26 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
   sql.pragma("synchronous = NORMAL");
   logger.debug({ path }, "database opened");
   let orm: MikroORM | undefined;
+  let ormModule: OrmModule | undefined;
+  const loadOrm = async () => {
+    ormModule ??= await import("./sqlite-driver.ts");
+  };
+  if (!loadOrmLater) await loadOrm();
   // Synchronous: with the entities given, MikroORM's constructor discovers their metadata at once.
-  const ormNow = () =>
-    (orm ??= new MikroORM({
+  const ormNow = () => {
+    if (orm) return orm;
+    // A host bug, never a request's: the host loads the module right after listening.
+    if (!ormModule) throw new Error("MikroORM used before its modules were loaded (OpenedDatabase.loadOrm)");
+    const { MikroORM, CachingSqliteDriver, OPENED_DATABASE } = ormModule;
+    return (orm = new MikroORM({
       // The SQLite driver with prepared statements reused by SQL text (see sqlite-driver.ts).
       driver: CachingSqliteDriver,
       dbName: path,
       // A function: MikroORM merges its options into a copy, which keeps functions as they are.
       driverOptions: () => ({ [OPENED_DATABASE]: sql }),
-      ...engineNeutralOrmOptions(entities),
+      ...engineNeutralOrmOptions(typeof entities === "function" ? entities() : entities),
     }));
+  };
   // Neither statement reads a table, so neither waits for a lock.
   const ping = sql.prepare("SELECT 1");
   const totalChanges = sql.prepare("SELECT total_changes()").pluck();
@@ -107,6 +132,7 @@ export async function openDatabase({ path, entities, logger }: OpenDatabaseOptio
     em: () => ormNow().em.fork() as ReturnType<Database["em"]>,
     writeHealth,
     lockWaiter,
+    loadOrm,
     startServing() {
       ormNow();
       sql.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);

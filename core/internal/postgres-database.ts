@@ -114,6 +114,8 @@ export async function openPostgresDatabase({ url, entities, logger, busyBudgetMs
     // Locked rows are waited for in PostgreSQL (lock_timeout); between attempts a short backoff.
     lockWaiter: backoffWaiter(),
     startServing() {},
+    // MikroORM is built in openPostgresDatabase (its modules load with this one, after the host decides on team mode).
+    async loadOrm() {},
     async state(): Promise<DatabaseState> {
       try {
         await within(PING_TIMEOUT_MS, "SELECT 1", connection.execute("SELECT 1"));

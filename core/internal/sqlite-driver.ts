@@ -25,6 +25,10 @@ import { AbstractSqlDriver, MikroORM, SqliteConnection, SqlitePlatform, type Con
  * (database.ts opens it before MikroORM exists, so that MikroORM's metadata discovery can wait
  * until after the server listens).
  */
+// database.ts loads this module (and through it @mikro-orm/sql and kysely) with import(), so
+// it hands on MikroORM's class too.
+export { MikroORM };
+
 export const OPENED_DATABASE = Symbol("muster.openedDatabase");
 
 /** How many distinct SQL texts keep a prepared statement (least recently used go first). */

@@ -30,6 +30,8 @@ const DEDUPED = Symbol("resolved without the one-copy rule");
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const requireFromRoot = createRequire(join(root, "package.json"));
 const SOURCE = /\.(ts|mts|js|mjs|cjs)$/;
+/** zod's modules that re-export every locale (see the zod-locales namespace below). */
+const ZOD_LOCALES_IMPORTER = /\/node_modules\/zod\/v4\/(core\/index|classic\/external|mini\/external)\.js$/;
 /** From this size a bundled JSON file is parsed with JSON.parse at load (see the onLoad). */
 const LARGE_JSON_BYTES = 16 * 1024;
 /** The package a bare specifier or a path below node_modules/ names (`@scope/name` or `name`). */
@@ -232,6 +234,15 @@ export async function buildStartBundle(dir = join(root, BUNDLE_DIR)): Promise<{ 
             const first = taken.get(key) ?? (taken.set(key, pkg.dir), pkg.dir);
             return { ...found, path: first + found.path.slice(pkg.dir.length) };
           });
+          // zod's namespaces re-export all of its ~50 translated error maps (`z.locales`,
+          // `z.core.locales`): 300 kB of the start's code, kept whole because `z` is used as
+          // an object. Muster's messages are English (the default, which zod imports on its
+          // own), so the bundle's `locales` holds `en` only; a read of another one is a build
+          // error (`import-is-undefined` below), never `undefined` at run time.
+          b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+            ZOD_LOCALES_IMPORTER.test(args.importer) ? { path: join(args.resolveDir, "../locales/index.js"), namespace: "zod-locales" } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from "./en.js";`, loader: "js", resolveDir: dirname(args.path) }));
           b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: builtinShim(args.path), loader: "js" }));
           b.onLoad({ filter: /.*/, namespace: "builtin-esm" }, (args) => ({ contents: builtinModuleShim(args.path), loader: "js" }));
           // A large JSON table (mime-db's 200 kB, loaded by koa on every start) as a string

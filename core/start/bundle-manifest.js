@@ -17,9 +17,10 @@ export const MANIFEST_FILE = "manifest.json";
  * format (detectModuleFormat, ~6% of a cold start in a profile). 3: built-ins a start does
  * not need (https, tls, zlib...) are loaded on first use, and every chunk is ASCII, so Node
  * decodes it on UTF-8's fast path (build-bundle.ts). 4: whitespace and comments minified;
- * built-ins imported as ES modules where that copies nothing per importer.
+ * built-ins imported as ES modules where that copies nothing per importer. 5: zod's locales
+ * other than English left out; MikroORM's SQL modules in a chunk loaded after listening.
  */
-export const BUNDLE_LAYOUT = 4;
+export const BUNDLE_LAYOUT = 5;
 
 /**
  * The fingerprint of one input now, or null when it is gone.
