@@ -1,5 +1,5 @@
 // `npm run new-plugin <id>`: scaffolds plugins/<id>/ with a route, its schemas, an error
-// catalogue and a test, and registers it in plugins/built-in.ts, so every plugin starts
+// catalogue and a test, and registers it in plugins/built-in-loaders.ts, so every plugin starts
 // from the same shape. `--root <dir>` writes into another checkout (used by its test).
 //
 // `npm run new-plugin -- --standalone <dir> <id>`: scaffolds a third-party plugin package
@@ -129,15 +129,16 @@ t.run();
 `,
   }, (path) => path);
 
-  const builtIn = join(root, "plugins", "built-in.ts");
-  const source = readFileSync(builtIn, "utf8");
-  const withImport = source.replace(/(\nexport const builtInPlugins)/, `import { ${camel}Plugin } from "./${id}/index.ts";\n$1`);
-  const registered = withImport.replace(/\](;\s*)$/, `, ${camel}Plugin]$1`);
-  if (registered === source || !registered.includes(`${camel}Plugin]`)) {
-    console.log(`Add ${camel}Plugin (from "./${id}/index.ts") to plugins/built-in.ts yourself.`);
+  // The one list of the built-ins: a loader per plugin (plugins/built-in.ts loads them all).
+  const builtIn = join(root, "plugins", "built-in-loaders.ts");
+  const source = existsSync(builtIn) ? readFileSync(builtIn, "utf8") : "";
+  const loader = `  () => import("./${id}/index.ts").then((m) => m.${camel}Plugin),\n`;
+  const registered = source.replace(/(export const builtInPluginLoaders[^\n]*\n(?:  [^\n]*\n)*)(\];)/, `$1${loader}$2`);
+  if (registered === source) {
+    console.log(`Add ${loader.trim()} to builtInPluginLoaders in plugins/built-in-loaders.ts yourself.`);
   } else {
     writeFileSync(builtIn, registered);
-    console.log("registered in plugins/built-in.ts");
+    console.log("registered in plugins/built-in-loaders.ts");
   }
   console.log(`Next: npm test -- test/plugins/${id}`);
 }

@@ -17,12 +17,11 @@ t("scaffolds a working plugin and registers it", async () => {
   mkdirSync(join(tmp, "plugins"));
   mkdirSync(join(tmp, "node_modules", "@muster"), { recursive: true });
   symlinkSync(join(root, "core/plugin-api"), join(tmp, "node_modules", "@muster", "plugin"));
-  writeFileSync(join(tmp, "plugins/built-in.ts"), 'import { a } from "./a/index.ts";\n\nexport const builtInPlugins: PluginDefinition[] = [a];\n');
+  writeFileSync(join(tmp, "plugins/built-in-loaders.ts"), 'export const builtInPluginLoaders: (() => Promise<PluginDefinition>)[] = [\n  () => import("./a/index.ts").then((m) => m.aPlugin),\n];\n\nexport async function loadBuiltInPlugins() {}\n');
   const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts/new-plugin.ts"), "release-notes", "--root", tmp], { encoding: "utf8", timeout: scaled(30_000) });
   assert.is(run.status, 0, run.stderr);
-  const builtIn = readFileSync(join(tmp, "plugins/built-in.ts"), "utf8");
-  assert.match(builtIn, /import \{ releaseNotesPlugin \} from "\.\/release-notes\/index\.ts";/);
-  assert.match(builtIn, /\[a, releaseNotesPlugin\];/);
+  const builtIn = readFileSync(join(tmp, "plugins/built-in-loaders.ts"), "utf8");
+  assert.match(builtIn, /m\.aPlugin\),\n  \(\) => import\("\.\/release-notes\/index\.ts"\)\.then\(\(m\) => m\.releaseNotesPlugin\),\n\];/);
   assert.match(readFileSync(join(tmp, "test/plugins/release-notes/release-notes.test.ts"), "utf8"), /startTestHost/);
 
   const { default: plugin } = await import(pathToFileURL(join(tmp, "plugins/release-notes/index.ts")).href);

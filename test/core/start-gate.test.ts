@@ -144,4 +144,39 @@ t("a stop during the start answers the waiting requests 503 at once and ends the
   }),
 );
 
+t("plugins given as a function load after listening: health answers before they are loaded; a graph error among them fails the start with its code, answers the held request 503 and frees the home", async () => {
+  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
+  const config = { home, port: 0, host: "127.0.0.1", gatewayUrl: "off", logLevel: "silent" } as const;
+  let letLoad!: () => void;
+  const loadAllowed = new Promise<void>((resolve) => (letLoad = resolve));
+  let loaded = false;
+  const needsGhost = definePlugin({ id: "needs-ghost", version: "1.0.0", host: "^1.0.0", dependsOn: ["ghost"] });
+  const host = createHost({ plugins: async () => (await loadAllowed, (loaded = true), [needsGhost]), config });
+  const start = host.start();
+  start.catch(() => undefined); // awaited below
+  try {
+    const url = await listening(host);
+    const health = await get(`${url}/api/health`, host.sessionToken);
+    assert.is(health.status, 200);
+    assert.is(loaded, false, "health answered before the plugins were loaded");
+    const { response } = await sentRequest(url, "/api/plugins", host.sessionToken);
+    letLoad();
+    assertUnavailable(await response);
+    await start.then(
+      () => assert.unreachable("a missing dependency should fail the start"),
+      (error: { code?: string }) => assert.is(error.code, "PLUGIN_MISSING_DEPENDENCY"),
+    );
+    // Nothing is left holding the home: a start with a sound list succeeds on it.
+    const next = createHost({ plugins: async () => [definePlugin({ id: "sound", version: "1.0.0", host: "^1.0.0" })], config });
+    await next.start();
+    const plugins = await get(`${next.url}/api/plugins`, next.sessionToken);
+    assert.equal(((await plugins.json()) as { plugins: { id: string }[] }).plugins.map((p) => p.id), ["sound"]);
+    await next.stop();
+  } finally {
+    letLoad();
+    await host.stop();
+    removeHome(home);
+  }
+});
+
 t.run();
