@@ -3,7 +3,7 @@
 // agent reaches the gateway's agents.list only once its agents.register approval is approved.
 // (Every agent offline while the gateway is down is asserted in 90-restart.)
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -61,6 +61,15 @@ boundedTest(test, "factory: the agent is known to the gateway after its approval
     // Leave the shared gateway as it was for the files after this one.
     await bare.call("agents.delete", { agentId, deleteFiles: true }).catch(() => {});
     await bare.close();
+    // Read from the deletion's answer on: the creation's reload may still be logged before it.
+    const output = gateway.layout.outputFile;
+    const before = statSync(output).size;
+    // The gateway applies the deletion by a config hot reload about a second later, and a run
+    // it prepares meanwhile fails inside it ("prepared model runtime plugin generation was
+    // superseded") without a reply: 50-dispatch's run was lost that way once. So the next file
+    // starts after the reload. A gateway that logs it differently only makes this wait longer.
+    const reloaded = () => readFileSync(output).subarray(before).toString().includes(`hot reload applied (agents.entries.${agentId}`);
+    await waitUntil(() => reloaded() || null, { timeoutMs: 15_000, label: `the gateway's config reload after deleting ${agentId}` }).catch(() => undefined);
   }
 });
 
