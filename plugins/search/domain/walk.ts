@@ -67,8 +67,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
         continue;
       }
       if (entry.name.startsWith(".")) continue;
+      let target: string | undefined;
       if (entry.isSymbolicLink()) {
-        const target = tryOr(() => realpathSync(abs));
+        target = tryOr(() => realpathSync(abs));
         if (target === undefined) continue;
         if (!options.workspace.contains(target)) {
           result.symlinksOutside += 1;
@@ -87,7 +88,8 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
         result.truncated = true;
         break;
       }
-      result.files.push({ path: rel, absolutePath: abs, size: info.size, mtimeMs: info.mtimeMs });
+      // A link is read through its checked target: the file is opened without following a link.
+      result.files.push({ path: rel, absolutePath: entry.isSymbolicLink() ? target! : abs, size: info.size, mtimeMs: info.mtimeMs });
     }
     // Depth first in directory order, like the recursive walk it replaces.
     for (let i = subdirectories.length - 1; i >= 0; i--) pending.push(subdirectories[i]!);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import type { WorkspacePaths } from "@muster/plugin";
 import { decodeText, parseFile, type SearchDocument } from "../domain/document.ts";
 import { makeExcerpt } from "../domain/excerpt.ts";
@@ -51,9 +52,11 @@ export function loadFile(file: FoundFile, maxBytes: number, previous: FileRow | 
 /** The excerpt of an indexed file around `matched` terms, read now; `""` when it cannot be read. */
 export function readExcerpt(workspace: WorkspacePaths, path: string, read: { max: number; hint?: number }, matched: string[], queryWords: string[]): string {
   try {
-    // resolve() re-checks the real path, so a link planted after indexing cannot leak
-    // text from outside the workspace.
-    const bytes = readBoundedSync(workspace.resolve(path), read.max, read.hint);
+    // The real path, checked, and opened without following a link: a link planted after
+    // indexing cannot leak text from outside the workspace.
+    const real = realpathSync(workspace.resolve(path));
+    if (!workspace.contains(real)) return "";
+    const bytes = readBoundedSync(real, read.max, read.hint);
     const text = bytes === "too-large" ? undefined : decodeText(bytes);
     return text === undefined || text === "binary" || text === "invalid-utf8" ? "" : makeExcerpt(text, matched, queryWords);
   } catch {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readSync } from "node:fs";
 
 /**
  * One read buffer for every file the index reads (the text is decoded right away), so a
@@ -12,9 +12,12 @@ let scratch = Buffer.allocUnsafe(64 * 1024);
  * bytes are read, so a file that grew past the cap after it was listed is recognised
  * without reading it whole. The returned bytes are a view of a shared buffer, valid until
  * the next call (decode them at once).
+ *
+ * `path` is a real path (links resolved and checked by the caller): a file replaced by a
+ * link since that check is refused (ELOOP), never followed out of the workspace.
  */
 export function readBoundedSync(path: string, max: number, hint = 4096): Buffer | "too-large" {
-  const fd = openSync(path, "r");
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     if (scratch.length < Math.min(hint, max) + 1) scratch = Buffer.allocUnsafe(Math.min(hint, max) + 1);
     let length = 0;

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Database, Logger, WorkspacePaths, WorkspaceWatch } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
@@ -496,9 +497,13 @@ export class SearchIndex implements WorkspaceSearch {
   private async indexOne(path: string): Promise<void> {
     let absolutePath: string;
     try {
-      absolutePath = this.deps.workspace.resolve(path);
+      // Read through the real path, checked again: the file is opened without following a
+      // link, so one planted after this check is refused, not read (read-file.ts).
+      absolutePath = realpathSync(this.deps.workspace.resolve(path));
+      if (!this.deps.workspace.contains(absolutePath)) throw new Error("outside");
     } catch {
-      return; // Outside the workspace (or through a link leaving it): never indexed.
+      this.drop(path); // Gone, or outside the workspace (through a link leaving it): never indexed.
+      return;
     }
     const info = await stat(absolutePath).catch(() => undefined);
     if (!info?.isFile()) {
