@@ -20,19 +20,15 @@ import { LOGIN_HELP, MIGRATE_HELP, PLUGINS_HELP, START_HELP, STATUS_HELP } from 
 import { createLogger } from "./internal/logger.ts";
 import { defineCliCommand, EXIT, runCommand, type CliCommand } from "./internal/cli/command.ts";
 import { commandIo, installedPluginCommands } from "./commands.ts";
-import type { PluginCommand, PluginDefinition } from "./plugin-api/define-plugin.ts";
+import type { PluginCommand } from "./plugin-api/define-plugin.ts";
+// The built-in plugins are loaded when a command needs them: `muster start` hands the loader
+// to the host, which calls it after the server listens (their modules were a third of what a
+// start loaded; issue 26), and a command that needs none of them never loads them.
 import { loadBuiltInPlugins } from "../plugins/built-in-loaders.ts";
-
-/**
- * The built-in plugins, loaded when a command needs them: `muster start` hands this to the
- * host, which loads them after the server listens (their modules are half of the start-up
- * bundle; issue 26), and a command that needs none of them never loads them.
- */
-const builtInPlugins: () => Promise<PluginDefinition[]> = loadBuiltInPlugins;
 
 /** The host's own commands that read the built-in plugins (their MCP tools, doctor checks, migrations). */
 const hostCommands = async (): Promise<CliCommand[]> => {
-  const plugins = await builtInPlugins();
+  const plugins = await loadBuiltInPlugins();
   return [
     backupCommand(loadConfig),
     restoreCommand(loadConfig),
@@ -65,7 +61,7 @@ the server or failed, printed as \`CODE: message\`); 2 usage error (unknown comm
 missing argument).`;
 
 async function start(): Promise<void> {
-  const host = createHost({ plugins: builtInPlugins });
+  const host = createHost({ plugins: loadBuiltInPlugins });
   const shutdown = (signal: string) => {
     host.logger.info({ signal }, "shutting down");
     host.stop().then(
@@ -110,7 +106,7 @@ const basicCommands: CliCommand[] = [
   }),
   noArguments("migrate", MIGRATE_HELP, async () => {
     // The log on stderr (warnings only): stdout carries the applied ids, one per line.
-    const host = createHost({ plugins: await builtInPlugins(), logger: createLogger("warn", { destination: process.stderr }) });
+    const host = createHost({ plugins: await loadBuiltInPlugins(), logger: createLogger("warn", { destination: process.stderr }) });
     const applied = await host.migrate();
     for (const id of applied) console.log(id);
     const engine = host.config.databaseUrl ? "PostgreSQL" : `SQLite (${join(host.config.home, "muster.db")})`;
@@ -120,7 +116,7 @@ const basicCommands: CliCommand[] = [
   noArguments("login", LOGIN_HELP, () => runLoginCommand({ config: loadConfig(), ...io })),
   noArguments("status", STATUS_HELP, () => runStatusCommand({ config: loadConfig(), ...io })),
   basic("plugins", PLUGINS_HELP, async ([sub, ...rest]) => {
-    if ((sub === undefined || sub === "list") && rest.length === 0) return listPlugins(await builtInPlugins());
+    if ((sub === undefined || sub === "list") && rest.length === 0) return listPlugins(await loadBuiltInPlugins());
     const [spec, ...more] = rest;
     const named = spec !== undefined && !spec.startsWith("-") && more.length === 0;
     if (sub === "add" && named) return addPlugin(spec);
@@ -141,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
     case "help":
     case "--help":
     case "-h": {
-      const text = usage(await hostCommands(), await installedPluginCommands(await builtInPlugins()));
+      const text = usage(await hostCommands(), await installedPluginCommands(await loadBuiltInPlugins()));
       if (command) console.log(text);
       else console.error(text);
       return command ? EXIT.ok : EXIT.usage;
@@ -149,13 +145,14 @@ async function main(argv: string[]): Promise<number> {
     default: {
       const basicCommand = basicCommands.find((c) => c.name === command);
       if (basicCommand) return basicCommand.run(args, io);
-      const own = (await hostCommands()).find((c) => c.name === command);
+      const ownCommands = await hostCommands();
+      const own = ownCommands.find((c) => c.name === command);
       if (own) return own.run(args, io);
-      const extraCommands = await installedPluginCommands(await builtInPlugins());
+      const extraCommands = await installedPluginCommands(await loadBuiltInPlugins());
       const extra = extraCommands.find((c) => c.name === command);
       // The host's outcome rules (help, usage errors, coded errors) hold for plugins' commands too.
       if (extra) return runCommand({ name: extra.name, help: extra.help ?? `Usage: muster ${extra.usage}\n\n${extra.summary}` }, args, io, () => extra.run(args, commandIo()));
-      console.error(`Unknown command "${command}".\n\n${usage(await hostCommands(), extraCommands)}`);
+      console.error(`Unknown command "${command}".\n\n${usage(ownCommands, extraCommands)}`);
       return EXIT.usage;
     }
   }
