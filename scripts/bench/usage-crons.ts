@@ -69,7 +69,12 @@ export async function benchUsageSummary(
   const home = tempDir("muster-bench-usage-");
   try {
     // A first start creates the schema (migrations); the seeding happens while it is stopped.
-    await stopServer((await startMuster(cwd, home, "muster-usage")).child);
+    // (Health answers before the plugins load and migrate; any other request waits at the
+    // start gate, so one answered means every table exists.)
+    const first = await startMuster(cwd, home, "muster-usage");
+    const schema = await fetch(`http://127.0.0.1:${first.port}/api/usage`);
+    if (schema.status !== 200) throw new Error(`GET /api/usage answered ${schema.status} after the first start: ${await schema.text()}`);
+    await stopServer(first.child);
     log(`usage: seeding ${USAGE_EVENTS.toLocaleString("en-US")} cost events with SQL`);
     const seeded = performance.now();
     seedCostEvents(join(home, "muster.db"), USAGE_EVENTS);
