@@ -164,6 +164,8 @@ export function createHost(options: HostOptions = {}): Host {
   let started: PluginDefinition[] = [];
   let sources = new Map<string, string>();
   const stopHooks: (() => void | Promise<void>)[] = [];
+  /** `ctx.lifecycle.onServing` hooks, run once requests are let through (undefined from then on: a later one runs at once). */
+  let servingHooks: { plugin: string; fn: () => void | Promise<void> }[] | undefined = [];
   const contexts = new Map<string, PluginContext>();
   const requesters = new Map<string, Requester>();
   const services = new ServiceContainer();
@@ -307,7 +309,10 @@ export function createHost(options: HostOptions = {}): Host {
           if (!registering) throw new Error(`Plugin "${plugin.id}" called provide() outside register()`);
           services.register(definition, requester);
         },
-        lifecycle: { onStop: (fn) => void stopHooks.push(fn) },
+        lifecycle: {
+          onStop: (fn) => void stopHooks.push(fn),
+          onServing: (fn) => (servingHooks ? void servingHooks.push({ plugin: plugin.id, fn }) : runServingHooks([{ plugin: plugin.id, fn }])),
+        },
       };
       contexts.set(plugin.id, ctx);
       plugin.register?.(ctx);
@@ -550,6 +555,9 @@ export function createHost(options: HostOptions = {}): Host {
       opened.startServing();
       startup.open();
       phases.mark("requests let through");
+      const warmUps = servingHooks!;
+      servingHooks = undefined;
+      runServingHooks(warmUps);
       const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for("muster.startBundle")] === true;
       logger.info({ url: url(), plugins: ordered.map((p) => p.id), startup: phases.list(), startBundle: bundled }, "muster started");
     },
@@ -616,6 +624,21 @@ export function createHost(options: HostOptions = {}): Host {
       if (!instances || !db) throw new Error("hostTokens.rateLimits was used before the database was open (not allowed in register or a service constructor)");
       return (rateLimits ??= createRateLimits(db, instances, logger));
     });
+  }
+
+  /**
+   * The plugins' warm-ups (`ctx.lifecycle.onServing`), each in a turn of its own after the
+   * start gate opened, none awaited by the next: what no request needs before it (a probe of
+   * an optional system tool, preparing lookups) no longer holds up the start (issue 26).
+   */
+  function runServingHooks(hooks: { plugin: string; fn: () => void | Promise<void> }[]): void {
+    void (async () => {
+      for (const hook of hooks) {
+        await turnOfTheLoop();
+        if (stopping) return;
+        void runSafely(hook.fn, `${hook.plugin}'s onServing hook`);
+      }
+    })();
   }
 
   async function runSafely(fn: () => unknown, what: string) {

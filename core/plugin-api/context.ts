@@ -127,5 +127,13 @@ export interface PluginContext<C = unknown> {
   lifecycle: {
     /** Runs `fn` at shutdown, in reverse start order, before the database closes. */
     onStop(fn: () => void | Promise<void>): void;
+    /**
+     * Runs `fn` once the host lets every request through (after every plugin's onStart), or
+     * at once when it already does: for warm-ups no request needs first (probing an optional
+     * system tool, preparing caches). The start does not wait for it; a failure is logged.
+     * A request may come before it ran, so whatever it prepares must also be reachable on
+     * demand.
+     */
+    onServing(fn: () => void | Promise<void>): void;
   };
 }

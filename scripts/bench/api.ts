@@ -3,6 +3,7 @@
 // this process on 127.0.0.1. Prints the figures and writes them between the api markers of
 // docs/benchmarks.md, with the targets of issue 2 and a CPU profile of where the time goes.
 //   npm run bench:api            (BENCH_SECONDS=<n> shortens each run for a quick try,
+//                                 BENCH_ROUNDS=<n> rounds per endpoint, default 3,
 //                                 BENCH_BOARD_CARDS=<n> seeds a smaller board,
 //                                 BENCH_USAGE_EVENTS=<n> / BENCH_CRON_JOBS=<n> seed fewer
 //                                 cost events / cron jobs)
@@ -11,7 +12,7 @@
 import { readdirSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
+import { medianFigures, runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
 import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
 import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, type Target } from "./report.ts";
@@ -26,6 +27,8 @@ const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const COLD_STARTS = 5;
+/** Rounds per endpoint for the Muster/baseline rows (BENCH_ROUNDS). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SEED = 100;
 // Seeding the 10,000-card board (issue 14) takes 10-60 s depending on the machine's load, and
 // the 1,000,000 cost events and 1,000 cron jobs (issue 12) another 10-60 s.
@@ -217,12 +220,23 @@ async function main(): Promise<void> {
 
   // GET benchmarks first: POST adds rows, and GET /api/tasks must see exactly the seeded 100.
   // Muster and baseline alternate so that drift in the machine's load hits both alike.
-  const rows: BenchRow[] = [];
-  for (const target of [HEALTH, LIST, CREATE]) {
-    const m = await measure(muster, target);
-    const b = await measure(baseline, target);
-    rows.push({ label: target.label, muster: m, baseline: b });
+  // Each endpoint in ROUNDS rounds, the order of the two servers flipping each round, and the
+  // median of each figure (one 10 s run moves by ±30% on a shared machine; issue 26's outside
+  // harness took the median of 3 rounds as well).
+  const runs = new Map<string, { muster: LoadFigures[]; baseline: LoadFigures[] }>();
+  for (const targets of [[HEALTH, LIST], [CREATE]]) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        const figures = runs.get(target.label) ?? runs.set(target.label, { muster: [], baseline: [] }).get(target.label)!;
+        const order = round % 2 === 0 ? ([muster, baseline] as const) : ([baseline, muster] as const);
+        for (const server of order) figures[server === muster ? "muster" : "baseline"].push(await measure(server, target));
+      }
+    }
   }
+  const rows: BenchRow[] = [HEALTH, LIST, CREATE].map((target) => {
+    const figures = runs.get(target.label)!;
+    return { label: target.label, muster: medianFigures(figures.muster), baseline: medianFigures(figures.baseline) };
+  });
   // Boards (issue 14) have no baseline counterpart; their targets compare with the baseline's writes above.
   log(`seeding two boards into muster (${BOARD_CARDS} + ${MOVE_CARDS} cards)`);
   const boards = await seedBoards(muster);
@@ -308,7 +322,7 @@ async function main(): Promise<void> {
     settings:
       `autocannon ${CONNECTIONS} connections, ${SECONDS} s per endpoint after a 1 s warm-up, run from the bench process; Muster (LOG_LEVEL=warn, fresh MUSTER_HOME) and the baseline ` +
       "(`scripts/bench/baseline-server.ts`: node:http + better-sqlite3, the work plugin's table and pragmas, minimal title check, and the security work of every Muster answer: the same response headers, a request id and the Host check, as issue 26 sets the baseline's job) are separate child processes on 127.0.0.1, " +
-      `measured alternately. ${SEED} tasks are stored before the GET runs; POST runs come last. ` +
+      `measured alternately in ${ROUNDS} rounds per endpoint (the order flipping each round; each figure is the median of the rounds). ${SEED} tasks are stored before the GET runs; POST runs come last. ` +
       `The machine is shared with other work (1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${availableParallelism()} CPUs), so req/s and latency move between runs; ` +
       "server CPU per request (user + system time of the server process over the measured run, from /proc) is the steadiest figure.",
     coldStarts: cold,

@@ -2,6 +2,7 @@
 // (the servers are separate child processes), and the figures the report needs.
 import { createRequire } from "node:module";
 import { cpuSeconds } from "./processes.ts";
+import { median } from "./report.ts";
 
 export interface LoadTarget {
   label: string;
@@ -40,6 +41,29 @@ interface AutocannonResult {
 }
 type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+/**
+ * Rounds of one endpoint on one server as one row: the median of each figure (the run with the
+ * median req/s gives the profile window); error counts are summed, so a failure anywhere shows.
+ */
+export function medianFigures(runs: LoadFigures[]): LoadFigures {
+  const mid = (pick: (f: LoadFigures) => number) => median(runs.map(pick));
+  const sum = (pick: (f: LoadFigures) => number) => runs.reduce((total, f) => total + pick(f), 0);
+  const cpu = runs.map((f) => f.cpuUsPerRequest).filter((v): v is number => v !== null);
+  const byRps = [...runs].sort((a, b) => a.rpsMean - b.rpsMean);
+  return {
+    rpsMean: mid((f) => f.rpsMean),
+    rpsMedian: mid((f) => f.rpsMedian),
+    p50Ms: mid((f) => f.p50Ms),
+    p99Ms: mid((f) => f.p99Ms),
+    requests: mid((f) => f.requests),
+    non2xx: sum((f) => f.non2xx),
+    errors: sum((f) => f.errors),
+    timeouts: sum((f) => f.timeouts),
+    cpuUsPerRequest: cpu.length === runs.length ? mid((f) => f.cpuUsPerRequest!) : null,
+    window: byRps[Math.floor(byRps.length / 2)]!.window,
+  };
+}
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 

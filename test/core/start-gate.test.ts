@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin } from "@muster/plugin";
+import { definePlugin, type PluginContext } from "@muster/plugin";
 import { createHost, type Host } from "../../core/host.ts";
 import { removeHome } from "../helpers/start-test-host.ts";
 import { sleep, waitUntil } from "../helpers/wait.ts";
@@ -174,6 +174,47 @@ t("plugins given as a function load after listening: health answers before they 
     await next.stop();
   } finally {
     letLoad();
+    await host.stop();
+    removeHome(home);
+  }
+});
+
+t("a plugin's onServing hook runs once every request is let through, not while a later plugin still starts; one added after that runs at once; one that throws stops neither the host nor the next hook", async () => {
+  const ran: string[] = [];
+  let saved: PluginContext | undefined;
+  const warm = definePlugin({
+    id: "warm",
+    version: "1.0.0",
+    host: "^1.0.0",
+    onStart(ctx) {
+      saved = ctx;
+      ctx.lifecycle.onServing(() => {
+        throw new Error("a warm-up that fails");
+      });
+      ctx.lifecycle.onServing(() => void ran.push("registered in onStart"));
+    },
+  });
+  const slow = slowStarter();
+  const home = mkdtempSync(join(tmpdir(), "muster-home-"));
+  const host = createHost({ plugins: [warm, slow.plugin], config: { home, port: 0, host: "127.0.0.1", gatewayUrl: "off", logLevel: "silent" } });
+  const start = host.start();
+  start.catch(() => undefined); // awaited below
+  try {
+    await slow.running;
+    await listening(host);
+    await sleep(50);
+    assert.equal(ran, [], "no warm-up while a plugin's onStart still runs");
+    slow.release("finish");
+    await start;
+    await waitUntil(() => (ran.length === 1 ? true : null), { timeoutMs: 5_000, label: "the warm-up after the start" });
+    assert.equal(ran, ["registered in onStart"]);
+    saved!.lifecycle.onServing(() => void ran.push("registered later"));
+    await waitUntil(() => (ran.length === 2 ? true : null), { timeoutMs: 5_000, label: "the later warm-up" });
+    assert.equal(ran, ["registered in onStart", "registered later"]);
+    const health = await get(`${host.url}/api/health`, host.sessionToken);
+    assert.is(health.status, 200);
+  } finally {
+    slow.release("finish");
     await host.stop();
     removeHome(home);
   }

@@ -330,7 +330,6 @@ export class SearchIndex implements WorkspaceSearch {
   private async loadOrBuildNow(): Promise<void> {
     const started = performance.now();
     const persisted = await this.store.loadIndex();
-    const rows = await this.store.loadRows();
     if (persisted?.format.startsWith(`${INDEX_FORMAT}/`)) {
       let index: CompactIndex | undefined;
       const decodeStarted = performance.now();
@@ -344,7 +343,6 @@ export class SearchIndex implements WorkspaceSearch {
         this.chosen();
         const ids = [...index.documentPaths()];
         this.index = index;
-        this.rows = rows;
         this.complete = true; // Searches answer from it while the refresh runs.
         this.warmSoon();
         await this.refresh(ids, started, performance.now() - decodeStarted);
@@ -354,7 +352,7 @@ export class SearchIndex implements WorkspaceSearch {
         return;
       }
     }
-    this.rows = rows; // Keeps createdAt of files indexed before.
+    this.rows = await this.store.loadRows(); // Keeps createdAt of files indexed before.
     const build = this.build("build", { publish: true });
     this.startupBuild = build.then((report) => ({ filesIndexed: this.index.documentCount, duration: report.durationMs }), unavailableWhenStopped);
     this.startupBuild.catch(() => undefined); // Only POST /api/search callers see its failure.
@@ -369,6 +367,12 @@ export class SearchIndex implements WorkspaceSearch {
   private async refresh(savedIds: string[], started: number, indexMs: number): Promise<void> {
     const walkStarted = performance.now();
     const walk = await this.walk();
+    // The saved rows are read only now: the walk waits for the watcher's scan, which starts
+    // once the server lets requests through, so their read (10,000 rows and their garbage:
+    // ~50-80 ms of the main thread) no longer holds up the start (docs/benchmarks.md, issue 26).
+    // Until then a search's excerpt reads its file without the size hint; nothing else reads
+    // the rows before this task ends (saves and file changes queue behind it).
+    this.rows = await this.store.loadRows();
     const walkMs = performance.now() - walkStarted;
     const changed: FoundFile[] = [];
     const seen = new Set<string>();

@@ -55,8 +55,9 @@ export interface TerminalDeps {
 export class TerminalService implements TerminalRunner {
   private readonly deps: TerminalDeps;
   private readonly limiter;
-  /** The trial run started by {@link start}; commands wait for it. */
+  /** The trial run, once started (after the host serves, or by the first command); commands wait for it. */
   private detection: Promise<ActiveMode> | null = null;
+  private started = false;
 
   constructor(deps: TerminalDeps) {
     this.deps = deps;
@@ -64,11 +65,22 @@ export class TerminalService implements TerminalRunner {
   }
 
   /**
-   * Starts detecting bubblewrap (a real trial run) without holding up the host's start: every
-   * plugin's start-up would otherwise wait for two process spawns. The first command waits for it.
+   * Ready to run commands. Detecting bubblewrap (a real trial run: two process spawns, each
+   * ~15-20 ms of the main thread) starts with {@link warmUp} once the host serves, or with
+   * the first command or status read if one comes sooner; either waits for it.
    */
   start(): void {
-    this.detection = this.detect();
+    this.started = true;
+  }
+
+  /** Starts the detection now (the host's `onServing`), so the first command finds it done. */
+  warmUp(): void {
+    void this.sandboxMode();
+  }
+
+  private sandboxMode(): Promise<ActiveMode> {
+    if (!this.started) return Promise.resolve({ mode: "off", reason: "the terminal has not started" });
+    return (this.detection ??= this.detect());
   }
 
   /** Waits for a detection still running at shutdown, so no trial process outlives the host. */
@@ -89,7 +101,7 @@ export class TerminalService implements TerminalRunner {
   }
 
   async status(): Promise<TerminalStatus> {
-    const chosen = (await this.detection) ?? { mode: "off" as const, reason: "the terminal has not started" };
+    const chosen = await this.sandboxMode();
     return {
       mode: chosen.mode,
       reason: chosen.reason,
@@ -102,7 +114,7 @@ export class TerminalService implements TerminalRunner {
   async run(request: TerminalRequest): Promise<TerminalResult> {
     const { config } = this.deps;
     if (request.agentId !== null && !config.allowAgents) throw terminalErrors.TERMINAL_AGENT_FORBIDDEN();
-    const mode: ActiveMode = (await this.detection) ?? { mode: "off", reason: "the terminal has not started" };
+    const mode = await this.sandboxMode();
     if (mode.mode === "off") throw terminalErrors.TERMINAL_SANDBOX_UNAVAILABLE({ reason: mode.reason });
     const cwd = resolveWorkingDirectory(request.cwd, this.deps.data);
     // The client's previous request may have saved or injected a secret through another
