@@ -18,6 +18,12 @@ export interface RankedPath {
 export interface WorkspaceSearch {
   /** Loads the persisted index and refreshes it in the background. */
   start(): void;
+  /**
+   * Prepares the term lookups (prefix and typo matching) of the index that serves, in slices,
+   * and of each loaded later; called once the host serves, so the start does not wait for it.
+   * A query before it builds what it needs on demand.
+   */
+  warmUp(): void;
   search(q: string, options: { category?: Category; limit: number }): Promise<{ total: number; results: SearchHit[] }>;
   /**
    * The full-text ranking of `q` for fusion with other rankers (hybrid search): paths best

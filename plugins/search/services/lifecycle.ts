@@ -15,6 +15,8 @@ export const startSearch = defineHook({
     });
     // Not awaited: the server starts listening at once; searches answer from what is indexed so far.
     index.start();
+    // Its term lookups are prepared once requests are let through (no start waits for them).
+    ctx.lifecycle.onServing(() => index.warmUp());
     // Team mode: this instance's state is published before it answers (one row); nothing on one process.
     await deployment.start();
   },

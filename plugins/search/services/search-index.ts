@@ -121,6 +121,8 @@ export class SearchIndex implements WorkspaceSearch {
   private readonly store: IndexStore;
   private queue: Promise<unknown> = Promise.resolve();
   private started = false;
+  /** The host serves (warmUp was called): an index loaded from now on prepares its lookups at once. */
+  private serving = false;
   /** The start-up load or build has ended (`stats.indexing` stays true until then). */
   private startupDone = false;
   /** A complete index serves: the saved one is decoded or the first build ended. */
@@ -173,6 +175,11 @@ export class SearchIndex implements WorkspaceSearch {
     if (!this.complete) return; // The start-up's own save comes once it ends.
     this.needsFullSave = true;
     this.saveSoon();
+  }
+
+  warmUp(): void {
+    this.serving = true;
+    this.warmSoon();
   }
 
   /** Loads the persisted index and refreshes it in the background (the server is not held up). */
@@ -344,7 +351,8 @@ export class SearchIndex implements WorkspaceSearch {
         const ids = [...index.documentPaths()];
         this.index = index;
         this.complete = true; // Searches answer from it while the refresh runs.
-        this.warmSoon();
+        // Before the host serves, warmUp() prepares its lookups once it does (issue 26).
+        if (this.serving) this.warmSoon();
         await this.refresh(ids, started, performance.now() - decodeStarted);
         // Decoding and the walk grow V8's young generation as a build does.
         this.builtSinceRelease = true;

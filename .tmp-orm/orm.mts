@@ -1,0 +1,11 @@
+import { openDatabase } from "/work/main/core/internal/database.ts";
+import { builtInPlugins } from "/work/main/plugins/built-in.ts";
+import pino from "pino";
+const entities = builtInPlugins.flatMap((p) => p.entities ?? []);
+const db = await openDatabase({ path: ":memory:", entities, logger: pino({ level: "silent" }) });
+const t0 = performance.now();
+void db.orm;
+const t1 = performance.now();
+db.em();
+const t2 = performance.now();
+console.log(`entities ${entities.length} discovery ${(t1 - t0).toFixed(1)} ms, first em ${(t2 - t1).toFixed(1)} ms`);
