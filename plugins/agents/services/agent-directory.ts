@@ -7,6 +7,7 @@ import { orgColumns, type AgentStore, type SyncResult } from "./agent-store.ts";
 import { healthState, STATE_ORDER } from "./health-state.ts";
 import type { SessionSnapshot } from "./session-snapshot.ts";
 import { escalationFor } from "./escalation-chain.ts";
+import { RETRY_FIRST_MS, RetrySoon } from "./retry-soon.ts";
 
 /** A miss re-reads agents.list at most this often, so unknown ids cannot hammer the gateway. */
 const MISS_REFRESH_MS = 2_000;
@@ -64,8 +65,10 @@ export class AgentDirectoryService implements Crew {
   /** The organisation file's stamp when it was last read; a miss re-reads a file whose stamp moved. */
   private syncedStamp: string | undefined;
   private readonly deps: AgentDirectoryDeps;
+  private readonly retry: RetrySoon;
   constructor(deps: AgentDirectoryDeps) {
     this.deps = deps;
+    this.retry = new RetrySoon({ firstMs: RETRY_FIRST_MS, maxMs: deps.refreshMs, retry: () => void this.refreshGatewayAgents() });
   }
 
   get owner(): string {
@@ -90,6 +93,7 @@ export class AgentDirectoryService implements Crew {
     return async () => {
       offState();
       clearInterval(timer);
+      this.retry.stop();
       await listener?.close();
     };
   }
@@ -329,8 +333,12 @@ export class AgentDirectoryService implements Crew {
         );
         this.loadedAt = Date.now();
         this.gatewayAgentsVersion += 1;
+        this.retry.succeeded();
       })
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "agents.list failed; keeping the cached agent list"))
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, "agents.list failed; keeping the cached agent list and reading it again soon");
+        this.retry.failed();
+      })
       .finally(() => {
         this.refreshing = undefined;
       });

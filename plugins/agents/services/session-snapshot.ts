@@ -1,4 +1,5 @@
 import type { GatewayClient, GatewaySessionRow, Logger } from "@muster/plugin";
+import { RETRY_FIRST_MS, RetrySoon } from "./retry-soon.ts";
 
 export interface AgentSessions {
   /** Newest activity over the agent's sessions (epoch ms), or null when none carries a time. */
@@ -49,8 +50,10 @@ export class SessionSnapshot {
   private again = false;
   private coalesceTimer: NodeJS.Timeout | undefined;
   private readonly deps: { gateway: GatewayClient; logger: Logger; refreshMs: number; coalesceMs: number };
+  private readonly retry: RetrySoon;
   constructor(deps: { gateway: GatewayClient; logger: Logger; refreshMs: number; coalesceMs: number }) {
     this.deps = deps;
+    this.retry = new RetrySoon({ firstMs: RETRY_FIRST_MS, maxMs: deps.refreshMs, retry: () => void this.refresh() });
   }
 
   /** Starts listening and refreshing; returns the function that stops it. */
@@ -66,6 +69,7 @@ export class SessionSnapshot {
       offChanged();
       clearInterval(timer);
       clearTimeout(this.coalesceTimer);
+      this.retry.stop();
     };
   }
 
@@ -91,7 +95,11 @@ export class SessionSnapshot {
       return this.refreshing;
     }
     this.refreshing = this.readAll()
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "sessions.list failed; keeping the cached sessions"))
+      .then(() => this.retry.succeeded())
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, "sessions.list failed; keeping the cached sessions and reading them again soon");
+        this.retry.failed();
+      })
       .finally(() => {
         this.refreshing = undefined;
         if (this.again) {
