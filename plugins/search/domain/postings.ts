@@ -5,7 +5,8 @@ import { STEP, type Steps } from "./slicing.ts";
  * of a 10,000-file workspace hold ~1.5 million Map entries and the server 600 MB).
  *
  * A posting is two int32 values: `docId * FIELD_SLOTS + fieldId`, then the term frequency.
- * The base segment is CSR: the postings of term `t` are `data[offsets[t] .. offsets[t+1])`.
+ * The base segment is CSR: the postings of term `t` are `data[offsets[t] .. offsets[t+1])`, `data`
+ * being the segment's postings (in pieces, see {@link PostingSegment}).
  * Documents added after the base was built go to a small delta (term id -> plain array),
  * merged into a new base at the next full save ({@link compactPostings}).
  */
@@ -13,10 +14,39 @@ export const FIELD_SLOTS = 4;
 
 export interface PostingSegment {
   offsets: Uint32Array;
-  data: Int32Array;
+  /**
+   * The postings, in pieces that each hold whole terms: one piece for a segment built here,
+   * several for an index loaded from its saved blob parts (used where they lie, not joined
+   * into one 13 MB copy first: on this VM every fresh page costs a fault, issue 26).
+   */
+  pieces: readonly Int32Array[];
+  /** Where each piece starts in the postings (in values), then their total: `pieces.length + 1` entries. */
+  starts: readonly number[];
 }
 
-export const EMPTY_SEGMENT: PostingSegment = { offsets: new Uint32Array(1), data: new Int32Array(0) };
+/** A segment of one piece. */
+export const singlePiece = (offsets: Uint32Array, data: Int32Array): PostingSegment => ({ offsets, pieces: [data], starts: [0, data.length] });
+
+export const EMPTY_SEGMENT: PostingSegment = singlePiece(new Uint32Array(1), new Int32Array(0));
+
+/**
+ * The index of the piece holding term `term`'s postings (the caller subtracts
+ * `starts[piece]` from the term's offsets). Any piece for a term without postings.
+ */
+export function pieceOf(segment: PostingSegment, term: number): number {
+  const { starts } = segment;
+  if (starts.length <= 2) return 0;
+  const at = segment.offsets[term]!;
+  // The last piece starting at or before `at` (a term never straddles two pieces).
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 /**
  * A growable int32 list (triples of term id, doc-field, tf during a build), kept in chunks
@@ -78,7 +108,7 @@ export function* segmentSteps(triples: IntList, length: number, termCount: numbe
     }
     yield;
   }
-  return { offsets, data };
+  return singlePiece(offsets, data);
 }
 
 /**
@@ -93,7 +123,12 @@ export function* compactSteps(base: PostingSegment, delta: Map<number, number[]>
   };
   let done = 0;
   for (let term = 0; term < termCount; term++) {
-    if (term + 1 < base.offsets.length) for (let i = base.offsets[term]!; i < base.offsets[term + 1]!; i += 2) keep(term, base.data[i]!, base.data[i + 1]!);
+    if (term + 1 < base.offsets.length) {
+      const piece = pieceOf(base, term);
+      const data = base.pieces[piece]!;
+      const shift = base.starts[piece]!;
+      for (let i = base.offsets[term]! - shift; i < base.offsets[term + 1]! - shift; i += 2) keep(term, data[i]!, data[i + 1]!);
+    }
     const extra = delta.get(term);
     if (extra) for (let i = 0; i < extra.length; i += 2) keep(term, extra[i]!, extra[i + 1]!);
     if (triples.length - done > STEP * 3) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { atomically, defineStore, type Database, type EntityStore } from "@muster/plugin";
+import { PIECE_BYTES } from "../domain/index-codec.ts";
 import { SearchFile, type FileRow } from "../entities/search-file.ts";
 import { SearchState, type SearchStateRow } from "../entities/search-state.ts";
 
@@ -9,7 +10,8 @@ export type { FileRow };
 export interface PersistedIndex {
   format: string;
   json: string;
-  data: Buffer | null;
+  /** The blob: one buffer (an older save) or its parts in order, not joined (index-codec.ts decodes either); null when a part is missing. */
+  data: readonly Buffer[] | null;
 }
 
 const INDEX_KEY = "index";
@@ -18,8 +20,11 @@ const FORMAT_KEY = "format";
 const PARTS_KEY = "index.parts";
 /** Blob parts are stored as `index.data/<generation>/<n>`. */
 const PART_PREFIX = "index.data/";
-/** One statement writes at most this much of the blob (writing 13 MiB at once held the event loop ~80 ms). */
-const PART_BYTES = 1024 * 1024;
+/**
+ * One statement writes at most this much of the blob (writing 13 MiB at once held the event
+ * loop ~80 ms): the codec's piece size, so each term-aligned piece is one part.
+ */
+const PART_BYTES = PIECE_BYTES;
 /** File rows written per transaction. */
 const ROWS_PER_STEP = 500;
 /** File rows read per query at start. */
@@ -82,14 +87,14 @@ export class IndexStore {
     const format = rows.find((r) => r.key === FORMAT_KEY)?.value;
     const index = rows.find((r) => r.key === INDEX_KEY);
     if (!format || !index?.value) return undefined;
-    if (index.data) return { format, json: index.value, data: index.data };
+    if (index.data) return { format, json: index.value, data: [index.data] };
     const manifest = rows.find((r) => r.key === PARTS_KEY)?.value;
     const data = manifest ? await this.loadParts(manifest) : null;
     return { format, json: index.value, data };
   }
 
-  /** The blob parts a manifest names, joined; null when one is missing (the caller then rebuilds). */
-  private async loadParts(manifest: string): Promise<Buffer | null> {
+  /** The blob parts a manifest names, in order; null when one is missing (the caller then rebuilds). */
+  private async loadParts(manifest: string): Promise<Buffer[] | null> {
     let generation: unknown, parts: unknown;
     try {
       ({ generation, parts } = JSON.parse(manifest));
@@ -100,7 +105,7 @@ export class IndexStore {
     const keys = Array.from({ length: parts as number }, (_, n) => `${PART_PREFIX}${generation}/${n}`);
     const rows = new Map((await this.state({ key: { $in: keys } })).map((r) => [r.key, r.data]));
     const buffers = keys.map((key) => rows.get(key));
-    return buffers.every((b): b is Buffer => b instanceof Uint8Array) ? Buffer.concat(buffers) : null;
+    return buffers.every((b): b is Buffer => b instanceof Uint8Array) ? buffers : null;
   }
 
   private state(where: { key: { $in: string[] } }): Promise<Pick<SearchStateRow, "key" | "value" | "data">[]> {

@@ -7,7 +7,7 @@ import MiniSearch, { type Options, type SearchOptions } from "minisearch";
 import { CompactIndex } from "../../../plugins/search/domain/compact-index.ts";
 import { parseFile, type SearchDocument } from "../../../plugins/search/domain/document.ts";
 import { processTerm, queryTerms } from "../../../plugins/search/domain/query.ts";
-import { CODEC, decodeIndex, encodeIndex } from "../../../plugins/search/domain/index-codec.ts";
+import { CODEC, decodeIndex, encodeIndex, encodeIndexParts } from "../../../plugins/search/domain/index-codec.ts";
 import { runNow } from "../../../plugins/search/domain/slicing.ts";
 
 const t = suite("search: compact index");
@@ -136,6 +136,42 @@ t("the codec round-trips an index with removed, replaced and added documents", (
   assert.equal(render(decoded), before);
   decoded.upsert(parseFile("new/two.md", "# Second\n\nokapiii\n").document);
   assert.ok(decoded.search(["okapiii"]).some((r) => r.path === "new/two.md"));
+});
+
+t("an index saved in pieces of whole terms loads from them as they lie, and from any other cut of the same blob; loaded, it changes and saves as a built one", () => {
+  // Hits with the terms each matched (the excerpts' terms come from the postings too).
+  const hits = (index: CompactIndex) => queries.map((q) => index.search(queryTerms(q).map((w) => w.toLowerCase())));
+  const change = (index: CompactIndex) => {
+    index.remove(docs[3]!.id);
+    index.upsert({ ...docs[9]!, content: "now a tapir and an okapi" });
+    index.upsert(parseFile("new/three.md", "# Third\n\nzebra lemur\n").document);
+  };
+  const built = CompactIndex.build(docs);
+  const before = hits(built);
+  const { codec, text, data } = encodeIndexParts(built, 256);
+  const pieces = data.slice(3);
+  assert.ok(pieces.length > 5, `the postings in ${pieces.length} pieces`);
+  assert.ok(Buffer.concat(data).equals(encodeIndex(built).data), "joined, the parts are the one-blob format");
+  const loaded = decodeIndex(codec, text, data);
+  assert.equal(hits(loaded), before);
+  // Used where they lie, not joined into a copy: what the parts hold later is what it reads.
+  const own = data.map((part) => Buffer.from(part));
+  const probe = decodeIndex(codec, text, own);
+  for (const part of own.slice(3)) part.fill(0);
+  assert.not.equal(hits(probe), before, "the index reads the parts themselves");
+  // An index saved before the pieces were term-aligned: 100-byte cuts of the same blob.
+  const blob = Buffer.concat(data);
+  const cuts = Array.from({ length: Math.ceil(blob.length / 100) }, (_, n) => blob.subarray(n * 100, n * 100 + 100));
+  assert.equal(hits(decodeIndex(codec, text, cuts)), before);
+  // Saved again unchanged (its base still in pieces), it round-trips.
+  const resaved = encodeIndexParts(loaded, 1024);
+  assert.equal(hits(decodeIndex(resaved.codec, resaved.text, resaved.data)), before);
+  change(built);
+  change(loaded);
+  const after = hits(built);
+  assert.equal(hits(loaded), after);
+  const compacted = encodeIndexParts(loaded, 256);
+  assert.equal(hits(decodeIndex(compacted.codec, compacted.text, compacted.data)), after);
 });
 
 t("malformed persisted data throws (the caller rebuilds)", () => {
