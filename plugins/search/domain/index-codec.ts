@@ -122,19 +122,36 @@ export function* decodeSteps(codec: string, text: string, data: Uint8Array | rea
 const int32Of = (part: Uint8Array) => (part.byteOffset % 4 === 0 ? new Int32Array(part.buffer, part.byteOffset, part.byteLength / 4) : new Int32Array(Uint8Array.from(part).buffer));
 const uint32Of = (part: Uint8Array) => (part.byteOffset % 4 === 0 ? new Uint32Array(part.buffer, part.byteOffset, part.byteLength / 4) : new Uint32Array(Uint8Array.from(part).buffer));
 
-/** The arrays as parts of their own (the header, field lengths, offsets, then postings of whole terms), or null for any other cut. */
+/**
+ * The arrays from parts that end where each array ends (the header, the field lengths, the
+ * offsets; an array the store split over several parts is joined, a megabyte at most per
+ * 65,536 documents), then postings parts of whole terms; null for any other cut.
+ */
 function termAlignedArrays(parts: readonly Uint8Array[]): BlobArrays | null {
-  if (parts.length < 3 || parts[0]!.byteLength !== 12) return null;
-  const [docCount, termCount, postingsLength] = int32Of(parts[0]!) as unknown as [number, number, number];
-  if (docCount < 0 || termCount < 0 || postingsLength < 0 || parts[1]!.byteLength !== docCount * FIELD_SLOTS * 4 || parts[2]!.byteLength !== (termCount + 1) * 4) return null;
-  const pieces = parts.slice(3);
+  let next = 0;
+  /** The next parts, joined, when they add up to exactly `bytes`; null otherwise. */
+  const take = (bytes: number): Uint8Array | null => {
+    const from = next;
+    let taken = 0;
+    while (taken < bytes && next < parts.length) taken += parts[next++]!.byteLength;
+    if (taken !== bytes) return null;
+    return next - from === 1 ? parts[from]! : Buffer.concat(parts.slice(from, next));
+  };
+  const head = take(12);
+  if (!head) return null;
+  const [docCount, termCount, postingsLength] = int32Of(head) as unknown as [number, number, number];
+  if (docCount < 0 || termCount < 0 || postingsLength < 0) return null;
+  const fields = take(docCount * FIELD_SLOTS * 4);
+  const offsetBytes = fields && take((termCount + 1) * 4);
+  if (!fields || !offsetBytes) return null;
+  const pieces = parts.slice(next);
   if (pieces.some((piece) => piece.byteLength === 0 || piece.byteLength % 8 !== 0)) return null;
   const starts = [0];
   for (const piece of pieces) starts.push(starts.at(-1)! + piece.byteLength / 4);
   if (starts.at(-1) !== postingsLength) return null;
-  const offsets = uint32Of(parts[2]!);
+  const offsets = uint32Of(offsetBytes);
   for (let p = 1; p < pieces.length; p++) if (!holdsValue(offsets, starts[p]!)) return null;
-  return { docCount, termCount, fieldLength: int32Of(parts[1]!), offsets, postings: { offsets, pieces: pieces.length ? pieces.map(int32Of) : [new Int32Array(0)], starts: pieces.length ? starts : [0, 0] } };
+  return { docCount, termCount, fieldLength: int32Of(fields), offsets, postings: { offsets, pieces: pieces.length ? pieces.map(int32Of) : [new Int32Array(0)], starts: pieces.length ? starts : [0, 0] } };
 }
 
 /** The arrays as views of one blob (the parts joined when there are several). */
