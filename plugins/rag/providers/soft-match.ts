@@ -29,10 +29,23 @@ export class SoftMatchIndex {
   private readonly norms: Float32Array;
   private readonly encoder: SentenceEncoder;
   private readonly v: WordVectors;
+  /**
+   * Scratch of {@link rank}, kept between queries: per vocabulary word, 1 + the index of its
+   * first (query word, weight) pair, 0 when none; every entry is 0 again after a query. A
+   * fresh array per query (400,000 words: 1.6 MB) cost page faults, and its external memory
+   * made V8 run a full collection in the worker every ~100 ms while a re-index ran (each
+   * 11-30 ms, which queries waited out).
+   */
+  private readonly matchOf: Int32Array;
+  /** Scratch for the per-chunk term frequencies and scores, grown as the corpus grows. */
+  private tf = new Float32Array(0);
+  private scores = new Float64Array(0);
+  private sortedScores = new Float64Array(0);
   constructor(encoder: SentenceEncoder, vectors: WordVectors) {
     this.encoder = encoder;
     this.v = vectors;
     this.docFreq = new Int32Array(vectors.words.length);
+    this.matchOf = new Int32Array(vectors.words.length);
     const d = vectors.dimensions;
     this.norms = new Float32Array(vectors.words.length);
     for (let r = 0; r < vectors.words.length; r++) {
@@ -72,31 +85,38 @@ export class SoftMatchIndex {
     if (words.length === 0 || n === 0) return [];
     // Each query word's matching corpus words: matchOf[rank] is 1 + the index of the rank's
     // first (query word, weight) pair in `pairs`, chained through `next` when several query words match it.
-    const matchOf = new Int32Array(this.docFreq.length);
+    const matchOf = this.matchOf;
+    const matched: number[] = [];
     const pairs: { qi: number; weight: number; next: number }[] = [];
-    const vocabulary = this.corpusVocabulary();
-    words.forEach((q, qi) => {
-      for (const r of vocabulary) {
-        const c = r === q ? 1 : this.cosine(q, r);
-        if (c < MATCH_COSINE) continue;
-        pairs.push({ qi, weight: (c - MATCH_COSINE) / (1 - MATCH_COSINE), next: matchOf[r]! });
-        matchOf[r] = pairs.length;
-      }
-    });
     const nq = words.length;
+    const tf = this.scratchTf(n * nq);
+    const df = new Int32Array(nq);
+    try {
+      const vocabulary = this.corpusVocabulary();
+      words.forEach((q, qi) => {
+        for (const r of vocabulary) {
+          const c = r === q ? 1 : this.cosine(q, r);
+          if (c < MATCH_COSINE) continue;
+          if (matchOf[r] === 0) matched.push(r);
+          pairs.push({ qi, weight: (c - MATCH_COSINE) / (1 - MATCH_COSINE), next: matchOf[r]! });
+          matchOf[r] = pairs.length;
+        }
+      });
+      let i = 0;
+      for (const tokens of this.chunks.values()) {
+        for (const r of tokens) for (let p = matchOf[r]!; p > 0; p = pairs[p - 1]!.next) tf[i * nq + pairs[p - 1]!.qi]! += pairs[p - 1]!.weight;
+        for (let qi = 0; qi < nq; qi++) if (tf[i * nq + qi]! > 0) df[qi]!++;
+        i++;
+      }
+    } finally {
+      for (const r of matched) matchOf[r] = 0;
+    }
     const ids = [...this.chunks.keys()];
     const lengths = Int32Array.from(this.chunks.values(), (t) => t.length);
-    const tf = new Float32Array(n * nq);
-    const df = new Int32Array(nq);
-    let i = 0;
-    for (const tokens of this.chunks.values()) {
-      for (const r of tokens) for (let p = matchOf[r]!; p > 0; p = pairs[p - 1]!.next) tf[i * nq + pairs[p - 1]!.qi]! += pairs[p - 1]!.weight;
-      for (let qi = 0; qi < nq; qi++) if (tf[i * nq + qi]! > 0) df[qi]!++;
-      i++;
-    }
     const idf = Array.from(df, (m) => Math.log(1 + (n - m + 0.5) / (m + 0.5)));
     const averageLength = this.totalTokens / n || 1;
-    const scores = new Float64Array(n);
+    if (this.scores.length < n) (this.scores = new Float64Array(n * 2)), (this.sortedScores = new Float64Array(n * 2));
+    const scores = this.scores;
     for (let i = 0; i < n; i++) {
       const norm = K1 * (1 - B + (B * lengths[i]!) / averageLength);
       let s = 0;
@@ -107,10 +127,19 @@ export class SoftMatchIndex {
       scores[i] = s;
     }
     // Only the best `limit` are sorted as objects (most chunks match some common word).
-    const cut = Math.max(Float64Array.from(scores).sort().at(-Math.min(limit, n)) ?? 0, Number.MIN_VALUE);
+    const sorted = this.sortedScores.subarray(0, n);
+    sorted.set(scores.subarray(0, n));
+    const cut = Math.max(sorted.sort().at(-Math.min(limit, n)) ?? 0, Number.MIN_VALUE);
     const top: { id: number; score: number }[] = [];
     for (let i = 0; i < n; i++) if (scores[i]! >= cut) top.push({ id: ids[i]!, score: scores[i]! });
     return top.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  /** The term-frequency scratch, zeroed over its first `size` entries. */
+  private scratchTf(size: number): Float32Array {
+    if (this.tf.length < size) this.tf = new Float32Array(size * 2);
+    this.tf.fill(0, 0, size);
+    return this.tf;
   }
 
   private corpusVocabulary(): Int32Array {

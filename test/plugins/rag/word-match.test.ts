@@ -120,6 +120,12 @@ t("a paraphrase answered by one sentence of a long chunk ranks in the hybrid top
       assert.is(odd.status, 200, q);
       for (const r of odd.body.results) assert.ok(Number.isFinite(r.score), q);
     }
+    // The worker reuses its matching scratch between queries: the first query, asked again
+    // after the long one matched most of the vocabulary, ranks exactly as it did.
+    const again = await h.json<RagSearchBody>(`/api/memory/rag?q=${encodeURIComponent(QUERY)}&mode=hybrid&limit=5`);
+    assert.is(again.status, 200, JSON.stringify(again.body));
+    const ranked = (body: RagSearchBody) => body.results.map((r: { path: string; score: number }) => [r.path, r.score]);
+    assert.equal(ranked(again.body), ranked(hybrid.body));
   });
 });
 
