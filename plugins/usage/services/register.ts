@@ -12,10 +12,10 @@ export function registerUsageServices(ctx: PluginContext<UsageConfig>): void {
   ctx.provide(
     defineService({
       token: USAGE_SERVICE,
-      deps: { db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger, config: configToken<UsageConfig>() },
+      deps: { db: hostTokens.db, events: hostTokens.events, logger: hostTokens.logger, config: configToken<UsageConfig>(), instances: hostTokens.instances },
       // Budget alerts are also stored as notifications when the plugin is loaded; the event is always published.
       optionalDeps: { notifications: NOTIFICATIONS },
-      create: ({ db, ...deps }) => new UsageService({ ...deps, store: new UsageStore(() => db) }),
+      create: ({ db, instances, ...deps }) => new UsageService({ ...deps, shared: instances.shared, store: new UsageStore(() => db) }),
     }),
   );
   ctx.provide(defineService({ token: USAGE, deps: { service: USAGE_SERVICE }, create: ({ service }) => service }));

@@ -47,6 +47,18 @@ export interface UsageServiceDeps {
   notifications?: Notifier;
   /** The clock (epoch ms); tests never need to replace it, event timestamps cover day changes. */
   now?: () => number;
+  /**
+   * Several instances serve the database (team mode): the summary is then read on every call,
+   * since another instance's events would not clear this process's copy.
+   */
+  shared?: boolean;
+}
+
+/** A summary kept until the next recorded event or the end of its day. */
+interface KeptSummary {
+  /** The day's end in the summary's zone (epoch ms): past it, "today" is another day. */
+  until: number;
+  summary: Promise<UsageSummary>;
 }
 
 /** Budget thresholds, as fractions of the daily budget. */
@@ -55,6 +67,14 @@ const WARNING_AT = 0.8;
 export class UsageService implements UsageLedger {
   private readonly deps: UsageServiceDeps;
   private readonly now: () => number;
+  /**
+   * The summary per time zone, read from the aggregates once and kept until an event is
+   * recorded (every write goes through {@link record}) or the day ends: the console polls it,
+   * and with a million events each read cost ~1 ms of sums (50 polling clients queued ~50 ms).
+   */
+  private readonly summaries = new Map<string, KeptSummary>();
+  /** Bumped by every recorded event: a summary read that began before one is not kept. */
+  private recorded = 0;
   constructor(deps: UsageServiceDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
@@ -76,7 +96,12 @@ export class UsageService implements UsageLedger {
       taskId: input.taskId ?? null,
       timestamp: input.timestamp ?? new Date(this.now()).toISOString(),
     };
-    await this.deps.store.insert(event);
+    try {
+      await this.deps.store.insert(event);
+    } finally {
+      this.recorded += 1;
+      this.summaries.clear();
+    }
     this.deps.events.publish("usage.cost.recorded", event, { public: true });
     if (cents > 0) await this.announceThresholds(event);
     return event;
@@ -98,7 +123,24 @@ export class UsageService implements UsageLedger {
 
   async summary(tz = "UTC"): Promise<UsageSummary> {
     if (!isKnownTimeZone(tz)) throw usageErrors.USAGE_UNKNOWN_TIME_ZONE({ tz });
-    const day = zonedDay(this.now(), tz);
+    const now = this.now();
+    const kept = this.summaries.get(tz);
+    if (kept && now < kept.until) return kept.summary;
+    const day = zonedDay(now, tz);
+    const summary = this.readSummary(day, tz);
+    if (!this.deps.shared) {
+      const recorded = this.recorded;
+      this.summaries.set(tz, { until: day.end, summary });
+      // A read that failed, or that an event recorded meanwhile may have missed, is not kept.
+      summary.then(
+        () => recorded !== this.recorded && this.summaries.get(tz)?.summary === summary && this.summaries.delete(tz),
+        () => this.summaries.get(tz)?.summary === summary && this.summaries.delete(tz),
+      );
+    }
+    return summary;
+  }
+
+  private async readSummary(day: { date: string; start: number; end: number }, tz: string): Promise<UsageSummary> {
     const byAgent: UsageSummary["today"]["byAgent"] = {};
     let totalInputTokens = 0;
     let totalOutputTokens = 0;

@@ -77,6 +77,31 @@ test("summary: today is the UTC day (yesterday's events only in allTime); ?tz= m
   assert.is(far.body.today.timeZone, "Pacific/Kiritimati");
 });
 
+test("the summary is kept between reads and follows each recorded event at once (one of yesterday moves only allTime)", async () => {
+  const read = async () => {
+    const r = await h.json<ApiBody<"getUsage">>("/api/usage");
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const before = await read();
+  assert.equal(await read(), before, "read again unchanged");
+  assert.is(before.today.byAgent.kept, undefined);
+  await post({ agentId: "kept", model: "claude-haiku-4-5", action: "session", inputTokens: cost(2) });
+  const after = await read();
+  assert.equal(after.today.byAgent.kept, { input: cost(2), output: 0, cost: 2 });
+  assert.is(after.today.estimatedCostCents, before.today.estimatedCostCents + 2);
+  assert.is(after.allTime.totalEvents, before.allTime.totalEvents + 1);
+  await post({ agentId: "kept", model: "claude-haiku-4-5", action: "session", inputTokens: cost(5), timestamp: new Date(Date.now() - 86_400_000).toISOString() });
+  const later = await read();
+  assert.equal(later.today, after.today);
+  assert.equal(later.allTime, { totalEvents: after.allTime.totalEvents + 1, estimatedCostCents: after.allTime.estimatedCostCents + 5 });
+  // Concurrent reads share one answer; a read of another zone has its own.
+  for (const body of await Promise.all(Array.from({ length: 10 }, read))) assert.equal(body, later);
+  const zoned = await h.json<ApiBody<"getUsage">>("/api/usage?tz=Pacific/Kiritimati");
+  assert.is(zoned.body.today.timeZone, "Pacific/Kiritimati");
+  assert.equal(zoned.body.allTime, later.allTime);
+});
+
 test("budget: 79% runs; exactly 80% notifies once; exactly 100% refuses with 409 BUDGET_EXCEEDED; a raise lifts it", async () => {
   const status = () => h.json<ApiBody<"getUsageBudgetsByAgentId">>("/api/usage/budgets/capped");
   const notes = async () =>
