@@ -115,7 +115,10 @@ export class SoftMatchIndex {
     const lengths = Int32Array.from(this.chunks.values(), (t) => t.length);
     const idf = Array.from(df, (m) => Math.log(1 + (n - m + 0.5) / (m + 0.5)));
     const averageLength = this.totalTokens / n || 1;
-    if (this.scores.length < n) (this.scores = new Float64Array(n * 2)), (this.sortedScores = new Float64Array(n * 2));
+    if (this.scores.length < n) {
+      this.scores = new Float64Array(n * 2);
+      this.sortedScores = new Float64Array(n * 2);
+    }
     const scores = this.scores;
     for (let i = 0; i < n; i++) {
       const norm = K1 * (1 - B + (B * lengths[i]!) / averageLength);

@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import type { Category } from "./categories.ts";
 import type { SearchDocument } from "./document.ts";
-import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactSteps, pieceOf, segmentSteps, type PostingSegment } from "./postings.ts";
+import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactSteps, segmentSteps, termSpan, type PostingSegment } from "./postings.ts";
 import { processTerm } from "./query.ts";
 import { runNow, type Steps } from "./slicing.ts";
 import { TermDictionary } from "./term-dictionary.ts";
@@ -365,11 +365,9 @@ export class CompactIndex {
   /** Binary search in the base (its postings are in document order), a scan of the small delta. */
   private holds(termId: number, docId: number): boolean {
     if (termId + 1 < this.base.offsets.length) {
-      const piece = pieceOf(this.base, termId);
-      const data = this.base.pieces[piece]!;
-      const shift = this.base.starts[piece]!;
-      const end = (this.base.offsets[termId + 1]! - shift) / 2;
-      let lo = (this.base.offsets[termId]! - shift) / 2;
+      const [data, start, stop] = termSpan(this.base, termId);
+      const end = stop / 2;
+      let lo = start / 2;
       let hi = end;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
@@ -385,11 +383,7 @@ export class CompactIndex {
 
   private postingLists(termId: number): [ArrayLike<number>, number, number][] {
     const lists: [ArrayLike<number>, number, number][] = [];
-    if (termId + 1 < this.base.offsets.length) {
-      const piece = pieceOf(this.base, termId);
-      const shift = this.base.starts[piece]!;
-      lists.push([this.base.pieces[piece]!, this.base.offsets[termId]! - shift, this.base.offsets[termId + 1]! - shift]);
-    }
+    if (termId + 1 < this.base.offsets.length) lists.push(termSpan(this.base, termId));
     const extra = this.delta.get(termId);
     if (extra) lists.push([extra, 0, extra.length]);
     return lists;

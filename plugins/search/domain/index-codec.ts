@@ -1,6 +1,6 @@
 import { CATEGORIES, type Category } from "./categories.ts";
 import { CompactIndex, FIELDS } from "./compact-index.ts";
-import { FIELD_SLOTS, type PostingSegment } from "./postings.ts";
+import { FIELD_SLOTS, singlePiece, type PostingSegment } from "./postings.ts";
 import { STEP, runNow, type Steps } from "./slicing.ts";
 
 /** Format tag stored next to the index, so a reader knows which decoder to use. */
@@ -151,7 +151,8 @@ function termAlignedArrays(parts: readonly Uint8Array[]): BlobArrays | null {
   if (starts.at(-1) !== postingsLength) return null;
   const offsets = uint32Of(offsetBytes);
   for (let p = 1; p < pieces.length; p++) if (!holdsValue(offsets, starts[p]!)) return null;
-  return { docCount, termCount, fieldLength: int32Of(fields), offsets, postings: { offsets, pieces: pieces.length ? pieces.map(int32Of) : [new Int32Array(0)], starts: pieces.length ? starts : [0, 0] } };
+  const postings = pieces.length ? { offsets, pieces: pieces.map(int32Of), starts } : singlePiece(offsets, new Int32Array(0));
+  return { docCount, termCount, fieldLength: int32Of(fields), offsets, postings };
 }
 
 /** The arrays as views of one blob (the parts joined when there are several). */
@@ -166,7 +167,7 @@ function joinedArrays(parts: readonly Uint8Array[]): BlobArrays {
   if (ints.length !== dataStart + postingsLength) throw new Error("index binary has the wrong length");
   const offsets = new Uint32Array(ints.buffer, ints.byteOffset + offsetStart * 4, termCount + 1);
   const postings = ints.subarray(dataStart);
-  return { docCount, termCount, fieldLength: ints.subarray(fieldStart, offsetStart), offsets, postings: { offsets, pieces: [postings], starts: [0, postings.length] } };
+  return { docCount, termCount, fieldLength: ints.subarray(fieldStart, offsetStart), offsets, postings: singlePiece(offsets, postings) };
 }
 
 /** Whether the ascending `offsets` hold `value` (binary search; a wrong order is caught by the caller's check). */

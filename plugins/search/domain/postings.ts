@@ -29,11 +29,15 @@ export const singlePiece = (offsets: Uint32Array, data: Int32Array): PostingSegm
 
 export const EMPTY_SEGMENT: PostingSegment = singlePiece(new Uint32Array(1), new Int32Array(0));
 
-/**
- * The index of the piece holding term `term`'s postings (the caller subtracts
- * `starts[piece]` from the term's offsets). Any piece for a term without postings.
- */
-export function pieceOf(segment: PostingSegment, term: number): number {
+/** Where term `term`'s postings lie: the piece holding them and their range in it, `[piece, start, end)`. */
+export function termSpan(segment: PostingSegment, term: number): [Int32Array, number, number] {
+  const piece = pieceOf(segment, term);
+  const shift = segment.starts[piece]!;
+  return [segment.pieces[piece]!, segment.offsets[term]! - shift, segment.offsets[term + 1]! - shift];
+}
+
+/** The index of the piece holding term `term`'s postings; any piece for a term without postings. */
+function pieceOf(segment: PostingSegment, term: number): number {
   const { starts } = segment;
   if (starts.length <= 2) return 0;
   const at = segment.offsets[term]!;
@@ -124,10 +128,8 @@ export function* compactSteps(base: PostingSegment, delta: Map<number, number[]>
   let done = 0;
   for (let term = 0; term < termCount; term++) {
     if (term + 1 < base.offsets.length) {
-      const piece = pieceOf(base, term);
-      const data = base.pieces[piece]!;
-      const shift = base.starts[piece]!;
-      for (let i = base.offsets[term]! - shift; i < base.offsets[term + 1]! - shift; i += 2) keep(term, data[i]!, data[i + 1]!);
+      const [data, start, end] = termSpan(base, term);
+      for (let i = start; i < end; i += 2) keep(term, data[i]!, data[i + 1]!);
     }
     const extra = delta.get(term);
     if (extra) for (let i = 0; i < extra.length; i += 2) keep(term, extra[i]!, extra[i + 1]!);

@@ -73,8 +73,6 @@ export class UsageService implements UsageLedger {
    * and with a million events each read cost ~1 ms of sums (50 polling clients queued ~50 ms).
    */
   private readonly summaries = new Map<string, KeptSummary>();
-  /** Bumped by every recorded event: a summary read that began before one is not kept. */
-  private recorded = 0;
   constructor(deps: UsageServiceDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
@@ -99,7 +97,7 @@ export class UsageService implements UsageLedger {
     try {
       await this.deps.store.insert(event);
     } finally {
-      this.recorded += 1;
+      // Also a read still running: it may have summed before the insert.
       this.summaries.clear();
     }
     this.deps.events.publish("usage.cost.recorded", event, { public: true });
@@ -129,13 +127,11 @@ export class UsageService implements UsageLedger {
     const day = zonedDay(now, tz);
     const summary = this.readSummary(day, tz);
     if (!this.deps.shared) {
-      const recorded = this.recorded;
       this.summaries.set(tz, { until: day.end, summary });
-      // A read that failed, or that an event recorded meanwhile may have missed, is not kept.
-      summary.then(
-        () => recorded !== this.recorded && this.summaries.get(tz)?.summary === summary && this.summaries.delete(tz),
-        () => this.summaries.get(tz)?.summary === summary && this.summaries.delete(tz),
-      );
+      // A read that failed is not kept (one an event overtook was dropped by record()).
+      summary.catch(() => {
+        if (this.summaries.get(tz)?.summary === summary) this.summaries.delete(tz);
+      });
     }
     return summary;
   }
