@@ -446,11 +446,11 @@ export function createHost(options: HostOptions = {}): Host {
   }
 
   /** The HTTP server, listening; from here on /api/health is served, other requests once `startGate` lets them through. */
-  async function listen(routes: RouteTable, waitForStart: StartGate["wait"]): Promise<void> {
-    const app = createApp({
+  async function listen(routes: RouteTable, gate: StartGate): Promise<void> {
+    const listener = createApp({
       logger,
       routes,
-      startGate: waitForStart,
+      startGate: gate,
       metrics: httpMetrics,
       answerAfterWrites: Boolean(config.databaseUrl),
       security: {
@@ -473,7 +473,7 @@ export function createHost(options: HostOptions = {}): Host {
         connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
         requireHostHeader: false,
       },
-      app.callback(),
+      listener,
     );
     server.keepAliveTimeout = 5_000;
     server.on("clientError", clientErrorHandler(config.development));
@@ -516,7 +516,7 @@ export function createHost(options: HostOptions = {}): Host {
       // the start gate until every route is mounted, each onStart has run and the watcher has
       // its mark, so nothing half-started is ever served (docs/benchmarks.md, issue 26).
       startup = startGate();
-      await listen(routes, startup.wait);
+      await listen(routes, startup);
       phases.mark("listen");
       let ordered: PluginDefinition[];
       let hostInfo: HostInfo;

@@ -8,6 +8,9 @@ import { setJsonBody } from "./json-body.ts";
 import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
 import type { RouteTable } from "./plugin-router.ts";
 import type { RequestMetrics } from "./request-metrics.ts";
+import type { StartGate } from "./start-gate.ts";
+import { leanLane } from "./lean-lane.ts";
+import type { RequestListener } from "node:http";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -18,6 +21,43 @@ interface EnvelopeDeps {
   metrics?: RequestMetrics;
 }
 
+/** The envelope's parts, shared by the Koa chain and the lean lane (lean-lane.ts). */
+export interface Envelope {
+  /** Names the request (its own valid `X-Request-Id`, else a new one) and sets the security headers; returns the start time. */
+  begin(ctx: Context): number;
+  /** The access checks (access-checks in security.ts): throws the coded refusal; true when it answered a CORS preflight itself. */
+  checkAccess(ctx: Context): boolean;
+  /** The error boundary: anything a request threw, answered with the error envelope. */
+  fail(ctx: Context, caught: unknown): void;
+  /** Counts and logs the answered request. */
+  end(ctx: Context, started: number): void;
+}
+
+export function envelope({ logger, security, metrics }: EnvelopeDeps): Envelope {
+  const setSecurityHeaders = securityHeaders(security.development);
+  return {
+    begin(ctx) {
+      const incoming = ctx.get("x-request-id");
+      const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      ctx.state.requestId = requestId;
+      ctx.res.setHeader("X-Request-Id", requestId);
+      const started = performance.now();
+      setSecurityHeaders(ctx);
+      return started;
+    },
+    checkAccess: accessChecks(security),
+    fail: (ctx, caught) => answerError(ctx, caught, logger),
+    end(ctx, started) {
+      metrics?.record(ctx, started);
+      // The path only: a query string could carry something that must not be logged. The
+      // entry is built only when it is written (LOG_LEVEL=info or finer).
+      if (logger.isLevelEnabled("info")) {
+        logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
+      }
+    },
+  };
+}
+
 /**
  * What every request passes through before its route, as one Koa layer rather than five
  * (each layer costs a bound `next`, a promise and a microtask turn on every request), in the
@@ -26,27 +66,15 @@ interface EnvelopeDeps {
  * with), the security headers (before the boundary, so error answers carry them too), the
  * single error boundary and envelope, and inside it the access checks.
  */
-function requestEnvelope({ logger, security, metrics }: EnvelopeDeps) {
-  const setSecurityHeaders = securityHeaders(security.development);
-  const checkAccess = accessChecks(security);
+function requestEnvelope(parts: Envelope) {
   return async (ctx: Context, next: Next) => {
-    const incoming = ctx.get("x-request-id");
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.res.setHeader("X-Request-Id", requestId);
-    const started = performance.now();
-    setSecurityHeaders(ctx);
+    const started = parts.begin(ctx);
     try {
-      if (!checkAccess(ctx)) await next();
+      if (!parts.checkAccess(ctx)) await next();
     } catch (caught) {
-      answerError(ctx, caught, logger);
+      parts.fail(ctx, caught);
     } finally {
-      metrics?.record(ctx, started);
-      // The path only: a query string could carry something that must not be logged. The
-      // entry is built only when it is written (LOG_LEVEL=info or finer).
-      if (logger.isLevelEnabled("info")) {
-        logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
-      }
+      parts.end(ctx, started);
     }
   };
 }
@@ -88,16 +116,21 @@ export interface AppOptions {
   /** Counts every answered request (GET /metrics). */
   metrics?: RequestMetrics;
   /** Holds requests until the plugins have started (start-gate.ts); after the access checks, so a refused request is refused at once. */
-  startGate?: (ctx: Context, next: Next) => Promise<unknown>;
+  startGate?: StartGate;
   /** PostgreSQL: a route's answer waits for the queued writes it made (`answerAfter`, plugin-api/answer-after.ts). */
   answerAfterWrites?: boolean;
 }
 
-export function createApp({ logger, security, routes, metrics, startGate, answerAfterWrites }: AppOptions): Koa {
+/**
+ * The server's request listener: the lean lane (lean-lane.ts) for a GET of a JSON route once
+ * the start has ended, the Koa chain below for everything else.
+ */
+export function createApp({ logger, security, routes, metrics, startGate, answerAfterWrites }: AppOptions): RequestListener {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the boundary, with the request id
-  app.use(requestEnvelope({ logger, security, metrics }));
-  if (startGate) app.use(startGate);
+  const parts = envelope({ logger, security, metrics });
+  app.use(requestEnvelope(parts));
+  if (startGate) app.use(startGate.wait);
   if (answerAfterWrites) app.use((_ctx, next) => collectingWrites(next));
   app.use(routes.dispatch());
   app.use(async (ctx) => {
@@ -116,5 +149,5 @@ export function createApp({ logger, security, routes, metrics, startGate, answer
     }
     throw hostErrors.NOT_FOUND({ method: ctx.method, path: ctx.path });
   });
-  return app;
+  return leanLane({ app, envelope: parts, routes, started: startGate ? startGate.isOpen : () => true, answerAfterWrites: Boolean(answerAfterWrites) });
 }

@@ -41,6 +41,21 @@ type RoutedContext = Context & {
   _matchedRouteName?: string;
 };
 
+type Matched = ReturnType<Router["match"]>;
+type RouteLayer = Matched["pathAndMethod"][number];
+
+/**
+ * The route a match runs when the first layer for the path and method is a route with one
+ * handler (a route's handler never calls `next`); undefined for anything else (a layer added
+ * with `router.use`, a layer with more than one handler), which @koa/router's dispatch runs.
+ */
+function handlerOnly(found: Matched): RouteLayer | undefined {
+  const layer = found.pathAndMethod[0];
+  return found.route && layer && layer.methods.length > 0 && layer.stack.length === 1 ? layer : undefined;
+}
+
+const noNext = () => Promise.resolve();
+
 const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** How many paths' route matches are kept at most (see `rememberMatches`). */
 const MATCHES_KEPT = 1_000;
@@ -95,21 +110,41 @@ export class RouteTable {
     return (ctx, next) => {
       const path = ctx.path;
       const found = router.match(path, ctx.method);
-      const layer = found.pathAndMethod[0];
-      if (!found.route || !layer || layer.methods.length === 0 || layer.stack.length !== 1) return general(ctx, next);
-      const routed = ctx as RoutedContext;
-      routed.matched = found.path;
-      routed.router = router;
-      routed.routeMatched = true;
-      const captures = layer.paramNames.length > 0 ? layer.captures(path) : [];
-      routed.captures = captures;
-      routed.params = routed.request.params = layer.params(path, captures, routed.params);
-      routed.routerPath = layer.path;
-      routed.routerName = layer.name || undefined;
-      routed._matchedRoute = layer.path;
-      if (layer.name) routed._matchedRouteName = layer.name;
-      return layer.stack[0]!(ctx as never, next);
+      const layer = handlerOnly(found);
+      if (!layer) return general(ctx, next);
+      return this.enter(ctx, found, layer, path)(ctx as never, next);
     };
+  }
+
+  /**
+   * The route a GET of `path` runs, when the lean lane (lean-lane.ts) may serve it: a
+   * handler-only route (as `dispatch` runs them) that answers with its return value (not a
+   * `raw` one, which writes the response itself). Call `serve` with the request's context.
+   */
+  leanRoute(path: string): { serve: (ctx: Context) => Promise<void> } | undefined {
+    const found = this.router.match(path, "GET");
+    const layer = handlerOnly(found);
+    if (!layer || !this.leanHandlers.has(layer.stack[0]!)) return undefined;
+    return { serve: (ctx) => this.enter(ctx, found, layer, path)(ctx as never, noNext) as Promise<void> };
+  }
+
+  /** The route handlers a GET may reach through the lean lane (see `leanRoute`). */
+  private readonly leanHandlers = new WeakSet<object>();
+
+  /** Sets the context fields @koa/router's dispatch sets on a routed request; returns the layer's handler. */
+  private enter(ctx: Context, found: Matched, layer: RouteLayer, path: string) {
+    const routed = ctx as RoutedContext;
+    routed.matched = found.path;
+    routed.router = this.router;
+    routed.routeMatched = true;
+    const captures = layer.paramNames.length > 0 ? layer.captures(path) : [];
+    routed.captures = captures;
+    routed.params = routed.request.params = layer.params(path, captures, routed.params);
+    routed.routerPath = layer.path;
+    routed.routerName = layer.name || undefined;
+    routed._matchedRoute = layer.path;
+    if (layer.name) routed._matchedRouteName = layer.name;
+    return layer.stack[0]!;
   }
 
   /** The `PluginRouter` a plugin receives; paths outside its declared prefixes are refused. */
@@ -120,7 +155,9 @@ export class RouteTable {
           throw startErrors.PLUGIN_ROUTE_OUTSIDE_PATHS({ id: pluginId, method, path, paths: prefixes.join(", ") || "none" });
         }
         this.routes.push({ pluginId, method, path, spec });
-        this.router.register(path, [method], this.middleware(method, spec, handler));
+        const middleware = this.middleware(method, spec, handler);
+        if (method === "GET" && !spec.raw) this.leanHandlers.add(middleware);
+        this.router.register(path, [method], middleware);
         return api;
       };
     const api: PluginRouter = {

@@ -13,6 +13,8 @@ export interface StartGate {
   /** Koa middleware: lets a request through at once when open or for /api/health, else after the start. */
   wait: (ctx: Context, next: Next) => Promise<unknown>;
   open(): void;
+  /** Whether the start has ended well: the lean lane (lean-lane.ts) serves only then. */
+  isOpen(): boolean;
   /** The start failed or was stopped before it ended: waiting and later requests get 503 (no-op once open). */
   fail(): void;
 }
@@ -32,6 +34,7 @@ export function startGate(): StartGate {
       if (state === "open") return next();
       return waitForStart(ctx, next);
     },
+    isOpen: () => state === "open",
     open() {
       state = "open";
       release();

@@ -1,0 +1,117 @@
+// The lean lane (issue 26): a GET of a JSON route, once the start has ended, served without
+// Koa's per-request machinery around it. The request still gets a Koa context (handlers read
+// `koa`, the session check reads its cookies) and passes the very same steps as in the Koa
+// chain, in the same order: the envelope's request id, security headers, access checks,
+// error boundary, metrics and log (app.ts), the PostgreSQL write collection, the route's own
+// validation and handler (plugin-router.ts). What it skips is what costs a GET and adds
+// nothing to it: the middleware chain (a promise and a bound `next` per layer), the start
+// gate's layer (it is open), Koa's `handleRequest` (it watches the response with
+// `on-finished`, listeners on the response and its socket per request) and `respond`
+// (written out below for the bodies a JSON route gives). Anything else (another method, a
+// HEAD, a raw or unknown route, a path Koa's URL parser would treat specially, the start not
+// yet over) goes down the Koa chain unchanged.
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import Stream from "node:stream";
+import type Koa from "koa";
+import type { Context } from "koa";
+import { collectingWrites } from "../../plugin-api/answer-after.ts";
+import type { Envelope } from "./app.ts";
+import type { RouteTable } from "./plugin-router.ts";
+
+export interface LeanLaneDeps {
+  app: Koa;
+  envelope: Envelope;
+  routes: RouteTable;
+  /** Whether the start has ended well: until then every request waits at the start gate, in the Koa chain. */
+  started: () => boolean;
+  /** PostgreSQL: the answer waits for the writes the route queued (plugin-api/answer-after.ts). */
+  answerAfterWrites: boolean;
+}
+
+/**
+ * Characters for which Koa's URL parser (parseurl) leaves its fast path and parses the URL
+ * as Node's legacy `url.parse` does: such a request goes down the Koa chain, so a path is
+ * always read as Koa reads it. Elsewhere its fast path is this lane's split at the first `?`.
+ */
+const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+/** Statuses answered without a body, as Koa's `statuses.empty`. */
+const EMPTY_STATUS = new Set([204, 205, 304]);
+
+export function leanLane({ app, envelope, routes, started, answerAfterWrites }: LeanLaneDeps): RequestListener {
+  const koa = app.callback();
+  return (req, res) => {
+    const url = req.url;
+    if (req.method !== "GET" || !url || url.charCodeAt(0) !== 47 /* "/" */ || UNUSUAL_URL.test(url) || !started()) return koa(req, res);
+    const query = url.indexOf("?");
+    const route = routes.leanRoute(query < 0 ? url : url.slice(0, query));
+    if (!route) return koa(req, res);
+    void serve(req, res, route.serve);
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse, route: (ctx: Context) => Promise<void>): Promise<void> {
+    const ctx = app.createContext(req, res);
+    // As Koa's handleRequest: a route tells its own status from this one (plugin-router.ts).
+    res.statusCode = 404;
+    const started = envelope.begin(ctx);
+    try {
+      // Never a CORS preflight: that is an OPTIONS request.
+      envelope.checkAccess(ctx);
+      await (answerAfterWrites ? collectingWrites(() => route(ctx)) : route(ctx));
+    } catch (caught) {
+      envelope.fail(ctx, caught);
+    } finally {
+      envelope.end(ctx, started);
+    }
+    respond(ctx);
+  }
+}
+
+/**
+ * Koa's `respond` (koa/lib/application.js, 3.x), step for step, for what a JSON route's
+ * context can hold after it ran: a string (the JSON `setJsonBody` wrote, or a handler's
+ * text), a Buffer, a Node stream, nothing, or a JSON value. Not Koa's web-stream, Blob and
+ * Response branches: `setJsonBody` serialises those objects as JSON before they get here.
+ */
+function respond(ctx: Context): void {
+  const res = ctx.res;
+  if (!ctx.writable) {
+    res.end();
+    return;
+  }
+  let body: unknown = ctx.body;
+  const code = ctx.status;
+  if (EMPTY_STATUS.has(code)) {
+    ctx.body = null;
+    res.end();
+    return;
+  }
+  if (body === null || body === undefined) {
+    if ((ctx.response as { _explicitNullBody?: boolean })._explicitNullBody) {
+      ctx.response.remove("Content-Type");
+      ctx.response.remove("Transfer-Encoding");
+      ctx.length = 0;
+      res.end();
+      return;
+    }
+    const text = ctx.message || String(code);
+    if (!res.headersSent) {
+      ctx.type = "text";
+      ctx.length = Buffer.byteLength(text);
+    }
+    res.end(text);
+    return;
+  }
+  if (typeof body === "string" || Buffer.isBuffer(body)) {
+    res.end(body);
+    return;
+  }
+  if (body instanceof Stream) {
+    Stream.pipeline(body as unknown as NodeJS.ReadableStream, res, (error) => {
+      if (error && ctx.app.listenerCount("error")) ctx.onerror(error);
+    });
+    return;
+  }
+  body = JSON.stringify(body);
+  if (!res.headersSent) ctx.length = Buffer.byteLength(body as string);
+  res.end(body);
+}
