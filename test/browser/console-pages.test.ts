@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { chromiumMissing } from "./browser.ts";
 import { suiteBrowser } from "./console-suite.ts";
-import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
+import { describeViolations, openConsole, requestTracker, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("every console page");
 const missing = chromiumMissing();
@@ -38,6 +38,7 @@ async function eachPlace(browser: Browser, width: number, check: (path: string, 
   const tab = await openConsole(browser, h, "/", { width, height: 900 });
   let errors: string[] = [];
   tab.on("pageerror", (error) => errors.push(error.message));
+  const requests = requestTracker(tab);
   try {
     for (const place of [{ path: "/", title: "Home" }, ...pages]) {
       errors = [];
@@ -45,7 +46,7 @@ async function eachPlace(browser: Browser, width: number, check: (path: string, 
       await waitForConsole(tab);
       await tab.getByRole("heading", { level: 1, name: place.title }).waitFor();
       // Settle: the page's first data load (every page shows a heading before its data).
-      await tab.waitForLoadState("networkidle").catch(() => {});
+      await requests.settled();
       await check(place.path, place.title, errors, tab);
     }
   } finally {
