@@ -126,6 +126,15 @@ export interface AxeViolation {
   nodes: { target: string[]; html: string }[];
 }
 
+/**
+ * Puts axe-core into every document `page` opens from now on (Playwright sends its 650 KB once,
+ * as an init script), for a tab that checks one page after another: `seriousViolations` finds it
+ * there instead of sending it again for each, about 0.4 s per page on the loaded machine.
+ */
+export async function axeInEveryDocument(page: Page): Promise<void> {
+  await page.addInitScript({ content: axeSource });
+}
+
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA rules). */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // Injected once per document (a second check on the same page reuses it).
