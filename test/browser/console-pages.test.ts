@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { chromiumMissing } from "./browser.ts";
 import { suiteBrowser } from "./console-suite.ts";
-import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
+import { axeInEveryDocument, describeViolations, openConsole, requestTracker, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("every console page");
 const missing = chromiumMissing();
@@ -33,11 +33,13 @@ t.after(async () => {
   removeHome(h.home);
 });
 
-/** Opens each place in turn in one signed-in tab, collecting script errors per place. */
-async function eachPlace(browser: Browser, width: number, check: (path: string, title: string, errors: string[], tab: import("playwright-core").Page) => Promise<void>) {
+/** Opens each place in turn in one signed-in tab, collecting script errors per place (and with axe-core in each, for `withAxe`). */
+async function eachPlace(browser: Browser, width: number, withAxe: boolean, check: (path: string, title: string, errors: string[], tab: import("playwright-core").Page) => Promise<void>) {
   const tab = await openConsole(browser, h, "/", { width, height: 900 });
+  if (withAxe) await axeInEveryDocument(tab);
   let errors: string[] = [];
   tab.on("pageerror", (error) => errors.push(error.message));
+  const requests = requestTracker(tab);
   try {
     for (const place of [{ path: "/", title: "Home" }, ...pages]) {
       errors = [];
@@ -45,7 +47,7 @@ async function eachPlace(browser: Browser, width: number, check: (path: string, 
       await waitForConsole(tab);
       await tab.getByRole("heading", { level: 1, name: place.title }).waitFor();
       // Settle: the page's first data load (every page shows a heading before its data).
-      await tab.waitForLoadState("networkidle").catch(() => {});
+      await requests.settled();
       await check(place.path, place.title, errors, tab);
     }
   } finally {
@@ -65,7 +67,7 @@ if (missing) {
   });
 
   t("every page loads without a script error, names itself, and passes axe-core", () =>
-    eachPlace(shared.browser, 1400, async (path, title, errors, tab) => {
+    eachPlace(shared.browser, 1400, true, async (path, title, errors, tab) => {
         assert.equal(errors, [], `${path}: script errors`);
         assert.is(await tab.title(), path === "/" ? "Muster" : `${title} · Muster`);
         if (path !== "/") assert.is(await tab.locator("nav#console-nav a[aria-current='page']").textContent(), title, `${path}: the navigation marks the page`);
@@ -73,7 +75,7 @@ if (missing) {
       }));
 
   t("every page is usable at 390 px wide: no sideways scroll, the menu opens", () =>
-    eachPlace(shared.browser, 390, async (path, _title, errors, tab) => {
+    eachPlace(shared.browser, 390, false, async (path, _title, errors, tab) => {
         assert.equal(errors, [], `${path}: script errors`);
         const width = (await tab.evaluate("document.documentElement.scrollWidth")) as number;
         assert.ok(width <= 390, `${path}: the page is ${width} px wide at 390`);
