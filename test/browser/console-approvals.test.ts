@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { decideApproval } from "@muster/plugin/testing";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { scaled } from "../helpers/time-scale.ts";
 import { suiteBrowser } from "./console-suite.ts";
 import { chromiumMissing } from "./browser.ts";
 import { describeViolations, openConsole, seriousViolations, waitForConsole } from "./console.ts";
@@ -85,7 +86,7 @@ if (missing) {
 
   t("signed out, the inbox says to sign in instead of deciding; the login link signs in and leaves no secret in the address bar", async () => {
     const page = await shared.browser.newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(scaled(20_000));
     try {
       const { id } = await createApproval({ title: "Signed-out check" });
       await page.goto(`${h.url}${INBOX}`);

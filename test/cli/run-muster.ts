@@ -2,6 +2,7 @@
 // does) as a child process, asynchronously: the server under test lives in this process.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { scaled } from "../helpers/time-scale.ts";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const MAIN = join(ROOT, "core/main.ts");
@@ -13,7 +14,7 @@ export interface MusterRun {
 }
 
 /** `muster <args>` with `env` over this process's environment; killed after `timeoutMs`. */
-export function runMuster(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<MusterRun> {
+export function runMuster(args: string[], env: Record<string, string> = {}, timeoutMs = scaled(60_000)): Promise<MusterRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: "silent", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
