@@ -73,6 +73,8 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
  * Response branches: `setJsonBody` serialises those objects as JSON before they get here.
  */
 function respond(ctx: Context): void {
+  // A handler that wrote the answer itself (raw routes do, and take the Koa chain anyway).
+  if (ctx.respond === false) return;
   const res = ctx.res;
   if (!ctx.writable) {
     res.end();
