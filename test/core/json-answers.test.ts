@@ -18,6 +18,7 @@ const answers = definePlugin({
       const spec = { query: z.strictObject({}), tags: ["answers"] };
       router.get("/api/answers/list", { ...spec, summary: "An array" }, () => [{ name: "é" }, { name: "b" }] as unknown as Record<string, unknown>);
       router.get("/api/answers/huge", { ...spec, summary: "A number JSON cannot hold" }, () => ({ count: 10n }) as unknown as Record<string, unknown>);
+      router.get("/api/answers/bare-huge", { ...spec, summary: "A bare number JSON cannot hold" }, () => 10n as unknown as Record<string, unknown>);
       router.get("/api/answers/typed", { ...spec, summary: "Its own JSON type" }, ({ koa }) => {
         koa.type = "application/problem+json";
         return { title: "kept" };
@@ -57,6 +58,13 @@ t("a value JSON cannot hold is a 500 INTERNAL_ERROR envelope, and the server goe
   assert.is(headers.get("content-type"), "application/json; charset=utf-8");
   assert.is(body.ok, false);
   assert.is(body.error.code, "INTERNAL_ERROR");
+  assert.is((await h.json("/api/health")).status, 200);
+});
+
+t("a bare value JSON cannot hold fails that request only (Koa's own 500), and the server goes on", async ({ h }) => {
+  const res = await h.request("/api/answers/bare-huge");
+  assert.is(res.status, 500);
+  await res.text();
   assert.is((await h.json("/api/health")).status, 200);
 });
 

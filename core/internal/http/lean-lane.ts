@@ -10,13 +10,13 @@
 // (written out below for the bodies a JSON route gives). Anything else (another method, a
 // HEAD, a raw or unknown route, a path Koa's URL parser would treat specially, the start not
 // yet over) goes down the Koa chain unchanged.
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { RequestListener } from "node:http";
 import Stream from "node:stream";
 import type Koa from "koa";
 import type { Context } from "koa";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 import type { Envelope } from "./app.ts";
-import type { RouteTable } from "./plugin-router.ts";
+import type { Matched, RouteTable } from "./plugin-router.ts";
 
 export interface LeanLaneDeps {
   app: Koa;
@@ -43,20 +43,23 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     const url = req.url;
     if (req.method !== "GET" || !url || url.charCodeAt(0) !== 47 /* "/" */ || UNUSUAL_URL.test(url) || !started()) return koa(req, res);
     const query = url.indexOf("?");
-    const route = routes.leanRoute(query < 0 ? url : url.slice(0, query));
-    if (!route) return koa(req, res);
-    void serve(req, res, route.serve);
+    const path = query < 0 ? url : url.slice(0, query);
+    const found = routes.leanRoute(path);
+    if (!found) return koa(req, res);
+    const ctx = app.createContext(req, res);
+    // As Koa's handleRequest: what fails past the error boundary (the answer's own
+    // serialisation in respond()) is Koa's plain 500 for this request, never a crash.
+    serve(ctx, found, path).catch((error: unknown) => ctx.onerror(error as Error));
   };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, route: (ctx: Context) => Promise<void>): Promise<void> {
-    const ctx = app.createContext(req, res);
+  async function serve(ctx: Context, found: Matched, path: string): Promise<void> {
     // As Koa's handleRequest: a route tells its own status from this one (plugin-router.ts).
-    res.statusCode = 404;
+    ctx.res.statusCode = 404;
     const started = envelope.begin(ctx);
     try {
       // Never a CORS preflight: that is an OPTIONS request.
       envelope.checkAccess(ctx);
-      await (answerAfterWrites ? collectingWrites(() => route(ctx)) : route(ctx));
+      await (answerAfterWrites ? collectingWrites(() => routes.serveLean(ctx, found, path)) : routes.serveLean(ctx, found, path));
     } catch (caught) {
       envelope.fail(ctx, caught);
     } finally {

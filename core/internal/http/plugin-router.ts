@@ -41,7 +41,7 @@ type RoutedContext = Context & {
   _matchedRouteName?: string;
 };
 
-type Matched = ReturnType<Router["match"]>;
+export type Matched = ReturnType<Router["match"]>;
 type RouteLayer = Matched["pathAndMethod"][number];
 
 /**
@@ -117,15 +117,20 @@ export class RouteTable {
   }
 
   /**
-   * The route a GET of `path` runs, when the lean lane (lean-lane.ts) may serve it: a
+   * The match of a GET of `path` when the lean lane (lean-lane.ts) may serve it: a
    * handler-only route (as `dispatch` runs them) that answers with its return value (not a
-   * `raw` one, which writes the response itself). Call `serve` with the request's context.
+   * `raw` one, which writes the response itself). The match is the kept one (no allocation
+   * per request); `serveLean` runs it.
    */
-  leanRoute(path: string): { serve: (ctx: Context) => Promise<void> } | undefined {
+  leanRoute(path: string): Matched | undefined {
     const found = this.router.match(path, "GET");
     const layer = handlerOnly(found);
-    if (!layer || !this.leanHandlers.has(layer.stack[0]!)) return undefined;
-    return { serve: (ctx) => this.enter(ctx, found, layer, path)(ctx as never, noNext) as Promise<void> };
+    return layer && this.leanHandlers.has(layer.stack[0]!) ? found : undefined;
+  }
+
+  /** Runs the route of a `leanRoute` match on the request's context. */
+  serveLean(ctx: Context, found: Matched, path: string): Promise<void> {
+    return this.enter(ctx, found, handlerOnly(found)!, path)(ctx as never, noNext) as Promise<void>;
   }
 
   /** The route handlers a GET may reach through the lean lane (see `leanRoute`). */
