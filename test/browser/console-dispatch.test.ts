@@ -61,6 +61,24 @@ if (missing) {
     });
   });
 
+  t("no form before the tasks are in: a click then would send an empty task id", async () => {
+    const task = await createTask(rig.h, { title: "Held task", assignedTo: "loki" });
+    await withPage(`/console/dispatch?task=${task.id}`, async (page) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route("**/api/tasks**", async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.reload();
+      await page.getByText("Loading the tasks…").waitFor();
+      assert.is(await page.getByRole("button", { name: "Dispatch task" }).count(), 0, "no button while the tasks load");
+      release();
+      await page.getByRole("button", { name: "Dispatch task" }).waitFor();
+      assert.is(await page.getByRole("combobox", { name: "Task" }).inputValue(), task.id);
+    });
+  });
+
   t("agent-written titles and replies stay text", async () => {
     rig.gw.onChat(() => ({ text: XSS }));
     const task = await createTask(rig.h, { title: XSS, assignedTo: "freya" });

@@ -52,7 +52,10 @@ function DispatchPage() {
   return html`<${PageHeader} title="Dispatch" description="Send a task to the agent it is assigned to; its reply puts the task in review, and a human approves it." />
     <div class="stack">
       <${Section} title="Dispatch a task">
-        ${tasks.data && options.length === 0
+        ${!tasks.data
+          ? // No form before the tasks are in: a click then sent an empty task id (a validation error, not the task's own refusal).
+            tasks.error ? null : html`<p class="meta" aria-live="polite">Loading the tasks…</p>`
+          : options.length === 0
           ? html`<p class="empty">No task to dispatch: a task needs an assignee and must not be in review or done.</p>`
           : html`<${Form} label="Dispatch a task" submitLabel="Dispatch task" class="inline" onSubmit=${send}>
               <${Field} label="Task" name="taskId" as="select" value=${wanted || options[0]?.value} options=${options} hint="Tasks with an assignee, not in review or done." />
