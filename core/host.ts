@@ -44,7 +44,7 @@ import { storageGuard } from "./internal/http/storage-guard.ts";
 import { startGate, type StartGate } from "./internal/http/start-gate.ts";
 import { createApp } from "./internal/http/app.ts";
 import { createRequestMetrics } from "./internal/http/request-metrics.ts";
-import { HOST_PATHS, mountHostRoutes, type PluginSummary } from "./internal/host-routes.ts";
+import { HOST_PATHS, healthAnswer, mountHostRoutes, type HostRouteDeps, type PluginSummary } from "./internal/host-routes.ts";
 import { mountMcpRoute } from "./internal/mcp/mcp-route.ts";
 import { checkServedTools } from "./internal/mcp/tools.ts";
 import { buildOpenApi } from "./internal/http/openapi.ts";
@@ -385,7 +385,7 @@ export function createHost(options: HostOptions = {}): Host {
     });
     const summaries = (): PluginSummary[] =>
       started.map((p) => ({ id: p.id, version: p.version, source: sources.get(p.id) ?? "built-in", paths: p.paths ?? [], dependsOn: p.dependsOn ?? [], state: stopping ? "stopped" : "started" }));
-    mountHostRoutes(routes.forPlugin("host", HOST_PATHS), {
+    const hostRouteDeps: HostRouteDeps = {
       version: packageVersion,
       startedAt,
       url,
@@ -397,7 +397,10 @@ export function createHost(options: HostOptions = {}): Host {
       gateway: () => gateway.status(),
       gateways: () => gateway.links?.() ?? [],
       watcher: () => workspaceWatch.state,
-    });
+    };
+    mountHostRoutes(routes.forPlugin("host", HOST_PATHS), hostRouteDeps);
+    // A health check needs nothing of the request: the lean lane answers it without a Koa context.
+    routes.answerPlainly("/api/health", () => healthAnswer(hostRouteDeps));
     // MCP over Streamable HTTP: the host's, as it checks the session token for the write scope.
     mountMcpRoute(routes.forPlugin("host", HOST_PATHS), { version: packageVersion, url, session: session, openapi: () => buildOpenApi(routes.routes, { version: packageVersion, url: url() }), tools: () => services.resolve(hostPoints.mcpTools.contributions) });
     return routes;

@@ -64,27 +64,46 @@ const healthResponse = z.object({
   watcher: z.enum(["scanning", "ready"]),
 });
 
-export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
-  let openApiCache: unknown;
-  const startedAt = deps.startedAt;
-  router.get("/api/health", { summary: "Service health", query: z.strictObject({}), response: healthResponse, tags: ["host"] }, async ({ koa }) => {
-    // Never waits on a lock: a health check must answer while another process holds one.
-    const { database, fault } = await deps.databaseState();
-    if (database !== "ok") koa.status = 503;
-    return {
+/**
+ * The health answer: 200, or 503 when the database is not usable. From the host's state
+ * alone, never waiting on a lock (a health check must answer while another process holds
+ * one); on SQLite it is ready at once. The lean lane writes it without a Koa context
+ * (`RouteTable.answerPlainly`).
+ */
+export function healthAnswer(deps: HealthDeps): HealthAnswer | Promise<HealthAnswer> {
+  const state = deps.databaseState();
+  return state instanceof Promise ? state.then((settled) => healthOf(deps, settled)) : healthOf(deps, state);
+}
+
+type HealthDeps = Pick<HostRouteDeps, "databaseState" | "version" | "startedAt" | "gateway" | "gateways" | "watcher">;
+type HealthAnswer = ReturnType<typeof healthOf>;
+
+function healthOf(deps: HealthDeps, { database, fault }: DatabaseState) {
+  return {
+    status: database === "ok" ? 200 : 503,
+    body: {
       status: database === "ok" ? "ok" : "degraded",
       timestamp: new Date().toISOString(),
       version: deps.version,
       // Math.trunc of a whole number: without it V8 (Node 24) kept optimising this handler and
       // throwing the code away again at the subtraction (an eager "Smi" deopt, dozens of times
       // a second under load), so health ran mostly unoptimised.
-      uptimeMs: Math.trunc(Date.now() - startedAt),
+      uptimeMs: Math.trunc(Date.now() - deps.startedAt),
       database,
       ...(fault ? { databaseFault: fault } : {}),
       gateway: deps.gateway(),
       gateways: deps.gateways(),
       watcher: deps.watcher(),
-    };
+    },
+  };
+}
+
+export function mountHostRoutes(router: PluginRouter, deps: HostRouteDeps): void {
+  let openApiCache: unknown;
+  router.get("/api/health", { summary: "Service health", query: z.strictObject({}), response: healthResponse, tags: ["host"] }, async ({ koa }) => {
+    const { status, body } = await healthAnswer(deps);
+    if (status !== 200) koa.status = status;
+    return body;
   });
 
   // No endpoint hands out the session token (any local caller, agents included, could

@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { Duplex } from "node:stream";
 import Database from "better-sqlite3";
 import { migrations as workMigrations } from "../../plugins/work/migrations.ts";
+import { securityHeaderValues } from "../../core/internal/http/security.ts";
 import { median } from "./report.ts";
 import { machine } from "./machine.ts";
 
@@ -66,8 +67,9 @@ async function startSide(label: string, dir: string): Promise<Side> {
 
 /**
  * The baseline's work (scripts/bench/baseline-server.ts) in this process, with nothing of
- * Muster's: a constant health answer, and the 100 seeded tasks read from an in-memory
- * better-sqlite3 database of the work plugin's table and serialised.
+ * Muster's: the Host check, a request id and the security headers on every answer; health
+ * pings the database and answers the same fields; the list reads the 100 seeded tasks from
+ * an in-memory better-sqlite3 database of the work plugin's table and serialises them.
  */
 function floorSide(): Side {
   const db = new Database(":memory:");
@@ -77,17 +79,28 @@ function floorSide(): Side {
     const now = new Date(Date.now() + i).toISOString();
     insert.run(randomUUID(), `Seeded task ${i + 1}`, "A task stored before the benchmark", "bench,seed", now, now);
   }
+  const ping = db.prepare("SELECT 1");
   const list = db.prepare("SELECT * FROM work_tasks ORDER BY updatedAt DESC, rowid DESC");
-  const answer = (res: ServerResponse, body: unknown) => {
+  const startedAt = Date.now();
+  const startedAtIso = new Date(startedAt).toISOString();
+  const securityHeaders = securityHeaderValues(false);
+  const loopbackHost = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+  const send = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
-    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+    res.writeHead(status, { "X-Request-Id": randomUUID(), ...securityHeaders, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
     res.end(text);
   };
   return {
     label: "floor",
     host: "127.0.0.1:1",
     stop: async () => void db.close(),
-    listener: (req, res) => (req.url === "/api/tasks" ? answer(res, list.all()) : answer(res, { status: "ok", timestamp: new Date().toISOString() })),
+    listener: (req, res) => {
+      if (!loopbackHost.test(req.headers.host ?? "")) return send(res, 403, { ok: false, error: { code: "HOST_NOT_ALLOWED" } });
+      if (req.url === "/api/tasks") return send(res, 200, list.all());
+      const database = ping.get() ? "ok" : "error";
+      const gateway = { state: "disabled", url: null, since: startedAtIso };
+      send(res, 200, { status: "ok", timestamp: new Date().toISOString(), version: "baseline", uptimeMs: Date.now() - startedAt, database, gateway, gateways: [{ name: "default", ...gateway }], watcher: "ready" });
+    },
   };
 }
 

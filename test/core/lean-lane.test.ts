@@ -52,8 +52,12 @@ function rawGet(port: number, target: string, headers: Record<string, string> = 
   });
 }
 
-/** Headers that differ between any two answers (the clock, the request's own id, the connection). */
-const PER_ANSWER = new Set(["date", "x-request-id", "connection", "keep-alive"]);
+/**
+ * Headers that differ between any two answers (the clock, the request's own id, the
+ * connection), and the length, which a health answer's clock fields change (checked against
+ * each body instead).
+ */
+const PER_ANSWER = new Set(["date", "x-request-id", "connection", "keep-alive", "content-length"]);
 /** Body fields that differ between any two health answers. */
 const PER_MOMENT = /"(timestamp|uptimeMs|since)":("[^"]*"|\d+)/g;
 
@@ -64,7 +68,11 @@ async function assertAlike(port: number, target: string, headers?: Record<string
   const kept = (answer: RawAnswer) => [...answer.headers].filter(([name]) => !PER_ANSWER.has(name)).sort(([a], [b]) => a.localeCompare(b));
   assert.equal(kept(lean), kept(chain), `${target}: headers`);
   assert.is(lean.body.replace(PER_MOMENT, ""), chain.body.replace(PER_MOMENT, ""), `${target}: body`);
-  assert.match(lean.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+  for (const answer of [lean, chain]) assert.is(answer.headers.get("content-length"), String(Buffer.byteLength(answer.body)), `${target}: length`);
+  // A request id the client sent is kept by both (when valid); otherwise each answer has a new one.
+  const sent = headers?.["X-Request-Id"];
+  if (sent && /^[A-Za-z0-9_-]{8,64}$/.test(sent)) assert.is(chain.headers.get("x-request-id"), sent);
+  else assert.match(lean.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
   return lean;
 }
 
@@ -77,6 +85,25 @@ t("a route's answer: health, a list with its X-Total-Count, one task, a page", a
   const id = (JSON.parse(list.body) as { id: string }[])[0]!.id;
   assert.is((await assertAlike(port, `/api/tasks/${id}`)).status, 200);
   assert.is((await assertAlike(port, "/api/tasks?limit=1&offset=1")).headers.get("x-total-count"), "2");
+});
+
+t("health is answered without a Koa context as the chain answers it: its request id, a bad query, an Origin, and counted", async ({ h, port }) => {
+  const own = await assertAlike(port, "/api/health", { "X-Request-Id": "probe-12345678" });
+  assert.is(own.headers.get("x-request-id"), "probe-12345678", "a valid X-Request-Id is kept");
+  const invalid = await assertAlike(port, "/api/health", { "X-Request-Id": "no!" });
+  assert.is.not(invalid.headers.get("x-request-id"), "no!");
+  const badQuery = await assertAlike(port, "/api/health?verbose=1");
+  assert.is(badQuery.status, 400);
+  // A cross-origin request gets CORS headers: it takes the way where the full checks run.
+  const origin = await assertAlike(port, "/api/health", { Origin: `http://localhost:${port}` });
+  assert.is(origin.headers.get("access-control-allow-origin"), `http://localhost:${port}`);
+  const count = async () => {
+    const metrics = await (await h.request("/metrics")).text();
+    return Number(/^muster_http_requests_total\{method="GET",route="\/api\/health",status="200"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+  };
+  const before = await count();
+  for (let i = 0; i < 3; i++) assert.is((await rawGet(port, "/api/health")).status, 200);
+  assert.is(await count(), before + 3, "each plain answer is counted under its route");
 });
 
 t("errors: an unknown id, a bad query, an unknown path, a locked vault", async ({ port }) => {

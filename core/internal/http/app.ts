@@ -5,12 +5,12 @@ import Koa, { type Context, type Next } from "koa";
 import type { Logger } from "pino";
 import { MusterError, hostErrors } from "../../plugin-api/errors.ts";
 import { setJsonBody } from "./json-body.ts";
-import { accessChecks, securityHeaders, type SecurityOptions } from "./security.ts";
+import { accessChecks, plainRequestCheck, securityHeaders, securityHeaderValues, type SecurityOptions } from "./security.ts";
 import type { RouteTable } from "./plugin-router.ts";
 import type { RequestMetrics } from "./request-metrics.ts";
 import type { StartGate } from "./start-gate.ts";
 import { leanLane } from "./lean-lane.ts";
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -31,29 +31,59 @@ export interface Envelope {
   fail(ctx: Context, caught: unknown): void;
   /** Counts and logs the answered request. */
   end(ctx: Context, started: number): void;
+  /**
+   * `begin` for an answer written without a Koa context (lean-lane.ts's plain answers): the
+   * request's id and, as name-value pairs for `res.writeHead`, the headers `begin` would set
+   * (the first `envelopeHeaders` entries; the answer appends its own).
+   */
+  beginPlain(req: IncomingMessage): { requestId: string; headers: string[]; envelopeHeaders: number; started: number };
+  /** Whether a request passes every access check with nothing to add to its answer (`plainRequestCheck` in security.ts). */
+  plainRequestAllowed(req: IncomingMessage): boolean;
+  /** `end` for a plain answer: counted under the route template it answered, logged as `end` logs. */
+  endPlain(answered: { requestId: string; method: string; path: string; route: string; status: number }, started: number): void;
 }
 
 export function envelope({ logger, security, metrics }: EnvelopeDeps): Envelope {
   const setSecurityHeaders = securityHeaders(security.development);
+  /** The request's id (its own valid `X-Request-Id`, else a new one) and the headers every answer carries. */
+  const requestIdOf = (req: IncomingMessage): string => {
+    const incoming = req.headers["x-request-id"];
+    return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  };
+  const stamp = (req: IncomingMessage, res: ServerResponse): string => {
+    const requestId = requestIdOf(req);
+    res.setHeader("X-Request-Id", requestId);
+    return requestId;
+  };
+  const securityHeaderPairs = Object.entries(securityHeaderValues(security.development)).flat();
+  // The path only: a query string could carry something that must not be logged. The
+  // entry is built only when it is written (LOG_LEVEL=info or finer).
+  const logged = () => logger.isLevelEnabled("info");
+  const log = (entry: { requestId: string; method: string; path: string; status: number }, started: number) =>
+    logger.info({ ...entry, ms: Math.round(performance.now() - started) }, "request");
+  const plainRequest = plainRequestCheck(security);
   return {
     begin(ctx) {
-      const incoming = ctx.get("x-request-id");
-      const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      ctx.state.requestId = requestId;
-      ctx.res.setHeader("X-Request-Id", requestId);
+      ctx.state.requestId = stamp(ctx.req, ctx.res);
       const started = performance.now();
-      setSecurityHeaders(ctx);
+      setSecurityHeaders(ctx.res);
       return started;
     },
     checkAccess: accessChecks(security),
     fail: (ctx, caught) => answerError(ctx, caught, logger),
     end(ctx, started) {
       metrics?.record(ctx, started);
-      // The path only: a query string could carry something that must not be logged. The
-      // entry is built only when it is written (LOG_LEVEL=info or finer).
-      if (logger.isLevelEnabled("info")) {
-        logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
-      }
+      if (logged()) log({ requestId: ctx.state.requestId as string, method: ctx.method, path: ctx.path, status: ctx.status }, started);
+    },
+    beginPlain(req) {
+      const requestId = requestIdOf(req);
+      const headers = ["X-Request-Id", requestId, ...securityHeaderPairs];
+      return { requestId, headers, envelopeHeaders: headers.length, started: performance.now() };
+    },
+    plainRequestAllowed: (req) => plainRequest(req.headers),
+    endPlain(answered, started) {
+      metrics?.recordAnswer(answered.method, answered.route, answered.status, started);
+      if (logged()) log({ requestId: answered.requestId, method: answered.method, path: answered.path, status: answered.status }, started);
     },
   };
 }

@@ -1,7 +1,7 @@
 // How every JSON answer is put on the wire: routes' results and the error envelope.
 import type { Context } from "koa";
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_TYPE = "application/json; charset=utf-8";
 const JSON_IN_TYPE = /\bjson\b/i;
 
 /**

@@ -10,13 +10,22 @@
 // (written out below for the bodies a JSON route gives). Anything else (another method, a
 // HEAD, a raw or unknown route, a path Koa's URL parser would treat specially, the start not
 // yet over) goes down the Koa chain unchanged.
-import type { RequestListener } from "node:http";
+//
+// A host answer the route table holds as plain (`RouteTable.answerPlainly`: GET /api/health)
+// needs no context at all: when the request passes every access check with nothing to add to
+// the answer (security.ts's `plainRequestCheck`: a Host naming this server, no Origin, no
+// bearer token configured) and carries no query string, the envelope's request id, headers,
+// count and log are written around the answer on Node's response directly, in one
+// `writeHead`. Any other such request (an Origin, a token to check, a query to validate)
+// takes the lean lane or the chain, where the full checks run and answer refusals.
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import Stream from "node:stream";
 import type Koa from "koa";
 import type { Context } from "koa";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 import type { Envelope } from "./app.ts";
-import type { Matched, RouteTable } from "./plugin-router.ts";
+import type { Matched, PlainAnswer, RouteTable } from "./plugin-router.ts";
+import { JSON_TYPE } from "./json-body.ts";
 
 export interface LeanLaneDeps {
   app: Koa;
@@ -34,6 +43,8 @@ export interface LeanLaneDeps {
  * always read as Koa reads it. Elsewhere its fast path is this lane's split at the first `?`.
  */
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+/** What `Envelope.beginPlain` gave a plain answer. */
+type PlainBegun = ReturnType<Envelope["beginPlain"]>;
 /** Statuses answered without a body, as Koa's `statuses.empty`. */
 const EMPTY_STATUS = new Set([204, 205, 304]);
 
@@ -44,6 +55,8 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     if (req.method !== "GET" || !url || url.charCodeAt(0) !== 47 /* "/" */ || UNUSUAL_URL.test(url) || !started()) return koa(req, res);
     const query = url.indexOf("?");
     const path = query < 0 ? url : url.slice(0, query);
+    const plain = query < 0 ? routes.plainRoute(path) : undefined;
+    if (plain && envelope.plainRequestAllowed(req)) return answerPlainly(req, res, path, plain);
     const found = routes.leanRoute(path);
     if (!found) return koa(req, res);
     const ctx = app.createContext(req, res);
@@ -51,6 +64,43 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     // serialisation in respond()) is Koa's plain 500 for this request, never a crash.
     serve(ctx, found, path).catch((error: unknown) => ctx.onerror(error as Error));
   };
+
+  /**
+   * A host answer without a Koa context (`RouteTable.answerPlainly`): the envelope's request
+   * id, headers, count and log, around the status and JSON the route would answer. The access
+   * checks passed with nothing to add (`plainRequestAllowed`); the route has no input to read.
+   * An answer that is ready at once is written in the same turn. Should it fail, the request
+   * is answered as the Koa chain's boundary would.
+   */
+  function answerPlainly(req: IncomingMessage, res: ServerResponse, path: string, plain: PlainAnswer): void {
+    const begun = envelope.beginPlain(req);
+    try {
+      const answer = plain();
+      if (answer instanceof Promise) answer.then((settled) => writePlain(res, path, begun, settled)).catch((caught: unknown) => failPlain(req, res, path, begun, caught));
+      else writePlain(res, path, begun, answer);
+    } catch (caught) {
+      failPlain(req, res, path, begun, caught);
+    }
+  }
+
+  function writePlain(res: ServerResponse, path: string, begun: PlainBegun, answer: Awaited<ReturnType<PlainAnswer>>): void {
+    const text = JSON.stringify(answer.body);
+    // One call with every header, as the Koa chain would have set them one by one: the request id and security headers, then the body's.
+    begun.headers.push("Content-Type", JSON_TYPE, "Content-Length", String(Buffer.byteLength(text)));
+    res.writeHead(answer.status, begun.headers);
+    res.end(text);
+    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route: path, status: answer.status }, begun.started);
+  }
+
+  function failPlain(req: IncomingMessage, res: ServerResponse, path: string, begun: PlainBegun, caught: unknown): void {
+    // The envelope's headers only, as the Koa chain's boundary answers with them.
+    if (!res.headersSent) for (let i = 0; i < begun.envelopeHeaders; i += 2) res.setHeader(begun.headers[i]!, begun.headers[i + 1]!);
+    const ctx = app.createContext(req, res);
+    ctx.state.requestId = begun.requestId;
+    envelope.fail(ctx, caught);
+    respond(ctx);
+    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route: path, status: ctx.status }, begun.started);
+  }
 
   async function serve(ctx: Context, found: Matched, path: string): Promise<void> {
     // As Koa's handleRequest: a route tells its own status from this one (plugin-router.ts).

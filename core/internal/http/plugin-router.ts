@@ -42,6 +42,9 @@ type RoutedContext = Context & {
 };
 
 export type Matched = ReturnType<Router["match"]>;
+
+/** A host route's answer computed from host state alone (see `RouteTable.answerPlainly`). */
+export type PlainAnswer = () => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 type RouteLayer = Matched["pathAndMethod"][number];
 
 /**
@@ -132,6 +135,27 @@ export class RouteTable {
   serveLean(ctx: Context, found: Matched, path: string): Promise<void> {
     return this.enter(ctx, found, handlerOnly(found)!, path)(ctx as never, noNext) as Promise<void>;
   }
+
+  /**
+   * The host's answer to a GET of `path` when the lean lane may write it without a Koa
+   * context (see `answerPlainly`); undefined for any other path.
+   */
+  plainRoute(path: string): PlainAnswer | undefined {
+    return this.plainAnswers.get(path);
+  }
+
+  /**
+   * Declares that a GET of `path` without a query string can be answered from the host's
+   * state alone: `answer` gives what the route mounted on the same path would (its status
+   * and JSON body), with no input to validate, nothing to read from the request and no
+   * storage lock to wait for. Only the host declares these (a plugin route reads its input).
+   */
+  answerPlainly(path: string, answer: PlainAnswer): void {
+    if (!this.routes.some((r) => r.method === "GET" && r.path === path)) throw new Error(`no GET route at ${path} to answer plainly`);
+    this.plainAnswers.set(path, answer);
+  }
+
+  private readonly plainAnswers = new Map<string, PlainAnswer>();
 
   /** The route handlers a GET may reach through the lean lane (see `leanRoute`). */
   private readonly leanHandlers = new WeakSet<object>();

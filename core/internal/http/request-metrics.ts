@@ -22,6 +22,8 @@ export interface RequestMetrics extends HttpMetrics {
    * app's outer middleware outside the error boundary, so it sees the final status.
    */
   record(ctx: Context, started: number): void;
+  /** `record` for an answer written without a Koa context (lean-lane.ts's plain answers): the route template it answered. */
+  recordAnswer(method: string, route: string, status: number, started: number): void;
 }
 
 export function createRequestMetrics(): RequestMetrics {
@@ -49,6 +51,9 @@ export function createRequestMetrics(): RequestMetrics {
       const route = typeof matched === "string" ? matched : UNMATCHED_ROUTE;
       const method = METHODS.has(ctx.method) ? ctx.method : "OTHER";
       observe(method, route, ctx.status, (performance.now() - started) / 1000);
+    },
+    recordAnswer(method, route, status, started) {
+      observe(METHODS.has(method) ? method : "OTHER", route, status, (performance.now() - started) / 1000);
     },
     snapshot(): HttpMetricsSnapshot {
       return {

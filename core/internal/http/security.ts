@@ -3,6 +3,7 @@
 // a check tied to a path prefix is skipped by `/API/...` or any path outside /api), and
 // the session check used for destructive operations (header token, or the browser's
 // login cookie on same-origin requests carrying that session's X-Muster-Csrf secret).
+import type { IncomingHttpHeaders } from "node:http";
 import type { Context } from "koa";
 import { hostErrors } from "../../plugin-api/errors.ts";
 import { constantTimeEqual } from "../../plugin-api/helpers.ts";
@@ -48,10 +49,9 @@ export function securityHeaderValues(development: boolean): Record<string, strin
  * builds an entries array and a normalised copy of each header on every call, for values
  * that are fixed strings here.
  */
-export function securityHeaders(development: boolean): (ctx: Context) => void {
+export function securityHeaders(development: boolean): (res: Context["res"]) => void {
   const headers = Object.entries(securityHeaderValues(development));
-  return (ctx) => {
-    const res = ctx.res;
+  return (res) => {
     for (const [name, value] of headers) res.setHeader(name, value);
   };
 }
@@ -85,16 +85,14 @@ export function originPolicy(options: Pick<SecurityOptions, "allowedOrigins" | "
  * answered the request itself (a CORS preflight), false to let the request go on.
  */
 export function accessChecks(options: SecurityOptions): (ctx: Context) => boolean {
-  const extraHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
-  if (!isLoopback(options.bindHost) && options.bindHost !== "0.0.0.0" && options.bindHost !== "::") extraHosts.add(options.bindHost.toLowerCase());
+  const hostAllowed = hostPolicy(options);
   const originAllowed = originPolicy(options);
 
   return (ctx) => {
     // HTTP/1.0 allows a request without Host; without one the rebinding check has nothing to test.
     const hostHeader = ctx.get("host");
     if (!hostHeader) throw hostErrors.HOST_HEADER_REQUIRED();
-    const name = hostName(hostHeader).toLowerCase();
-    if (!isLoopback(name) && !extraHosts.has(name)) throw hostErrors.HOST_NOT_ALLOWED();
+    if (!hostAllowed(hostHeader)) throw hostErrors.HOST_NOT_ALLOWED();
 
     if (options.apiToken) {
       const header = ctx.get("authorization");
@@ -119,6 +117,28 @@ export function accessChecks(options: SecurityOptions): (ctx: Context) => boolea
     }
     return false;
   };
+}
+
+/** Whether a Host header names this server: a loopback name, a configured host, or the address it is bound to. */
+function hostPolicy(options: Pick<SecurityOptions, "allowedHosts" | "bindHost">): (hostHeader: string) => boolean {
+  const extraHosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  if (!isLoopback(options.bindHost) && options.bindHost !== "0.0.0.0" && options.bindHost !== "::") extraHosts.add(options.bindHost.toLowerCase());
+  return (hostHeader) => {
+    const name = hostName(hostHeader).toLowerCase();
+    return isLoopback(name) || extraHosts.has(name);
+  };
+}
+
+/**
+ * Whether a request passes every access check of {@link accessChecks} and none of them adds
+ * anything to its answer: its Host names this server, it has no Origin (a cross-origin
+ * request gets CORS headers) and no bearer token is configured. Such a request may be
+ * answered without a Koa context (lean-lane.ts); for any other, false, and the request takes
+ * the way where the full checks run and answer a refusal.
+ */
+export function plainRequestCheck(options: SecurityOptions): (headers: IncomingHttpHeaders) => boolean {
+  const hostAllowed = hostPolicy(options);
+  return (headers) => !options.apiToken && headers.origin === undefined && typeof headers.host === "string" && headers.host !== "" && hostAllowed(headers.host);
 }
 
 export interface SessionCheckDeps {
