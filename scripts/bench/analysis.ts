@@ -27,15 +27,26 @@ function fn(summary: ProfileSummary, name: string): number {
   return summary.functions.filter((f) => f.name.startsWith(`${name} `)).reduce((sum, f) => sum + f.pct, 0);
 }
 
-function cpu(row: BenchRow | undefined): { m: number; b: number } | null {
+function cpu(row: BenchRow | undefined): { m: number; b: number; text: string } | null {
   if (!row?.muster.cpuUsPerRequest || !row.baseline.cpuUsPerRequest) return null;
-  return { m: row.muster.cpuUsPerRequest, b: row.baseline.cpuUsPerRequest };
+  const m = row.muster.cpuUsPerRequest;
+  const b = row.baseline.cpuUsPerRequest;
+  const kernel =
+    row.muster.systemUsPerRequest !== null && row.baseline.systemUsPerRequest !== null
+      ? ` (of which ${int(row.muster.systemUsPerRequest)} and ${int(row.baseline.systemUsPerRequest)} µs in the kernel, system time)`
+      : "";
+  return { m, b, text: ` Per request: ${int(m)} µs of server CPU against the baseline's ${int(b)} µs${kernel}.` };
 }
 
 export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdStart[], connections: number): string[] {
   const find = (prefix: string) => profiles.find((p) => p.label.startsWith(prefix))?.summary;
   const row = (prefix: string) => rows.find((r) => r.label.startsWith(prefix));
-  const out: string[] = [];
+  const out: string[] = [
+    "- **How to read the shares below.** They are samples of V8's profiler (`--cpu-prof`) over one round. Under this load Linux delivers its " +
+      "SIGPROF mostly at a syscall's exit, so the samples pile onto the sockets' reads and writes: \"Node's HTTP and socket code\" is over-counted " +
+      "and the JavaScript under-counted. The per-request CPU from /proc, split into user and system time, has no such bias; `npm run bench:listener` " +
+      "measures Muster's JavaScript alone, without the kernel (docs/benchmarks.md, \"what Muster's JavaScript costs per request\").",
+  ];
   const list = find("GET /api/tasks");
   const listCpu = cpu(row("GET /api/tasks"));
   if (list) {
@@ -47,7 +58,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
         "(mostly the socket write; on a loaded machine that includes being preempted while the kernel hands the bytes to autocannon). " +
         `The framework on top: Koa and @koa/router ${layer(list, "Koa, @koa")}, Muster's middleware ${layer(list, "Muster core")}, zod ${layer(list, "zod")}, ` +
         `pino ${layer(list, "pino")} (LOG_LEVEL=warn makes the per-request access-log call a no-op), garbage collection ${layer(list, "garbage")}.` +
-        (listCpu ? ` Per request: ${int(listCpu.m)} µs of server CPU against the baseline's ${int(listCpu.b)} µs.` : ""),
+        (listCpu?.text ?? ""),
     );
   }
   const create = find("POST /api/tasks");
@@ -59,7 +70,7 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
         `other plugins (the SSE replay ring encoding the public \`work.task.created\` event) ${layer(create, "other plugins")}, MikroORM ${layer(create, "MikroORM")}, garbage collection ${layer(create, "garbage")}. ` +
         "Creates are one INSERT prepared once per kind on the connection (no unit of work, no query builder: its insert put the values into the " +
         "SQL text, so every create prepared a new statement); through `em.create()` + `flush()` the unit of work took about half of the CPU." +
-        (createCpu ? ` Per request: ${int(createCpu.m)} µs of server CPU against the baseline's ${int(createCpu.b)} µs.` : ""),
+        (createCpu?.text ?? ""),
     );
   }
   const health = find("GET /api/health");
@@ -67,9 +78,9 @@ export function analysis(rows: BenchRow[], profiles: ProfiledRun[], cold: ColdSt
   if (health && healthCpu) {
     const prepare = fn(health, "prepare") + fn(health, "rowFactory");
     out.push(
-      `- **Fixed cost per request** (GET /api/health does almost nothing): ${int(healthCpu.m)} µs of server CPU against the baseline's ${int(healthCpu.b)} µs. ` +
-        `Koa and @koa/router ${layer(health, "Koa, @koa")} (middleware dispatch, route matching, the per-request composition of the matched route's chain, context delegation), ` +
-        `Muster's middleware ${layer(health, "Muster core")} (request id, five security headers, Host/Origin checks, error boundary, the route wrapper with its AbortController), ` +
+      `- **Fixed cost per request** (GET /api/health does almost nothing, and is answered without a Koa context when the request needs none).${healthCpu.text} ` +
+        `Koa and @koa/router ${layer(health, "Koa, @koa")}, ` +
+        `Muster's envelope ${layer(health, "Muster core")} (request id, five security headers, the Host check, the count), ` +
         `Node's HTTP and socket code ${layer(health, "Node http")} (the same one write per response as the baseline, with more headers). ` +
         (prepare >= 2 ? `Statements prepared per request (better-sqlite3's prepare and row factory) take ${prepare.toFixed(0)}% of this profile.` : "Nothing is prepared per request any more (the database probe's statement is prepared once)."),
     );

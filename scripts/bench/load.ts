@@ -1,7 +1,7 @@
 // The load generator of `npm run bench:api`: autocannon, run inside the bench process
 // (the servers are separate child processes), and the figures the report needs.
 import { createRequire } from "node:module";
-import { cpuSeconds } from "./processes.ts";
+import { cpuSplitSeconds } from "./processes.ts";
 import { median } from "./report.ts";
 
 export interface LoadTarget {
@@ -28,6 +28,8 @@ export interface LoadFigures {
    * the figure least disturbed by other processes on a shared machine.
    */
   cpuUsPerRequest: number | null;
+  /** Of `cpuUsPerRequest`, the time spent in the kernel (system time: the sockets' reads and writes, mostly). */
+  systemUsPerRequest: number | null;
   /** Start and end of the measured run, microseconds of CLOCK_MONOTONIC (a --cpu-prof profile's clock). */
   window: [number, number];
 }
@@ -61,6 +63,7 @@ export function medianFigures(runs: LoadFigures[]): LoadFigures {
     errors: sum((f) => f.errors),
     timeouts: sum((f) => f.timeouts),
     cpuUsPerRequest: cpu.length === runs.length ? mid((f) => f.cpuUsPerRequest!) : null,
+    systemUsPerRequest: runs.every((f) => f.systemUsPerRequest !== null) ? mid((f) => f.systemUsPerRequest!) : null,
     window: byRps[Math.floor(byRps.length / 2)]!.window,
   };
 }
@@ -94,11 +97,13 @@ export async function runLoad(port: number, target: LoadTarget, connections: num
     options.requests = [{ method: target.method, setupRequest: (req: Record<string, unknown>) => ({ ...req, ...next() }) }];
   }
   const warm = await once({ ...options, duration: 1 });
-  const cpuBefore = cpuSeconds(serverPid);
+  const cpuBefore = cpuSplitSeconds(serverPid);
   const from = monotonicUs();
   const result = await once({ ...options, duration: seconds });
   const to = monotonicUs();
-  const cpuAfter = cpuSeconds(serverPid);
+  const cpuAfter = cpuSplitSeconds(serverPid);
+  const perRequest = (pick: (cpu: { user: number; system: number }) => number) =>
+    cpuBefore && cpuAfter && result.requests.total > 0 ? ((pick(cpuAfter) - pick(cpuBefore)) * 1e6) / result.requests.total : null;
   return {
     rpsMean: result.requests.mean,
     rpsMedian: result.requests.p50,
@@ -109,6 +114,7 @@ export async function runLoad(port: number, target: LoadTarget, connections: num
     errors: result.errors + warm.errors,
     timeouts: result.timeouts + warm.timeouts,
     window: [from, to],
-    cpuUsPerRequest: cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests.total : null,
+    cpuUsPerRequest: perRequest((cpu) => cpu.user + cpu.system),
+    systemUsPerRequest: perRequest((cpu) => cpu.system),
   };
 }

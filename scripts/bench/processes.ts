@@ -27,11 +27,17 @@ export interface RunningServer {
 
 /** CPU seconds (user + system) of a process so far, from /proc (Linux only; null elsewhere). */
 export function cpuSeconds(pid: number | undefined): number | null {
+  const split = cpuSplitSeconds(pid);
+  return split && split.user + split.system;
+}
+
+/** CPU seconds of a process so far in user space and in the kernel (system time), from /proc (Linux only; null elsewhere). */
+export function cpuSplitSeconds(pid: number | undefined): { user: number; system: number } | null {
   if (pid === undefined) return null;
   try {
     // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // USER_HZ is 100 on Linux
   } catch {
     return null;
   }
