@@ -1,98 +1,17 @@
-// The baseline of `npm run bench:api`: a bare node:http + better-sqlite3 server doing the
-// same work as Muster's GET /api/health, GET /api/tasks and POST /api/tasks, on the same
-// table shape and pragmas, with none of the framework (no Koa, zod, ORM or logging).
-// It does the security work every Muster answer does, as issue 26 sets the baseline's job:
-// the same response headers (a request id, CSP and the other security headers, from
-// Muster's own list) and the Host check against DNS rebinding.
+// The baseline of `npm run bench:api` as a server of its own (baseline-listener.ts has what
+// it does for each request):
 //   PORT=<port> BASELINE_DB=<file> node --import tsx scripts/bench/baseline-server.ts
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import Database from "better-sqlite3";
-import { migrations } from "../../plugins/work/migrations.ts";
-import { securityHeaderValues } from "../../core/internal/http/security.ts";
+import { baselineListener, prepareBaselineDatabase } from "./baseline-listener.ts";
 
 const port = Number(process.env.PORT ?? 0);
 const dbPath = process.env.BASELINE_DB;
 if (!dbPath) throw new Error("BASELINE_DB must name the database file");
 
 const db = new Database(dbPath);
-// The pragmas of core/internal/database.ts.
-db.pragma("journal_mode = WAL");
-db.pragma("busy_timeout = 5000");
-db.pragma("foreign_keys = ON");
-db.pragma("synchronous = NORMAL");
-// The very table and indexes of the work plugin, from its own migration.
-for (const migration of migrations) for (const statement of [migration.up].flat()) if (typeof statement === "string") db.exec(statement);
-
-const startedAt = Date.now();
-const startedAtIso = new Date(startedAt).toISOString();
-const ping = db.prepare("SELECT 1");
-const list = db.prepare("SELECT * FROM work_tasks ORDER BY updatedAt DESC, rowid DESC");
-const insert = db.prepare(`INSERT INTO work_tasks (id, title, description, status, priority, assignedTo, projectId, storyId, sprintId,
-  estimatedHours, actualHours, tags, notes, createdAt, updatedAt, completedAt)
-  VALUES (@id, @title, @description, @status, @priority, @assignedTo, @projectId, @storyId, @sprintId,
-  @estimatedHours, @actualHours, @tags, @notes, @createdAt, @updatedAt, @completedAt)`);
-
-const SECURITY_HEADERS = securityHeaderValues(false);
-const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "X-Request-Id": randomUUID(),
-    ...SECURITY_HEADERS,
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-async function createTask(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!(req.headers["content-type"] ?? "").startsWith("application/json")) return send(res, 415, { ok: false, error: { code: "UNSUPPORTED_MEDIA_TYPE" } });
-  let input: Record<string, unknown>;
-  try {
-    input = JSON.parse(await readBody(req)) as Record<string, unknown>;
-  } catch {
-    return send(res, 400, { ok: false, error: { code: "INVALID_JSON" } });
-  }
-  const title = input?.title;
-  if (typeof title !== "string" || title.trim() === "" || title.length > 500) return send(res, 400, { ok: false, error: { code: "VALIDATION_FAILED" } });
-  const now = new Date().toISOString();
-  const row = {
-    id: randomUUID(), title, description: null, status: "backlog", priority: "medium", assignedTo: null, projectId: null, storyId: null,
-    sprintId: null, estimatedHours: null, actualHours: null, tags: null, notes: null, createdAt: now, updatedAt: now, completedAt: null,
-  };
-  insert.run(row);
-  send(res, 201, row);
-}
-
-const server = createServer((req, res) => {
-  if (!LOOPBACK_HOST.test(req.headers.host ?? "")) return send(res, 403, { ok: false, error: { code: "HOST_NOT_ALLOWED" } });
-  const path = (req.url ?? "/").split("?")[0];
-  if (path === "/api/health" && req.method === "GET") {
-    const database = ping.get() ? "ok" : "error";
-    // The same fields as Muster's answer (a gateway link's status, the watcher's state).
-    return send(res, 200, {
-      status: "ok", timestamp: new Date().toISOString(), version: "baseline", uptimeMs: Date.now() - startedAt, database,
-      gateway: { state: "disabled", url: null, since: startedAtIso }, watcher: "ready",
-    });
-  }
-  if (path === "/api/tasks" && req.method === "GET") return send(res, 200, list.all());
-  if (path === "/api/tasks" && req.method === "POST") {
-    createTask(req, res).catch(() => send(res, 500, { ok: false, error: { code: "INTERNAL_ERROR" } }));
-    return;
-  }
-  send(res, 404, { ok: false, error: { code: "NOT_FOUND" } });
-});
+prepareBaselineDatabase(db);
+const server = createServer(baselineListener(db));
 server.keepAliveTimeout = 5_000;
 server.listen(port, "127.0.0.1");
 

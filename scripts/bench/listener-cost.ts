@@ -15,8 +15,7 @@ import { resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Duplex } from "node:stream";
 import Database from "better-sqlite3";
-import { migrations as workMigrations } from "../../plugins/work/migrations.ts";
-import { securityHeaderValues } from "../../core/internal/http/security.ts";
+import { baselineListener, prepareBaselineDatabase } from "./baseline-listener.ts";
 import { median } from "./report.ts";
 import { machine } from "./machine.ts";
 
@@ -66,42 +65,18 @@ async function startSide(label: string, dir: string): Promise<Side> {
 }
 
 /**
- * The baseline's work (scripts/bench/baseline-server.ts) in this process, with nothing of
- * Muster's: the Host check, a request id and the security headers on every answer; health
- * pings the database and answers the same fields; the list reads the 100 seeded tasks from
- * an in-memory better-sqlite3 database of the work plugin's table and serialises them.
+ * The baseline's own listener (baseline-listener.ts, what bench:api's bare server runs) in
+ * this process, over an in-memory database holding 100 tasks like the hosts'.
  */
 function floorSide(): Side {
   const db = new Database(":memory:");
-  for (const migration of workMigrations) for (const statement of [migration.up].flat()) if (typeof statement === "string") db.exec(statement);
+  prepareBaselineDatabase(db);
   const insert = db.prepare("INSERT INTO work_tasks (id, title, description, status, priority, tags, createdAt, updatedAt) VALUES (?, ?, ?, 'backlog', 'high', ?, ?, ?)");
   for (let i = 0; i < 100; i++) {
     const now = new Date(Date.now() + i).toISOString();
     insert.run(randomUUID(), `Seeded task ${i + 1}`, "A task stored before the benchmark", "bench,seed", now, now);
   }
-  const ping = db.prepare("SELECT 1");
-  const list = db.prepare("SELECT * FROM work_tasks ORDER BY updatedAt DESC, rowid DESC");
-  const startedAt = Date.now();
-  const startedAtIso = new Date(startedAt).toISOString();
-  const securityHeaders = securityHeaderValues(false);
-  const loopbackHost = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { "X-Request-Id": randomUUID(), ...securityHeaders, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
-    res.end(text);
-  };
-  return {
-    label: "floor",
-    host: "127.0.0.1:1",
-    stop: async () => void db.close(),
-    listener: (req, res) => {
-      if (!loopbackHost.test(req.headers.host ?? "")) return send(res, 403, { ok: false, error: { code: "HOST_NOT_ALLOWED" } });
-      if (req.url === "/api/tasks") return send(res, 200, list.all());
-      const database = ping.get() ? "ok" : "error";
-      const gateway = { state: "disabled", url: null, since: startedAtIso };
-      send(res, 200, { status: "ok", timestamp: new Date().toISOString(), version: "baseline", uptimeMs: Date.now() - startedAt, database, gateway, gateways: [{ name: "default", ...gateway }], watcher: "ready" });
-    },
-  };
+  return { label: "floor", host: "127.0.0.1:1", stop: async () => void db.close(), listener: baselineListener(db) };
 }
 
 /** A socket that takes every write at once: the answer is serialised as for a real one, and goes nowhere. */

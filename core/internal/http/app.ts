@@ -10,7 +10,7 @@ import type { RouteTable } from "./plugin-router.ts";
 import type { RequestMetrics } from "./request-metrics.ts";
 import type { StartGate } from "./start-gate.ts";
 import { leanLane } from "./lean-lane.ts";
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -34,9 +34,9 @@ export interface Envelope {
   /**
    * `begin` for an answer written without a Koa context (lean-lane.ts's plain answers): the
    * request's id and, as name-value pairs for `res.writeHead`, the headers `begin` would set
-   * (the first `envelopeHeaders` entries; the answer appends its own).
+   * (the answer appends its own).
    */
-  beginPlain(req: IncomingMessage): { requestId: string; headers: string[]; envelopeHeaders: number; started: number };
+  beginPlain(req: IncomingMessage): { requestId: string; headers: string[]; started: number };
   /** Whether a request passes every access check with nothing to add to its answer (`plainRequestCheck` in security.ts). */
   plainRequestAllowed(req: IncomingMessage): boolean;
   /** `end` for a plain answer: counted under the route template it answered, logged as `end` logs. */
@@ -45,15 +45,10 @@ export interface Envelope {
 
 export function envelope({ logger, security, metrics }: EnvelopeDeps): Envelope {
   const setSecurityHeaders = securityHeaders(security.development);
-  /** The request's id (its own valid `X-Request-Id`, else a new one) and the headers every answer carries. */
+  /** The request's id: its own valid `X-Request-Id`, else a new one. */
   const requestIdOf = (req: IncomingMessage): string => {
     const incoming = req.headers["x-request-id"];
     return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  };
-  const stamp = (req: IncomingMessage, res: ServerResponse): string => {
-    const requestId = requestIdOf(req);
-    res.setHeader("X-Request-Id", requestId);
-    return requestId;
   };
   const securityHeaderPairs = Object.entries(securityHeaderValues(security.development)).flat();
   // The path only: a query string could carry something that must not be logged. The
@@ -64,7 +59,8 @@ export function envelope({ logger, security, metrics }: EnvelopeDeps): Envelope 
   const plainRequest = plainRequestCheck(security);
   return {
     begin(ctx) {
-      ctx.state.requestId = stamp(ctx.req, ctx.res);
+      const requestId = (ctx.state.requestId = requestIdOf(ctx.req));
+      ctx.res.setHeader("X-Request-Id", requestId);
       const started = performance.now();
       setSecurityHeaders(ctx.res);
       return started;
@@ -77,8 +73,7 @@ export function envelope({ logger, security, metrics }: EnvelopeDeps): Envelope 
     },
     beginPlain(req) {
       const requestId = requestIdOf(req);
-      const headers = ["X-Request-Id", requestId, ...securityHeaderPairs];
-      return { requestId, headers, envelopeHeaders: headers.length, started: performance.now() };
+      return { requestId, headers: ["X-Request-Id", requestId, ...securityHeaderPairs], started: performance.now() };
     },
     plainRequestAllowed: (req) => plainRequest(req.headers),
     endPlain(answered, started) {

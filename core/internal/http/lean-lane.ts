@@ -93,8 +93,9 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
   }
 
   function failPlain(req: IncomingMessage, res: ServerResponse, path: string, begun: PlainBegun, caught: unknown): void {
-    // The envelope's headers only, as the Koa chain's boundary answers with them.
-    if (!res.headersSent) for (let i = 0; i < begun.envelopeHeaders; i += 2) res.setHeader(begun.headers[i]!, begun.headers[i + 1]!);
+    // The envelope's headers, as the Koa chain's boundary answers with them (a body header
+    // the failed answer appended is replaced by the error envelope's own).
+    if (!res.headersSent) for (let i = 0; i < begun.headers.length; i += 2) res.setHeader(begun.headers[i]!, begun.headers[i + 1]!);
     const ctx = app.createContext(req, res);
     ctx.state.requestId = begun.requestId;
     envelope.fail(ctx, caught);

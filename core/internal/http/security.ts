@@ -138,7 +138,7 @@ function hostPolicy(options: Pick<SecurityOptions, "allowedHosts" | "bindHost">)
  */
 export function plainRequestCheck(options: SecurityOptions): (headers: IncomingHttpHeaders) => boolean {
   const hostAllowed = hostPolicy(options);
-  return (headers) => !options.apiToken && headers.origin === undefined && typeof headers.host === "string" && headers.host !== "" && hostAllowed(headers.host);
+  return (headers) => !options.apiToken && headers.origin === undefined && typeof headers.host === "string" && hostAllowed(headers.host);
 }
 
 export interface SessionCheckDeps {
