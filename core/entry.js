@@ -32,8 +32,15 @@ nodeModule.enableCompileCache(otherCode ? join(tmpdir(), "node-compile-cache-tra
 const entry = chooseEntry(new URL("..", import.meta.url).pathname, process.env);
 // For the "muster started" log line: which code this process runs.
 Object.defineProperty(globalThis, Symbol.for("muster.startBundle"), { value: entry.bundled });
+// The bundle's files import each other as "./chunk-….js": siblings, all ES modules. Node's
+// own resolution would stat each one and read the package.json scope above it to learn its
+// format (~50 ms of a start in a profile, for ~100 files); the hook answers at once.
+const bundleBase = entry.bundled ? new URL(".", entry.cli).href : null;
 nodeModule.registerHooks({
   resolve: (specifier, context, nextResolve) => {
+    if (bundleBase !== null && specifier.startsWith("./") && context.parentURL?.startsWith(bundleBase)) {
+      return { url: bundleBase + specifier.slice(2), format: "module", shortCircuit: true };
+    }
     if (entry.pluginApi && specifier === "@muster/plugin") return { url: entry.pluginApi, shortCircuit: true };
     return specifier.startsWith("@muster/") && !context.conditions.includes("source")
       ? nextResolve(specifier, { ...context, conditions: [...context.conditions, "source"] })
