@@ -33,7 +33,8 @@ function gcFunction(): GcFunction | null {
  * build, new space still 128 MB). A regular major GC does not shrink the young generation
  * either; V8's last-resort collection (memory-reducing full GCs) does: 350 -> about 220 MB.
  * It holds the event loop for one or a few full GCs (about 0.1-0.5 s measured on a busy
- * 2-core machine), so it runs once after a full build, never after a watcher change.
+ * 2-core machine), so it runs once after a full build, never after a watcher change, and
+ * only when the build left memory to give back ({@link buildKeptMemory}).
  *
  * Returns how long it took (ms), or `undefined` when V8 offers no such collection.
  */
@@ -55,6 +56,22 @@ export const YOUNG_GENERATION_BYTES = 16 * 1_048_576;
 function youngCapacity(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? YOUNG_GENERATION_BYTES;
 }
+
+/**
+ * Whether a build left V8 holding memory worth a release: its young generation grown past
+ * twice its working size (a 10,000-file build leaves it at 128 MB; a start on a small
+ * workspace, at its working size or less). Below that the release would give back next to
+ * nothing, and it is not free: a memory-reducing GC leaves V8's optimised code of Node's own
+ * request path (`process.nextTick`'s tick objects, the HTTP streams' property stores) on
+ * slow paths for the rest of the process (measured: 35-37 against 47-49 µs of user CPU
+ * per `GET /api/health` answer, the same bare node:http server 20% slower after one; docs/benchmarks.md).
+ */
+export function buildKeptMemory(): boolean {
+  return youngCapacity() > RELEASE_ABOVE_BYTES;
+}
+
+/** {@link buildKeptMemory}'s line: twice the young generation's working size. */
+export const RELEASE_ABOVE_BYTES = 2 * YOUNG_GENERATION_BYTES;
 
 /**
  * A memory-reducing GC leaves the young generation at its smallest (1 MB), and V8 grows it

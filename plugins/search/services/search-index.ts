@@ -13,7 +13,7 @@ import { decodeSteps, encodeIndexParts } from "../domain/index-codec.ts";
 import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
-import { releaseMemory } from "./release-memory.ts";
+import { buildKeptMemory, releaseMemory } from "./release-memory.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 12;
@@ -654,6 +654,8 @@ export class SearchIndex implements WorkspaceSearch {
       this.releaseTimer = undefined;
       if (this.stopped || this.indexing > 0) return;
       this.builtSinceRelease = false;
+      // A small workspace's build leaves nothing to give back, and the release has a lasting cost (release-memory.ts).
+      if (!buildKeptMemory()) return;
       const durationMs = releaseMemory();
       this.deps.logger.info({ durationMs: durationMs === undefined ? null : Math.round(durationMs), rssMb: Math.round(process.memoryUsage.rss() / 1_048_576) }, "search: memory kept from the index build released");
     }, RELEASE_MEMORY_DELAY_MS);
