@@ -33,8 +33,9 @@ t("a small process has nothing to release; a large build's allocation has", () =
   allocateAsABuildDoes();
   assert.ok(youngCapacity() > RELEASE_ABOVE_BYTES, `young generation only ${youngCapacity()} bytes after the allocation`);
   assert.is(buildKeptMemory(), true);
+  const grown = youngCapacity();
   releaseMemory();
-  assert.ok(youngCapacity() < 128 * 1_048_576, "the release gave nothing back");
+  assert.ok(youngCapacity() < grown, `the release gave nothing back (${grown} bytes before, ${youngCapacity()} after)`);
 });
 
 t("collects what is no longer referenced", async () => {
