@@ -1,12 +1,11 @@
-import MiniSearch from "minisearch";
 import type { Category } from "./categories.ts";
 import type { SearchDocument } from "./document.ts";
 import { EMPTY_SEGMENT, FIELD_SLOTS, IntList, compactSteps, segmentSteps, termSpan, type PostingSegment } from "./postings.ts";
 import { processTerm } from "./query.ts";
 import { runNow, type Steps } from "./slicing.ts";
 import { TermDictionary } from "./term-dictionary.ts";
+import { TokenCounter } from "./token-counter.ts";
 
-const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
 /** Indexed fields, in scoring order, with their boost (title 4x, file name 2x the body). */
 export const FIELDS = ["title", "name", "content"] as const;
@@ -79,14 +78,18 @@ export class CompactIndex {
     // (ids past its postings), which match nothing there.
     const dictionary = index.dictionary;
     const triples = new IntList();
-    const termId = (term: string) => dictionary.addInBulk(term);
+    // One counter for the whole build: it keeps every raw token's term id (token-counter.ts).
+    const counter = new TokenCounter((token) => {
+      const term = processTerm(token);
+      return term ? dictionary.addInBulk(term) : -1;
+    });
     return {
       get documentCount() {
         return index.ids.size;
       },
       add(document) {
         if (index.ids.has(document.id)) return;
-        index.tokenizeInto(document, index.addDocument(document), termId, (t, docField, tf) => triples.push3(t, docField, tf));
+        index.tokenizeInto(document, index.addDocument(document), counter, (t, docField, tf) => triples.push3(t, docField, tf));
       },
       *finishSteps() {
         index.base = yield* segmentSteps(triples, triples.length, dictionary.size);
@@ -163,9 +166,11 @@ export class CompactIndex {
   upsert(document: SearchDocument): void {
     this.remove(document.id);
     const docId = this.addDocument(document);
-    this.tokenizeInto(document, docId, (term) => {
-      return this.dictionary.add(term);
-    }, (termId, docField, tf) => {
+    const counter = new TokenCounter((token) => {
+      const term = processTerm(token);
+      return term ? this.dictionary.add(term) : -1;
+    });
+    this.tokenizeInto(document, docId, counter, (termId, docField, tf) => {
       let list = this.delta.get(termId);
       if (!list) this.delta.set(termId, (list = []));
       list.push(docField, tf);
@@ -407,21 +412,13 @@ export class CompactIndex {
    * Term frequencies of a document's fields. The field length is the number of distinct
    * raw tokens and stop words are dropped after counting, exactly as minisearch's `add`.
    */
-  private tokenizeInto(document: SearchDocument, docId: number, termId: (term: string) => number, emit: (termId: number, docField: number, tf: number) => void): void {
-    const raw = new Map<string, number>();
-    const counts = new Map<string, number>();
+  private tokenizeInto(document: SearchDocument, docId: number, counter: TokenCounter, emit: (termId: number, docField: number, tf: number) => void): void {
     for (let field = 0; field < FIELDS.length; field++) {
-      const value = document[FIELDS[field]!];
-      raw.clear();
-      counts.clear();
-      for (const token of tokenize(String(value ?? ""))) raw.set(token, (raw.get(token) ?? 0) + 1);
-      this.fieldLength[docId * FIELD_SLOTS + field] = raw.size;
-      this.totalLength[field]! += raw.size;
-      for (const [token, n] of raw) {
-        const term = processTerm(token);
-        if (term) counts.set(term, (counts.get(term) ?? 0) + n);
-      }
-      for (const [term, tf] of counts) emit(termId(term), docId * FIELD_SLOTS + field, tf);
+      const docField = docId * FIELD_SLOTS + field;
+      const length = counter.countField(String(document[FIELDS[field]!] ?? ""), (termId, tf) => emit(termId, docField, tf));
+      this.fieldLength[docField] = length;
+      this.totalLength[field]! += length;
     }
   }
+
 }

@@ -49,7 +49,9 @@ export class TermDictionary {
    * into it (one splice per new term cost O(terms) each); the next prefix lookup sorts again.
    */
   addInBulk(term: string): number {
-    if (!this.ids.has(term)) this.sorted = undefined;
+    const id = this.ids.get(term);
+    if (id !== undefined) return id;
+    this.sorted = undefined;
     return this.add(term);
   }
 

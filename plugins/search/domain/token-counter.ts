@@ -1,0 +1,180 @@
+// Counts the terms of a document's fields for the index (compact-index.ts's tokenizeInto).
+// A build of 10,000 files has about 3 million tokens. Splitting each field into strings
+// (minisearch's tokenizer, a Unicode regex split) and counting them in string-keyed Maps was
+// most of the build: ~2 s on the bench machine, where one Map lookup of a fresh string costs
+// ~150-250 ns. Here the text is scanned once: each token is hashed from its characters and
+// found in an open-addressing table of the raw tokens seen so far (kept for the whole build:
+// the same few thousand tokens recur in every file), so only a token never seen before becomes
+// a string; counting is done on typed arrays indexed by id.
+//
+// The tokens are exactly minisearch's default tokenizer's, `text.split(/[\n\r\p{Z}\p{P}]+/u)`,
+// including its empty tokens (the field length counts them as minisearch does): an empty
+// text is one empty token, and a text that starts or ends with separators has an empty
+// token there. token-counter.test.ts compares both on random texts.
+
+/** The term id of a raw token (`-1`: not indexed, such as a stop word); called once per distinct raw token. */
+export type TermOfToken = (token: string) => number;
+
+const SEPARATOR = /^[\n\r\p{Z}\p{P}]$/u;
+/** Per UTF-16 unit of the BMP: 0 not known yet, 1 a separator, 2 not one. */
+const bmpClass = new Uint8Array(65_536);
+for (let code = 0; code < 128; code++) bmpClass[code] = SEPARATOR.test(String.fromCharCode(code)) ? 1 : 2;
+
+function isSeparatorCode(code: number): boolean {
+  if (code < 65_536) {
+    let known = bmpClass[code]!;
+    if (known === 0) bmpClass[code] = known = SEPARATOR.test(String.fromCharCode(code)) ? 1 : 2;
+    return known === 1;
+  }
+  return SEPARATOR.test(String.fromCodePoint(code));
+}
+
+// As int32: the hashes are compared with what an Int32Array holds.
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+export class TokenCounter {
+  /** Raw id -> the token. */
+  private readonly tokens: string[] = [];
+  /** Raw id -> its hash. */
+  private hashes = new Int32Array(1024);
+  /** Open addressing: raw id + 1, or 0 for a free slot. */
+  private slots = new Int32Array(4096);
+  /** Raw id -> term id, or -1. */
+  private termOfRaw = new Int32Array(1024);
+  /** Raw id -> the field (stamp) that last saw it, to count distinct raw tokens. */
+  private seenIn = new Int32Array(1024);
+  /** Term id -> its count in the current field (0 outside). */
+  private counts = new Int32Array(1024);
+  private stamp = 0;
+  private distinct = 0;
+  private readonly touched: number[] = [];
+  private readonly termOf: TermOfToken;
+
+  constructor(termOf: TermOfToken) {
+    this.termOf = termOf;
+  }
+
+  /**
+   * Counts the tokens of `text` as one field: calls `emit` once per term, in the order of
+   * its first occurrence, and returns the number of distinct raw tokens (the field length,
+   * as minisearch counts it: stop words and empty tokens included, before lower-casing).
+   */
+  countField(text: string, emit: (termId: number, tf: number) => void): number {
+    this.stamp += 1;
+    this.distinct = 0;
+    const length = text.length;
+    let start = 0;
+    for (;;) {
+      // A token: up to the next separator, hashed as it goes.
+      let end = start;
+      let hash = FNV_OFFSET;
+      while (end < length) {
+        const unit = text.charCodeAt(end);
+        if (unit < 128) {
+          // Most text is ASCII: one table lookup.
+          if (bmpClass[unit] === 1) break;
+          hash = Math.imul(hash ^ unit, FNV_PRIME);
+          end += 1;
+          continue;
+        }
+        const code = unit >= 0xd800 && unit < 0xdc00 && end + 1 < length ? text.codePointAt(end)! : unit;
+        if (isSeparatorCode(code)) break;
+        const width = code > 0xffff ? 2 : 1;
+        for (let k = 0; k < width; k++) hash = Math.imul(hash ^ text.charCodeAt(end + k), FNV_PRIME);
+        end += width;
+      }
+      this.see(text, start, end, hash);
+      if (end >= length) break;
+      // The separators after it; at the text's end they leave an empty last token.
+      start = end;
+      while (start < length) {
+        const unit = text.charCodeAt(start);
+        if (unit < 128) {
+          if (bmpClass[unit] !== 1) break;
+          start += 1;
+          continue;
+        }
+        const code = unit >= 0xd800 && unit < 0xdc00 && start + 1 < length ? text.codePointAt(start)! : unit;
+        if (!isSeparatorCode(code)) break;
+        start += code > 0xffff ? 2 : 1;
+      }
+      if (start >= length) {
+        this.see(text, start, start, FNV_OFFSET);
+        break;
+      }
+    }
+    for (const term of this.touched) {
+      emit(term, this.counts[term]!);
+      this.counts[term] = 0;
+    }
+    this.touched.length = 0;
+    return this.distinct;
+  }
+
+  /** Counts the token `text[start, end)` whose hash is `hash`. */
+  private see(text: string, start: number, end: number, hash: number): void {
+    const raw = this.find(text, start, end, hash);
+    if (this.seenIn[raw] !== this.stamp) {
+      this.seenIn[raw] = this.stamp;
+      this.distinct += 1;
+    }
+    const term = this.termOfRaw[raw]!;
+    if (term < 0) return;
+    if (this.counts[term] === 0) this.touched.push(term);
+    this.counts[term]! += 1;
+  }
+
+  /** The raw id of `text[start, end)`, added when new. */
+  private find(text: string, start: number, end: number, hash: number): number {
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const entry = this.slots[slot]!;
+      if (entry === 0) break;
+      const raw = entry - 1;
+      if (this.hashes[raw] === hash && sameToken(this.tokens[raw]!, text, start, end)) return raw;
+      slot = (slot + 1) & mask;
+    }
+    const raw = this.tokens.length;
+    const token = text.slice(start, end);
+    this.tokens.push(token);
+    if (raw >= this.hashes.length) {
+      this.hashes = grown(this.hashes, raw + 1);
+      this.termOfRaw = grown(this.termOfRaw, raw + 1);
+      this.seenIn = grown(this.seenIn, raw + 1);
+    }
+    this.hashes[raw] = hash;
+    const term = this.termOf(token);
+    this.termOfRaw[raw] = term;
+    if (term >= this.counts.length) this.counts = grown(this.counts, term + 1);
+    this.slots[slot] = raw + 1;
+    // At most half full, so probes stay short.
+    if (this.tokens.length * 2 > this.slots.length) this.rehash();
+    return raw;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let raw = 0; raw < this.tokens.length; raw++) {
+      let slot = this.hashes[raw]! & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = raw + 1;
+    }
+    this.slots = slots;
+  }
+}
+
+function sameToken(token: string, text: string, start: number, end: number): boolean {
+  if (token.length !== end - start) return false;
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/** A copy of `array` at least `size` long (doubling). */
+function grown(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
