@@ -4,8 +4,10 @@
 // most of the build: ~2 s on the bench machine, where one Map lookup of a fresh string costs
 // ~150-250 ns. Here the text is scanned once: each token is hashed from its characters and
 // found in an open-addressing table of the raw tokens seen so far (kept for the whole build:
-// the same few thousand tokens recur in every file), so only a token never seen before becomes
-// a string; counting is done on typed arrays indexed by id.
+// the same few thousand tokens recur in every file), compared with their characters kept in
+// one array, so only a token never seen before becomes a string; counting is done on typed
+// arrays indexed by id. Everything a lookup touches is in a few typed arrays: reading string
+// objects scattered over the heap cost a cache miss each.
 //
 // The tokens are exactly minisearch's default tokenizer's, `text.split(/[\n\r\p{Z}\p{P}]+/u)`,
 // including its empty tokens (the field length counts them as minisearch does): an empty
@@ -34,16 +36,16 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
 export class TokenCounter {
-  /** Raw id -> the token. */
-  private readonly tokens: string[] = [];
-  /** Raw id -> its hash. */
-  private hashes = new Int32Array(1024);
-  /** Open addressing: raw id + 1, or 0 for a free slot. */
-  private slots = new Int32Array(4096);
-  /** Raw id -> term id, or -1. */
-  private termOfRaw = new Int32Array(1024);
-  /** Raw id -> the field (stamp) that last saw it, to count distinct raw tokens. */
-  private seenIn = new Int32Array(1024);
+  /** Open addressing, two int32 per slot: the token's hash and its raw id + 1 (0: a free slot). At most half full. */
+  private slots = new Int32Array(2 * 4096);
+  /** The raw tokens' characters, one after the other (compared in place, so a lookup reads no string object). */
+  private chars = new Uint16Array(16_384);
+  private charsUsed = 0;
+  /** Two int32 per raw id: where its characters start in `chars`, and its length. */
+  private spans = new Int32Array(2 * 1024);
+  /** Two int32 per raw id: its term id (or -1), and the field (stamp) that last saw it, to count distinct raw tokens. */
+  private rawInfo = new Int32Array(2 * 1024);
+  private rawCount = 0;
   /** Term id -> its count in the current field (0 outside). */
   private counts = new Int32Array(1024);
   private stamp = 0;
@@ -115,11 +117,12 @@ export class TokenCounter {
   /** Counts the token `text[start, end)` whose hash is `hash`. */
   private see(text: string, start: number, end: number, hash: number): void {
     const raw = this.find(text, start, end, hash);
-    if (this.seenIn[raw] !== this.stamp) {
-      this.seenIn[raw] = this.stamp;
+    const info = this.rawInfo;
+    if (info[2 * raw + 1] !== this.stamp) {
+      info[2 * raw + 1] = this.stamp;
       this.distinct += 1;
     }
-    const term = this.termOfRaw[raw]!;
+    const term = info[2 * raw]!;
     if (term < 0) return;
     if (this.counts[term] === 0) this.touched.push(term);
     this.counts[term]! += 1;
@@ -127,49 +130,63 @@ export class TokenCounter {
 
   /** The raw id of `text[start, end)`, added when new. */
   private find(text: string, start: number, end: number, hash: number): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     let slot = hash & mask;
     for (;;) {
-      const entry = this.slots[slot]!;
+      const entry = slots[2 * slot + 1]!;
       if (entry === 0) break;
-      const raw = entry - 1;
-      if (this.hashes[raw] === hash && sameToken(this.tokens[raw]!, text, start, end)) return raw;
+      if (slots[2 * slot] === hash && this.sameToken(entry - 1, text, start, end)) return entry - 1;
       slot = (slot + 1) & mask;
     }
-    const raw = this.tokens.length;
-    const token = text.slice(start, end);
-    this.tokens.push(token);
-    if (raw >= this.hashes.length) {
-      this.hashes = grown(this.hashes, raw + 1);
-      this.termOfRaw = grown(this.termOfRaw, raw + 1);
-      this.seenIn = grown(this.seenIn, raw + 1);
+    return this.add(text, start, end, hash, slot);
+  }
+
+  private sameToken(raw: number, text: string, start: number, end: number): boolean {
+    if (this.spans[2 * raw + 1] !== end - start) return false;
+    const chars = this.chars;
+    for (let i = this.spans[2 * raw]!, at = start; at < end; i++, at++) if (chars[i] !== text.charCodeAt(at)) return false;
+    return true;
+  }
+
+  /** A raw token never seen before, in its free `slot`. */
+  private add(text: string, start: number, end: number, hash: number, slot: number): number {
+    const raw = this.rawCount++;
+    if (2 * raw + 2 > this.spans.length) {
+      this.spans = grown(this.spans, 2 * raw + 2);
+      this.rawInfo = grown(this.rawInfo, 2 * raw + 2);
     }
-    this.hashes[raw] = hash;
-    const term = this.termOf(token);
-    this.termOfRaw[raw] = term;
+    if (this.charsUsed + (end - start) > this.chars.length) {
+      const chars = new Uint16Array(Math.max(this.chars.length * 2, this.charsUsed + (end - start)));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    for (let at = start; at < end; at++) this.chars[this.charsUsed++] = text.charCodeAt(at);
+    this.spans[2 * raw] = this.charsUsed - (end - start);
+    this.spans[2 * raw + 1] = end - start;
+    const term = this.termOf(text.slice(start, end));
+    this.rawInfo[2 * raw] = term;
+    this.rawInfo[2 * raw + 1] = 0;
     if (term >= this.counts.length) this.counts = grown(this.counts, term + 1);
-    this.slots[slot] = raw + 1;
-    // At most half full, so probes stay short.
-    if (this.tokens.length * 2 > this.slots.length) this.rehash();
+    this.slots[2 * slot] = hash;
+    this.slots[2 * slot + 1] = raw + 1;
+    if (this.rawCount * 2 > this.slots.length >> 1) this.rehash();
     return raw;
   }
 
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let raw = 0; raw < this.tokens.length; raw++) {
-      let slot = this.hashes[raw]! & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = raw + 1;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 1) - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i + 1] === 0) continue;
+      let slot = old[i]! & mask;
+      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = old[i]!;
+      slots[2 * slot + 1] = old[i + 1]!;
     }
     this.slots = slots;
   }
-}
-
-function sameToken(token: string, text: string, start: number, end: number): boolean {
-  if (token.length !== end - start) return false;
-  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
 }
 
 /** A copy of `array` at least `size` long (doubling). */
