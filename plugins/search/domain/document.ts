@@ -1,6 +1,6 @@
 import { parseAllDocuments } from "yaml";
 import { categoryOf, type Category } from "./categories.ts";
-import { fileTypeOf } from "./path-rules.ts";
+import { fileTypeOf } from "./file-types.ts";
 
 /** What goes into the minisearch index for one file. */
 export interface SearchDocument {

@@ -1,17 +1,6 @@
 /** Which workspace files are searchable, and which directories the walk never enters. */
 import { WORKSPACE_SKIPPED_DIRECTORIES } from "@muster/plugin";
-
-const SEARCHABLE = /\.(md|ya?ml)$/i;
-
-/** Whether a file name has a searchable extension (`.md`, `.yaml`, `.yml`). */
-export function isSearchableName(name: string): boolean {
-  return SEARCHABLE.test(name);
-}
-
-/** `markdown` or `yaml`, the file index entry's `type`. */
-export function fileTypeOf(name: string): "markdown" | "yaml" {
-  return /\.md$/i.test(name) ? "markdown" : "yaml";
-}
+import { isSearchableName } from "./file-types.ts";
 
 /** Whether the walk skips a directory of this name (hidden ones included). */
 export function isSkippedDirectory(name: string): boolean {

@@ -1,8 +1,9 @@
 import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { join } from "node:path";
 import type { WorkspacePaths } from "@muster/plugin";
-import { isSearchableName, isSkippedDirectory } from "./path-rules.ts";
+import { isSearchableName } from "./file-types.ts";
+import { isSkippedDirectory } from "./path-rules.ts";
+import { Slicer } from "./slicing.ts";
 
 /** A searchable file found in the workspace. */
 export interface FoundFile {
@@ -25,6 +26,8 @@ export interface WalkOptions {
   /** The workspace: its root (a real path) and its containment check. */
   workspace: Pick<WorkspacePaths, "root" | "contains">;
   maxFiles: number;
+  /** Called once, as soon as the walk has found `atLeast` files (a caller starts preparing a large build). */
+  onManyFiles?: { atLeast: number; call: () => void };
 }
 
 const MAX_DEPTH = 64;
@@ -43,13 +46,17 @@ const tryOr = <T>(fn: () => T): T | undefined => {
  * workspace; directories are visited once by real path, so link cycles end.
  *
  * Each directory is read and its files stat'ed synchronously, yielding to the event loop
- * between directories: one round trip through the libuv thread pool per file made the
- * walk of 10,000 files ten times slower, more so while the watcher scans the same tree.
+ * between directories once a time slice is spent: one round trip through the libuv thread
+ * pool per file made the walk of 10,000 files ten times slower, more so while the watcher
+ * scans the same tree; and a yield after every directory made it wait a whole turn of that
+ * scan's callbacks each time (the walk of 10,000 files took 700 ms during the scan, ~110 ms
+ * alone).
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], symlinksOutside: 0, truncated: false };
   const visited = new Set<string>();
   const pending: [string, string, number][] = [[options.workspace.root, "", 0]];
+  const slicer = new Slicer();
 
   while (pending.length > 0 && !result.truncated) {
     const [absolute, relative, depth] = pending.pop()!;
@@ -90,10 +97,11 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       }
       // A link is read through its checked target: the file is opened without following a link.
       result.files.push({ path: rel, absolutePath: entry.isSymbolicLink() ? target! : abs, size: info.size, mtimeMs: info.mtimeMs });
+      if (result.files.length === options.onManyFiles?.atLeast) options.onManyFiles.call();
     }
     // Depth first in directory order, like the recursive walk it replaces.
     for (let i = subdirectories.length - 1; i >= 0; i--) pending.push(subdirectories[i]!);
-    await yieldToEventLoop();
+    await slicer.maybePause();
   }
   return result;
 }

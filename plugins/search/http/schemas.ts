@@ -23,6 +23,7 @@ const refreshReport = z.object({
   truncated: z.boolean(),
   durationMs: z.number(),
   phases: z.object({ walkMs: z.number(), readMs: z.number(), indexMs: z.number() }),
+  thread: z.boolean().describe("True when the files were read and indexed in a build thread (a full build of search.buildThreadMinFiles files or more)"),
   finishedAt: z.string(),
 });
 

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Database, Logger, WorkspacePaths, WorkspaceWatch } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
@@ -7,13 +7,14 @@ import type { Category } from "../domain/categories.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, queryTerms } from "../domain/query.ts";
 import type { RankedPath, WorkspaceSearch } from "../tokens.ts";
-import { walkWorkspace, type FoundFile } from "../domain/walk.ts";
+import { walkWorkspace, type FoundFile, type WalkOptions } from "../domain/walk.ts";
 import { CompactIndex, type CompactHit } from "../domain/compact-index.ts";
 import { decodeSteps, encodeIndexParts } from "../domain/index-codec.ts";
 import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 import { buildKeptMemory, releaseMemory } from "./release-memory.ts";
+import { startBuildThread, type BuildThread, type ThreadBuildResult } from "./build-thread.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 12;
@@ -40,6 +41,8 @@ export interface RefreshReport {
   durationMs: number;
   /** Where the time went: listing the workspace, reading and tokenising files, building or loading the index. */
   phases: { walkMs: number; readMs: number; indexMs: number };
+  /** True when the files were read and indexed in a build thread (a full build of `search.buildThreadMinFiles` files or more). */
+  thread: boolean;
   finishedAt: string;
 }
 
@@ -80,8 +83,12 @@ export interface BuildProgress {
 
 /** Test seams (a test plugin registers the service with them; production passes none). */
 export interface SearchSeams {
-  /** Awaited at every pause of a build or refresh (a test holds the start-up build here). */
+  /** Awaited at every pause of a build or refresh on the main thread (a test holds the start-up build here; no build thread is used then). */
   betweenSlices?(progress: BuildProgress): Promise<void>;
+  /** Stands in for the host watcher's `scanned()` (a test ends the scan at a chosen moment). */
+  scanned?(): Promise<boolean>;
+  /** The build thread's script (a test substitutes one that crashes). */
+  buildThreadUrl?: URL;
 }
 
 export interface SearchIndexDeps {
@@ -103,6 +110,16 @@ export interface SearchIndexDeps {
 }
 
 export type ReindexResult = { filesIndexed: number; duration: number };
+
+/** A build's new index and the rows of its files, before it is swapped in. */
+interface BuiltIndex {
+  index: CompactIndex;
+  rows: Map<string, FileRow>;
+  readMs: number;
+  indexMs: number;
+  /** Read and indexed in a build thread (build-thread.ts). */
+  thread: boolean;
+}
 
 /**
  * The workspace full-text index. All changes run one at a time through a queue; searches
@@ -137,6 +154,10 @@ export class SearchIndex implements WorkspaceSearch {
   private startupBuild: Promise<ReindexResult> | undefined;
   private running: Promise<ReindexResult> | undefined;
   private stopped = false;
+  /** The build thread running, ended at shutdown. */
+  private thread: BuildThread | undefined;
+  /** The watcher's initial scan has ended: from now on every change is published. */
+  private scanEnded = false;
   /** Paths whose live entry differs from the saved index since the last full save. */
   private readonly stale = new Set<string>();
   /** Stale paths whose rows are not deleted yet (done at the end of each change). */
@@ -159,6 +180,7 @@ export class SearchIndex implements WorkspaceSearch {
   constructor(deps: SearchIndexDeps) {
     this.deps = deps;
     this.store = new IndexStore(deps.db);
+    void deps.watch?.scanned().then((ended) => (this.scanEnded = ended));
     this.startupEnded = new Promise<void>((resolve) => (this.ended = resolve));
   }
 
@@ -297,6 +319,7 @@ export class SearchIndex implements WorkspaceSearch {
     this.stopped = true;
     clearTimeout(this.saveTimer);
     clearTimeout(this.releaseTimer);
+    await this.thread?.stop();
     await this.queue.catch(() => undefined);
     if (this.complete) {
       await this.flushInvalidations();
@@ -404,34 +427,74 @@ export class SearchIndex implements WorkspaceSearch {
     await this.flushInvalidations();
     this.indexedAt = new Date().toISOString();
     const readMs = performance.now() - readStarted;
-    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
+    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated, thread: false }, started, { walkMs, readMs, indexMs });
   }
 
   /**
    * Reads every searchable file into a new index and swaps it in. With `publish` (the first
    * build, when there is no index to answer from), the files read so far are made
-   * searchable as the build goes: a snapshot of the builder every `publishEveryMs`, and only
-   * once the documents doubled since the last one, so all snapshots together cost at most
-   * about one more final sort.
+   * searchable as the build goes. A large workspace is read and indexed in a thread
+   * (build-thread.ts); a small one, or one whose thread failed, here.
    */
   private async build(kind: "build" | "reindex", options: { publish?: boolean } = {}): Promise<RefreshReport> {
     const started = performance.now();
-    const walk = await this.walk();
+    // Listed at once, also while the watcher's initial scan runs: what vanishes before the
+    // scan ends is dropped after it (dropVanished); anything changed meanwhile is published.
+    const listedDuringScan = this.deps.watch !== undefined && !this.scanEnded;
+    const publish = options.publish === true;
+    // A large workspace is built in a thread, started as soon as the walk has found that many
+    // files: its modules load while the walk goes on (not with the test seams, which hold a
+    // build between this thread's slices).
+    const manyFiles = this.deps.seams?.betweenSlices ? undefined : { atLeast: this.deps.config.buildThreadMinFiles, call: () => this.startThread(publish) };
+    let walk: Awaited<ReturnType<SearchIndex["walk"]>>;
+    try {
+      walk = await this.walk({ waitForScan: false, onManyFiles: manyFiles });
+    } catch (error) {
+      const thread = this.thread;
+      this.thread = undefined;
+      await thread?.stop();
+      throw error;
+    }
     const walkMs = performance.now() - started;
-    const builder = CompactIndex.builder();
-    const rows = new Map<string, FileRow>();
     this.skipped.clear();
     this.problems.clear();
+    const built = (await this.buildInThread(walk.files)) ?? (await this.buildHere(walk.files, kind, publish));
+    if (listedDuringScan) await this.dropVanished(built, walk.files);
+    const removed = [...this.rows.keys()].filter((path) => !built.rows.has(path)).length;
+    this.index = built.index;
+    this.throwIfStopped();
+    this.warmSoon();
+    this.rows = built.rows;
+    this.indexedAt = new Date().toISOString();
+    // Saved by the next queued task: the new index serves searches before it is written.
+    this.needsFullSave = true;
+    this.builtSinceRelease = true;
+    this.unflushed.clear();
+    this.saveSoon();
+    const report = this.report({ kind, read: built.rows.size, unchanged: 0, removed, truncated: walk.truncated, thread: built.thread }, started, { walkMs, readMs: built.readMs, indexMs: built.indexMs });
+    this.deps.logger.info({ files: built.rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size, thread: built.thread }, "search index built");
+    return report;
+  }
+
+  /**
+   * The build on this thread, in slices. With `publish`, a snapshot of the builder every
+   * `publishEveryMs`, and only once the documents doubled since the last one, so all
+   * snapshots together cost at most about one more final sort.
+   */
+  private async buildHere(files: FoundFile[], kind: "build" | "reindex", publish: boolean): Promise<BuiltIndex> {
+    const readStarted = performance.now();
+    const builder = CompactIndex.builder();
+    const rows = new Map<string, FileRow>();
     let publishedAt = performance.now();
     const pauses = this.pauses(kind, async (slicer) => {
       const count = builder.documentCount;
-      if (!options.publish || performance.now() - publishedAt < this.deps.config.publishEveryMs || count < Math.max(1, 2 * this.index.documentCount)) return this.index.documentCount;
+      if (!publish || performance.now() - publishedAt < this.deps.config.publishEveryMs || count < Math.max(1, 2 * this.index.documentCount)) return this.index.documentCount;
       this.index = await runSliced(builder.snapshotSteps(), slicer);
       publishedAt = performance.now();
       this.warmSoon();
       return count;
     });
-    for (const file of walk.files) {
+    for (const file of files) {
       const result = this.load(file);
       if (result.kind === "indexed") {
         builder.add(result.document);
@@ -441,23 +504,79 @@ export class SearchIndex implements WorkspaceSearch {
       // Let queries (answered from the previous or partial index) and other requests through.
       await pauses.afterFile();
     }
-    const removed = [...this.rows.keys()].filter((path) => !rows.has(path)).length;
     const finishStarted = performance.now();
-    this.index = await runSliced(builder.finishSteps(), pauses.slicer);
-    this.throwIfStopped();
-    this.warmSoon();
-    const indexMs = performance.now() - finishStarted;
-    const readMs = finishStarted - started - walkMs;
-    this.rows = rows;
-    this.indexedAt = new Date().toISOString();
-    // Saved by the next queued task: the new index serves searches before it is written.
-    this.needsFullSave = true;
-    this.builtSinceRelease = true;
-    this.unflushed.clear();
-    this.saveSoon();
-    const report = this.report({ kind, read: rows.size, unchanged: 0, removed, truncated: walk.truncated }, started, { walkMs, readMs, indexMs });
-    this.deps.logger.info({ files: rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size }, "search index built");
-    return report;
+    const index = await runSliced(builder.finishSteps(), pauses.slicer);
+    return { index, rows, readMs: finishStarted - readStarted, indexMs: performance.now() - finishStarted, thread: false };
+  }
+
+  /**
+   * Starts the build thread (the walk found `search.buildThreadMinFiles` files). Its partial
+   * indexes (first build) are decoded here in slices, one at a time; one still queued when
+   * the build ends is dropped.
+   */
+  private startThread(publish: boolean): void {
+    let decoding = Promise.resolve();
+    const setup = { maxFileBytes: this.deps.config.maxFileBytes, publishEveryMs: publish ? this.deps.config.publishEveryMs : null };
+    const thread = startBuildThread(setup, (encoded) => {
+      decoding = decoding
+        .then(async () => {
+          if (this.thread !== thread) return;
+          const partial = await runSliced(decodeSteps(encoded.codec, encoded.text, encoded.blob));
+          if (this.thread !== thread) return;
+          this.index = partial;
+          this.warmSoon();
+        })
+        .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
+    }, this.deps.seams?.buildThreadUrl);
+    this.thread = thread;
+  }
+
+  /**
+   * The build in the thread started during the walk, if one was; its result is decoded here
+   * in slices. Undefined when none was started, or when it failed: the caller builds here.
+   */
+  private async buildInThread(files: FoundFile[]): Promise<BuiltIndex | undefined> {
+    const thread = this.thread;
+    if (!thread) return undefined;
+    let result: ThreadBuildResult;
+    try {
+      result = await thread.run(files);
+    } catch (error) {
+      this.throwIfStopped();
+      this.deps.logger.warn({ err: error }, "search: the build thread failed; building on the main thread");
+      return undefined;
+    } finally {
+      this.thread = undefined;
+    }
+    const decodeStarted = performance.now();
+    const index = await runSliced(decodeSteps(result.index.codec, result.index.text, result.index.blob));
+    const rows = new Map<string, FileRow>();
+    for (const row of result.rows) {
+      // A file indexed before keeps its row's id and createdAt, as on this thread (file-loader.ts).
+      const previous = this.rows.get(row.path);
+      rows.set(row.path, previous ? { ...row, id: previous.id, createdAt: previous.createdAt } : row);
+    }
+    for (const [path, reason] of result.skipped) this.skipped.set(path, reason);
+    for (const [path, problem] of result.problems) this.noteProblem(path, problem);
+    return { index, rows, readMs: result.readMs, indexMs: result.indexMs + (performance.now() - decodeStarted), thread: true };
+  }
+
+  /**
+   * A walk listed during the watcher's initial scan: a file deleted after the walk listed it,
+   * before the scan reached its directory, was reported by no event. Every deletion after
+   * the scan is; so once it has ended, the built files still missing are dropped.
+   */
+  private async dropVanished(built: BuiltIndex, files: FoundFile[]): Promise<void> {
+    if (!(await this.deps.watch!.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
+    const slicer = new Slicer();
+    for (const file of files) {
+      if (built.rows.has(file.path) && lstatSync(file.absolutePath, { throwIfNoEntry: false }) === undefined) {
+        built.rows.delete(file.path);
+        built.index.remove(file.path);
+        this.problems.delete(file.path);
+      }
+      await slicer.maybePause();
+    }
   }
 
   /**
@@ -491,16 +610,17 @@ export class SearchIndex implements WorkspaceSearch {
   }
 
   /**
-   * Lists the workspace once the watcher's initial scan has ended (it runs while the server
-   * serves). From then on every change is published, so nothing that happens after this
-   * listing is missed; a walk during the scan could list a directory, then a file there be
-   * deleted before the scan reached it, and no event would ever drop it. Searches answer
-   * meanwhile (from the saved index at a restart).
+   * Lists the workspace, by default once the watcher's initial scan has ended (it runs while
+   * the server serves). From then on every change is published, so nothing that happens after
+   * this listing is missed; a walk during the scan could list a directory, then a file there
+   * be deleted before the scan reached it, and no event would ever drop it (a build that lists
+   * at once checks its files after the scan instead: dropVanished). Searches answer meanwhile
+   * (from the saved index at a restart).
    */
-  private async walk() {
-    if (this.deps.watch && !(await this.deps.watch.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
+  private async walk(options: { waitForScan: boolean; onManyFiles?: WalkOptions["onManyFiles"] } = { waitForScan: true }) {
+    if (options.waitForScan && this.deps.watch && !(await this.deps.watch.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
     this.throwIfStopped();
-    const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles });
+    const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles, onManyFiles: options.onManyFiles });
     this.symlinksOutside = walk.symlinksOutside;
     if (walk.truncated) this.deps.logger.warn({ maxFiles: this.deps.config.maxFiles }, "workspace has more searchable files than search.maxFiles; the rest is not indexed");
     return walk;

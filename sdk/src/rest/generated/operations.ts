@@ -3552,6 +3552,8 @@ export interface Operations {
             readMs: number;
             indexMs: number;
           };
+          /** True when the files were read and indexed in a build thread (a full build of search.buildThreadMinFiles files or more) */
+          thread: boolean;
           finishedAt: string;
         } | null;
         skipped: {

@@ -1,0 +1,142 @@
+// A full build of `search.buildThreadMinFiles` files or more reads and indexes them in a
+// build thread. It must give the very index a build on the main thread gives (results, scores,
+// excerpts, skipped and malformed files), also for `POST /api/search`; a thread that dies is
+// replaced by a build on the main thread; and since a build lists the workspace without
+// waiting for the watcher's initial scan, a file deleted after the walk listed it and before
+// the scan ended (which no event reports) is not left in the index, on either path.
+import { existsSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import type { PluginContext, PluginDefinition } from "@muster/plugin";
+import { builtInPlugins } from "../../../plugins/built-in.ts";
+import { searchPlugin } from "../../../plugins/search/index.ts";
+import { registerSearchServices } from "../../../plugins/search/services/register.ts";
+import type { SearchSeams } from "../../../plugins/search/services/search-index.ts";
+import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { singleInstanceTest } from "../../helpers/team-host.ts";
+import type { ApiBody } from "@muster/plugin/testing";
+import { search, startWithFiles, whenIndexed } from "./helpers.ts";
+
+const t = suite("search: the build thread");
+const seamTest = singleInstanceTest(t, "replaces the search plugin with one built on in-process seams, which both instances would share");
+
+const words = "capybara okapi lemur tapir zebra quetzal axolotl pangolin".split(" ");
+const files: Record<string, string | Uint8Array> = {};
+for (let i = 0; i < 60; i++) {
+  const body = Array.from({ length: 30 + (i % 7) }, (_, k) => words[(i * 3 + k * k) % words.length]).join(i % 2 ? " " : ", ");
+  files[`notes/n-${i}.md`] = `# Note ${i} ${words[i % words.length]}\n\nThe ${body}.\n`;
+}
+files["company/knowledge_base/kb.yaml"] = "title: Knowledge\nbody: the capybara handbook\n";
+files["company/broken.yaml"] = "key: [unclosed\nthe okapi: here\n";
+files["notes/large.md"] = `# Large\n\n${"lemur ".repeat(1_000)}\n`;
+files["notes/binary.md"] = new Uint8Array([0x23, 0x20, 0x00, 0x01, 0x02, 0x6c, 0x65, 0x6d]);
+files["notes/latin1.md"] = new Uint8Array([0x23, 0x20, 0xe9, 0xe8, 0x20, 0x6f, 0x6b]);
+
+const config = (search: Record<string, unknown>) => ({ pluginConfig: { search: { maxFileBytes: 2_048, ...search } } });
+/** A host whose search plugin is registered with `seams`. */
+const withSeams = (seams: SearchSeams): PluginDefinition[] =>
+  builtInPlugins.map((p) => (p.id === "search" ? { ...searchPlugin, register: (ctx) => registerSearchServices(ctx as PluginContext<never>, seams) } : p));
+
+const QUERIES = ["capybara", "okapi lemur", "pangolim", "quetzal axolotl tapir", "handbook"];
+/** What a search answers, without the timings and dates of the build behind it. */
+async function answers(h: TestHost) {
+  const out = [];
+  for (const q of QUERIES) {
+    const { body } = await search(h, { q, limit: 100 });
+    out.push({ q, total: body.total, results: body.results });
+  }
+  const { stats } = (await search(h, { q: "zz" })).body;
+  return { out, totalFiles: stats.totalFiles, skipped: stats.skipped, malformed: stats.malformed };
+}
+
+async function stopAll(...hosts: (TestHost | undefined)[]) {
+  for (const h of hosts) {
+    if (!h) continue;
+    await h.stop();
+    removeHome(h.home);
+  }
+}
+
+t("a build in the thread gives the index a build on the main thread gives, at the start and for POST /api/search", async () => {
+  let inThread: TestHost | undefined;
+  let here: TestHost | undefined;
+  try {
+    inThread = await startWithFiles(files, { config: config({ buildThreadMinFiles: 1 }) });
+    here = await startWithFiles(files, { config: config({}) });
+    const threadStats = (await search(inThread, { q: "zz" })).body.stats;
+    assert.is(threadStats.lastRefresh?.thread, true, "built in the thread");
+    assert.is((await search(here, { q: "zz" })).body.stats.lastRefresh?.thread, false, "below search.buildThreadMinFiles: built on the main thread");
+    const expected = await answers(here);
+    assert.equal(await answers(inThread), expected);
+    assert.equal(expected.skipped, { tooLarge: 1, binary: 1, invalidUtf8: 1, symlinksOutside: 0 }, "the files the builds skip");
+    assert.is(expected.malformed.count, 1);
+    assert.ok(expected.out.every((a) => a.total > 0), "every query finds something");
+
+    const rebuilt = await inThread.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
+    assert.is(rebuilt.status, 200);
+    assert.is(rebuilt.body.filesIndexed, expected.totalFiles);
+    await whenIndexed(inThread);
+    const after = (await search(inThread, { q: "zz" })).body.stats.lastRefresh;
+    assert.is(after?.kind, "reindex");
+    assert.is(after?.thread, true);
+    assert.equal(await answers(inThread), expected, "the re-index in the thread gives the same index");
+  } finally {
+    await stopAll(inThread, here);
+  }
+});
+
+seamTest("a build thread that dies is replaced by a build on the main thread: nothing is missing", async () => {
+  let h: TestHost | undefined;
+  let reference: TestHost | undefined;
+  try {
+    h = await startWithFiles(files, { config: config({ buildThreadMinFiles: 1 }), plugins: withSeams({ buildThreadUrl: new URL("./fixtures/crashing-build-thread.ts", import.meta.url) }) });
+    reference = await startWithFiles(files, { config: config({}) });
+    assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.thread, false);
+    assert.equal(await answers(h), await answers(reference));
+  } finally {
+    await stopAll(h, reference);
+  }
+});
+
+for (const [path, buildThreadMinFiles] of [["in the thread", 1], ["on the main thread", 1_000_000]] as const) {
+  seamTest(`a file deleted after the walk listed it, before the watcher's scan ended, is not left in the index (${path})`, async () => {
+    // In a directory the watcher ignores (a scratch name) but the index reads: no event ever
+    // reports its deletion, so only the check after the scan can drop it.
+    const gone = "drafts.tmp/gone.md";
+    let started: (workspace: string) => void = () => undefined;
+    const workspaceOf = new Promise<string>((resolve) => (started = resolve));
+    let calls = 0;
+    let deleted = false;
+    const seams: SearchSeams = {
+      // The index asks once when it is made (left pending: the scan is still running), then
+      // once its build has read the files; the file is deleted then, and the scan ends.
+      scanned: async () => {
+        calls += 1;
+        if (calls === 1) return new Promise<boolean>(() => undefined);
+        const workspace = await workspaceOf; // The build may get here before the host's start returned.
+        if (!deleted) {
+          unlinkSync(join(workspace, gone));
+          deleted = true;
+        }
+        return true;
+      },
+    };
+    let h: TestHost | undefined;
+    try {
+      h = await startWithFiles({ ...files, [gone]: "# Gone\n\nthe wombat was here\n" }, { config: config({ buildThreadMinFiles }), plugins: withSeams(seams), waitForIndex: false });
+      started(h.workspace);
+      await whenIndexed(h);
+      assert.ok(deleted, "the build waited for the scan's end");
+      assert.not.ok(existsSync(join(h.workspace, gone)));
+      const { body } = await search(h, { q: "wombat" });
+      assert.is(body.total, 0, "the deleted file is not searchable");
+      assert.is(body.stats.totalFiles, (await answers(h)).totalFiles);
+      assert.ok((await search(h, { q: "capybara" })).body.total > 0, "the other files are");
+    } finally {
+      await stopAll(h);
+    }
+  });
+}
+
+t.run();
