@@ -20,11 +20,11 @@ export const searchConfigSchema = z.strictObject({
    */
   publishEveryMs: z.number().int().min(0).max(600_000).default(250),
   /**
-   * A full build of this many files or more reads, parses and indexes them in a worker thread
-   * (the main thread decodes the result); a smaller one runs on the main thread, where it costs
-   * less than starting a thread.
+   * A full build of this many files or more reads, parses and indexes them in a child process
+   * (the server decodes the result); a smaller one runs on the server's thread, where it costs
+   * less than starting a process.
    */
-  buildThreadMinFiles: z.number().int().min(1).max(10_000_000).default(2_000),
+  builderProcessMinFiles: z.number().int().min(1).max(10_000_000).default(2_000),
   /** No longer used: searches never wait for the start-up load (accepted so existing configuration files still load). */
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
 });

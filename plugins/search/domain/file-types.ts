@@ -1,6 +1,6 @@
 // Which file names are searchable and of which type. Apart from path-rules.ts (which needs the
-// host's list of skipped directories) so that the build thread's modules import nothing of the
-// host (services/build-thread-worker.ts runs without the host's module resolution).
+// host's list of skipped directories) so that the builder process's modules import nothing of
+// the host (services/builder-process-main.ts runs without the host's module resolution).
 
 const SEARCHABLE = /\.(md|ya?ml)$/i;
 

@@ -23,7 +23,7 @@ const refreshReport = z.object({
   truncated: z.boolean(),
   durationMs: z.number(),
   phases: z.object({ walkMs: z.number(), readMs: z.number(), indexMs: z.number() }),
-  thread: z.boolean().describe("True when the files were read and indexed in a build thread (a full build of search.buildThreadMinFiles files or more)"),
+  builder: z.enum(["main-thread", "child-process"]).describe("Where the files were read and indexed: in a child process for a full build of search.builderProcessMinFiles files or more, else on the server's thread"),
   finishedAt: z.string(),
 });
 

@@ -14,7 +14,7 @@ import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 import { buildKeptMemory, releaseMemory } from "./release-memory.ts";
-import { startBuildThread, type BuildThread, type ThreadBuildResult } from "./build-thread.ts";
+import { startBuilderProcess, type BuilderOutput, type BuilderProcess } from "./builder-process.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 12;
@@ -41,8 +41,8 @@ export interface RefreshReport {
   durationMs: number;
   /** Where the time went: listing the workspace, reading and tokenising files, building or loading the index. */
   phases: { walkMs: number; readMs: number; indexMs: number };
-  /** True when the files were read and indexed in a build thread (a full build of `search.buildThreadMinFiles` files or more). */
-  thread: boolean;
+  /** Where the files were read and indexed: in a child process for a full build of `search.builderProcessMinFiles` files or more, else on the host's thread. */
+  builder: "main-thread" | "child-process";
   finishedAt: string;
 }
 
@@ -83,12 +83,12 @@ export interface BuildProgress {
 
 /** Test seams (a test plugin registers the service with them; production passes none). */
 export interface SearchSeams {
-  /** Awaited at every pause of a build or refresh on the main thread (a test holds the start-up build here; no build thread is used then). */
+  /** Awaited at every pause of a build or refresh on the main thread (a test holds the start-up build here; no builder process is used then). */
   betweenSlices?(progress: BuildProgress): Promise<void>;
   /** Stands in for the host watcher's `scanned()` (a test ends the scan at a chosen moment). */
   scanned?(): Promise<boolean>;
-  /** The build thread's script (a test substitutes one that crashes). */
-  buildThreadUrl?: URL;
+  /** The builder process's entry (a test substitutes one that dies). */
+  builderEntry?: URL;
 }
 
 export interface SearchIndexDeps {
@@ -117,8 +117,7 @@ interface BuiltIndex {
   rows: Map<string, FileRow>;
   readMs: number;
   indexMs: number;
-  /** Read and indexed in a build thread (build-thread.ts). */
-  thread: boolean;
+  builder: RefreshReport["builder"];
 }
 
 /**
@@ -154,8 +153,8 @@ export class SearchIndex implements WorkspaceSearch {
   private startupBuild: Promise<ReindexResult> | undefined;
   private running: Promise<ReindexResult> | undefined;
   private stopped = false;
-  /** The build thread running, ended at shutdown. */
-  private thread: BuildThread | undefined;
+  /** The builder process of the build running, ended at shutdown. */
+  private builder: BuilderProcess | undefined;
   /** The watcher's initial scan has ended: from now on every change is published. */
   private scanEnded = false;
   /** Paths whose live entry differs from the saved index since the last full save. */
@@ -319,7 +318,7 @@ export class SearchIndex implements WorkspaceSearch {
     this.stopped = true;
     clearTimeout(this.saveTimer);
     clearTimeout(this.releaseTimer);
-    await this.thread?.stop();
+    await this.builder?.stop();
     await this.queue.catch(() => undefined);
     if (this.complete) {
       await this.flushInvalidations();
@@ -427,14 +426,14 @@ export class SearchIndex implements WorkspaceSearch {
     await this.flushInvalidations();
     this.indexedAt = new Date().toISOString();
     const readMs = performance.now() - readStarted;
-    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated, thread: false }, started, { walkMs, readMs, indexMs });
+    this.report({ kind: "load", read: changed.length, unchanged, removed, truncated: walk.truncated, builder: "main-thread" }, started, { walkMs, readMs, indexMs });
   }
 
   /**
    * Reads every searchable file into a new index and swaps it in. With `publish` (the first
    * build, when there is no index to answer from), the files read so far are made
-   * searchable as the build goes. A large workspace is read and indexed in a thread
-   * (build-thread.ts); a small one, or one whose thread failed, here.
+   * searchable as the build goes. A large workspace is read and indexed in a child process
+   * (builder-process.ts); a small one, or one whose process failed, here.
    */
   private async build(kind: "build" | "reindex", options: { publish?: boolean } = {}): Promise<RefreshReport> {
     const started = performance.now();
@@ -442,23 +441,23 @@ export class SearchIndex implements WorkspaceSearch {
     // scan ends is dropped after it (dropVanished); anything changed meanwhile is published.
     const listedDuringScan = this.deps.watch !== undefined && !this.scanEnded;
     const publish = options.publish === true;
-    // A large workspace is built in a thread, started as soon as the walk has found that many
-    // files: its modules load while the walk goes on (not with the test seams, which hold a
+    // A large workspace is built in a child process, started as soon as the walk has found that
+    // many files: its modules load while the walk goes on (not with the test seam that holds a
     // build between this thread's slices).
-    const manyFiles = this.deps.seams?.betweenSlices ? undefined : { atLeast: this.deps.config.buildThreadMinFiles, call: () => this.startThread(publish) };
+    const manyFiles = this.deps.seams?.betweenSlices ? undefined : { atLeast: this.deps.config.builderProcessMinFiles, call: () => this.startBuilder(publish) };
     let walk: Awaited<ReturnType<SearchIndex["walk"]>>;
     try {
       walk = await this.walk({ waitForScan: false, onManyFiles: manyFiles });
     } catch (error) {
-      const thread = this.thread;
-      this.thread = undefined;
-      await thread?.stop();
+      const builder = this.builder;
+      this.builder = undefined;
+      await builder?.stop();
       throw error;
     }
     const walkMs = performance.now() - started;
     this.skipped.clear();
     this.problems.clear();
-    const built = (await this.buildInThread(walk.files)) ?? (await this.buildHere(walk.files, kind, publish));
+    const built = (await this.buildInProcess(walk.files)) ?? (await this.buildHere(walk.files, kind, publish));
     if (listedDuringScan) await this.dropVanished(built, walk.files);
     const removed = [...this.rows.keys()].filter((path) => !built.rows.has(path)).length;
     this.index = built.index;
@@ -471,8 +470,8 @@ export class SearchIndex implements WorkspaceSearch {
     this.builtSinceRelease = true;
     this.unflushed.clear();
     this.saveSoon();
-    const report = this.report({ kind, read: built.rows.size, unchanged: 0, removed, truncated: walk.truncated, thread: built.thread }, started, { walkMs, readMs: built.readMs, indexMs: built.indexMs });
-    this.deps.logger.info({ files: built.rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size, thread: built.thread }, "search index built");
+    const report = this.report({ kind, read: built.rows.size, unchanged: 0, removed, truncated: walk.truncated, builder: built.builder }, started, { walkMs, readMs: built.readMs, indexMs: built.indexMs });
+    this.deps.logger.info({ files: built.rows.size, durationMs: report.durationMs, skipped: this.skipped.size, malformed: this.problems.size, builder: built.builder }, "search index built");
     return report;
   }
 
@@ -506,47 +505,51 @@ export class SearchIndex implements WorkspaceSearch {
     }
     const finishStarted = performance.now();
     const index = await runSliced(builder.finishSteps(), pauses.slicer);
-    return { index, rows, readMs: finishStarted - readStarted, indexMs: performance.now() - finishStarted, thread: false };
+    return { index, rows, readMs: finishStarted - readStarted, indexMs: performance.now() - finishStarted, builder: "main-thread" };
   }
 
   /**
-   * Starts the build thread (the walk found `search.buildThreadMinFiles` files). Its partial
-   * indexes (first build) are decoded here in slices, one at a time; one still queued when
-   * the build ends is dropped.
+   * Starts the builder process (the walk found `search.builderProcessMinFiles` files). Its
+   * partial indexes (first build) are decoded here in slices, one at a time; one still
+   * queued when the build ends is dropped.
    */
-  private startThread(publish: boolean): void {
+  private startBuilder(publish: boolean): void {
     let decoding = Promise.resolve();
-    const setup = { maxFileBytes: this.deps.config.maxFileBytes, publishEveryMs: publish ? this.deps.config.publishEveryMs : null };
-    const thread = startBuildThread(setup, (encoded) => {
-      decoding = decoding
-        .then(async () => {
-          if (this.thread !== thread) return;
-          const partial = await runSliced(decodeSteps(encoded.codec, encoded.text, encoded.blob));
-          if (this.thread !== thread) return;
-          this.index = partial;
-          this.warmSoon();
-        })
-        .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
-    }, this.deps.seams?.buildThreadUrl);
-    this.thread = thread;
+    const builder = startBuilderProcess({
+      maxFileBytes: this.deps.config.maxFileBytes,
+      publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
+      entry: this.deps.seams?.builderEntry,
+      onSnapshot: (encoded) => {
+        decoding = decoding
+          .then(async () => {
+            if (this.builder !== builder) return;
+            const partial = await runSliced(decodeSteps(encoded.codec, encoded.text, encoded.blob));
+            if (this.builder !== builder) return;
+            this.index = partial;
+            this.warmSoon();
+          })
+          .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
+      },
+    });
+    this.builder = builder;
   }
 
   /**
-   * The build in the thread started during the walk, if one was; its result is decoded here
+   * The build in the process started during the walk, if one was; its result is decoded here
    * in slices. Undefined when none was started, or when it failed: the caller builds here.
    */
-  private async buildInThread(files: FoundFile[]): Promise<BuiltIndex | undefined> {
-    const thread = this.thread;
-    if (!thread) return undefined;
-    let result: ThreadBuildResult;
+  private async buildInProcess(files: FoundFile[]): Promise<BuiltIndex | undefined> {
+    const builder = this.builder;
+    if (!builder) return undefined;
+    let result: BuilderOutput;
     try {
-      result = await thread.run(files);
+      result = await builder.run(files);
     } catch (error) {
       this.throwIfStopped();
-      this.deps.logger.warn({ err: error }, "search: the build thread failed; building on the main thread");
+      this.deps.logger.warn({ err: error }, "search: the builder process failed; building on the main thread");
       return undefined;
     } finally {
-      this.thread = undefined;
+      this.builder = undefined;
     }
     const decodeStarted = performance.now();
     const index = await runSliced(decodeSteps(result.index.codec, result.index.text, result.index.blob));
@@ -558,7 +561,7 @@ export class SearchIndex implements WorkspaceSearch {
     }
     for (const [path, reason] of result.skipped) this.skipped.set(path, reason);
     for (const [path, problem] of result.problems) this.noteProblem(path, problem);
-    return { index, rows, readMs: result.readMs, indexMs: result.indexMs + (performance.now() - decodeStarted), thread: true };
+    return { index, rows, readMs: result.readMs, indexMs: result.indexMs + (performance.now() - decodeStarted), builder: "child-process" };
   }
 
   /**

@@ -3552,8 +3552,8 @@ export interface Operations {
             readMs: number;
             indexMs: number;
           };
-          /** True when the files were read and indexed in a build thread (a full build of search.buildThreadMinFiles files or more) */
-          thread: boolean;
+          /** Where the files were read and indexed: in a child process for a full build of search.builderProcessMinFiles files or more, else on the server's thread */
+          builder: "main-thread" | "child-process";
           finishedAt: string;
         } | null;
         skipped: {

@@ -1,10 +1,12 @@
-// A full build of `search.buildThreadMinFiles` files or more reads and indexes them in a
-// build thread. It must give the very index a build on the main thread gives (results, scores,
-// excerpts, skipped and malformed files), also for `POST /api/search`; a thread that dies is
-// replaced by a build on the main thread; and since a build lists the workspace without
-// waiting for the watcher's initial scan, a file deleted after the walk listed it and before
-// the scan ended (which no event reports) is not left in the index, on either path.
-import { existsSync, unlinkSync } from "node:fs";
+// A full build of `search.builderProcessMinFiles` files or more reads and indexes them in a
+// child process. It must give the very index a build on the server's thread gives (results,
+// scores, excerpts, skipped and malformed files), also for `POST /api/search`, and leave no
+// files behind; a builder that dies is replaced by a build on the server's thread; and since a
+// build lists the workspace without waiting for the watcher's initial scan, a file deleted
+// after the walk listed it and before the scan ended (which no event reports) is not left in
+// the index, on either path.
+import { existsSync, readdirSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -18,7 +20,7 @@ import { singleInstanceTest } from "../../helpers/team-host.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 import { search, startWithFiles, whenIndexed } from "./helpers.ts";
 
-const t = suite("search: the build thread");
+const t = suite("search: the builder process");
 const seamTest = singleInstanceTest(t, "replaces the search plugin with one built on in-process seams, which both instances would share");
 
 const words = "capybara okapi lemur tapir zebra quetzal axolotl pangolin".split(" ");
@@ -58,48 +60,52 @@ async function stopAll(...hosts: (TestHost | undefined)[]) {
   }
 }
 
-t("a build in the thread gives the index a build on the main thread gives, at the start and for POST /api/search", async () => {
-  let inThread: TestHost | undefined;
+t("a build in the builder process gives the index a build on the server's thread gives, at the start and for POST /api/search", async () => {
+  let inProcess: TestHost | undefined;
   let here: TestHost | undefined;
+  const buildDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("muster-search-build-")).length;
+  const dirsBefore = buildDirs();
   try {
-    inThread = await startWithFiles(files, { config: config({ buildThreadMinFiles: 1 }) });
+    inProcess = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }) });
     here = await startWithFiles(files, { config: config({}) });
-    const threadStats = (await search(inThread, { q: "zz" })).body.stats;
-    assert.is(threadStats.lastRefresh?.thread, true, "built in the thread");
-    assert.is((await search(here, { q: "zz" })).body.stats.lastRefresh?.thread, false, "below search.buildThreadMinFiles: built on the main thread");
+    const threadStats = (await search(inProcess, { q: "zz" })).body.stats;
+    assert.is(threadStats.lastRefresh?.builder, "child-process", "built in the builder process");
+    assert.is((await search(here, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread", "below search.builderProcessMinFiles: built on the server's thread");
     const expected = await answers(here);
-    assert.equal(await answers(inThread), expected);
+    assert.equal(await answers(inProcess), expected);
     assert.equal(expected.skipped, { tooLarge: 1, binary: 1, invalidUtf8: 1, symlinksOutside: 0 }, "the files the builds skip");
     assert.is(expected.malformed.count, 1);
     assert.ok(expected.out.every((a) => a.total > 0), "every query finds something");
 
-    const rebuilt = await inThread.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
+    const rebuilt = await inProcess.json<ApiBody<"postSearch">>("/api/search", { method: "POST" });
     assert.is(rebuilt.status, 200);
     assert.is(rebuilt.body.filesIndexed, expected.totalFiles);
-    await whenIndexed(inThread);
-    const after = (await search(inThread, { q: "zz" })).body.stats.lastRefresh;
+    await whenIndexed(inProcess);
+    const after = (await search(inProcess, { q: "zz" })).body.stats.lastRefresh;
     assert.is(after?.kind, "reindex");
-    assert.is(after?.thread, true);
-    assert.equal(await answers(inThread), expected, "the re-index in the thread gives the same index");
+    assert.is(after?.builder, "child-process");
+    assert.equal(await answers(inProcess), expected, "the re-index in the builder process gives the same index");
+    // Other suites may build meanwhile (their directories come and go): none of ours is left.
+    assert.ok(buildDirs() <= dirsBefore, "the builder's temporary files are removed");
   } finally {
-    await stopAll(inThread, here);
+    await stopAll(inProcess, here);
   }
 });
 
-seamTest("a build thread that dies is replaced by a build on the main thread: nothing is missing", async () => {
+seamTest("a builder process that dies is replaced by a build on the server's thread: nothing is missing", async () => {
   let h: TestHost | undefined;
   let reference: TestHost | undefined;
   try {
-    h = await startWithFiles(files, { config: config({ buildThreadMinFiles: 1 }), plugins: withSeams({ buildThreadUrl: new URL("./fixtures/crashing-build-thread.ts", import.meta.url) }) });
+    h = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderEntry: new URL("./fixtures/dying-builder.ts", import.meta.url) }) });
     reference = await startWithFiles(files, { config: config({}) });
-    assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.thread, false);
+    assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
     assert.equal(await answers(h), await answers(reference));
   } finally {
     await stopAll(h, reference);
   }
 });
 
-for (const [path, buildThreadMinFiles] of [["in the thread", 1], ["on the main thread", 1_000_000]] as const) {
+for (const [path, builderProcessMinFiles] of [["in the builder process", 1], ["on the server's thread", 1_000_000]] as const) {
   seamTest(`a file deleted after the walk listed it, before the watcher's scan ended, is not left in the index (${path})`, async () => {
     // In a directory the watcher ignores (a scratch name) but the index reads: no event ever
     // reports its deletion, so only the check after the scan can drop it.
@@ -124,7 +130,7 @@ for (const [path, buildThreadMinFiles] of [["in the thread", 1], ["on the main t
     };
     let h: TestHost | undefined;
     try {
-      h = await startWithFiles({ ...files, [gone]: "# Gone\n\nthe wombat was here\n" }, { config: config({ buildThreadMinFiles }), plugins: withSeams(seams), waitForIndex: false });
+      h = await startWithFiles({ ...files, [gone]: "# Gone\n\nthe wombat was here\n" }, { config: config({ builderProcessMinFiles }), plugins: withSeams(seams), waitForIndex: false });
       started(h.workspace);
       await whenIndexed(h);
       assert.ok(deleted, "the build waited for the scan's end");
