@@ -2,7 +2,7 @@
 // the index, then writes it encoded for the host (see builder-process.ts for why a process).
 // It imports only the search plugin's own domain code, no host module: it runs from the
 // sources without the host's module resolution, also under the start bundle.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompactIndex } from "../domain/compact-index.ts";
 import { encodeIndexParts } from "../domain/index-codec.ts";
@@ -11,6 +11,8 @@ import { FILES_FILE, indexFiles, RESULT_FILE, type BuilderFiles, type BuilderRes
 import { loadFile } from "./file-loader.ts";
 
 let setup: BuilderSetup | undefined;
+/** The result (or the failure) was sent: the host owns the directory from then on. */
+let handedOver = false;
 /** Messages are sent in order; the process leaves once the last one is out. */
 let sent: Promise<void> = Promise.resolve();
 const send = (message: FromBuilder) => {
@@ -67,7 +69,12 @@ process.on("message", (message: ToBuilder) => {
   } catch (error) {
     send({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
   }
+  handedOver = true;
   void sent.then(() => process.disconnect());
 });
-// The host went away (it stopped or died): nothing is waited for any more.
-process.once("disconnect", () => process.exit(0));
+// The host went away (it stopped or died): nothing is waited for any more. Its directory is
+// removed here unless the build was handed over (then the host reads and removes it).
+process.once("disconnect", () => {
+  if (setup && !handedOver) rmSync(setup.dir, { recursive: true, force: true });
+  process.exit(0);
+});

@@ -14,7 +14,7 @@
 import { fork } from "node:child_process";
 import { getCompileCacheDir } from "node:module";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,7 +74,7 @@ export function startBuilderProcess(options: BuilderOptions): BuilderProcess {
   let answered = false;
   const done = new Promise<BuilderOutput>((resolve, reject) => {
     child.on("message", (message: FromBuilder) => {
-      if (message.kind === "snapshot") void readIndex(dir, message.name, message.codec).then((index) => ended || options.onSnapshot(index), () => undefined);
+      if (message.kind === "snapshot") void readIndex(dir, message.name, message.codec, { remove: true }).then((index) => ended || options.onSnapshot(index), () => undefined);
       else {
         answered = true;
         if (message.kind === "done") readOutput(dir, message.codec).then(resolve, reject);
@@ -114,10 +114,12 @@ function builderEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function readIndex(dir: string, name: string, codec: string): Promise<EncodedIndexFiles> {
+/** Reads an encoded index the builder wrote; a partial one is removed once read (they add up to about twice the final index). */
+async function readIndex(dir: string, name: string, codec: string, options: { remove?: boolean } = {}): Promise<EncodedIndexFiles> {
   const files = indexFiles(name);
   // Read on libuv's pool: the host's thread only waits for the callbacks.
   const [text, blob] = await Promise.all([readFile(join(dir, files.text), "utf8"), readFile(join(dir, files.blob))]);
+  if (options.remove) await Promise.all([rm(join(dir, files.text), { force: true }), rm(join(dir, files.blob), { force: true })]);
   return { codec, text, blob };
 }
 

@@ -14,7 +14,7 @@ import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 import { buildKeptMemory, releaseMemory } from "./release-memory.ts";
-import { startBuilderProcess, type BuilderOutput, type BuilderProcess } from "./builder-process.ts";
+import { startBuilderProcess, type BuilderOutput, type BuilderProcess, type EncodedIndexFiles } from "./builder-process.ts";
 
 /** Distinct query words that are searched; the rest of a longer query is ignored. */
 export const MAX_QUERY_TERMS = 12;
@@ -515,11 +515,9 @@ export class SearchIndex implements WorkspaceSearch {
    */
   private startBuilder(publish: boolean): void {
     let decoding = Promise.resolve();
-    const builder = startBuilderProcess({
-      maxFileBytes: this.deps.config.maxFileBytes,
-      publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
-      entry: this.deps.seams?.builderEntry,
-      onSnapshot: (encoded) => {
+    let builder: BuilderProcess;
+    try {
+      builder = this.builderProcess(publish, (encoded) => {
         decoding = decoding
           .then(async () => {
             if (this.builder !== builder) return;
@@ -529,9 +527,22 @@ export class SearchIndex implements WorkspaceSearch {
             this.warmSoon();
           })
           .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
-      },
-    });
+      });
+    } catch (error) {
+      // No temporary directory, no process: this build runs here.
+      this.deps.logger.warn({ err: error }, "search: the builder process could not be started; building on the main thread");
+      return;
+    }
     this.builder = builder;
+  }
+
+  private builderProcess(publish: boolean, onSnapshot: (index: EncodedIndexFiles) => void): BuilderProcess {
+    return startBuilderProcess({
+      maxFileBytes: this.deps.config.maxFileBytes,
+      publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
+      entry: this.deps.seams?.builderEntry,
+      onSnapshot,
+    });
   }
 
   /**

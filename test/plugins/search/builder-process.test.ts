@@ -5,7 +5,7 @@
 // build lists the workspace without waiting for the watcher's initial scan, a file deleted
 // after the walk listed it and before the scan ended (which no event reports) is not left in
 // the index, on either path.
-import { existsSync, readdirSync, unlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
@@ -15,10 +15,10 @@ import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { searchPlugin } from "../../../plugins/search/index.ts";
 import { registerSearchServices } from "../../../plugins/search/services/register.ts";
 import type { SearchSeams } from "../../../plugins/search/services/search-index.ts";
-import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
 import { singleInstanceTest } from "../../helpers/team-host.ts";
 import type { ApiBody } from "@muster/plugin/testing";
-import { search, startWithFiles, whenIndexed } from "./helpers.ts";
+import { search, startWithFiles, whenIndexed, writeFiles } from "./helpers.ts";
 
 const t = suite("search: the builder process");
 const seamTest = singleInstanceTest(t, "replaces the search plugin with one built on in-process seams, which both instances would share");
@@ -101,6 +101,29 @@ seamTest("a builder process that dies is replaced by a build on the server's thr
     assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
     assert.equal(await answers(h), await answers(reference));
   } finally {
+    await stopAll(h, reference);
+  }
+});
+
+seamTest("a builder process that cannot start (no temporary directory) leaves the build to the server's thread", async () => {
+  const tmpdirBefore = process.env.TMPDIR;
+  let h: TestHost | undefined;
+  let reference: TestHost | undefined;
+  try {
+    reference = await startWithFiles(files, { config: config({}) });
+    const home = mkdtempSync(join(tmpdir(), "muster-search-"));
+    writeFiles(join(home, "workspace"), files);
+    // os.tmpdir() reads TMPDIR at each call: the builder's mkdtemp fails until it is restored.
+    process.env.TMPDIR = join(home, "no-such-directory");
+    h = await startTestHost({ home, workspace: join(home, "workspace"), config: config({ builderProcessMinFiles: 1 }) });
+    await whenIndexed(h);
+    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdirBefore;
+    assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
+    assert.equal(await answers(h), await answers(reference));
+  } finally {
+    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdirBefore;
     await stopAll(h, reference);
   }
 });
