@@ -584,9 +584,10 @@ export class SearchIndex implements WorkspaceSearch {
     if (!(await this.deps.watch!.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
     const slicer = new Slicer();
     for (const file of files) {
-      if (built.rows.has(file.path) && lstatSync(file.absolutePath, { throwIfNoEntry: false }) === undefined) {
+      if (lstatSync(file.absolutePath, { throwIfNoEntry: false }) === undefined) {
         built.rows.delete(file.path);
         built.index.remove(file.path);
+        this.skipped.delete(file.path);
         this.problems.delete(file.path);
       }
       await slicer.maybePause();
