@@ -152,10 +152,13 @@ export function createHost(options: HostOptions = {}): Host {
   // What plugins see of the watcher (created in start(), after their onStart).
   let endScan: (done: boolean) => void = () => undefined;
   const scanEnded = new Promise<boolean>((resolve) => (endScan = resolve));
+  let markTaken: (watching: boolean) => void = () => undefined;
+  const watchingStarted = new Promise<boolean>((resolve) => (markTaken = resolve));
   const workspaceWatch: WorkspaceWatch = {
     get state() {
       return watcher?.state ?? "scanning";
     },
+    watching: () => watchingStarted,
     scanned: () => scanEnded,
   };
   let port = config.port;
@@ -544,6 +547,7 @@ export function createHost(options: HostOptions = {}): Host {
         // serves: a file changed meanwhile is published from the scan's stats (watcher.ts),
         // and the indexes walk the workspace only once `hostTokens.workspaceWatch` says it ended.
         watcher = startWorkspaceWatcher({ root: workspace.root, events, logger: logger.child({ component: "watcher" }), debounceMs: config.watchDebounceMs, maxWaitMs: config.watchMaxWaitMs });
+        markTaken(true);
         void watcher.scanned.then(endScan);
         phases.mark("workspace watcher started");
       } catch (error) {
@@ -570,7 +574,8 @@ export function createHost(options: HostOptions = {}): Host {
       startup?.fail();
       stopping ??= (async () => {
         await runSafely(() => watcher?.close(), "workspace watcher close");
-        endScan(false); // also when the start failed before the watcher began
+        markTaken(false); // also when the start failed before the watcher began
+        endScan(false);
         // The plugins' repeated sweeps end before any plugin stops what they sweep.
         await runSafely(() => instances?.stopSweeps(), "team sweeps stop");
         if (server) {

@@ -18,15 +18,19 @@ export interface WorkspacePaths {
 }
 
 /**
- * The host's workspace watcher as plugins see it (`hostTokens.workspaceWatch`). Its initial
- * scan runs after the server starts serving; a change made meanwhile is still published (from
- * the scan's stats), but a file deleted before the scan reached its directory is not (it was
- * never reported). A plugin that walks the workspace to reconcile what it keeps (an index)
- * walks after `scanned()`: every change after that walk's listing is then published.
+ * The host's workspace watcher as plugins see it (`hostTokens.workspaceWatch`). It starts
+ * after every plugin's onStart, taking its mark; its initial scan runs after the server starts
+ * serving. A change made after the mark is published (during the scan, from the scan's
+ * stats), but a file deleted before the scan reached its directory is not (it was never
+ * reported). A plugin that walks the workspace to reconcile what it keeps (an index) walks
+ * after `scanned()`: every change after that walk's listing is then published. Or it walks
+ * after `watching()` and, once `scanned()`, checks that what it listed still exists.
  */
 export interface WorkspaceWatch {
   /** `scanning` until the initial scan has reached every directory, `ready` after (as `GET /api/health` reports it). */
   readonly state: "scanning" | "ready";
+  /** Resolves true once the watcher has taken its mark (from then on every change but a deletion during the scan is published), false when the host stopped first. */
+  watching(): Promise<boolean>;
   /** Resolves true when the initial scan ended, false when the host stopped first (or never started the watcher). */
   scanned(): Promise<boolean>;
 }

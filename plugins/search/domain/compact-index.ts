@@ -61,6 +61,8 @@ export class CompactIndex {
   private readonly ids = new Map<string, number>();
   private readonly totalLength = [0, 0, 0];
   private dictionary = new TermDictionary();
+  /** Counts the terms of documents added one at a time ({@link upsert}). */
+  private changeCounter: TokenCounter | undefined;
   private base: PostingSegment = EMPTY_SEGMENT;
   private delta = new Map<number, number[]>();
   private deadCount = 0;
@@ -166,11 +168,14 @@ export class CompactIndex {
   upsert(document: SearchDocument): void {
     this.remove(document.id);
     const docId = this.addDocument(document);
-    const counter = new TokenCounter((token) => {
+    // One counter per index for its changes: a new one per change allocated its tables (and
+    // counts as long as the dictionary) every time. Its ids stay valid: an index never
+    // changes its dictionary, it only adds terms.
+    this.changeCounter ??= new TokenCounter((token) => {
       const term = processTerm(token);
       return term ? this.dictionary.add(term) : -1;
     });
-    this.tokenizeInto(document, docId, counter, (termId, docField, tf) => {
+    this.tokenizeInto(document, docId, this.changeCounter, (termId, docField, tf) => {
       let list = this.delta.get(termId);
       if (!list) this.delta.set(termId, (list = []));
       list.push(docField, tf);

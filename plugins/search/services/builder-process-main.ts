@@ -11,8 +11,16 @@ import { FILES_FILE, indexFiles, RESULT_FILE, type BuilderFiles, type BuilderRes
 import { loadFile } from "./file-loader.ts";
 
 let setup: BuilderSetup | undefined;
-/** The result (or the failure) was sent: the host owns the directory from then on. */
-let handedOver = false;
+/** This process is leaving after its last message: the host owns the directory from then on. */
+let leaving = false;
+/** The host that started it: when it dies, this process is re-parented (checked while building). */
+const host = process.ppid;
+
+/** The host is gone (stopped or died): its directory is removed, and nothing is waited for any more. */
+function abandon(): never {
+  if (setup) rmSync(setup.dir, { recursive: true, force: true });
+  process.exit(0);
+}
 /** Messages are sent in order; the process leaves once the last one is out. */
 let sent: Promise<void> = Promise.resolve();
 const send = (message: FromBuilder) => {
@@ -35,7 +43,9 @@ function build({ dir, maxFileBytes, publishEveryMs }: BuilderSetup): void {
   const result: BuilderResult = { rows: [], skipped: [], problems: [], readMs: 0, indexMs: 0 };
   let publishedAt = performance.now();
   let published = 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
+    // The build never yields to the event loop, so a host that died is noticed here.
+    if (i % 256 === 0 && process.ppid !== host) abandon();
     const loaded = loadFile(file, maxFileBytes, undefined);
     if (loaded.kind === "indexed") {
       builder.add(loaded.document);
@@ -69,12 +79,10 @@ process.on("message", (message: ToBuilder) => {
   } catch (error) {
     send({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
   }
-  handedOver = true;
-  void sent.then(() => process.disconnect());
+  void sent.then(() => {
+    leaving = true;
+    process.disconnect();
+  });
 });
-// The host went away (it stopped or died): nothing is waited for any more. Its directory is
-// removed here unless the build was handed over (then the host reads and removes it).
-process.once("disconnect", () => {
-  if (setup && !handedOver) rmSync(setup.dir, { recursive: true, force: true });
-  process.exit(0);
-});
+// The host went away before the last message was out: it will not read the directory.
+process.once("disconnect", () => (leaving ? process.exit(0) : abandon()));

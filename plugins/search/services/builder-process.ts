@@ -11,7 +11,7 @@
 //   in slices).
 // A small workspace builds on the host's thread: starting a process (~50 ms, its modules
 // another ~50 ms from the compile cache, ~170 ms without) would cost more than the build.
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { getCompileCacheDir } from "node:module";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -45,6 +45,8 @@ export interface BuilderProcess {
 }
 
 export interface BuilderOptions {
+  /** Where its private directory is made (default: the system's temporary directory; a test names its own). */
+  tempRoot?: string;
   maxFileBytes: number;
   /** During the first build: how often a partial index is sent (ms); null: never. */
   publishEveryMs: number | null;
@@ -60,13 +62,19 @@ export interface BuilderOptions {
  */
 export function startBuilderProcess(options: BuilderOptions): BuilderProcess {
   // Private (0700): the files hold the workspace's words.
-  const dir = mkdtempSync(join(tmpdir(), "muster-search-build-"));
-  const child = fork(fileURLToPath(options.entry ?? ENTRY), [], {
-    // The host's loader flags (tests run the sources through tsx), not its debugger's port.
-    execArgv: [...process.execArgv.filter((flag) => !/^--(inspect|debug)/.test(flag)), `--max-old-space-size=${BUILDER_HEAP_MB}`],
-    env: builderEnv(),
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
+  const dir = mkdtempSync(join(options.tempRoot ?? tmpdir(), "muster-search-build-"));
+  let child: ChildProcess;
+  try {
+    child = fork(fileURLToPath(options.entry ?? ENTRY), [], {
+      // The host's loader flags (tests run the sources through tsx), not its debugger's port.
+      execArgv: [...withoutDebugger(process.execArgv), `--max-old-space-size=${BUILDER_HEAP_MB}`],
+      env: builderEnv(),
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const send = (message: ToBuilder) => child.connected && child.send(message);
   send({ kind: "setup", setup: { dir, maxFileBytes: options.maxFileBytes, publishEveryMs: options.publishEveryMs } });
   let ended = false;
@@ -81,7 +89,8 @@ export function startBuilderProcess(options: BuilderOptions): BuilderProcess {
         else reject(new Error(`the search builder process failed: ${message.message}`));
       }
     });
-    child.once("error", (error) => reject(new Error(`the search builder process failed: ${error.message}`)));
+    // `on`, not `once`: a process that could not start may report a second error (its pipe).
+    child.on("error", (error) => reject(new Error(`the search builder process failed: ${error.message}`)));
     child.once("close", (code, signal) => answered || reject(new Error(`the search builder process ended (${signal ?? `exit code ${code}`}) before its index was written`)));
   }).finally(() => {
     ended = true;
@@ -108,13 +117,17 @@ export function startBuilderProcess(options: BuilderOptions): BuilderProcess {
  */
 function builderEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  if (process.env.NODE_OPTIONS) env.NODE_OPTIONS = process.env.NODE_OPTIONS;
+  const nodeOptions = withoutDebugger((process.env.NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean)).join(" ");
+  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
   const cache = getCompileCacheDir();
   if (cache) env.NODE_COMPILE_CACHE = cache;
   return env;
 }
 
 /** Reads an encoded index the builder wrote; a partial one is removed once read (they add up to about twice the final index). */
+/** Node's flags without the debugger's (a second process on the host's inspector port would fail to start it). */
+const withoutDebugger = (flags: string[]) => flags.filter((flag) => !/^--(inspect|debug)/.test(flag));
+
 async function readIndex(dir: string, name: string, codec: string, options: { remove?: boolean } = {}): Promise<EncodedIndexFiles> {
   const files = indexFiles(name);
   // Read on libuv's pool: the host's thread only waits for the callbacks.

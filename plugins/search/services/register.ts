@@ -15,7 +15,7 @@ export function registerSearchServices(ctx: PluginContext<SearchConfig>, seams?:
       deps: { db: hostTokens.db, workspace: hostTokens.workspace, watch: hostTokens.workspaceWatch, logger: hostTokens.logger, config: configToken<SearchConfig>(), instances: hostTokens.instances },
       // Only the primary writes the saved index (always true on one process).
       create: ({ db, instances, watch, ...deps }) =>
-        (index = new SearchIndex({ db: () => db, ...deps, watch: seams?.scanned ? { scanned: seams.scanned } : watch, seams, persists: () => instances.primary(), onChange: () => team?.changed() })),
+        (index = new SearchIndex({ db: () => db, ...deps, watch: { watching: seams?.watching ?? (() => watch.watching()), scanned: seams?.scanned ?? (() => watch.scanned()) }, seams, persists: () => instances.primary(), onChange: () => team?.changed() })),
     }),
   );
   ctx.provide(

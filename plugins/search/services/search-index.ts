@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Database, Logger, WorkspacePaths, WorkspaceWatch } from "@muster/plugin";
 import type { SearchConfig } from "../config.ts";
 import { searchErrors } from "../errors.ts";
@@ -85,17 +86,20 @@ export interface BuildProgress {
 export interface SearchSeams {
   /** Awaited at every pause of a build or refresh on the main thread (a test holds the start-up build here; no builder process is used then). */
   betweenSlices?(progress: BuildProgress): Promise<void>;
-  /** Stands in for the host watcher's `scanned()` (a test ends the scan at a chosen moment). */
+  /** Stand in for the host watcher's `watching()` and `scanned()` (a test takes the mark or ends the scan at a chosen moment). */
+  watching?(): Promise<boolean>;
   scanned?(): Promise<boolean>;
   /** The builder process's entry (a test substitutes one that dies). */
   builderEntry?: URL;
+  /** Where the builder process's private directory is made (a test checks it is removed). */
+  builderTempRoot?: string;
 }
 
 export interface SearchIndexDeps {
   db: () => Database;
   workspace: WorkspacePaths;
-  /** The host watcher's initial scan: every walk waits for its end (see {@link SearchIndex.walk}). */
-  watch?: Pick<WorkspaceWatch, "scanned">;
+  /** The host watcher: a build walks once it has its mark, the start-up refresh once its initial scan ended (see {@link SearchIndex.walk}). */
+  watch?: Pick<WorkspaceWatch, "watching" | "scanned">;
   logger: Logger;
   config: SearchConfig;
   seams?: SearchSeams;
@@ -437,8 +441,9 @@ export class SearchIndex implements WorkspaceSearch {
    */
   private async build(kind: "build" | "reindex", options: { publish?: boolean } = {}): Promise<RefreshReport> {
     const started = performance.now();
-    // Listed at once, also while the watcher's initial scan runs: what vanishes before the
-    // scan ends is dropped after it (dropVanished); anything changed meanwhile is published.
+    // Listed once the watcher has its mark, also while its initial scan runs: anything created
+    // or changed after the mark is published, and what vanishes before the scan ends is
+    // dropped after it (dropVanished).
     const listedDuringScan = this.deps.watch !== undefined && !this.scanEnded;
     const publish = options.publish === true;
     // A large workspace is built in a child process, started as soon as the walk has found that
@@ -447,7 +452,8 @@ export class SearchIndex implements WorkspaceSearch {
     const manyFiles = this.deps.seams?.betweenSlices ? undefined : { atLeast: this.deps.config.builderProcessMinFiles, call: () => this.startBuilder(publish) };
     let walk: Awaited<ReturnType<SearchIndex["walk"]>>;
     try {
-      walk = await this.walk({ waitForScan: false, onManyFiles: manyFiles });
+      walk = await this.walk({ waitFor: "mark", onManyFiles: manyFiles });
+      this.throwIfStopped();
     } catch (error) {
       const builder = this.builder;
       this.builder = undefined;
@@ -514,6 +520,7 @@ export class SearchIndex implements WorkspaceSearch {
    * queued when the build ends is dropped.
    */
   private startBuilder(publish: boolean): void {
+    if (this.stopped) return; // The walk ends with a Stopped error right after.
     let decoding = Promise.resolve();
     let builder: BuilderProcess;
     try {
@@ -541,6 +548,7 @@ export class SearchIndex implements WorkspaceSearch {
       maxFileBytes: this.deps.config.maxFileBytes,
       publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
       entry: this.deps.seams?.builderEntry,
+      tempRoot: this.deps.seams?.builderTempRoot,
       onSnapshot,
     });
   }
@@ -553,8 +561,13 @@ export class SearchIndex implements WorkspaceSearch {
     const builder = this.builder;
     if (!builder) return undefined;
     let result: BuilderOutput;
+    let index: CompactIndex;
+    let decodeMs: number;
     try {
       result = await builder.run(files);
+      const decodeStarted = performance.now();
+      index = await runSliced(decodeSteps(result.index.codec, result.index.text, result.index.blob));
+      decodeMs = performance.now() - decodeStarted;
     } catch (error) {
       this.throwIfStopped();
       this.deps.logger.warn({ err: error }, "search: the builder process failed; building on the main thread");
@@ -562,8 +575,6 @@ export class SearchIndex implements WorkspaceSearch {
     } finally {
       this.builder = undefined;
     }
-    const decodeStarted = performance.now();
-    const index = await runSliced(decodeSteps(result.index.codec, result.index.text, result.index.blob));
     const rows = new Map<string, FileRow>();
     for (const row of result.rows) {
       // A file indexed before keeps its row's id and createdAt, as on this thread (file-loader.ts).
@@ -572,7 +583,7 @@ export class SearchIndex implements WorkspaceSearch {
     }
     for (const [path, reason] of result.skipped) this.skipped.set(path, reason);
     for (const [path, problem] of result.problems) this.noteProblem(path, problem);
-    return { index, rows, readMs: result.readMs, indexMs: result.indexMs + (performance.now() - decodeStarted), builder: "child-process" };
+    return { index, rows, readMs: result.readMs, indexMs: result.indexMs + decodeMs, builder: "child-process" };
   }
 
   /**
@@ -584,7 +595,8 @@ export class SearchIndex implements WorkspaceSearch {
     if (!(await this.deps.watch!.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
     const slicer = new Slicer();
     for (const file of files) {
-      if (lstatSync(file.absolutePath, { throwIfNoEntry: false }) === undefined) {
+      // The entry itself (a link, not its target: a deleted link whose target remains is gone).
+      if (lstatSync(join(this.deps.workspace.root, file.path), { throwIfNoEntry: false }) === undefined) {
         built.rows.delete(file.path);
         built.index.remove(file.path);
         this.skipped.delete(file.path);
@@ -627,13 +639,16 @@ export class SearchIndex implements WorkspaceSearch {
   /**
    * Lists the workspace, by default once the watcher's initial scan has ended (it runs while
    * the server serves). From then on every change is published, so nothing that happens after
-   * this listing is missed; a walk during the scan could list a directory, then a file there
-   * be deleted before the scan reached it, and no event would ever drop it (a build that lists
-   * at once checks its files after the scan instead: dropVanished). Searches answer meanwhile
-   * (from the saved index at a restart).
+   * this listing is missed. A build lists as soon as the watcher has its mark (never before:
+   * a file created or changed between a listing and the mark would be reported by nothing);
+   * changes after the mark are published, but a walk during the scan could list a directory,
+   * then a file there be deleted before the scan reached it, and no event would ever drop it:
+   * the build checks its files once the scan has ended (dropVanished). Searches answer
+   * meanwhile (from the saved index at a restart).
    */
-  private async walk(options: { waitForScan: boolean; onManyFiles?: WalkOptions["onManyFiles"] } = { waitForScan: true }) {
-    if (options.waitForScan && this.deps.watch && !(await this.deps.watch.scanned())) throw new Stopped("the host stopped before the workspace watcher's scan ended");
+  private async walk(options: { waitFor: "mark" | "scan"; onManyFiles?: WalkOptions["onManyFiles"] } = { waitFor: "scan" }) {
+    const watch = this.deps.watch;
+    if (watch && !(await (options.waitFor === "scan" ? watch.scanned() : watch.watching()))) throw new Stopped("the host stopped before the workspace watcher started or ended its scan");
     this.throwIfStopped();
     const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles, onManyFiles: options.onManyFiles });
     this.symlinksOutside = walk.symlinksOutside;

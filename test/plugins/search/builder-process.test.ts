@@ -5,7 +5,7 @@
 // build lists the workspace without waiting for the watcher's initial scan, a file deleted
 // after the walk listed it and before the scan ended (which no event reports) is not left in
 // the index, on either path.
-import { existsSync, mkdtempSync, readdirSync, unlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
@@ -15,7 +15,8 @@ import { builtInPlugins } from "../../../plugins/built-in.ts";
 import { searchPlugin } from "../../../plugins/search/index.ts";
 import { registerSearchServices } from "../../../plugins/search/services/register.ts";
 import type { SearchSeams } from "../../../plugins/search/services/search-index.ts";
-import { removeHome, startTestHost, type TestHost } from "../../helpers/start-test-host.ts";
+import { removeHome, type TestHost } from "../../helpers/start-test-host.ts";
+import { waitUntil as waitFor } from "../../helpers/wait.ts";
 import { singleInstanceTest } from "../../helpers/team-host.ts";
 import type { ApiBody } from "@muster/plugin/testing";
 import { search, startWithFiles, whenIndexed, writeFiles } from "./helpers.ts";
@@ -63,8 +64,6 @@ async function stopAll(...hosts: (TestHost | undefined)[]) {
 t("a build in the builder process gives the index a build on the server's thread gives, at the start and for POST /api/search", async () => {
   let inProcess: TestHost | undefined;
   let here: TestHost | undefined;
-  const buildDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("muster-search-build-")).length;
-  const dirsBefore = buildDirs();
   try {
     inProcess = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }) });
     here = await startWithFiles(files, { config: config({}) });
@@ -85,8 +84,6 @@ t("a build in the builder process gives the index a build on the server's thread
     assert.is(after?.kind, "reindex");
     assert.is(after?.builder, "child-process");
     assert.equal(await answers(inProcess), expected, "the re-index in the builder process gives the same index");
-    // Other suites may build meanwhile (their directories come and go): none of ours is left.
-    assert.ok(buildDirs() <= dirsBefore, "the builder's temporary files are removed");
   } finally {
     await stopAll(inProcess, here);
   }
@@ -105,26 +102,71 @@ seamTest("a builder process that dies is replaced by a build on the server's thr
   }
 });
 
-seamTest("a builder process that cannot start (no temporary directory) leaves the build to the server's thread", async () => {
-  const tmpdirBefore = process.env.TMPDIR;
+seamTest("a builder process that cannot start (no directory for its files) leaves the build to the server's thread", async () => {
   let h: TestHost | undefined;
   let reference: TestHost | undefined;
   try {
     reference = await startWithFiles(files, { config: config({}) });
-    const home = mkdtempSync(join(tmpdir(), "muster-search-"));
-    writeFiles(join(home, "workspace"), files);
-    // os.tmpdir() reads TMPDIR at each call: the builder's mkdtemp fails until it is restored.
-    process.env.TMPDIR = join(home, "no-such-directory");
-    h = await startTestHost({ home, workspace: join(home, "workspace"), config: config({ builderProcessMinFiles: 1 }) });
-    await whenIndexed(h);
-    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = tmpdirBefore;
+    const nowhere = join(reference.home, "no-such-directory");
+    h = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderTempRoot: nowhere }) });
     assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
     assert.equal(await answers(h), await answers(reference));
   } finally {
-    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = tmpdirBefore;
     await stopAll(h, reference);
+  }
+});
+
+seamTest("the builder's private directory is removed after a build, after a builder that died, and when the server stops during a build", async () => {
+  const root = mkdtempSync(join(tmpdir(), "muster-builder-root-"));
+  const hosts: TestHost[] = [];
+  try {
+    const built = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderTempRoot: root }) });
+    hosts.push(built);
+    assert.is((await search(built, { q: "zz" })).body.stats.lastRefresh?.builder, "child-process");
+    assert.is((await built.json<ApiBody<"postSearch">>("/api/search", { method: "POST" })).status, 200);
+    assert.equal(readdirSync(root), [], "after a build and a re-index");
+
+    const died = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderTempRoot: root, builderEntry: new URL("./fixtures/dying-builder.ts", import.meta.url) }) });
+    hosts.push(died);
+    assert.equal(readdirSync(root), [], "after a builder that died");
+
+    const hanging = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderTempRoot: root, builderEntry: new URL("./fixtures/hanging-builder.ts", import.meta.url) }), waitForIndex: false });
+    hosts.push(hanging);
+    // The walk has handed its files over: the builder holds the build.
+    await waitFor(() => readdirSync(root).some((dir) => existsSync(join(root, dir, "files.json"))), { timeoutMs: 10_000, intervalMs: 10, label: "the build handed to the builder" });
+    assert.is((await search(hanging, { q: "zz" })).body.stats.indexing, true);
+    await hanging.stop(); // Ends the builder (a stop that waited for it would never return).
+    assert.equal(readdirSync(root), [], "after a stop during the build");
+  } finally {
+    for (const h of hosts) {
+      await h.stop();
+      removeHome(h.home);
+    }
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+seamTest("a build lists the workspace only once the watcher has its mark: a file written just before it is indexed", async () => {
+  // In a directory the watcher ignores: only the build's own listing can find it.
+  const late = "drafts.tmp/late.md";
+  let workspace: ((path: string) => void) | undefined;
+  const workspaceOf = new Promise<string>((resolve) => (workspace = resolve));
+  let h: TestHost | undefined;
+  try {
+    h = await startWithFiles(files, {
+      config: config({ builderProcessMinFiles: 1 }),
+      // Written as the mark is taken, after the search plugin's start: a listing made before
+      // the mark would miss it, and its mtime (before the mark) would make the scan skip it.
+      plugins: withSeams({ watching: async () => (writeFiles(await workspaceOf, { [late]: "# Late\n\nthe numbat arrives\n" }), true) }),
+      waitForIndex: false,
+    });
+    workspace!(h.workspace);
+    await whenIndexed(h);
+    const { body } = await search(h, { q: "numbat" });
+    assert.is(body.total, 1, "the file written before the mark is indexed");
+    assert.is(body.stats.lastRefresh?.builder, "child-process");
+  } finally {
+    await stopAll(h);
   }
 });
 
@@ -157,10 +199,11 @@ for (const [path, builderProcessMinFiles] of [["in the builder process", 1], ["o
       started(h.workspace);
       await whenIndexed(h);
       assert.ok(deleted, "the build waited for the scan's end");
-      assert.not.ok(existsSync(join(h.workspace, gone)));
       const { body } = await search(h, { q: "wombat" });
       assert.is(body.total, 0, "the deleted file is not searchable");
-      assert.is(body.stats.totalFiles, (await answers(h)).totalFiles);
+      assert.is(body.stats.lastRefresh?.builder, builderProcessMinFiles === 1 ? "child-process" : "main-thread");
+      // Every file but the deleted one and the three skipped (too large, binary, not UTF-8).
+      assert.is(body.stats.totalFiles, Object.keys(files).length - 3);
       assert.ok((await search(h, { q: "capybara" })).body.total > 0, "the other files are");
     } finally {
       await stopAll(h);

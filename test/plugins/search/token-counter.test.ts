@@ -61,6 +61,13 @@ t("random texts over letters, digits, ASCII and Unicode separators and surrogate
   assert.equal(counted(texts, termOf), texts.map((text) => reference(text, termOf)));
 });
 
+t("two tokens with the same 32-bit hash stay two tokens (the table compares characters)", () => {
+  // "yaczfaa" and "glbppaa" collide under the counter's FNV-1a (found by a search over 7-letter words).
+  const texts = ["yaczfaa glbppaa yaczfaa", "glbppaa", "yaczfaa x glbppaa glbppaa"];
+  assert.equal(counted(texts, termOf), texts.map((text) => reference(text, termOf)));
+  assert.equal(counted(["yaczfaa glbppaa yaczfaa"], termOf)[0]!.counts, [["yaczfaa", 2], ["glbppaa", 1]]);
+});
+
 t("a table grown far past its first size still finds every token (no merged or duplicated tokens)", () => {
   const texts = Array.from({ length: 50 }, (_, i) => Array.from({ length: 400 }, (_, k) => `w${(i * 397 + k * 31) % 9000}`).join(" "));
   const results = counted(texts, termOf);
