@@ -60,15 +60,25 @@ function youngCapacity(): number {
 /**
  * Whether a build left V8 holding memory worth a release: its young generation grown past
  * twice its working size (a 10,000-file build leaves it at 128 MB; a start on a small
- * workspace, at its working size or less). Below that the release would give back next to
+ * workspace, at its working size or less), or the process grown by more than
+ * {@link RSS_GROWTH_TO_RELEASE_BYTES} during the build (`grewBy`). Below that the release would give back next to
  * nothing, and it is not free: a memory-reducing GC leaves V8's optimised code of Node's own
  * request path (`process.nextTick`'s tick objects, the HTTP streams' property stores) on
  * slow paths for the rest of the process (measured: 35-37 against 47-49 µs of user CPU
  * per `GET /api/health` answer, the same bare node:http server 20% slower after one; docs/benchmarks.md).
  */
-export function buildKeptMemory(): boolean {
-  return youngCapacity() > RELEASE_ABOVE_BYTES;
+export function buildKeptMemory(grewBy = 0): boolean {
+  return youngCapacity() > RELEASE_ABOVE_BYTES || grewBy > RSS_GROWTH_TO_RELEASE_BYTES;
 }
+
+/**
+ * The other sign of a build that left memory behind: the process grew this much while the
+ * build or load ran (the caller measures its RSS before and after). A restart on 10,000 files
+ * sometimes left the young generation at its working size yet the process at 300-310 MB,
+ * against about 170 MB after a release (bench:workspace, 2026-11-29); a small workspace's
+ * build grows it by a few MB at most.
+ */
+export const RSS_GROWTH_TO_RELEASE_BYTES = 64 * 1_048_576;
 
 /** {@link buildKeptMemory}'s line: twice the young generation's working size. */
 export const RELEASE_ABOVE_BYTES = 2 * YOUNG_GENERATION_BYTES;

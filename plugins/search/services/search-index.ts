@@ -170,6 +170,8 @@ export class SearchIndex implements WorkspaceSearch {
   private saveTimer: NodeJS.Timeout | undefined;
   /** A full build or start-up load ran since the last memory release (see {@link releaseMemorySoon}). */
   private builtSinceRelease = false;
+  /** The most the process's RSS grew during one build or load since the last release. */
+  private buildGrowth = 0;
   private releaseTimer: NodeJS.Timeout | undefined;
   private indexedAt: string | null = null;
   private lastRefresh: RefreshReport | null = null;
@@ -347,10 +349,12 @@ export class SearchIndex implements WorkspaceSearch {
   /** Counts a running build or refresh for `stats.indexing`. */
   private async indexingWhile<T>(work: () => Promise<T>): Promise<T> {
     this.indexing += 1;
+    const rssBefore = process.memoryUsage.rss();
     this.deps.onChange?.();
     try {
       return await work();
     } finally {
+      this.buildGrowth = Math.max(this.buildGrowth, process.memoryUsage.rss() - rssBefore);
       this.indexing -= 1;
       this.deps.onChange?.();
     }
@@ -804,8 +808,10 @@ export class SearchIndex implements WorkspaceSearch {
       this.releaseTimer = undefined;
       if (this.stopped || this.indexing > 0) return;
       this.builtSinceRelease = false;
+      const grewBy = this.buildGrowth;
+      this.buildGrowth = 0;
       // A small workspace's build leaves nothing to give back, and the release has a lasting cost (release-memory.ts).
-      if (!buildKeptMemory()) return;
+      if (!buildKeptMemory(grewBy)) return;
       const durationMs = releaseMemory();
       this.deps.logger.info({ durationMs: durationMs === undefined ? null : Math.round(durationMs), rssMb: Math.round(process.memoryUsage.rss() / 1_048_576) }, "search: memory kept from the index build released");
     }, RELEASE_MEMORY_DELAY_MS);

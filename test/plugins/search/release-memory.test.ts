@@ -9,7 +9,7 @@ import * as assert from "uvu/assert";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { runInNewContext } from "node:vm";
 import { getHeapSpaceStatistics } from "node:v8";
-import { buildKeptMemory, releaseMemory, RELEASE_ABOVE_BYTES, YOUNG_GENERATION_BYTES } from "../../../plugins/search/services/release-memory.ts";
+import { buildKeptMemory, releaseMemory, RELEASE_ABOVE_BYTES, RSS_GROWTH_TO_RELEASE_BYTES, YOUNG_GENERATION_BYTES } from "../../../plugins/search/services/release-memory.ts";
 
 const t = suite("search: memory release after a build");
 
@@ -36,6 +36,14 @@ t("a small process has nothing to release; a large build's allocation has", () =
   const grown = youngCapacity();
   releaseMemory();
   assert.ok(youngCapacity() < grown, `the release gave nothing back (${grown} bytes before, ${youngCapacity()} after)`);
+});
+
+t("a build that grew the process by more than RSS_GROWTH_TO_RELEASE_BYTES left memory to release, whatever the young generation", () => {
+  releaseMemory(); // The young generation back at its working size.
+  assert.ok(youngCapacity() <= RELEASE_ABOVE_BYTES);
+  assert.is(buildKeptMemory(), false, "grown by nothing");
+  assert.is(buildKeptMemory(RSS_GROWTH_TO_RELEASE_BYTES), false, "grown by the line itself");
+  assert.is(buildKeptMemory(RSS_GROWTH_TO_RELEASE_BYTES + 1_048_576), true, "grown by more than the line");
 });
 
 t("collects what is no longer referenced", async () => {
