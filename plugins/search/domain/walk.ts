@@ -31,6 +31,8 @@ export interface WalkOptions {
 }
 
 const MAX_DEPTH = 64;
+/** The walk's time slice (see {@link walkWorkspace}). */
+const WALK_SLICE_MS = 25;
 
 const tryOr = <T>(fn: () => T): T | undefined => {
   try {
@@ -50,13 +52,15 @@ const tryOr = <T>(fn: () => T): T | undefined => {
  * pool per file made the walk of 10,000 files ten times slower, more so while the watcher
  * scans the same tree; and a yield after every directory made it wait a whole turn of that
  * scan's callbacks each time (the walk of 10,000 files took 700 ms during the scan, ~110 ms
- * alone).
+ * alone). Its slices are longer than the index's usual 8 ms: the scan it competes with holds
+ * the event loop for 50-200 ms at a time anyway, and each yield waits for one of those (the
+ * walk took 340-370 ms with 8 ms slices, 190-220 ms with 50 ms ones).
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], symlinksOutside: 0, truncated: false };
   const visited = new Set<string>();
   const pending: [string, string, number][] = [[options.workspace.root, "", 0]];
-  const slicer = new Slicer();
+  const slicer = new Slicer(WALK_SLICE_MS);
 
   while (pending.length > 0 && !result.truncated) {
     const [absolute, relative, depth] = pending.pop()!;
