@@ -89,32 +89,27 @@ t("a build in the builder process gives the index a build on the server's thread
   }
 });
 
-seamTest("a builder process that dies is replaced by a build on the server's thread: nothing is missing", async () => {
+/** A host whose builder cannot do its work (`seamsFor` the reference host) must end with the index of one that built on the server's thread. */
+async function fallsBackToTheServersThread(seamsFor: (reference: TestHost) => SearchSeams): Promise<void> {
   let h: TestHost | undefined;
   let reference: TestHost | undefined;
   try {
-    h = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderEntry: new URL("./fixtures/dying-builder.ts", import.meta.url) }) });
     reference = await startWithFiles(files, { config: config({}) });
+    h = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams(seamsFor(reference)) });
     assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
     assert.equal(await answers(h), await answers(reference));
   } finally {
     await stopAll(h, reference);
   }
-});
+}
 
-seamTest("a builder process that cannot start (no directory for its files) leaves the build to the server's thread", async () => {
-  let h: TestHost | undefined;
-  let reference: TestHost | undefined;
-  try {
-    reference = await startWithFiles(files, { config: config({}) });
-    const nowhere = join(reference.home, "no-such-directory");
-    h = await startWithFiles(files, { config: config({ builderProcessMinFiles: 1 }), plugins: withSeams({ builderTempRoot: nowhere }) });
-    assert.is((await search(h, { q: "zz" })).body.stats.lastRefresh?.builder, "main-thread");
-    assert.equal(await answers(h), await answers(reference));
-  } finally {
-    await stopAll(h, reference);
-  }
-});
+seamTest("a builder process that dies is replaced by a build on the server's thread: nothing is missing", () =>
+  fallsBackToTheServersThread(() => ({ builderEntry: new URL("./fixtures/dying-builder.ts", import.meta.url) })),
+);
+
+seamTest("a builder process that cannot start (no directory for its files) leaves the build to the server's thread", () =>
+  fallsBackToTheServersThread((reference) => ({ builderTempRoot: join(reference.home, "no-such-directory") })),
+);
 
 seamTest("the builder's private directory is removed after a build, after a builder that died, and when the server stops during a build", async () => {
   const root = mkdtempSync(join(tmpdir(), "muster-builder-root-"));
