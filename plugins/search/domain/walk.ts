@@ -26,13 +26,19 @@ export interface WalkOptions {
   /** The workspace: its root (a real path) and its containment check. */
   workspace: Pick<WorkspacePaths, "root" | "contains">;
   maxFiles: number;
+  /** The time slice between two yields (default {@link WALK_SLICE_MS}). */
+  sliceMs?: number;
   /** Called once, as soon as the walk has found `atLeast` files (a caller starts preparing a large build). */
   onManyFiles?: { atLeast: number; call: () => void };
 }
 
 const MAX_DEPTH = 64;
-/** The walk's time slice (see {@link walkWorkspace}). */
-const WALK_SLICE_MS = 25;
+/**
+ * The time slice of a walk during the watcher's initial scan (see {@link walkWorkspace}). A
+ * walk after it (the start-up refresh, while searches are served) keeps the index's usual
+ * 8 ms slices, so a query arriving meanwhile waits no longer.
+ */
+export const WALK_SLICE_MS = 25;
 
 const tryOr = <T>(fn: () => T): T | undefined => {
   try {
@@ -60,7 +66,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], symlinksOutside: 0, truncated: false };
   const visited = new Set<string>();
   const pending: [string, string, number][] = [[options.workspace.root, "", 0]];
-  const slicer = new Slicer(WALK_SLICE_MS);
+  const slicer = new Slicer(options.sliceMs ?? WALK_SLICE_MS);
 
   while (pending.length > 0 && !result.truncated) {
     const [absolute, relative, depth] = pending.pop()!;

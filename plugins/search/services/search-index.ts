@@ -8,10 +8,10 @@ import type { Category } from "../domain/categories.ts";
 import { isIndexablePath } from "../domain/path-rules.ts";
 import { INDEX_FORMAT, queryTerms } from "../domain/query.ts";
 import type { RankedPath, WorkspaceSearch } from "../tokens.ts";
-import { walkWorkspace, type FoundFile, type WalkOptions } from "../domain/walk.ts";
+import { walkWorkspace, WALK_SLICE_MS, type FoundFile, type WalkOptions } from "../domain/walk.ts";
 import { CompactIndex, type CompactHit } from "../domain/compact-index.ts";
 import { decodeSteps, encodeIndexParts } from "../domain/index-codec.ts";
-import { Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
+import { SLICE_MS, Slicer, runSliced, whileWanted } from "../domain/slicing.ts";
 import { IndexStore, type FileRow } from "./index-store.ts";
 import { isoOfMtime, loadFile, readExcerpt, type Loaded, type SkipReason } from "./file-loader.ts";
 import { buildKeptMemory, releaseMemory } from "./release-memory.ts";
@@ -651,10 +651,12 @@ export class SearchIndex implements WorkspaceSearch {
    * meanwhile (from the saved index at a restart).
    */
   private async walk(options: { waitFor: "mark" | "scan"; onManyFiles?: WalkOptions["onManyFiles"] } = { waitFor: "scan" }) {
+    // Longer slices only while the scan runs (walk.ts); after it, the usual ones.
+    const sliceMs = options.waitFor === "mark" && !this.scanEnded ? WALK_SLICE_MS : SLICE_MS;
     const watch = this.deps.watch;
     if (watch && !(await (options.waitFor === "scan" ? watch.scanned() : watch.watching()))) throw new Stopped("the host stopped before the workspace watcher started or ended its scan");
     this.throwIfStopped();
-    const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles, onManyFiles: options.onManyFiles });
+    const walk = await walkWorkspace({ workspace: this.deps.workspace, maxFiles: this.deps.config.maxFiles, sliceMs, onManyFiles: options.onManyFiles });
     this.symlinksOutside = walk.symlinksOutside;
     if (walk.truncated) this.deps.logger.warn({ maxFiles: this.deps.config.maxFiles }, "workspace has more searchable files than search.maxFiles; the rest is not indexed");
     return walk;
