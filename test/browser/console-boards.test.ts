@@ -1,16 +1,17 @@
 // The Boards page in a real headless Chromium against a real host: a board started from a
 // template, a card dragged to another column and one moved by the keyboard alone (the move
 // announced), a move past a WIP limit refused with its code, a card moved through the API
-// showing up moved in the open page, the card's page, agent-written titles kept as text, the
+// showing up moved in the open page (and not drawn back by a load that crossed its event), the card's page, agent-written titles kept as text, the
 // accessibility check, a board of 1,000 cards paged per column, and the page at 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { removeHome, startTestHost, type TestHost } from "../helpers/start-test-host.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { scaled } from "../helpers/time-scale.ts";
 import { chromiumMissing } from "./browser.ts";
 import { consoleSuite, type ConsoleSuite } from "./console-suite.ts";
-import { describeViolations, seriousViolations } from "./console.ts";
+import { describeViolations, seriousViolations, waitForConsole } from "./console.ts";
 
 const t = suite("console: boards");
 const missing = chromiumMissing();
@@ -34,6 +35,30 @@ async function createCard(boardId: string, title: string, column?: string): Prom
   const res = await h.json(`/api/boards/${boardId}/cards`, { method: "POST", body: { title, ...(column ? { column } : {}) } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.card;
+}
+
+/**
+ * Opens `path` signed in, in a context of its own whose clock the test drives (a clock belongs
+ * to the whole context, and the suite's other pages share theirs).
+ */
+async function withClockedPage(path: string, fn: (page: Page) => Promise<void>): Promise<void> {
+  await withPage("/console/boards", async (signedIn) => {
+    const csrf = (await signedIn.evaluate(`sessionStorage.getItem("muster.csrf")`)) as string;
+    const context = await signedIn.context().browser()!.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await context.addCookies(await signedIn.context().cookies());
+      await context.clock.install();
+      const page = await context.newPage();
+      page.setDefaultTimeout(scaled(20_000));
+      const url = new URL(path, h.url);
+      url.hash = `csrf=${csrf}`;
+      await page.goto(url.href);
+      await waitForConsole(page);
+      await fn(page);
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 const columnOf = async (cardId: string) => (await h.json(`/api/cards/${cardId}`)).body.card.column as string;
@@ -148,6 +173,45 @@ if (missing) {
         await page.unrouteAll({ behavior: "ignoreErrors" });
         await Promise.all(held.map((route) => route.abort().catch(() => undefined)));
       }
+    });
+  });
+
+  t("a load sent before a move's event, answering after it, does not draw the card back", async () => {
+    const board = await createBoard("Crossing board");
+    const card = await createCard(board.id, "Not drawn back", "backlog");
+    await withClockedPage(`/console/boards/${board.id}`, async (page) => {
+      await cardIn(page, "backlog", card.id).waitFor();
+      // The page's timers stand still, so its settle reload starts only when the test says so and
+      // the order below (load sent, event received, load answered) is the one that happens.
+      await page.clock.pauseAt(Date.now() + 60_000);
+      const held: { route: Route; body: { board: { name: string } } }[] = [];
+      await page.route((url) => url.pathname === `/api/boards/${board.id}`, async (route) => {
+        const response = await route.fetch();
+        held.push({ route, body: await response.json() });
+      });
+      try {
+        // Another card's event makes the page load the board again: that load is answered (by the
+        // server) now, before the move, and held on its way back.
+        await createCard(board.id, "Someone else's card", "todo");
+        await page.clock.runFor(100);
+        await waitUntil(() => held.length === 1, { timeoutMs: 10_000, label: "the page loading the board again" });
+        const moved = await h.json(`/api/cards/${card.id}`, { method: "PATCH", body: { column: "review" } });
+        assert.is(moved.status, 200, JSON.stringify(moved.body));
+        await cardIn(page, "review", card.id).waitFor();
+        // The old answer lands now; its board name shows that it was drawn.
+        const { route, body } = held[0]!;
+        await route.fulfill({ json: { ...body, board: { ...body.board, name: "Drawn from the old answer" } } });
+        await page.getByRole("heading", { level: 1, name: "Drawn from the old answer" }).waitFor();
+        assert.is(await cardIn(page, "review", card.id).count(), 1, "the card stays where its event put it");
+        assert.is(await cardIn(page, "backlog", card.id).count(), 0);
+      } finally {
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+        await Promise.all(held.map(({ route }) => route.abort().catch(() => undefined)));
+      }
+      // The next load (sent after the event) shows the server's board.
+      await page.clock.runFor(100);
+      await page.getByRole("heading", { level: 1, name: "Crossing board" }).waitFor();
+      assert.is(await cardIn(page, "review", card.id).count(), 1);
     });
   });
 

@@ -23,27 +23,34 @@ interface MoveState {
 }
 
 export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: string }) {
-  const view = useResource(() => muster.getBoardsById({ id: boardId }), { deps: [boardId] });
+  // How many of this board's card events had arrived when each load was sent: a load sent after an
+  // event was received answers from after that event's commit, so it already shows that change; a
+  // load sent before may answer from before it, and must not draw the card back where it was.
+  const received = useRef(0);
+  const loaded = useResource(async () => ({ seen: received.current, view: await muster.getBoardsById({ id: boardId }) }), { deps: [boardId] });
+  const view = { ...loaded, data: loaded.data?.view };
   // Only this board's events reload it (another board's moves are not this page's business);
   // a burst (an agent filing 50 cards) loads once.
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(settle.current), []);
-  // A card's event is drawn at once (live-cards.ts), over the board last loaded, until the reload lands.
-  const [changes, setChanges] = useState<{ over: unknown; list: CardChange[] }>({ over: undefined, list: [] });
+  // A card's event is drawn at once (live-cards.ts), over the board last loaded, until a load sent
+  // after it lands.
+  const [changes, setChanges] = useState<{ seq: number; change: CardChange }[]>([]);
   useLive(["boards.*"], (message) => {
     let concerned: string | undefined = boardId;
     if (message.type === "event") {
       const payload = message.payload as { card?: Card; board?: { id?: string }; boardId?: string; id?: string };
       concerned = payload.card?.boardId ?? payload.board?.id ?? payload.boardId ?? payload.id;
       const change = cardChange(message.name, payload);
-      if (concerned === boardId && change && view.data) {
-        const over = view.data;
-        setChanges((current) => ({ over, list: current.over === over ? [...current.list, change] : [change] }));
+      if (concerned === boardId && change) {
+        const seq = ++received.current;
+        const seen = loaded.data?.seen ?? 0;
+        setChanges((current) => [...current.filter((entry) => entry.seq > seen), { seq, change }]);
       }
     } else if (message.type !== "reconnected") return;
     if (concerned !== boardId) return;
     clearTimeout(settle.current);
-    settle.current = setTimeout(() => void view.reload(), 50);
+    settle.current = setTimeout(() => void loaded.reload(), 50);
   });
   const [move, setMove] = useState<MoveState>({ announcement: "" });
 
@@ -67,7 +74,8 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
     return html`<${PageHeader} title="Board" />${view.error ? html`<${ErrorNote} error=${view.error} /><p><a href=${pageHref("boards")}>All boards</a></p>` : html`<p class="meta">Loading the board…</p>`}`;
   }
   const { board } = view.data;
-  const cards = changes.over === view.data ? withLiveCards(view.data.cards, changes.list) : view.data.cards;
+  const seen = loaded.data?.seen ?? 0;
+  const cards = withLiveCards(view.data.cards, changes.filter((entry) => entry.seq > seen).map((entry) => entry.change));
 
   const moveCard = async (card: Card, column: Column, position: number | undefined, focus?: { cardId: string; control: "left" | "right" }) => {
     if (card.column === column.id && position === undefined) return;
