@@ -31,6 +31,14 @@ function isSeparatorCode(code: number): boolean {
   return SEPARATOR.test(String.fromCodePoint(code));
 }
 
+/**
+ * The code point at `i`, whose UTF-16 unit is `unit`: a high surrogate with a unit after it is
+ * read as a pair (`codePointAt` gives a lone one back as itself, as minisearch's regex sees it).
+ */
+function codePointFrom(text: string, i: number, unit: number): number {
+  return unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length ? text.codePointAt(i)! : unit;
+}
+
 // As int32: the hashes are compared with what an Int32Array holds.
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -80,7 +88,7 @@ export class TokenCounter {
           end += 1;
           continue;
         }
-        const code = unit >= 0xd800 && unit < 0xdc00 && end + 1 < length ? text.codePointAt(end)! : unit;
+        const code = codePointFrom(text, end, unit);
         if (isSeparatorCode(code)) break;
         const width = code > 0xffff ? 2 : 1;
         for (let k = 0; k < width; k++) hash = Math.imul(hash ^ text.charCodeAt(end + k), FNV_PRIME);
@@ -97,7 +105,7 @@ export class TokenCounter {
           start += 1;
           continue;
         }
-        const code = unit >= 0xd800 && unit < 0xdc00 && start + 1 < length ? text.codePointAt(start)! : unit;
+        const code = codePointFrom(text, start, unit);
         if (!isSeparatorCode(code)) break;
         start += code > 0xffff ? 2 : 1;
       }

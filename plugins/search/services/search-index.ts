@@ -528,16 +528,22 @@ export class SearchIndex implements WorkspaceSearch {
     let decoding = Promise.resolve();
     let builder: BuilderProcess;
     try {
-      builder = this.builderProcess(publish, (encoded) => {
-        decoding = decoding
-          .then(async () => {
-            if (this.builder !== builder) return;
-            const partial = await runSliced(decodeSteps(encoded.codec, encoded.text, encoded.blob));
-            if (this.builder !== builder) return;
-            this.index = partial;
-            this.warmSoon();
-          })
-          .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
+      builder = startBuilderProcess({
+        maxFileBytes: this.deps.config.maxFileBytes,
+        publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
+        entry: this.deps.seams?.builderEntry,
+        tempRoot: this.deps.seams?.builderTempRoot,
+        onSnapshot: (encoded) => {
+          decoding = decoding
+            .then(async () => {
+              if (this.builder !== builder) return;
+              const partial = await runSliced(decodeSteps(encoded.codec, encoded.text, encoded.blob));
+              if (this.builder !== builder) return;
+              this.index = partial;
+              this.warmSoon();
+            })
+            .catch((error) => this.deps.logger.warn({ err: error }, "search: a partial index of the build could not be read"));
+        },
       });
     } catch (error) {
       // No temporary directory, no process: this build runs here.
@@ -545,16 +551,6 @@ export class SearchIndex implements WorkspaceSearch {
       return;
     }
     this.builder = builder;
-  }
-
-  private builderProcess(publish: boolean, onSnapshot: (index: EncodedIndexFiles) => void): BuilderProcess {
-    return startBuilderProcess({
-      maxFileBytes: this.deps.config.maxFileBytes,
-      publishEveryMs: publish ? this.deps.config.publishEveryMs : null,
-      entry: this.deps.seams?.builderEntry,
-      tempRoot: this.deps.seams?.builderTempRoot,
-      onSnapshot,
-    });
   }
 
   /**
