@@ -80,6 +80,7 @@ export { atomically, whileLocked, type AtomicTx, type AtomicBody, type AtomicSta
 export { SerialQueue } from "./serial-queue.ts";
 export { IdFollower, type IdFollowerOptions } from "./id-follower.ts";
 export { answerAfter } from "./answer-after.ts";
+export { keptAnswer } from "./kept-answer.ts";
 export { defineMigration, type Migration, type MigrationDb } from "./migrations.ts";
 export { createRateLimiter, type RateLimiter, type RateLimitOptions, type RateLimits, type SharedRateLimiter } from "./rate-limit.ts";
 export { hostTokens, configToken } from "./tokens.ts";

@@ -63,3 +63,32 @@ export async function benchAgentHealth(
     removeTempDir(home);
   }
 }
+
+/**
+ * `npm run bench:api -- --agent-health-only [--runs N] [name=<checkout> ...]`: this scenario
+ * alone, the checkouts named (default: this one) taking turns, `runs` rounds of `seconds`;
+ * the table of each checkout's medians.
+ */
+export async function agentHealthOnly(options: {
+  checkouts: readonly (readonly [string, string])[];
+  runs: number;
+  measure: (server: RunningServer, target: LoadTarget) => Promise<LoadFigures>;
+  log: (message: string) => void;
+}): Promise<string> {
+  const runs = new Map<string, LoadFigures[]>(options.checkouts.map(([name]) => [name, []]));
+  for (let round = 0; round < options.runs; round++) {
+    for (const [name, cwd] of options.checkouts) {
+      const { figures, sessionListsDuringLoad } = await benchAgentHealth(options.measure, cwd, options.log);
+      if (sessionListsDuringLoad > 1) throw new Error(`${name}: ${sessionListsDuringLoad} sessions.list during the load (at most the periodic one)`);
+      options.log(`${name}: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${Math.round(figures.cpuUsPerRequest ?? NaN)} µs of server CPU per answer`);
+      runs.get(name)!.push(figures);
+    }
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
+  const lines = [`| checkout | p50 ms | p99 ms (runs) | server CPU µs per answer |`, `|---|---:|---:|---:|`];
+  for (const [name, figures] of runs) {
+    const p99s = figures.map((f) => f.p99Ms);
+    lines.push(`| ${name} | ${median(figures.map((f) => f.p50Ms))} | ${median([...p99s])} (${p99s.join(", ")}) | ${Math.round(median(figures.map((f) => f.cpuUsPerRequest ?? NaN)))} |`);
+  }
+  return `${AGENT_HEALTH.label}, ${options.runs} runs per checkout, medians:\n\n${lines.join("\n")}`;
+}

@@ -9,9 +9,11 @@
 //                                 cost events / cron jobs)
 //   npm run bench:api -- --postgres   issue 25's PostgreSQL column alone: SQLite against
 //                                 PostgreSQL, two instances behind haproxy (scripts/bench/team.ts)
+//   npm run bench:api -- --agent-health-only [--runs N] [name=<checkout> ...]   issue 12's
+//                                 agent-health scenario alone, the checkouts taking turns
 import { readdirSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { medianFigures, runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
 import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
@@ -20,7 +22,7 @@ import { analysis } from "./analysis.ts";
 import { readHistory, renderHistory } from "./history.ts";
 import { benchmarksFile, wroteTo } from "./output.ts";
 import { commit, machine } from "./machine.ts";
-import { benchAgentHealth } from "./agents-health.ts";
+import { agentHealthOnly, benchAgentHealth } from "./agents-health.ts";
 import { benchCronRebuild, benchUsageSummary, CRON_JOBS, USAGE_EVENTS } from "./usage-crons.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -346,9 +348,21 @@ async function main(): Promise<void> {
   if (targets.some((t) => !t.pass)) log(`targets missed: ${targets.filter((t) => !t.pass).map((t) => t.what).join("; ")}`);
 }
 
+/** `--agent-health-only`: the agent-health scenario alone, for the checkouts named (`name=dir`; default this one). */
+async function agentHealthOnlyMain(): Promise<void> {
+  const args = process.argv.slice(2);
+  const named = args.filter((a) => /^\w[\w-]*=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+  const runsAt = args.indexOf("--runs");
+  const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
+  if (!(runs >= 1)) throw new Error("--runs takes a number of rounds (1 or more)");
+  const table = await agentHealthOnly({ checkouts: named.length ? named : [["this checkout", ROOT]], runs, measure, log });
+  console.log(`\n${machine()}\n\n${table}`);
+}
+
 try {
   // `--postgres`: issue 25's PostgreSQL column alone (scripts/bench/team.ts says why apart).
   if (process.argv.includes("--postgres")) await (await import("./team.ts")).benchTeam();
+  else if (process.argv.includes("--agent-health-only")) await agentHealthOnlyMain();
   else await main();
 } catch (error) {
   console.error(`bench:api failed: ${(error as Error).stack ?? error}`);

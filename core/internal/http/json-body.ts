@@ -1,5 +1,6 @@
 // How every JSON answer is put on the wire: routes' results and the error envelope.
 import type { Context } from "koa";
+import { keptAnswerText } from "../../plugin-api/kept-answer.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 const JSON_IN_TYPE = /\bjson\b/i;
@@ -12,6 +13,7 @@ const JSON_IN_TYPE = /\bjson\b/i;
  * takes the setter's first branch. A serialisation failure (a BigInt, a cycle) is now thrown
  * here, inside the error boundary, so it is answered with the 500 envelope. Anything that is
  * not a plain object or array (a route handing Koa a stream or a Buffer) goes to Koa as is.
+ * An answer a route kept (`keptAnswer` of the plugin kit) is sent as the text made then.
  */
 export function setJsonBody(ctx: Context, result: unknown): void {
   if (typeof result !== "object" || result === null || Buffer.isBuffer(result) || typeof (result as { pipe?: unknown }).pipe === "function") {
@@ -21,5 +23,5 @@ export function setJsonBody(ctx: Context, result: unknown): void {
   // Straight on Node's response: Koa's `ctx.set` copies its arguments into arrays per call.
   const res = ctx.res;
   if (!ctx.headerSent && !JSON_IN_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) res.setHeader("Content-Type", JSON_TYPE);
-  ctx.body = JSON.stringify(result);
+  ctx.body = keptAnswerText(result) ?? JSON.stringify(result);
 }

@@ -1,8 +1,9 @@
-import { configToken, defineRoutes, hostTokens, type GateRequestResult } from "@muster/plugin";
+import { configToken, defineRoutes, hostTokens, keptAnswer, type GatewayStatus, type GateRequestResult } from "@muster/plugin";
 import type { AgentsConfig } from "../config.ts";
 import { mountMarketplaceRoutes } from "./marketplace-routes.ts";
 import { APPROVALS } from "../../approvals/tokens.ts";
 import { agentsErrors } from "../errors.ts";
+import type { AgentHealthEntry } from "../tokens.ts";
 import { coverageFor } from "../services/coverage.ts";
 import { CONFIGURE_ACTION, type ConfigurePayload } from "../services/gated-actions.ts";
 import { DIRECTORY, FACTORY, HEARTBEAT, PACKS, REGISTRATION } from "../services/service-tokens.ts";
@@ -35,6 +36,7 @@ export const agentRoutes = defineRoutes({
     /** A result whose approval the gate just requested, answered with the whole Approval record as every route that creates one. */
     const withApproval = async <R extends { approval: GateRequestResult }>(result: R) => ({ ok: true as const, ...result, approval: await approvals.get(result.approval.approvalId) });
 
+    let keptHealth: { agents: AgentHealthEntry[]; link: string; answer: { ok: true; gateway: GatewayStatus; agents: AgentHealthEntry[] } } | undefined;
     // The fixed paths come before /api/agents/:id so that `health` is never read as an id.
     router.get(
       "/api/agents/health",
@@ -44,7 +46,14 @@ export const agentRoutes = defineRoutes({
         query: emptyQuery,
         response: healthResponse,
       },
-      async () => ({ ok: true, gateway: directory.gatewayStatus(), agents: await directory.healthAll() }),
+      async () => {
+        const gateway = directory.gatewayStatus();
+        const agents = await directory.healthAll();
+        // The same answer for every poll while neither the cached entries nor the link changed: serialised once.
+        const link = JSON.stringify(gateway);
+        if (keptHealth?.agents !== agents || keptHealth.link !== link) keptHealth = { agents, link, answer: keptAnswer({ ok: true as const, gateway, agents }) };
+        return keptHealth.answer;
+      },
     );
 
     router.get(
