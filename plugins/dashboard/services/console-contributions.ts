@@ -14,6 +14,11 @@ const ID = /^[a-z][a-z0-9-]*$/;
 const EVENT = /^(?:\*|[a-z][a-z0-9-]*(?:\.[a-zA-Z0-9_-]+)*(?:\.\*)?)$/;
 const MODULE = /^[a-z][a-z0-9-]*\.(?:ts|js)$/;
 const GROUPS = ["crew", "work", "knowledge", "outside", "settings"];
+/**
+ * Code-unit order: the same on every machine whatever its locale, and no ICU collator loaded
+ * while the server starts (the first `localeCompare` of a process costs ~7 ms).
+ */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One panel as `GET /dashboard/panels` lists it. */
 export interface ListedPanel {
@@ -100,6 +105,6 @@ export function loadConsoleContributions(panels: readonly Contributed<ConsolePan
     bundleEntries(files, `plugins/${plugin}/`, dir, [...new Set(entries)]);
   }
   const rank = (group: string) => (GROUPS.includes(group) ? GROUPS.indexOf(group) : GROUPS.length);
-  listedPages.sort((a, b) => rank(a.group) - rank(b.group) || a.group.localeCompare(b.group) || a.order - b.order || a.title.localeCompare(b.title));
+  listedPages.sort((a, b) => rank(a.group) - rank(b.group) || byText(a.group, b.group) || a.order - b.order || byText(a.title, b.title));
   return { panels: listedPanels, pages: listedPages };
 }
