@@ -108,7 +108,11 @@ t("party mode: every agent replies in its round, and the session opens from the 
     await page.getByRole("link", { name: "Plan the launch" }).click();
     await page.waitForURL(`**/console/chat/${id}`);
     await page.getByText("Party: main, helper").first().waitFor();
-    assert.is(await page.getByRole("list", { name: "Messages" }).locator(".chat-message").count(), 5);
+    // The session list names the party too, so the text above may be found before the opened
+    // session's messages are drawn: wait for them.
+    const opened = page.getByRole("list", { name: "Messages" }).locator(".chat-message");
+    await waitUntil(async () => (await opened.count()) === 5, { timeoutMs: 10_000, label: "the stored party's five messages" });
+    assert.is(await opened.count(), 5);
   } finally {
     await page.close();
   }
