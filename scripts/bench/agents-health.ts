@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeGateway } from "@muster/plugin/testing";
-import type { LoadFigures, LoadTarget } from "./load.ts";
+import { medianFigures, type LoadFigures, type LoadTarget } from "./load.ts";
 import { freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 
 export const AGENTS = 200;
@@ -84,11 +84,10 @@ export async function agentHealthOnly(options: {
       runs.get(name)!.push(figures);
     }
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
   const lines = [`| checkout | p50 ms | p99 ms (runs) | server CPU µs per answer |`, `|---|---:|---:|---:|`];
   for (const [name, figures] of runs) {
-    const p99s = figures.map((f) => f.p99Ms);
-    lines.push(`| ${name} | ${median(figures.map((f) => f.p50Ms))} | ${median([...p99s])} (${p99s.join(", ")}) | ${Math.round(median(figures.map((f) => f.cpuUsPerRequest ?? NaN)))} |`);
+    const middle = medianFigures(figures);
+    lines.push(`| ${name} | ${middle.p50Ms} | ${middle.p99Ms} (${figures.map((f) => f.p99Ms).join(", ")}) | ${Math.round(middle.cpuUsPerRequest ?? NaN)} |`);
   }
   return `${AGENT_HEALTH.label}, ${options.runs} runs per checkout, medians:\n\n${lines.join("\n")}`;
 }

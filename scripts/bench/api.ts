@@ -13,9 +13,9 @@
 //                                 agent-health scenario alone, the checkouts taking turns
 import { readdirSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { medianFigures, runLoad, type LoadFigures, type LoadTarget } from "./load.ts";
-import { cleanupAll, freePort, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
+import { cleanupAll, freePort, namedCheckouts, removeTempDir, startServer, stopServer, tempDir, type RunningServer } from "./processes.ts";
 import { summariseProfile, type ProfileSummary } from "./profile-summary.ts";
 import { median, renderMarkdown, writeSection, type BenchRow, type ColdStart, type Target } from "./report.ts";
 import { analysis } from "./analysis.ts";
@@ -351,11 +351,10 @@ async function main(): Promise<void> {
 /** `--agent-health-only`: the agent-health scenario alone, for the checkouts named (`name=dir`; default this one). */
 async function agentHealthOnlyMain(): Promise<void> {
   const args = process.argv.slice(2);
-  const named = args.filter((a) => /^\w[\w-]*=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
   const runsAt = args.indexOf("--runs");
   const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
-  if (!(runs >= 1)) throw new Error("--runs takes a number of rounds (1 or more)");
-  const table = await agentHealthOnly({ checkouts: named.length ? named : [["this checkout", ROOT]], runs, measure, log });
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs takes a whole number of rounds (1 or more)");
+  const table = await agentHealthOnly({ checkouts: namedCheckouts(args, ROOT), runs, measure, log });
   console.log(`\n${machine()}\n\n${table}`);
 }
 

@@ -5,8 +5,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 export { freePort } from "../lib/free-port.ts";
+
+/** The checkouts a bench's command line names (`name=dir`, each dir resolved), or `[["this checkout", fallback]]` when it names none. */
+export function namedCheckouts(args: readonly string[], fallback: string): (readonly [string, string])[] {
+  const named = args.filter((a) => /^\w[\w-]*=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+  return named.length ? named : [["this checkout", fallback]];
+}
 
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();

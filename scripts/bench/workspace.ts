@@ -16,9 +16,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { writeFile } from "node:fs/promises";
 import { request as httpRequest, Agent } from "node:http";
 import { cpus, loadavg, totalmem, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../lib/free-port.ts";
+import { namedCheckouts } from "./processes.ts";
 import { benchmarksFile, wroteTo } from "./output.ts";
 
 import { LEXICON, VOCABULARY, generateWorkspace, rng, zipf } from "./workspace-corpus.ts";
@@ -347,17 +348,11 @@ async function startOnly(): Promise<void> {
     const workspace = join(tmp, "workspace");
     console.log(`generating ${FILES} files in ${workspace}`);
     generateWorkspace(workspace, FILES);
-    const figures = await measureStarts(workspace, FILES, namedCheckouts(), Number(runsArg ?? START_RUNS));
+    const figures = await measureStarts(workspace, FILES, namedCheckouts(args, ROOT), Number(runsArg ?? START_RUNS));
     console.log(`\n${machine()}\n\n${renderStarts(figures)}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/** The checkouts named on the command line (`name=dir`), default this one. */
-function namedCheckouts(): (readonly [string, string])[] {
-  const named = args.filter((a) => /^\w[\w-]*=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
-  return named.length ? named : [["this checkout", ROOT]];
 }
 
 /** `--fanout-only`: the fan-out row alone, on an empty workspace, for the checkouts named (default: this one). */
@@ -365,7 +360,7 @@ async function fanoutOnlyMain(): Promise<void> {
   const profileDir = args.includes("--profile") ? mkdtempSync(join(tmpdir(), "muster-bench-fanout-prof-")) : undefined;
   const client = (option("--client") ?? "raw") as FanoutClientKind;
   if (client !== "raw" && client !== "sse") throw new Error(`--client is raw or sse, not ${client}`);
-  const table = await fanoutOnly({ checkouts: namedCheckouts(), runs: Number(runsArg ?? 2), clients: SSE_CLIENTS, events: FANOUT_EVENTS, client, profileDir });
+  const table = await fanoutOnly({ checkouts: namedCheckouts(args, ROOT), runs: Number(runsArg ?? 2), clients: SSE_CLIENTS, events: FANOUT_EVENTS, client, profileDir });
   console.log(`\n${machine()}\n\n${table}`);
   if (profileDir) console.log(`\nprofiles kept in ${profileDir} (scripts/bench/profile-summary.ts summarises one)`);
 }

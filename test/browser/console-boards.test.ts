@@ -1,8 +1,9 @@
 // The Boards page in a real headless Chromium against a real host: a board started from a
 // template, a card dragged to another column and one moved by the keyboard alone (the move
 // announced), a move past a WIP limit refused with its code, a card moved through the API
-// showing up moved in the open page (and not drawn back by a load that crossed its event), the card's page, agent-written titles kept as text, the
-// accessibility check, a board of 1,000 cards paged per column, and the page at 390 px.
+// showing up moved in the open page (and not drawn back by a load that crossed its event), the
+// card's page, agent-written titles kept as text, the accessibility check, a board of 1,000
+// cards paged per column, and the page at 390 px.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { Page, Route } from "playwright-core";

@@ -50,7 +50,7 @@ export function BoardScreen({ boardId, cardId }: { boardId: string; cardId?: str
     } else if (message.type !== "reconnected") return;
     if (concerned !== boardId) return;
     clearTimeout(settle.current);
-    settle.current = setTimeout(() => void loaded.reload(), 50);
+    settle.current = setTimeout(() => void view.reload(), 50);
   });
   const [move, setMove] = useState<MoveState>({ announcement: "" });
 
