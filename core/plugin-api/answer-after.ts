@@ -27,10 +27,10 @@ export function answerAfter(write: () => Promise<unknown>): void {
 }
 
 /** Runs `handle` (a request's route), then waits for every write registered during it, also those the awaited writes registered. */
-export async function collectingWrites(handle: () => Promise<unknown>): Promise<void> {
+export async function collectingWrites<T>(handle: () => Promise<T>): Promise<T> {
   const request: RequestWrites = { writes: [], open: true };
   try {
-    await current.run(request, handle);
+    return await current.run(request, handle);
   } finally {
     while (request.writes.length > 0) await Promise.allSettled(request.writes.splice(0));
     request.open = false;

@@ -49,7 +49,16 @@ export interface RouteInput<B, Q, P> {
   requestId: string;
   /** Aborts when the client disconnects before the response is complete. */
   signal: AbortSignal;
-  /** The underlying Koa context, for headers and raw streaming. */
+  /**
+   * Sets a header on the answer (`X-Total-Count`, `ETag`, ...), replacing an earlier value of
+   * the same name; an error answer keeps it too. Cheaper than `koa.set`: a GET whose handler
+   * never reads `koa` is answered without building a Koa context.
+   */
+  setHeader(name: string, value: string): void;
+  /**
+   * The underlying Koa context, for raw streaming and anything else about the request or
+   * answer. Built when first read: a handler that only needs a header uses `setHeader`.
+   */
   koa: Context;
 }
 

@@ -105,6 +105,18 @@ async function seed(server: RunningServer): Promise<void> {
   if (list.length !== SEED) throw new Error(`${server.name}: expected ${SEED} tasks after seeding, found ${list.length}`);
 }
 
+/**
+ * The list must weigh the same on both servers, or the comparison is not of the same work:
+ * until 2026-11-29 the baseline dropped the description, priority and tags the seed sends,
+ * and its list was 3.8 kB (10%) lighter than Muster's. The ids and times are of fixed
+ * length, so the same rows give the same number of bytes.
+ */
+async function sameListBytes(muster: RunningServer, baseline: RunningServer): Promise<void> {
+  const bytes = async (server: RunningServer) => (await (await fetch(`http://127.0.0.1:${server.port}/api/tasks`)).arrayBuffer()).byteLength;
+  const [ours, theirs] = [await bytes(muster), await bytes(baseline)];
+  if (ours !== theirs) throw new Error(`GET /api/tasks answers ${ours} bytes on muster and ${theirs} on the baseline: the two must list the same rows`);
+}
+
 async function measure(server: RunningServer, target: LoadTarget, connections = CONNECTIONS): Promise<LoadFigures> {
   log(`${server.name}: ${target.label}, ${connections} connections, ${SECONDS} s`);
   const figures = await runLoad(server.port, target, connections, SECONDS, server.child.pid);
@@ -240,6 +252,7 @@ async function main(): Promise<void> {
   const baseline = await startBaseline();
   await seed(muster);
   await seed(baseline);
+  await sameListBytes(muster, baseline);
 
   // GET benchmarks first: POST adds rows, and GET /api/tasks must see exactly the seeded 100.
   // Muster and baseline alternate so that drift in the machine's load hits both alike.

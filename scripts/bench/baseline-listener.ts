@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type Database from "better-sqlite3";
 import { migrations } from "../../plugins/work/migrations.ts";
+import { PRIORITIES, TASK_STATUSES } from "../../plugins/work/entities/values.ts";
 import { securityHeaderValues } from "../../core/internal/http/security.ts";
 
 const SECURITY_HEADERS = securityHeaderValues(false);
@@ -41,13 +42,10 @@ export function baselineListener(db: Database.Database): RequestListener {
     } catch {
       return send(res, 400, { ok: false, error: { code: "INVALID_JSON" } });
     }
-    const title = input?.title;
-    if (typeof title !== "string" || title.trim() === "" || title.length > 500) return send(res, 400, { ok: false, error: { code: "VALIDATION_FAILED" } });
+    const fields = taskFields(input);
+    if (!fields) return send(res, 400, { ok: false, error: { code: "VALIDATION_FAILED" } });
     const now = new Date().toISOString();
-    const row = {
-      id: randomUUID(), title, description: null, status: "backlog", priority: "medium", assignedTo: null, projectId: null, storyId: null,
-      sprintId: null, estimatedHours: null, actualHours: null, tags: null, notes: null, createdAt: now, updatedAt: now, completedAt: null,
-    };
+    const row = { id: randomUUID(), ...fields, createdAt: now, updatedAt: now, completedAt: null };
     insert.run(row);
     send(res, 201, row);
   }
@@ -71,6 +69,37 @@ export function baselineListener(db: Database.Database): RequestListener {
     }
     send(res, 404, { ok: false, error: { code: "NOT_FOUND" } });
   };
+}
+
+/** Free text of at most `max` characters, or null when absent. */
+const text = (value: unknown, max: number): string | null | false => (value === undefined || value === null ? null : typeof value === "string" && value.length <= max && value);
+const hours = (value: unknown): number | null | false => (value === undefined || value === null ? null : Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 100_000 && (value as number));
+const oneOf = <T extends string>(value: unknown, values: readonly T[], fallback: T): T | false => (value === undefined ? fallback : values.includes(value as T) && (value as T));
+
+/**
+ * A created task's columns from the request, every field Muster's create takes stored as
+ * given (the list then reads the same rows on both servers); false when one is not of its
+ * type. Type and length checks only: Muster's reference checks need other tables.
+ */
+function taskFields(input: Record<string, unknown> | null) {
+  if (typeof input !== "object" || input === null) return false;
+  const title = input.title;
+  if (typeof title !== "string" || title.trim() === "" || title.length > 500) return false;
+  const fields = {
+    title,
+    description: text(input.description, 20_000),
+    status: oneOf(input.status, TASK_STATUSES, "backlog"),
+    priority: oneOf(input.priority, PRIORITIES, "medium"),
+    assignedTo: text(input.assignedTo, 128),
+    projectId: text(input.projectId, 128),
+    storyId: text(input.storyId, 128),
+    sprintId: text(input.sprintId, 128),
+    estimatedHours: hours(input.estimatedHours),
+    actualHours: hours(input.actualHours),
+    tags: text(input.tags, 1_000),
+    notes: text(input.notes, 20_000),
+  };
+  return Object.values(fields).includes(false) ? false : fields;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -24,7 +24,7 @@ import type Koa from "koa";
 import type { Context } from "koa";
 import { collectingWrites } from "../../plugin-api/answer-after.ts";
 import type { Envelope } from "./app.ts";
-import type { Matched, PlainAnswer, RouteTable } from "./plugin-router.ts";
+import { CONTEXT_STATUS, type Matched, type PlainAnswer, type PlainExchange, type RouteTable } from "./plugin-router.ts";
 import { JSON_TYPE } from "./json-body.ts";
 
 export interface LeanLaneDeps {
@@ -43,6 +43,8 @@ export interface LeanLaneDeps {
  * always read as Koa reads it. Elsewhere its fast path is this lane's split at the first `?`.
  */
 const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+/** A plugin route as the lean lane runs it without a context. */
+type PlainRouteOf = NonNullable<ReturnType<RouteTable["plainRouteOf"]>>;
 /** What `Envelope.beginPlain` gave a plain answer. */
 type PlainBegun = ReturnType<Envelope["beginPlain"]>;
 /** Statuses answered without a body, as Koa's `statuses.empty`. */
@@ -59,6 +61,8 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     if (plain && envelope.plainRequestAllowed(req)) return answerPlainly(req, res, path, plain);
     const found = routes.leanRoute(path);
     if (!found) return koa(req, res);
+    const route = plain === undefined && envelope.plainRequestAllowed(req) ? routes.plainRouteOf(found, path) : undefined;
+    if (route) return answerRoute(req, res, found, path, query < 0 ? "" : url.slice(query + 1), route);
     const ctx = app.createContext(req, res);
     // As Koa's handleRequest: what fails past the error boundary (the answer's own
     // serialisation in respond()) is Koa's plain 500 for this request, never a crash.
@@ -76,20 +80,23 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     const begun = envelope.beginPlain(req);
     try {
       const answer = plain();
-      if (answer instanceof Promise) answer.then((settled) => writePlain(res, path, begun, settled)).catch((caught: unknown) => failPlain(req, res, path, begun, caught));
-      else writePlain(res, path, begun, answer);
+      const write = (settled: Awaited<ReturnType<PlainAnswer>>) => writePlain(res, path, path, begun, { status: settled.status, text: JSON.stringify(settled.body) });
+      if (answer instanceof Promise) answer.then(write).catch((caught: unknown) => failPlain(req, res, path, begun, caught));
+      else write(answer);
     } catch (caught) {
       failPlain(req, res, path, begun, caught);
     }
   }
 
-  function writePlain(res: ServerResponse, path: string, begun: PlainBegun, answer: Awaited<ReturnType<PlainAnswer>>): void {
-    const text = JSON.stringify(answer.body);
-    // One call with every header, as the Koa chain would have set them one by one: the request id and security headers, then the body's.
-    begun.headers.push("Content-Type", JSON_TYPE, "Content-Length", String(Buffer.byteLength(text)));
+  /**
+   * Writes a plain answer: one call with every header, as the Koa chain would have set them
+   * one by one (the request id and security headers, a route's own, then the body's).
+   */
+  function writePlain(res: ServerResponse, path: string, route: string, begun: PlainBegun, answer: { status: number; text: string }): void {
+    begun.headers.push("Content-Type", JSON_TYPE, "Content-Length", String(Buffer.byteLength(answer.text)));
     res.writeHead(answer.status, begun.headers);
-    res.end(text);
-    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route: path, status: answer.status }, begun.started);
+    res.end(answer.text);
+    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route, status: answer.status }, begun.started);
   }
 
   function failPlain(req: IncomingMessage, res: ServerResponse, path: string, begun: PlainBegun, caught: unknown): void {
@@ -103,9 +110,56 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route: path, status: ctx.status }, begun.started);
   }
 
+  /**
+   * A plugin route's answer without a Koa context (`RouteTable.plainRouteOf`): the envelope as
+   * for a plain host answer, the route's input read and checked from the request, its JSON
+   * answer written in one `writeHead`. The context is made only when the route asks for it
+   * (its handler reads `koa`, or answers something else than JSON): the request is then
+   * answered from the context, with the headers it had so far, as the lean lane answers.
+   * A failure is answered as the Koa chain's boundary answers it.
+   */
+  function answerRoute(req: IncomingMessage, res: ServerResponse, found: Matched, path: string, querystring: string, route: PlainRouteOf): void {
+    const begun = envelope.beginPlain(req);
+    let ctx: Context | undefined;
+    const exchange: PlainExchange = {
+      req,
+      res,
+      requestId: begun.requestId,
+      headers: begun.headers,
+      context: () => (ctx ??= contextFor(req, res, begun, found, path)),
+      contextMade: () => ctx !== undefined,
+    };
+    const run = () => route.run(exchange, route.params, querystring);
+    (answerAfterWrites ? collectingWrites(run) : run())
+      .then(
+        (answer) => {
+          if (answer) return writePlain(res, path, route.template, begun, answer);
+          envelope.end(ctx!, begun.started);
+          respond(ctx!);
+        },
+        (caught: unknown) => {
+          const failed = exchange.context();
+          envelope.fail(failed, caught);
+          envelope.end(failed, begun.started);
+          respond(failed);
+        },
+      )
+      .catch((error: unknown) => exchange.context().onerror(error as Error));
+  }
+
+  /** The request's Koa context, made late: with the headers its answer has so far and the router's fields, as the lean lane's context would have them. */
+  function contextFor(req: IncomingMessage, res: ServerResponse, begun: PlainBegun, found: Matched, path: string): Context {
+    if (!res.headersSent) for (let i = 0; i < begun.headers.length; i += 2) res.setHeader(begun.headers[i]!, begun.headers[i + 1]!);
+    const ctx = app.createContext(req, res);
+    ctx.state.requestId = begun.requestId;
+    res.statusCode = CONTEXT_STATUS;
+    routes.routeContext(ctx, found, path);
+    return ctx;
+  }
+
   async function serve(ctx: Context, found: Matched, path: string): Promise<void> {
     // As Koa's handleRequest: a route tells its own status from this one (plugin-router.ts).
-    ctx.res.statusCode = 404;
+    ctx.res.statusCode = CONTEXT_STATUS;
     const started = envelope.begin(ctx);
     try {
       // Never a CORS preflight: that is an OPTIONS request.

@@ -1,13 +1,15 @@
 // Builds each plugin's `PluginRouter` on one shared @koa/router, validating input with
 // the route's zod schemas and recording every route for the OpenAPI document.
 import Router from "@koa/router";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, Next } from "koa";
 import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
-import { hostErrors } from "../../plugin-api/errors.ts";
+import { keptAnswerText } from "../../plugin-api/kept-answer.ts";
 import { startErrors } from "../start-errors.ts";
 import { readJsonBody } from "./body.ts";
 import { setJsonBody } from "./json-body.ts";
 import { validate } from "./validation.ts";
+import { agentIdFrom, routeInputReader, setHeaderPair } from "./route-input.ts";
 import type { HandlerGuard } from "./storage-guard.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -59,7 +61,30 @@ function handlerOnly(found: Matched): RouteLayer | undefined {
 
 const noNext = () => Promise.resolve();
 
-const AGENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+/**
+ * The status a request's context starts with, as Koa's handleRequest sets it: a route tells
+ * its handler's own status (`koa.status`) from this one.
+ */
+export const CONTEXT_STATUS = 404;
+
+/** What the lean lane gives a route it serves without a Koa context (see `RouteTable.plainRouteOf`). */
+export interface PlainExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  /** The answer's headers so far, as name-value pairs for `res.writeHead`; a handler's `setHeader` adds to them. */
+  headers: string[];
+  /** The request's Koa context, made on the first call: from then on the answer is the context's. */
+  context(): Context;
+  contextMade(): boolean;
+}
+
+/**
+ * A GET route run for a request without a Koa context: its status and JSON text, or undefined
+ * when the answer is on the request's context (the handler read `koa`, or answered something
+ * other than a JSON object or array).
+ */
+export type PlainRoute = (exchange: PlainExchange, params: Record<string, string>, querystring: string) => Promise<{ status: number; text: string } | undefined>;
 /** How many paths' route matches are kept at most (see `rememberMatches`). */
 const MATCHES_KEPT = 1_000;
 
@@ -137,6 +162,24 @@ export class RouteTable {
   }
 
   /**
+   * The route of a `leanRoute` match as it runs without a Koa context, with its template (for
+   * the metrics) and its path parameters; undefined for a route that needs the context from
+   * the start (one asking for the session token).
+   */
+  plainRouteOf(found: Matched, path: string): { run: PlainRoute; template: string; params: Record<string, string> } | undefined {
+    const layer = handlerOnly(found)!;
+    const run = this.plainRoutes.get(layer.stack[0]!);
+    if (!run) return undefined;
+    const params = layer.paramNames.length > 0 ? layer.params(path, layer.captures(path), {}) : {};
+    return { run, template: layer.path as string, params };
+  }
+
+  /** Sets the fields the router sets on a routed request's context (see `enter`), for a request that got its context late. */
+  routeContext(ctx: Context, found: Matched, path: string): void {
+    this.enter(ctx, found, handlerOnly(found)!, path);
+  }
+
+  /**
    * The host's answer to a GET of `path` when the lean lane may write it without a Koa
    * context (see `answerPlainly`); undefined for any other path.
    */
@@ -200,47 +243,104 @@ export class RouteTable {
   }
 
   private middleware(method: HttpMethod, spec: RouteSpec, handler: RouteHandler<any, any, any>) {
-    // Asked at the route's first request without a query string, not at mount: the first
-    // parse of each schema compiles zod's fast path (~15 ms of a start over every route).
-    let noQueryIsEmpty: boolean | undefined = spec.query ? undefined : true;
-    return async (ctx: Context) => {
+    const input = routeInputReader(spec);
+    const middleware = async (ctx: Context) => {
       if (method === "DELETE" || spec.auth === "session") this.deps.requireSession(ctx);
-      const params = spec.params ? validate(spec.params, { ...ctx.params }, "params") : { ...ctx.params };
-      // Without a query string the schema would be given `{}`, whose answer is known.
-      const query = spec.query && !(ctx.querystring === "" && (noQueryIsEmpty ??= parsesToEmpty(spec.query))) ? validate(spec.query, { ...ctx.query }, "query") : {};
+      const params = input.params(ctx.params);
+      const query = input.query(ctx.querystring);
       const raw = method === "GET" ? undefined : await readJsonBody(ctx, this.deps.bodyLimitBytes);
       const body = spec.body ? validate(spec.body, raw ?? {}, "body") : undefined;
-      const agentHeader = ctx.get("x-agent-id");
-      if (agentHeader && !AGENT_ID.test(agentHeader)) {
-        throw hostErrors.VALIDATION_FAILED({ subject: "request header", summary: "X-Agent-Id must be an agent id" }, { details: [{ path: "X-Agent-Id", reason: "not an agent id", in: "header" }] });
-      }
-      const aborted = new AbortController();
-      ctx.res.once("close", () => {
-        if (!ctx.res.writableFinished) aborted.abort(new Error("client disconnected"));
-      });
+      const agentId = agentIdFrom(ctx.req.headers["x-agent-id"]);
+      const signal = disconnectSignal(ctx.res);
       const statusBefore = ctx.status;
       // Only the handler is re-run on a locked database, never the parsing and validation
       // above: the request body stream can be read once (storage-guard.ts says why a re-run is safe).
       const requestId = ctx.state.requestId as string;
-      const run = () => handler({ body, query, params, agentId: agentHeader || null, requestId, signal: aborted.signal, koa: ctx });
-      const result = await this.deps.runHandler(run, { requestId, signal: aborted.signal, canRetry: () => !ctx.headerSent });
+      const setHeader = (name: string, value: string) => ctx.res.setHeader(name, value);
+      const run = () =>
+        handler({
+          body, query, params, agentId, requestId, setHeader, koa: ctx,
+          get signal() {
+            return signal();
+          },
+        });
+      const result = await this.deps.runHandler(run, { requestId, get signal() { return signal(); }, canRetry: () => !ctx.headerSent });
       if (spec.raw) return;
       // A handler may pick another success status itself (create-or-update answering 200
       // for an update, health answering 503): an explicit `koa.status` wins over the spec.
       ctx.status = ctx.status !== statusBefore ? ctx.status : spec.status ?? 200;
       setJsonBody(ctx, result === undefined ? { ok: true } : result);
     };
+    if (method === "GET" && !spec.raw && spec.auth !== "session") this.plainRoutes.set(middleware, this.routeWithoutContext(spec, handler, input));
+    return middleware;
   }
+
+  /**
+   * The same route for a GET answered without a Koa context (lean-lane.ts): the input read
+   * and checked as above, from the request itself, the handler run, and its JSON answer
+   * handed back as text. A handler that reads `koa` gets the context then (`exchange.context`),
+   * and so does an answer that is not a JSON object or array: such a request is answered
+   * from the context, as in the Koa chain (undefined is returned).
+   */
+  private routeWithoutContext(spec: RouteSpec, handler: RouteHandler<any, any, any>, input: ReturnType<typeof routeInputReader>): PlainRoute {
+    return async (exchange, captured, querystring) => {
+      const params = input.params(captured);
+      const query = input.query(querystring);
+      const { req, res, requestId } = exchange;
+      const agentId = agentIdFrom(req.headers["x-agent-id"]);
+      const signal = disconnectSignal(res);
+      const setHeader = (name: string, value: string) => {
+        // A header that changes how the body is sent is Koa's to send with it.
+        if (exchange.contextMade() || BODY_HEADERS.has(name.toLowerCase())) exchange.context().res.setHeader(name, value);
+        else setHeaderPair(exchange.headers, name, value);
+      };
+      const run = () =>
+        handler({
+          body: undefined, query, params, agentId, requestId, setHeader,
+          get signal() {
+            return signal();
+          },
+          get koa() {
+            return exchange.context();
+          },
+        });
+      const result = await this.deps.runHandler(run, { requestId, get signal() { return signal(); }, canRetry: () => !res.headersSent });
+      const answer = result === undefined ? { ok: true } : result;
+      if (!exchange.contextMade() && isJsonValue(answer)) return { status: spec.status ?? 200, text: keptAnswerText(answer) ?? JSON.stringify(answer) };
+      const ctx = exchange.context();
+      ctx.status = ctx.status !== CONTEXT_STATUS ? ctx.status : spec.status ?? 200;
+      setJsonBody(ctx, answer);
+      return undefined;
+    };
+  }
+
+  /** The plain form of each GET route that has one (see `routeWithoutContext`), by the route's middleware. */
+  private readonly plainRoutes = new WeakMap<object, PlainRoute>();
+}
+
+/** Headers that go with the body: a handler setting one is answered through the Koa context. */
+const BODY_HEADERS = new Set(["content-type", "content-length", "transfer-encoding", "content-encoding"]);
+
+/** An answer `setJsonBody` would serialise: an object or array that is not a Buffer or a stream. */
+function isJsonValue(answer: unknown): answer is object {
+  return typeof answer === "object" && answer !== null && !Buffer.isBuffer(answer) && typeof (answer as { pipe?: unknown }).pipe !== "function";
 }
 
 /**
- * Whether a query schema accepts no parameters at all and gives an empty object for them
- * (`z.strictObject({})`, or only optional fields without defaults): then a request without a
- * query string needs no parse. Asked once per route.
+ * The request's signal, aborted when the client disconnects before the answer is complete;
+ * made on first read (most handlers never read it): a client already gone by then gives a
+ * signal aborted at once.
  */
-function parsesToEmpty(schema: NonNullable<RouteSpec["query"]>): boolean {
-  const parsed = schema.safeParse({});
-  if (!parsed.success) return false;
-  const data: unknown = parsed.data;
-  return typeof data === "object" && data !== null && Object.getPrototypeOf(data) === Object.prototype && Object.keys(data).length === 0;
+function disconnectSignal(res: ServerResponse): () => AbortSignal {
+  let aborted: AbortController | undefined;
+  return () => {
+    if (aborted) return aborted.signal;
+    const made = (aborted = new AbortController());
+    const gone = () => {
+      if (!res.writableFinished) made.abort(new Error("client disconnected"));
+    };
+    if (res.destroyed) gone();
+    else res.once("close", gone);
+    return made.signal;
+  };
 }

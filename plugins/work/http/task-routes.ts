@@ -15,10 +15,10 @@ export function mountTaskRoutes(router: PluginRouter, work: WorkTracker): void {
       query: listTasksQuery,
       response: z.array(taskSchema),
     },
-    async ({ query, koa }) => {
+    async ({ query, setHeader }) => {
       const { limit, offset, ...filter } = query;
       const page = await work.listTasks(filter, { limit: limit ?? null, offset });
-      koa.set("X-Total-Count", String(page.total));
+      setHeader("X-Total-Count", String(page.total));
       return page.items;
     },
   );
