@@ -80,9 +80,9 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     const begun = envelope.beginPlain(req);
     try {
       const answer = plain();
-      const write = (settled: Awaited<ReturnType<PlainAnswer>>) => writePlain(res, path, path, begun, { status: settled.status, text: JSON.stringify(settled.body) });
-      if (answer instanceof Promise) answer.then(write).catch((caught: unknown) => failPlain(req, res, path, begun, caught));
-      else write(answer);
+      if (answer instanceof Promise) {
+        answer.then((settled) => writePlain(res, path, path, begun, settled.status, JSON.stringify(settled.body))).catch((caught: unknown) => failPlain(req, res, path, begun, caught));
+      } else writePlain(res, path, path, begun, answer.status, JSON.stringify(answer.body));
     } catch (caught) {
       failPlain(req, res, path, begun, caught);
     }
@@ -92,11 +92,11 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
    * Writes a plain answer: one call with every header, as the Koa chain would have set them
    * one by one (the request id and security headers, a route's own, then the body's).
    */
-  function writePlain(res: ServerResponse, path: string, route: string, begun: PlainBegun, answer: { status: number; text: string }): void {
-    begun.headers.push("Content-Type", JSON_TYPE, "Content-Length", String(Buffer.byteLength(answer.text)));
-    res.writeHead(answer.status, begun.headers);
-    res.end(answer.text);
-    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route, status: answer.status }, begun.started);
+  function writePlain(res: ServerResponse, path: string, route: string, begun: PlainBegun, status: number, text: string): void {
+    begun.headers.push("Content-Type", JSON_TYPE, "Content-Length", String(Buffer.byteLength(text)));
+    res.writeHead(status, begun.headers);
+    res.end(text);
+    envelope.endPlain({ requestId: begun.requestId, method: "GET", path, route, status }, begun.started);
   }
 
   function failPlain(req: IncomingMessage, res: ServerResponse, path: string, begun: PlainBegun, caught: unknown): void {
@@ -133,7 +133,7 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
     (answerAfterWrites ? collectingWrites(run) : run())
       .then(
         (answer) => {
-          if (answer) return writePlain(res, path, route.template, begun, answer);
+          if (answer) return writePlain(res, path, route.template, begun, answer.status, answer.text);
           envelope.end(ctx!, begun.started);
           respond(ctx!);
         },
