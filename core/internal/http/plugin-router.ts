@@ -3,13 +3,13 @@
 import Router from "@koa/router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, Next } from "koa";
-import type { PluginRouter, RouteHandler, RouteSpec } from "../../plugin-api/http.ts";
+import type { PluginRouter, RouteHandler, RouteInput, RouteSpec } from "../../plugin-api/http.ts";
 import { keptAnswerText } from "../../plugin-api/kept-answer.ts";
 import { startErrors } from "../start-errors.ts";
 import { readJsonBody } from "./body.ts";
 import { setJsonBody } from "./json-body.ts";
 import { validate } from "./validation.ts";
-import { agentIdFrom, routeInputReader, setHeaderPair } from "./route-input.ts";
+import { agentIdFrom, HandlerInput, routeInputReader, setHeaderPair } from "./route-input.ts";
 import type { HandlerGuard } from "./storage-guard.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -257,14 +257,9 @@ export class RouteTable {
       // above: the request body stream can be read once (storage-guard.ts says why a re-run is safe).
       const requestId = ctx.state.requestId as string;
       const setHeader = (name: string, value: string) => ctx.res.setHeader(name, value);
-      const run = () =>
-        handler({
-          body, query, params, agentId, requestId, setHeader, koa: ctx,
-          get signal() {
-            return signal();
-          },
-        });
-      const result = await this.deps.runHandler(run, { requestId, get signal() { return signal(); }, canRetry: () => !ctx.headerSent });
+      const read = { body, query, params, agentId, requestId };
+      const run = () => handler(new HandlerInput(read, setHeader, signal, () => ctx) as RouteInput<any, any, any>);
+      const result = await this.deps.runHandler(run, { requestId, signal, canRetry: () => !ctx.headerSent });
       if (spec.raw) return;
       // A handler may pick another success status itself (create-or-update answering 200
       // for an update, health answering 503): an explicit `koa.status` wins over the spec.
@@ -294,17 +289,9 @@ export class RouteTable {
         if (exchange.contextMade() || BODY_HEADERS.has(name.toLowerCase())) exchange.context().res.setHeader(name, value);
         else setHeaderPair(exchange.headers, name, value);
       };
-      const run = () =>
-        handler({
-          body: undefined, query, params, agentId, requestId, setHeader,
-          get signal() {
-            return signal();
-          },
-          get koa() {
-            return exchange.context();
-          },
-        });
-      const result = await this.deps.runHandler(run, { requestId, get signal() { return signal(); }, canRetry: () => !res.headersSent });
+      const read = { body: undefined, query, params, agentId, requestId };
+      const run = () => handler(new HandlerInput(read, setHeader, signal, exchange.context) as RouteInput<any, any, any>);
+      const result = await this.deps.runHandler(run, { requestId, signal, canRetry: () => !res.headersSent });
       const answer = result === undefined ? { ok: true } : result;
       if (!exchange.contextMade() && isJsonValue(answer)) return { status: spec.status ?? 200, text: keptAnswerText(answer) ?? JSON.stringify(answer) };
       const ctx = exchange.context();

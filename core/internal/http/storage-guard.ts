@@ -21,8 +21,8 @@ import { storageError, storageFault, type WriteHealth } from "../database-faults
 
 export interface HandlerRun {
   requestId: string;
-  /** Aborted when the client goes away: stop waiting for it. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away: stop waiting for it (made on first call: most runs never wait). */
+  signal(): AbortSignal;
   /** False once the handler has sent anything (a stream): it cannot start again. */
   canRetry(): boolean;
 }
@@ -49,9 +49,9 @@ export function storageGuard(deps: StorageGuardDeps): HandlerGuard {
         if (!fault) throw error;
         if (fault === "busy" && run.canRetry()) {
           if (attempt === 1) deps.logger.debug({ requestId: run.requestId }, "database locked by another process; the request waits for the lock");
-          if (await deps.waiter.wait(deadline, run.signal)) continue;
+          if (await deps.waiter.wait(deadline, run.signal())) continue;
           // The client left while waiting: no write failed for good, nobody reads the answer.
-          if (run.signal.aborted) throw storageError(fault, error);
+          if (run.signal().aborted) throw storageError(fault, error);
         }
         deps.health.failed(fault);
         throw storageError(fault, error);

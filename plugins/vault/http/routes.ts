@@ -6,7 +6,7 @@ import { deleteQuery, injectBody, injectResponse, listResponse, revealBody, reve
 
 /** No vault answer may be cached by a browser or proxy, whether it holds a value or not. */
 function noStore(input: RouteInput<unknown, unknown, unknown>) {
-  input.koa.set("Cache-Control", "no-store");
+  input.setHeader("Cache-Control", "no-store");
 }
 
 export const vaultRoutes = defineRoutes({
