@@ -4,16 +4,11 @@
 // Built from the real parts (createApp, a route table, a listening node:http server).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { createApp } from "../../core/internal/http/app.ts";
-import { RouteTable, type PlainAnswer } from "../../core/internal/http/plugin-router.ts";
-import { createRequestMetrics, type RequestMetrics } from "../../core/internal/http/request-metrics.ts";
-import { startGate } from "../../core/internal/http/start-gate.ts";
-import { createLogger } from "../../core/internal/logger.ts";
+import type { PlainAnswer } from "../../core/internal/http/plugin-router.ts";
+import { serveRouteTable, testRouteTable, type ServedRoutes } from "../helpers/route-table-server.ts";
 
-const t = suite<{ server: Server; base: string; metrics: RequestMetrics }>("plain answers");
+const t = suite<ServedRoutes>("plain answers");
 
 const ANSWERS: Record<string, PlainAnswer> = {
   "/api/throws": () => {
@@ -26,28 +21,16 @@ const ANSWERS: Record<string, PlainAnswer> = {
 };
 
 t.before(async (ctx) => {
-  const routes = new RouteTable({ bodyLimitBytes: 1_000, requireSession: () => {}, runHandler: (handler) => Promise.resolve(handler()) });
+  const routes = testRouteTable();
   const router = routes.forPlugin("host", ["/api"]);
   for (const path of Object.keys(ANSWERS)) {
     router.get(path, { summary: path, query: z.strictObject({}), response: z.unknown() }, () => ({ fromTheRoute: true }));
     routes.answerPlainly(path, ANSWERS[path]!);
   }
-  const gate = startGate();
-  ctx.metrics = createRequestMetrics();
-  const listener = createApp({
-    logger: createLogger("silent"),
-    routes,
-    metrics: ctx.metrics,
-    startGate: gate,
-    security: { development: false, bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [], apiToken: null, port: () => Number(new URL(ctx.base).port) },
-  });
-  ctx.server = createServer(listener);
-  await new Promise<void>((resolve) => ctx.server.listen(0, "127.0.0.1", resolve));
-  ctx.base = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}`;
-  gate.open();
+  Object.assign(ctx, await serveRouteTable(routes));
 });
 t.after(async (ctx) => {
-  await new Promise((resolve) => ctx.server.close(resolve));
+  await ctx.close();
 });
 
 t("an answer that throws, rejects or cannot be serialised is the 500 envelope, with the envelope's headers", async ({ base, metrics }) => {
@@ -76,7 +59,7 @@ t("the server goes on: a plain answer, and the route's own answer when the reque
 });
 
 t("only the host can answer plainly, and only where it has a GET route", () => {
-  const routes = new RouteTable({ bodyLimitBytes: 1_000, requireSession: () => {}, runHandler: (handler) => Promise.resolve(handler()) });
+  const routes = testRouteTable();
   assert.throws(() => routes.answerPlainly("/api/nothing-here", () => ({ status: 200, body: {} })), /no GET route at \/api\/nothing-here/);
 });
 

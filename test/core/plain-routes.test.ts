@@ -8,23 +8,18 @@
 // Built from the real parts (createApp, a route table, a listening node:http server).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { z } from "zod";
-import { createApp } from "../../core/internal/http/app.ts";
-import { RouteTable } from "../../core/internal/http/plugin-router.ts";
-import { createRequestMetrics, type RequestMetrics } from "../../core/internal/http/request-metrics.ts";
-import { startGate } from "../../core/internal/http/start-gate.ts";
-import { createLogger } from "../../core/internal/logger.ts";
 import { hostErrors } from "../../core/plugin-api/errors.ts";
 import { assertAlike, rawGet } from "../helpers/raw-get.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { serveRouteTable, testRouteTable, type ServedRoutes } from "../helpers/route-table-server.ts";
 
-const t = suite<{ server: Server; port: number; metrics: RequestMetrics; reads: string[] }>("plain routes");
+const t = suite<ServedRoutes & { reads: string[] }>("plain routes");
 
 t.before(async (ctx) => {
   ctx.reads = [];
-  const routes = new RouteTable({ bodyLimitBytes: 1_000, requireSession: () => {}, runHandler: (handler) => Promise.resolve(handler()) });
+  const routes = testRouteTable();
   const router = routes.forPlugin("things", ["/api/things"]);
   router.get("/api/things", { summary: "a list with its count", query: z.strictObject({ tag: z.union([z.string(), z.array(z.string())]).optional() }) }, ({ query, agentId, setHeader }) => {
     setHeader("X-Total-Count", "2");
@@ -67,22 +62,10 @@ t.before(async (ctx) => {
     ctx.reads.push(`late: ${input.signal.aborted}`);
     return {};
   });
-  const gate = startGate();
-  ctx.metrics = createRequestMetrics();
-  const listener = createApp({
-    logger: createLogger("silent"),
-    routes,
-    metrics: ctx.metrics,
-    startGate: gate,
-    security: { development: false, bindHost: "127.0.0.1", allowedHosts: [], allowedOrigins: [], apiToken: null, port: () => ctx.port },
-  });
-  ctx.server = createServer(listener);
-  await new Promise<void>((resolve) => ctx.server.listen(0, "127.0.0.1", resolve));
-  ctx.port = (ctx.server.address() as AddressInfo).port;
-  gate.open();
+  Object.assign(ctx, await serveRouteTable(routes));
 });
 t.after(async (ctx) => {
-  await new Promise((resolve) => ctx.server.close(resolve));
+  await ctx.close();
 });
 
 const bodyOf = (answer: { body: string }) => JSON.parse(answer.body) as Record<string, any>;
