@@ -1,4 +1,4 @@
-// One HTTP/1.1 request written to a socket as is (the target unmodified: `fetch` would drop a
+// One HTTP/1.1 GET written to a socket as is (the target unmodified: `fetch` would drop a
 // `#` and normalise the path), and its answer parsed. The lean lane's suites send a request
 // both ways with it: as given, and with a `#` that sends it down the Koa chain.
 import { connect } from "node:net";
@@ -12,11 +12,6 @@ export interface RawAnswer {
 }
 
 export function rawGet(port: number, target: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return rawRequest(port, "GET", target, headers);
-}
-
-/** `rawGet` for any method, with a body when given (its Content-Length set). */
-export function rawRequest(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -35,9 +30,8 @@ export function rawRequest(port: number, method: string, target: string, headers
       }
       resolve(answer);
     });
-    const head: Record<string, string> = { Host: `127.0.0.1:${port}`, Connection: "close", ...headers };
-    if (body !== undefined) head["Content-Length"] = String(Buffer.byteLength(body));
-    socket.write(`${method} ${target} HTTP/1.1\r\n${Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body ?? ""}`);
+    const head = { Host: `127.0.0.1:${port}`, Connection: "close", ...headers };
+    socket.write(`GET ${target} HTTP/1.1\r\n${Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`);
   });
 }
 

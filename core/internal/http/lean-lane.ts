@@ -1,16 +1,15 @@
-// The lean lane (issue 26): a request to a JSON route of a plugin (GET, POST, PUT, PATCH,
-// DELETE), once the start has ended, served without Koa's per-request machinery around it.
-// The request still gets a Koa context (handlers read `koa`, the session check reads its
-// cookies, the body is read from it) and passes the very same steps as in the Koa chain, in
-// the same order: the envelope's request id, security headers, access checks, error
-// boundary, metrics and log (app.ts), the PostgreSQL write collection, the route's own
-// session check, body reading, validation and handler (plugin-router.ts). What it skips is
-// what costs a request and adds nothing to it: the middleware chain (a promise and a bound
-// `next` per layer), the start gate's layer (it is open), Koa's `handleRequest` (it watches
-// the response with `on-finished`, listeners on the response and its socket per request)
-// and `respond` (written out below for the bodies a JSON route gives). Anything else (HEAD,
-// OPTIONS, a raw or unknown route, a method the path has no route for, a path Koa's URL
-// parser would treat specially, the start not yet over) goes down the Koa chain unchanged.
+// The lean lane (issue 26): a GET of a JSON route, once the start has ended, served without
+// Koa's per-request machinery around it. The request still gets a Koa context (handlers read
+// `koa`, the session check reads its cookies) and passes the very same steps as in the Koa
+// chain, in the same order: the envelope's request id, security headers, access checks,
+// error boundary, metrics and log (app.ts), the PostgreSQL write collection, the route's own
+// validation and handler (plugin-router.ts). What it skips is what costs a GET and adds
+// nothing to it: the middleware chain (a promise and a bound `next` per layer), the start
+// gate's layer (it is open), Koa's `handleRequest` (it watches the response with
+// `on-finished`, listeners on the response and its socket per request) and `respond`
+// (written out below for the bodies a JSON route gives). Anything else (another method, a
+// HEAD, a raw or unknown route, a path Koa's URL parser would treat specially, the start not
+// yet over) goes down the Koa chain unchanged.
 //
 // A host answer the route table holds as plain (`RouteTable.answerPlainly`: GET /api/health)
 // needs no context at all: when the request passes every access check with nothing to add to
@@ -48,11 +47,6 @@ const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 type PlainRouteOf = NonNullable<ReturnType<RouteTable["plainRouteOf"]>>;
 /** What `Envelope.beginPlain` gave a plain answer. */
 type PlainBegun = ReturnType<Envelope["beginPlain"]>;
-/**
- * The methods the lane serves: a plugin route's. Never HEAD (Koa answers it from the GET
- * route without a body) nor OPTIONS (the CORS preflight, which the access checks answer).
- */
-const LEAN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 /** Statuses answered without a body, as Koa's `statuses.empty`. */
 const EMPTY_STATUS = new Set([204, 205, 304]);
 
@@ -60,16 +54,14 @@ export function leanLane({ app, envelope, routes, started, answerAfterWrites }: 
   const koa = app.callback();
   return (req, res) => {
     const url = req.url;
-    const method = req.method!;
-    if (!LEAN_METHODS.has(method) || !url || url.charCodeAt(0) !== 47 /* "/" */ || UNUSUAL_URL.test(url) || !started()) return koa(req, res);
+    if (req.method !== "GET" || !url || url.charCodeAt(0) !== 47 /* "/" */ || UNUSUAL_URL.test(url) || !started()) return koa(req, res);
     const query = url.indexOf("?");
     const path = query < 0 ? url : url.slice(0, query);
-    const get = method === "GET";
-    const plain = get && query < 0 ? routes.plainRoute(path) : undefined;
+    const plain = query < 0 ? routes.plainRoute(path) : undefined;
     if (plain && envelope.plainRequestAllowed(req)) return answerPlainly(req, res, path, plain);
-    const found = routes.leanRoute(path, method);
+    const found = routes.leanRoute(path);
     if (!found) return koa(req, res);
-    const route = get && plain === undefined && envelope.plainRequestAllowed(req) ? routes.plainRouteOf(found, path) : undefined;
+    const route = plain === undefined && envelope.plainRequestAllowed(req) ? routes.plainRouteOf(found, path) : undefined;
     if (route) return answerRoute(req, res, found, path, query < 0 ? "" : url.slice(query + 1), route);
     const ctx = app.createContext(req, res);
     // As Koa's handleRequest: what fails past the error boundary (the answer's own

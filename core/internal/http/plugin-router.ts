@@ -145,13 +145,13 @@ export class RouteTable {
   }
 
   /**
-   * The match of a request to `path` when the lean lane (lean-lane.ts) may serve it: a
-   * handler-only route (as `dispatch` runs them) for `method` that answers with its return
-   * value (not a `raw` one, which writes the response itself). The match is the kept one (no
-   * allocation per request); `serveLean` runs it.
+   * The match of a GET of `path` when the lean lane (lean-lane.ts) may serve it: a
+   * handler-only route (as `dispatch` runs them) that answers with its return value (not a
+   * `raw` one, which writes the response itself). The match is the kept one (no allocation
+   * per request); `serveLean` runs it.
    */
-  leanRoute(path: string, method: string): Matched | undefined {
-    const found = this.router.match(path, method);
+  leanRoute(path: string): Matched | undefined {
+    const found = this.router.match(path, "GET");
     const layer = handlerOnly(found);
     return layer && this.leanHandlers.has(layer.stack[0]!) ? found : undefined;
   }
@@ -200,7 +200,7 @@ export class RouteTable {
 
   private readonly plainAnswers = new Map<string, PlainAnswer>();
 
-  /** The route handlers a request may reach through the lean lane (see `leanRoute`). */
+  /** The route handlers a GET may reach through the lean lane (see `leanRoute`). */
   private readonly leanHandlers = new WeakSet<object>();
 
   /** Sets the context fields @koa/router's dispatch sets on a routed request; returns the layer's handler. */
@@ -228,7 +228,7 @@ export class RouteTable {
         }
         this.routes.push({ pluginId, method, path, spec });
         const middleware = this.middleware(method, spec, handler);
-        if (!spec.raw) this.leanHandlers.add(middleware);
+        if (method === "GET" && !spec.raw) this.leanHandlers.add(middleware);
         this.router.register(path, [method], middleware);
         return api;
       };
