@@ -15,8 +15,13 @@ const JSON_IN_TYPE = /\bjson\b/i;
  * not a plain object or array (a route handing Koa a stream or a Buffer) goes to Koa as is.
  * An answer a route kept (`keptAnswer` of the plugin kit) is sent as the text made then.
  */
+/** An answer serialised as JSON here: an object or array that is not a Buffer or a stream (those go to Koa as they are). */
+export function isJsonAnswer(result: unknown): result is object {
+  return typeof result === "object" && result !== null && !Buffer.isBuffer(result) && typeof (result as { pipe?: unknown }).pipe !== "function";
+}
+
 export function setJsonBody(ctx: Context, result: unknown): void {
-  if (typeof result !== "object" || result === null || Buffer.isBuffer(result) || typeof (result as { pipe?: unknown }).pipe === "function") {
+  if (!isJsonAnswer(result)) {
     ctx.body = result;
     return;
   }

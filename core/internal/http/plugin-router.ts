@@ -7,7 +7,7 @@ import type { PluginRouter, RouteHandler, RouteInput, RouteSpec } from "../../pl
 import { keptAnswerText } from "../../plugin-api/kept-answer.ts";
 import { startErrors } from "../start-errors.ts";
 import { readJsonBody } from "./body.ts";
-import { setJsonBody } from "./json-body.ts";
+import { isJsonAnswer, setJsonBody } from "./json-body.ts";
 import { validate } from "./validation.ts";
 import { agentIdFrom, HandlerInput, routeInputReader, setHeaderPair } from "./route-input.ts";
 import type { HandlerGuard } from "./storage-guard.ts";
@@ -293,7 +293,7 @@ export class RouteTable {
       const run = () => handler(new HandlerInput(read, setHeader, signal, exchange.context) as RouteInput<any, any, any>);
       const result = await this.deps.runHandler(run, { requestId, signal, canRetry: () => !res.headersSent });
       const answer = result === undefined ? { ok: true } : result;
-      if (!exchange.contextMade() && isJsonValue(answer)) return { status: spec.status ?? 200, text: keptAnswerText(answer) ?? JSON.stringify(answer) };
+      if (!exchange.contextMade() && isJsonAnswer(answer)) return { status: spec.status ?? 200, text: keptAnswerText(answer) ?? JSON.stringify(answer) };
       const ctx = exchange.context();
       ctx.status = ctx.status !== CONTEXT_STATUS ? ctx.status : spec.status ?? 200;
       setJsonBody(ctx, answer);
@@ -307,11 +307,6 @@ export class RouteTable {
 
 /** Headers that go with the body: a handler setting one is answered through the Koa context. */
 const BODY_HEADERS = new Set(["content-type", "content-length", "transfer-encoding", "content-encoding"]);
-
-/** An answer `setJsonBody` would serialise: an object or array that is not a Buffer or a stream. */
-function isJsonValue(answer: unknown): answer is object {
-  return typeof answer === "object" && answer !== null && !Buffer.isBuffer(answer) && typeof (answer as { pipe?: unknown }).pipe !== "function";
-}
 
 /**
  * The request's signal, aborted when the client disconnects before the answer is complete;
