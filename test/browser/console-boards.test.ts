@@ -193,7 +193,10 @@ if (missing) {
       try {
         // Another card's event makes the page load the board again: that load is answered (by the
         // server) now, before the move, and held on its way back.
-        await createCard(board.id, "Someone else's card", "todo");
+        const other = await createCard(board.id, "Someone else's card", "todo");
+        // The event reaches the page some time after the create answers: the clock moves only once
+        // the page has drawn it (and so armed its settle timer), or the reload would never start.
+        await cardIn(page, "todo", other.id).waitFor();
         await page.clock.runFor(100);
         await waitUntil(() => held.length === 1, { timeoutMs: 10_000, label: "the page loading the board again" });
         const moved = await h.json(`/api/cards/${card.id}`, { method: "PATCH", body: { column: "review" } });
