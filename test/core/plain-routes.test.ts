@@ -57,12 +57,17 @@ t.before(async (ctx) => {
   router.get("/api/things/wait/now", { summary: "waits for the client to leave" }, ({ signal }) =>
     new Promise((resolve) => signal.addEventListener("abort", () => resolve(ctx.reads.push(`now: ${(signal.reason as Error).message}`)))),
   );
+  // Waits for the server to see its client go (not a guessed time: on a loaded machine a
+  // timer may fire in the same turn as the socket's close, before it).
+  let closedSockets = 0;
   router.get("/api/things/wait/late", { summary: "reads its signal after the client left" }, async (input) => {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const closedBefore = closedSockets;
+    await waitUntil(() => closedSockets > closedBefore, { timeoutMs: 5_000, label: "the server seeing the client leave" });
     ctx.reads.push(`late: ${input.signal.aborted}`);
     return {};
   });
   Object.assign(ctx, await serveRouteTable(routes));
+  ctx.server.on("connection", (socket) => socket.once("close", () => closedSockets++));
 });
 t.after(async (ctx) => {
   await ctx.close();
