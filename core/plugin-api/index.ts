@@ -76,7 +76,7 @@ export {
   type Transition,
 } from "./store-kit.ts";
 export { preparedStatement, type PreparedStatement } from "./prepared-statement.ts";
-export { atomically, whileLocked, type AtomicTx, type AtomicBody, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
+export { atomically, whileLocked, type AtomicTx, type AtomicBody, type AtomicOptions, type AtomicStatement, type AtomicStatementStep } from "./atomic-step.ts";
 export { SerialQueue } from "./serial-queue.ts";
 export { IdFollower, type IdFollowerOptions } from "./id-follower.ts";
 export { answerAfter } from "./answer-after.ts";

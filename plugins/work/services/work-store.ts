@@ -129,21 +129,26 @@ export class WorkStore {
     const values = FIELDS[kind].map((f) => row[f]);
     try {
       const db = this.db();
-      // On SQLite the caller checked the references just before, with no I/O turn in between
-      // (the ORM's SQLite driver is synchronous underneath, and so is the prepared INSERT):
-      // nothing could delete one since. On PostgreSQL a row without references is one
-      // statement, atomic by itself; one with references locks them in the same transaction.
-      if (db.engine !== "postgresql" || references.length === 0) {
+      // On PostgreSQL a row without references is one statement, atomic by itself.
+      if (db.engine === "postgresql" && references.length === 0) {
         await INSERTS[kind].run(db, values);
         return "inserted";
       }
+      // Otherwise the references are checked (on PostgreSQL locked) in the step that writes
+      // the row. On SQLite the step shares its commit with the other creates of the same turn
+      // (issue 26: a create's largest cost was its own commit), so it runs at the end of the
+      // turn, after the caller's own check: it checks again.
       const sql = INSERT_SQL[kind];
-      return await atomically(db, function* (tx) {
-        const missing = yield* lockReferences(tx, db, references);
-        if (missing) return missing;
-        yield* tx.run(sql, values);
-        return "inserted" as const;
-      });
+      return await atomically(
+        db,
+        function* (tx) {
+          const missing = yield* lockReferences(tx, db, references);
+          if (missing) return missing;
+          yield* tx.run(sql, values);
+          return "inserted" as const;
+        },
+        { grouped: true },
+      );
     } catch (error) {
       // The driver's own error (SQLite's or PostgreSQL's), converted as the entity manager would.
       const converted = error instanceof DriverException ? error : this.db().em().getDriver().convertException(error as Error);
