@@ -1,6 +1,6 @@
 // The store kit's group commit (`atomically(db, body, { grouped: true })`, issue 26) on the
 // embedded SQLite: the grouped steps of one turn of the event loop share one commit, each
-// settles only once that commit is on disk, a step's own refusal fails it alone, a storage
+// settles only once that commit is done, a step's own refusal fails it alone, a storage
 // fault fails the group and keeps nothing, and a refusal at the commit itself (a deferred
 // foreign key) runs each step again alone. Through the kit's own function, called as a
 // plugin's store calls it, on a real host's database, watched from a second connection.
