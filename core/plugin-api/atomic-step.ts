@@ -126,7 +126,7 @@ export function atomically<R>(db: Database, body: AtomicBody<R>, options: Atomic
   if (db.engine !== "postgresql") {
     if (options.grouped) return joinGroup(db.sql, body);
     try {
-      return Promise.resolve(transactionOf(db.sql)(() => runSteps(db.sql, body)) as R);
+      return Promise.resolve(runAlone(db.sql, body));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -147,6 +147,11 @@ export function atomically<R>(db: Database, body: AtomicBody<R>, options: Atomic
 /** Runs a connection's function in a transaction, or in a savepoint when one is open already (better-sqlite3's nesting). */
 function transactionOf(sql: BetterSqlite3.Database): (steps: () => unknown) => unknown {
   return transactionBySql.get(sql) ?? transactionBySql.set(sql, sql.transaction((steps: () => unknown) => steps())).get(sql)!;
+}
+
+/** Runs a body as a transaction of its own (a savepoint inside an open one), synchronously; its result. */
+function runAlone<R>(sql: BetterSqlite3.Database, body: AtomicBody<R>): R {
+  return transactionOf(sql)(() => runSteps(sql, body)) as R;
 }
 
 /** Drives a body's statements on SQLite, synchronously; its result. */
@@ -195,13 +200,13 @@ function commitGroup(sql: BetterSqlite3.Database): void {
   const group = groupBySql.get(sql)!;
   groupBySql.delete(sql);
   // Alone in its turn: its own transaction, without a savepoint.
-  if (group.length === 1) return settle(group[0]!, () => transactionOf(sql)(() => runSteps(sql, group[0]!.body)));
+  if (group.length === 1) return settle(group[0]!, sql);
   const outcomes: Outcome[] = [];
   try {
     transactionOf(sql)(() => {
       for (const step of group) {
         try {
-          outcomes.push({ ok: true, value: transactionOf(sql)(() => runSteps(sql, step.body)) });
+          outcomes.push({ ok: true, value: runAlone(sql, step.body) });
         } catch (error) {
           if (!ownRefusal(error)) throw error;
           outcomes.push({ ok: false, error });
@@ -211,7 +216,7 @@ function commitGroup(sql: BetterSqlite3.Database): void {
   } catch (error) {
     // Nothing of the group was kept. A constraint checked only at the commit (a deferred
     // foreign key) names no step: each runs again alone, so that only its own fails.
-    if (ownRefusal(error)) for (const step of group) settle(step, () => transactionOf(sql)(() => runSteps(sql, step.body)));
+    if (ownRefusal(error)) for (const step of group) settle(step, sql);
     else for (const step of group) step.reject(error);
     return;
   }
@@ -222,9 +227,10 @@ function commitGroup(sql: BetterSqlite3.Database): void {
   });
 }
 
-function settle(step: GroupedStep, run: () => unknown): void {
+/** Runs a step alone and settles it with its outcome. */
+function settle(step: GroupedStep, sql: BetterSqlite3.Database): void {
   try {
-    step.resolve(run());
+    step.resolve(runAlone(sql, step.body));
   } catch (error) {
     step.reject(error);
   }
